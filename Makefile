@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: Apache-2.0
+# `make run` and `make test` do the whole set-up: packages, configure, build, then run or test.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+IRRGPU = $(BUILD)/apps/irrgpu/irrgpu
+
+.PHONY: all deps configure build run test test-slow docs clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(IRRGPU) run --output-dir $(BUILD)/run
+
+test: build
+	cd $(BUILD) && ctest -LE slow -j $(JOBS) --output-on-failure
+
+test-slow: build
+	cd $(BUILD) && ctest -L slow -j $(JOBS) --output-on-failure
+
+# Regenerates docs/configuration.md from the schema.
+docs: build
+	$(IRRGPU) config doc > docs/configuration.md
+
+clean:
+	rm -rf $(BUILD)

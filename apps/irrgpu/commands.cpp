@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "apps/irrgpu/commands.h"
+
+#include <iostream>
+#include <systemc>
+
+#include "models/example/pipeline.h"
+#include "sim/config.h"
+#include "sim/simulation.h"
+
+namespace irr::app {
+namespace {
+
+int report(const std::exception& e, int code) {
+  std::cerr << "irrgpu: error: " << e.what() << "\n";
+  return code;
+}
+
+// Runs `body`, turning any exception into one line on stderr and an exit code.
+template <typename F>
+int guarded(F body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    return report(e, e.exit_code());
+  } catch (const sc_core::sc_report& r) {
+    std::cerr << "irrgpu: error: " << r.get_msg_type() << ": " << r.get_msg() << "\n";
+    return 1;
+  } catch (const std::logic_error& e) {
+    std::cerr << "irrgpu: internal error (please report): " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    return report(e, 1);
+  }
+}
+
+sim::Config load(const ConfigOptions& o) {
+  sim::Config cfg(sim::Schema::builtin());
+  if (o.configs.empty()) cfg.load("gtx480");
+  for (const auto& c : o.configs) cfg.load(c);
+  for (std::size_t i = 0; i < o.sets.size(); ++i) cfg.set(o.sets[i], {"--set #" + std::to_string(i + 1), 0, 0});
+  return cfg;
+}
+
+}  // namespace
+
+int run(const RunOptions& o) {
+  return guarded([&] {
+    sim::Config cfg = load(o.config);
+    if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
+    if (!o.sample_every.empty()) cfg.set("stats.sample_every=" + o.sample_every, {"--sample-every", 0, 0});
+    sim::Simulation sim(std::move(cfg), o.log_file);
+    if (o.quiet) sim.logging().add_level("*", "warn");
+    for (const auto& spec : o.log_levels) {
+      try {
+        sim.logging().add_level(spec);
+      } catch (const std::invalid_argument& e) {
+        throw Error({"--log", 0, 0}, e.what(), Error::Kind::usage);
+      }
+    }
+    // The top model; sim.top has one value until the GPU top lands.
+    example::Pipeline top("example", sim);
+    sim.run();
+    if (!o.output_dir.empty()) sim.write_outputs(o.output_dir, o.command_line);
+    if (!o.quiet) sim.print_summary(std::cout, o.stats_pattern);
+    return 0;
+  });
+}
+
+int config_show(const ConfigOptions& o, bool origins) {
+  return guarded([&] {
+    std::cout << load(o).to_yaml(origins);
+    return 0;
+  });
+}
+
+int config_check(const std::string& file, const ConfigOptions& o) {
+  return guarded([&] {
+    ConfigOptions with_file = o;
+    with_file.configs.insert(with_file.configs.begin(), file);
+    load(with_file);
+    std::cout << file << ": ok\n";
+    return 0;
+  });
+}
+
+int config_doc() {
+  return guarded([] {
+    std::cout << sim::Schema::builtin().markdown();
+    return 0;
+  });
+}
+
+int version() {
+  std::cout << sim::version_string() << "\n";
+  return 0;
+}
+
+}  // namespace irr::app

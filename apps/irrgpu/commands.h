@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// The irrgpu subcommands. Each returns the process exit code: 0 success, 1 simulation error,
+// 2 usage or configuration error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace irr::app {
+
+struct ConfigOptions {
+  std::vector<std::string> configs;  // --config PRESET|FILE, in order (gtx480 when none)
+  std::vector<std::string> sets;     // --set key.path=value
+};
+
+struct RunOptions {
+  ConfigOptions config;
+  std::string output_dir;
+  std::string seed;  // as given; validated as sim.seed
+  std::string sample_every;
+  std::vector<std::string> log_levels;  // --log PATTERN=LEVEL
+  std::string log_file;
+  std::string stats_pattern;
+  bool quiet = false;
+  std::vector<std::string> command_line;
+};
+
+int run(const RunOptions& options);
+int config_show(const ConfigOptions& options, bool origins);
+int config_check(const std::string& file, const ConfigOptions& options);
+int config_doc();
+int version();
+
+}  // namespace irr::app

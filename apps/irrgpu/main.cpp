@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// The irrgpu command line.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "apps/irrgpu/commands.h"
+
+namespace {
+
+// SystemC prints a banner when its main() starts the kernel; this runs before that main.
+const bool kNoBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+void add_config_options(CLI::App& cmd, irr::app::ConfigOptions& o) {
+  cmd.add_option("-c,--config", o.configs,
+                 "Preset name (gtx480, gtx980, kim4x16, ...) or YAML file; repeatable, later ones override "
+                 "(default: gtx480)");
+  cmd.add_option("-s,--set", o.sets, "Override one key: key.path=value (YAML value); repeatable");
+}
+
+}  // namespace
+
+// SystemC's own main() calls sc_main (declared extern "C" by SystemC).
+extern "C" int sc_main(int argc, char** argv) {
+  (void)kNoBanner;
+  CLI::App app{"irrgpu: a SystemC/TLM-2.0 model of GPU hardware for irregular workloads"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  irr::app::RunOptions run;
+  for (int i = 0; i < argc; ++i) run.command_line.push_back(argv[i]);
+  auto* run_cmd = app.add_subcommand("run", "Elaborate the configured model and simulate it");
+  add_config_options(*run_cmd, run.config);
+  run_cmd->add_option("-o,--output-dir", run.output_dir,
+                      "Write config.yaml, stats.json, stats.csv and run.json here");
+  run_cmd->add_option("--seed", run.seed, "Random seed (sets sim.seed)");
+  run_cmd->add_option("--log", run.log_levels, "PATTERN=LEVEL for modules whose hierarchical name matches "
+                                               "the glob (e.g. 'example.*=debug'); repeatable");
+  run_cmd->add_option("--log-file", run.log_file, "Also write log lines to this file");
+  run_cmd->add_option("--stats", run.stats_pattern, "Print only the statistics whose names match this glob");
+  run_cmd->add_option("--sample-every", run.sample_every,
+                      "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
+
+  irr::app::ConfigOptions show, check;
+  bool origins = false;
+  std::string check_file;
+  auto* config_cmd = app.add_subcommand("config", "Show, check and document configurations");
+  config_cmd->require_subcommand(1);
+  auto* show_cmd = config_cmd->add_subcommand("show", "Print the effective configuration as YAML");
+  add_config_options(*show_cmd, show);
+  show_cmd->add_flag("--origins", origins, "Say where each value comes from");
+  auto* check_cmd = config_cmd->add_subcommand("check", "Validate a configuration file");
+  check_cmd->add_option("file", check_file, "YAML configuration file or preset name")->required();
+  add_config_options(*check_cmd, check);
+  auto* doc_cmd = config_cmd->add_subcommand("doc", "Print the configuration reference (Markdown)");
+  auto* version_cmd = app.add_subcommand("version", "Print versions");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "irrgpu: usage error: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  if (*run_cmd) return irr::app::run(run);
+  if (*show_cmd) return irr::app::config_show(show, origins);
+  if (*check_cmd) return irr::app::config_check(check_file, check);
+  if (*doc_cmd) return irr::app::config_doc();
+  if (*version_cmd) return irr::app::version();
+  return 2;
+}

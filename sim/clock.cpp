@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/clock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace irr::sim {
+
+Picoseconds now_ps() {
+  return static_cast<Picoseconds>(sc_core::sc_time_stamp().value() /
+                                  sc_core::sc_time(1, sc_core::SC_PS).value());
+}
+
+ClockDomain::ClockDomain(std::string name, Picoseconds period) : name_(std::move(name)), period_(period) {
+  if (period_ == 0) throw std::invalid_argument("clock domain " + name_ + ": period must be at least 1 ps");
+}
+
+ClockDomain ClockDomain::from_frequency(std::string name, double hz) {
+  if (!(hz > 0)) throw std::invalid_argument("clock domain " + name + ": frequency must be positive");
+  double ps = std::round(1e12 / hz);
+  if (ps < 1) throw std::invalid_argument("clock domain " + name + ": " + format_frequency(hz) + " is above 1 THz");
+  return ClockDomain(std::move(name), static_cast<Picoseconds>(ps));
+}
+
+void Clocked::wake() {
+  if (!scheduler_) throw std::logic_error("Clocked::wake before the component was added to a clock domain");
+  scheduler_->wake(*this);
+}
+
+ClockScheduler::ClockScheduler(const sc_core::sc_module_name& name, ClockDomain domain)
+    : sc_core::sc_module(name), domain_(std::move(domain)) {
+  SC_METHOD(on_edge);
+  sensitive << edge_;
+  dont_initialize();
+}
+
+void ClockScheduler::add(Clocked& c) {
+  if (c.scheduler_) throw std::logic_error("component added to two clock domains");
+  c.scheduler_ = this;
+  c.slot_ = entries_.size();
+  entries_.push_back({&c, false, 0});
+}
+
+Cycle ClockScheduler::now_cycle() const { return domain_.cycle_at(now_ps()); }
+
+void Clocked::wake_at(Cycle cycle) {
+  if (!scheduler_) throw std::logic_error("Clocked::wake_at before the component was added to a clock domain");
+  scheduler_->wake_at(*this, cycle);
+}
+
+void ClockScheduler::wake(Clocked& c) { wake_at(c, 0); }
+
+void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
+  Entry& e = entries_.at(c.slot_);
+  Picoseconds t = now_ps();
+  Cycle due = std::max(cycle, sc_core::sc_is_running() ? domain_.edge_after(t) : domain_.edge_at_or_after(t));
+  if (e.active && e.due <= due) return;  // already due no later
+  e.active = true;
+  e.due = due;
+  schedule(due);
+}
+
+void ClockScheduler::schedule(Cycle c) {
+  if (scheduled_ && scheduled_cycle_ <= c) return;
+  scheduled_ = true;
+  scheduled_cycle_ = c;
+  // An earlier notification replaces a later pending one (IEEE 1666 sc_event::notify).
+  edge_.notify(sc_core::sc_time(static_cast<double>(domain_.time_of(c) - now_ps()), sc_core::SC_PS));
+}
+
+void ClockScheduler::on_edge() {
+  scheduled_ = false;
+  const Cycle cycle = domain_.cycle_at(now_ps());
+  bool stepped = false;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    Entry& e = entries_[i];
+    if (!e.active || e.due > cycle) continue;
+    stepped = true;
+    ++ticks_;
+    e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
+    if (e.component->tick(cycle)) {
+      entries_[i].active = true;
+      entries_[i].due = cycle + 1;
+    }
+  }
+  if (stepped) ++edges_;
+  bool any = false;
+  Cycle next = 0;
+  for (const Entry& e : entries_)
+    if (e.active && (!any || e.due < next)) { any = true; next = e.due; }
+  if (any) schedule(next);
+}
+
+}  // namespace irr::sim

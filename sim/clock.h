@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// Clock domains. A ClockDomain is an integer-picosecond period (700 MHz -> 1429 ps, rounded to
+// the nearest picosecond) with cycle arithmetic. A ClockScheduler steps the components of one
+// domain that have work, in the order they were added, and nothing while all are idle: a component
+// woken at time t is stepped from the first edge strictly after t (from cycle 0 when woken during
+// elaboration), so the order in which SystemC runs processes within a time step never matters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sim/units.h"
+
+namespace irr::sim {
+
+using Cycle = std::uint64_t;
+
+class ClockDomain {
+ public:
+  ClockDomain(std::string name, Picoseconds period);
+  // Period = 1e12 / hz rounded to the nearest ps; throws std::invalid_argument if that is 0.
+  static ClockDomain from_frequency(std::string name, double hz);
+
+  const std::string& name() const { return name_; }
+  Picoseconds period() const { return period_; }
+  double frequency() const { return 1e12 / static_cast<double>(period_); }  // the realised one
+
+  Picoseconds time_of(Cycle c) const { return c * period_; }
+  Cycle cycle_at(Picoseconds t) const { return t / period_; }                       // cycle in progress at t
+  Cycle edge_at_or_after(Picoseconds t) const { return (t + period_ - 1) / period_; }
+  Cycle edge_after(Picoseconds t) const { return t / period_ + 1; }                 // strictly after t
+  // The first edge of `other` at or after edge c of this domain.
+  Cycle to(const ClockDomain& other, Cycle c) const { return other.edge_at_or_after(time_of(c)); }
+
+ private:
+  std::string name_;
+  Picoseconds period_;
+};
+
+class ClockScheduler;
+
+// A component stepped by a clock domain: tick() does one cycle's work and returns whether the
+// component has more work for the next cycle. An idle component calls wake() when work arrives.
+class Clocked {
+ public:
+  virtual ~Clocked() = default;
+  virtual bool tick(Cycle cycle) = 0;
+  void wake();
+  void wake_at(Cycle cycle);
+  ClockScheduler* scheduler() const { return scheduler_; }
+
+ private:
+  friend class ClockScheduler;
+  ClockScheduler* scheduler_ = nullptr;
+  std::size_t slot_ = 0;
+};
+
+class ClockScheduler : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(ClockScheduler);
+  ClockScheduler(const sc_core::sc_module_name& name, ClockDomain domain);
+
+  const ClockDomain& domain() const { return domain_; }
+  // Steps `c` in this domain, after those added before it. It starts idle.
+  void add(Clocked& c);
+  void wake(Clocked& c);
+  // Steps `c` from edge `cycle` on (or from the first edge after now, if that is later): a timer.
+  void wake_at(Clocked& c, Cycle cycle);
+  Cycle now_cycle() const;           // the cycle in progress now
+  std::uint64_t edges_stepped() const { return edges_; }  // edges at which anything was stepped
+  std::uint64_t ticks() const { return ticks_; }          // component steps, all components
+
+ private:
+  void on_edge();
+  void schedule(Cycle c);
+
+  struct Entry {
+    Clocked* component;
+    bool active;
+    Cycle due;
+  };
+  ClockDomain domain_;
+  std::vector<Entry> entries_;
+  sc_core::sc_event edge_;
+  bool scheduled_ = false;
+  Cycle scheduled_cycle_ = 0;
+  std::uint64_t edges_ = 0, ticks_ = 0;
+};
+
+Picoseconds now_ps();  // the current simulated time in picoseconds
+
+}  // namespace irr::sim
