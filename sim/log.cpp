@@ -31,22 +31,27 @@ std::unique_ptr<spdlog::formatter> make_formatter() {
 Logging* g_report_target = nullptr;  // the Logging SystemC reports go to (SystemC's handler is a plain function)
 
 void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+  // Errors and fatals end the run: thrown as the report itself, which SystemC carries out of
+  // sc_start (it re-reports exceptions a process throws as SC_ERROR, which lands here too). The
+  // top level prints them once, so they are not logged here.
+  if (r.get_severity() >= sc_core::SC_ERROR) throw r;
+  if (!g_report_target) return;
   std::string who = "systemc";
-  if (sc_core::sc_get_current_process_handle().valid())
-    who = sc_core::sc_get_current_process_handle().name();
+  if (sc_core::sc_get_current_process_handle().valid()) who = sc_core::sc_get_current_process_handle().name();
+  auto log = g_report_target->get(who);
   std::string text = std::string(r.get_msg_type()) + ": " + r.get_msg();
-  if (g_report_target) {
-    auto log = g_report_target->get(who);
-    switch (r.get_severity()) {
-      case sc_core::SC_INFO: log->info(text); break;
-      case sc_core::SC_WARNING: log->warn(text); break;
-      default: log->error(text); break;
-    }
-  }
-  if (r.get_severity() >= sc_core::SC_ERROR) throw std::runtime_error(text);
+  if (r.get_severity() == sc_core::SC_WARNING) log->warn(text);
+  else log->info(text);
 }
 
 }  // namespace
+
+std::string describe(const sc_core::sc_report& r) {
+  std::string where = "[" + r.get_time().to_string() + "] ";
+  if (r.get_process_name() && *r.get_process_name()) where += std::string(r.get_process_name()) + ": ";
+  if (std::string(r.get_msg_type()) == sc_core::SC_ID_SIMULATION_UNCAUGHT_EXCEPTION_) return where + r.get_msg();
+  return where + r.get_msg_type() + ": " + r.get_msg();
+}
 
 spdlog::level::level_enum parse_level(const std::string& name) {
   static const std::pair<const char*, spdlog::level::level_enum> kLevels[] = {

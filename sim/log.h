@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <systemc>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,5 +44,7 @@ class Logging {
 };
 
 spdlog::level::level_enum parse_level(const std::string& name);  // throws std::invalid_argument
+// One line for an error report: "[10 ns] top.proc: msg_type: message".
+std::string describe(const sc_core::sc_report& r);
 
 }  // namespace irr::sim

@@ -69,7 +69,10 @@ class Simulation::Sampler : public sc_core::sc_module {
 };
 
 Simulation::Simulation(Config config, const std::string& log_file)
-    : config_(std::move(config)), logging_(log_file), seed_(config_.get_uint("sim.seed")) {
+    : config_(std::move(config)),
+      logging_(log_file),
+      seed_(config_.get_uint("sim.seed")),
+      time_limit_(config_.get_time("sim.time_limit")) {
   // SystemC prints a banner when its kernel starts unless told not to.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   logging_.add_level("*", config_.get_string("log.level"));
@@ -121,17 +124,14 @@ RunReport Simulation::run() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   started_at_ = buf;
 
-  const Picoseconds limit = config_.get_time("sim.time_limit");
+  const Picoseconds limit = time_limit_;
   auto t0 = std::chrono::steady_clock::now();
   try {
     if (limit) sc_core::sc_start(sc_core::sc_time(static_cast<double>(limit), sc_core::SC_PS));
     else sc_core::sc_start();
   } catch (const sc_core::sc_report& r) {
-    throw Error(std::string(r.get_msg_type()) + ": " + r.get_msg());
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw Error(e.what());
+    logging_.flush();
+    throw Error(describe(r));
   }
   report_.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report_.simulated_ps = now_ps();

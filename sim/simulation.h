@@ -67,6 +67,7 @@ class Simulation {
   Logging logging_;
   StatsRegistry stats_;
   std::uint64_t seed_;
+  Picoseconds time_limit_;
   std::vector<std::unique_ptr<ClockScheduler>> clocks_;
   Counter* transactions_;
   std::unique_ptr<Sampler> sampler_;

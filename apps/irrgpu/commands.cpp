@@ -6,6 +6,7 @@
 
 #include "models/example/pipeline.h"
 #include "sim/config.h"
+#include "sim/log.h"
 #include "sim/simulation.h"
 
 namespace irr::app {
@@ -24,7 +25,7 @@ int guarded(F body) {
   } catch (const Error& e) {
     return report(e, e.exit_code());
   } catch (const sc_core::sc_report& r) {
-    std::cerr << "irrgpu: error: " << r.get_msg_type() << ": " << r.get_msg() << "\n";
+    std::cerr << "irrgpu: error: " << sim::describe(r) << "\n";
     return 1;
   } catch (const std::logic_error& e) {
     std::cerr << "irrgpu: internal error (please report): " << e.what() << "\n";

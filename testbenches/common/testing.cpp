@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "testbenches/common/testing.h"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace irr::testing {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::string tmpl = (fs::temp_directory_path() / "irrgpu-test-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string TempDir::write(const std::string& name, const std::string& text) const {
+  fs::path p = fs::path(path_) / name;
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+sim::Config make_config(const std::vector<std::string>& sets, const std::string& preset) {
+  sim::Config cfg(sim::Schema::builtin());
+  if (!preset.empty()) cfg.load(preset);
+  for (const auto& s : sets) cfg.set(s);
+  return cfg;
+}
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+}  // namespace
+
+CliResult run_cli(const std::vector<std::string>& args) {
+  TempDir tmp;
+  std::string cmd = quote(IRRGPU_CLI);
+  for (const auto& a : args) cmd += " " + quote(a);
+  std::string out = tmp.path() + "/out", err = tmp.path() + "/err";
+  cmd += " </dev/null >" + quote(out) + " 2>" + quote(err);
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+}  // namespace irr::testing

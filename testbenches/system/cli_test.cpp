@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// The irrgpu command line as a user runs it: exit codes, outputs, errors, determinism.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "testbenches/common/testing.h"
+
+using irr::testing::read_file;
+using irr::testing::run_cli;
+using irr::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+}  // namespace
+
+TEST(Cli, RunWritesOutputsAndSummary) {
+  TempDir d;
+  auto r = run_cli({"run", "--config", "gtx480", "--output-dir", d.path() + "/out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"config.yaml", "stats.json", "stats.csv", "run.json"})
+    EXPECT_TRUE(fs::exists(d.path() + "/out/" + f)) << f;
+  EXPECT_NE(r.out.find("example.server.completed"), std::string::npos);
+  EXPECT_NE(r.out.find("cycles/s"), std::string::npos) << r.out;  // the simulation speed
+  auto run = nlohmann::json::parse(read_file(d.path() + "/out/run.json"));
+  EXPECT_GT(run["host_seconds"].get<double>(), 0);
+  EXPECT_GT(run["rates"]["core_cycles_per_second"].get<double>(), 0);
+  EXPECT_EQ(run["versions"]["systemc"].get<std::string>().substr(0, 5), "2.3.4");
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/out/stats.json"));
+  EXPECT_FALSE(stats.dump().find("host") != std::string::npos);  // host figures stay in run.json
+  EXPECT_EQ(stats["stats"]["example.server.completed"]["value"], 2000);
+}
+
+TEST(Cli, SameSeedSameStatisticsOtherSeedOther) {
+  TempDir d;
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(run_cli({"run", "-q", "--seed", "5", "-o", d.path() + "/" + run}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-q", "--seed", "6", "-o", d.path() + "/c"}).exit_code, 0);
+  std::string a = read_file(d.path() + "/a/stats.json");
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, read_file(d.path() + "/b/stats.json"));
+  EXPECT_EQ(read_file(d.path() + "/a/stats.csv"), read_file(d.path() + "/b/stats.csv"));
+  EXPECT_NE(a, read_file(d.path() + "/c/stats.json"));
+}
+
+TEST(Cli, EffectiveConfigRunsAgainToTheSameStatistics) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-c", "kim4x16", "-s", "example.servers=3", "-o", d.path() + "/a"}).exit_code, 0);
+  auto r = run_cli({"run", "-q", "-c", d.path() + "/a/config.yaml", "-o", d.path() + "/b"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/a/stats.json"), read_file(d.path() + "/b/stats.json"));
+  EXPECT_EQ(read_file(d.path() + "/a/config.yaml"), read_file(d.path() + "/b/config.yaml"));
+}
+
+TEST(Cli, ConfigShowAppliesPresetAndOverrides) {
+  auto r = run_cli({"config", "show", "--config", "gtx980", "--set", "l1.ways=8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  YAML::Node y = YAML::Load(r.out);
+  EXPECT_EQ(y["gpu"]["num_sms"].as<int>(), 16);
+  EXPECT_EQ(y["l1"]["ways"].as<int>(), 8);
+  EXPECT_EQ(y["clocks"]["core"].as<std::string>(), "1.27GHz");
+  r = run_cli({"config", "show", "--origins"});
+  EXPECT_NE(r.out.find("# preset: configs/gtx480.yaml:"), std::string::npos);
+}
+
+TEST(Cli, ConfigCheckReportsFileLineAndExits2) {
+  TempDir d;
+  std::string good = d.write("good.yaml", "include: gtx480\nexample: {servers: 2}\n");
+  auto r = run_cli({"config", "check", good});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string bad = d.write("bad.yaml", "include: gtx480\nexample:\n  srvers: 2\n");
+  r = run_cli({"config", "check", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(bad + ":3:3: example.srvers: unknown key (did you mean 'example.servers'?)"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"run", "--set", "sim.sed=1"},
+           {"run", "--config", "nosuchpreset"},
+           {"run", "--seed", "-3"},
+           {"run", "--log", "example.*=loud"},
+           {"run", "--set", "l1.size=32KiB"},  // no model reads it yet
+           {"run", "--bogus"},
+           {"frobnicate"},
+           {}}) {
+    auto r = run_cli(args);
+    std::string cmd;
+    for (const auto& a : args) cmd += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
+    EXPECT_EQ(lines(r.err), 1) << cmd << r.err;
+    EXPECT_TRUE(r.out.empty()) << cmd << r.out;
+  }
+}
+
+TEST(Cli, SimulationErrorExits1) {
+  auto r = run_cli({"run", "--set", "sim.time_limit=1us"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("irrgpu: error: sim.time_limit (1us) reached"), std::string::npos) << r.err;
+}
+
+TEST(Cli, HelpAndVersion) {
+  auto r = run_cli({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("run"), std::string::npos);
+  for (const char* sub : {"run", "config", "version"}) {
+    r = run_cli({sub, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_FALSE(r.out.empty()) << sub;
+  }
+  r = run_cli({"version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("irrgpu 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("SystemC 2.3.4"), std::string::npos) << r.out;
+}
+
+TEST(Cli, LogLevelsStatsFilterAndQuiet) {
+  auto r = run_cli({"run", "--log", "example.producer=debug", "--stats", "example.producer.*"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("] example.producer: burst 0 issued"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("example.producer.issued"), std::string::npos);
+  EXPECT_EQ(r.out.find("example.server.completed"), std::string::npos);
+  r = run_cli({"run", "--quiet"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Cli, SampleEveryWritesATimeSeries) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "--sample-every", "1000", "-o", d.path()}).exit_code, 0);
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
+  ASSERT_TRUE(stats.contains("samples"));
+  EXPECT_GT(stats["samples"]["time_ps"].size(), 10u);
+}

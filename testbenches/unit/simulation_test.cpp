@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// The run: the example model end to end, snapshots, time series, limits, random streams.
+#include <gtest/gtest.h>
+
+#include "models/example/pipeline.h"
+#include "sim/simulation.h"
+#include "sim/timed_queue.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using namespace irr::sim;
+using irr::testing::make_config;
+
+TEST(Simulation, ExamplePipelineServesEveryRequest) {
+  Simulation sim(make_config({"example.requests=500", "example.burst=100", "log.level=warn"}));
+  example::Pipeline top("example", sim);
+  sim.run();
+  EXPECT_EQ(sim.stats().find("example.producer.issued")->value(), 500);
+  EXPECT_EQ(sim.stats().find("example.server.completed")->value(), 500);
+  EXPECT_EQ(sim.transactions().count(), 500u);
+  EXPECT_EQ(sim.stats().snapshot_count(), 5u);  // one per burst
+  // Latency is at least the service time: 20 DRAM cycles of 1082 ps.
+  auto* lat = dynamic_cast<const Distribution*>(sim.stats().find("example.server.latency"));
+  ASSERT_NE(lat, nullptr);
+  EXPECT_GE(lat->min(), 20 * 1.082);
+  // The gaps between bursts were skipped, not stepped.
+  double core_cycles = sim.stats().find("clocks.core.cycles")->value();
+  double active = sim.stats().find("clocks.core.active_cycles")->value();
+  EXPECT_GT(core_cycles, 4 * 2000);
+  EXPECT_LT(active, core_cycles - 4 * 2000 + 1);
+}
+
+TEST(Simulation, ServerSlotsBoundOccupancy) {
+  Simulation sim(make_config({"example.requests=300", "example.servers=2", "example.issue_probability=1",
+                              "log.level=warn"}));
+  example::Pipeline top("example", sim);
+  sim.run();
+  auto* occ = sim.stats().find("example.server.occupancy");
+  EXPECT_LE(occ->value(), 2.0);
+  EXPECT_GT(occ->value(), 1.5);  // saturated: the producer issues every cycle
+  EXPECT_GT(sim.stats().find("example.producer.stall_cycles")->value(), 0);
+}
+
+TEST(Simulation, TimeSeriesSampling) {
+  Simulation sim(make_config({"example.requests=200", "example.burst=200", "stats.sample_every=100",
+                              "log.level=warn"}));
+  example::Pipeline top("example", sim);
+  RunReport r = sim.run();
+  nlohmann::json j = sim.stats().to_json();
+  ASSERT_TRUE(j.contains("samples"));
+  const auto& times = j["samples"]["time_ps"];
+  ASSERT_GE(times.size(), 2u);
+  EXPECT_EQ(times[0], 100 * 1429);
+  EXPECT_EQ(times[1], 200 * 1429);
+  EXPECT_EQ(times.back(), r.simulated_ps);  // a final sample at the end
+  EXPECT_LE(times.size(), r.simulated_ps / (100 * 1429) + 2);  // sampling did not prolong the run
+  const auto& issued = j["samples"]["series"]["example.producer.issued"];
+  EXPECT_EQ(issued.back(), 200);
+  for (std::size_t i = 1; i < issued.size(); ++i) EXPECT_GE(issued[i], issued[i - 1]);
+}
+
+TEST(Simulation, TimeLimitWithWorkPendingIsAnError) {
+  Simulation sim(make_config({"sim.time_limit=1us", "log.level=warn"}));
+  example::Pipeline top("example", sim);
+  try {
+    sim.run();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), 1);
+    EXPECT_NE(std::string(e.what()).find("sim.time_limit (1us) reached"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Simulation, UnusedUserKeyFailsBeforeSimulating) {
+  Simulation sim(make_config({"l1.size=32KiB"}));
+  example::Pipeline top("example", sim);
+  try {
+    sim.run();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+  }
+  EXPECT_EQ(now_ps(), 0u);
+}
+
+TEST(Simulation, RandomStreamsPerModule) {
+  Simulation sim(make_config({"sim.seed=42"}));
+  auto a1 = sim.rng("example.producer");
+  auto a2 = sim.rng("example.producer");
+  auto b = sim.rng("example.server");
+  auto x = a1();
+  EXPECT_EQ(x, a2());
+  EXPECT_NE(x, b());
+}
+
+TEST(TimedQueue, PushAndPopVisibleOnlyAfterTheirInstant) {
+  TimedQueue<int> q(2);
+  q.push(1, 100);
+  EXPECT_FALSE(q.can_pop(100));  // pushed now: not visible yet
+  EXPECT_TRUE(q.can_pop(101));
+  q.push(2, 150);
+  EXPECT_FALSE(q.can_push(150));
+  EXPECT_EQ(q.pop(200), 1);
+  EXPECT_FALSE(q.can_push(200));  // the slot popped at 200 frees after 200
+  EXPECT_TRUE(q.can_push(201));
+  EXPECT_THROW(q.push(3, 200), std::logic_error);
+  EXPECT_THROW(TimedQueue<int>(0), std::invalid_argument);
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sim/stats.h"
+
+using namespace irr::sim;
+
+TEST(Stats, CounterAverageDistributionFormula) {
+  StatsRegistry r;
+  Counter& c = r.counter("a.hits", "hits", "accesses");
+  ++c;
+  c += 4;
+  EXPECT_EQ(c.count(), 5u);
+  Average& avg = r.average("a.occ", "occupancy", "entries");
+  avg.sample(1);
+  avg.sample(4);
+  EXPECT_DOUBLE_EQ(avg.value(), 2.5);
+  Distribution& d = r.distribution("a.lat", "latency", "cycles", 0, 10, 3);  // [0,10) [10,20) [20,30)
+  for (double x : {-1.0, 0.0, 9.9, 10.0, 29.0, 30.0, 100.0}) d.sample(x);
+  d.sample(15, 3);
+  EXPECT_EQ(d.count(), 10u);
+  EXPECT_EQ(d.buckets(), (std::vector<std::uint64_t>{2, 4, 1}));
+  EXPECT_DOUBLE_EQ(d.min(), -1);
+  EXPECT_DOUBLE_EQ(d.max(), 100);
+  EXPECT_DOUBLE_EQ(d.value(), (-1 + 0 + 9.9 + 10 + 29 + 30 + 100 + 45) / 10);
+  r.formula("a.hit_rate", "hits per occupancy", "ratio", [&] { return c.value() / avg.value(); });
+  EXPECT_DOUBLE_EQ(r.find("a.hit_rate")->value(), 2.0);
+  EXPECT_THROW(r.counter("a.hits", "again", "x"), std::logic_error);
+  EXPECT_THROW(r.distribution("a.bad", "", "", 0, 0, 3), std::logic_error);
+}
+
+TEST(Stats, JsonHasDescriptionsUnitsAndDistributions) {
+  StatsRegistry r;
+  r.counter("x.n", "things", "things") += 3;
+  r.distribution("x.d", "spread", "ns", 0, 1, 2).sample(1.5);
+  nlohmann::json j = r.to_json();
+  EXPECT_EQ(j["stats"]["x.n"]["value"], 3);
+  EXPECT_EQ(j["stats"]["x.n"]["unit"], "things");
+  EXPECT_EQ(j["stats"]["x.n"]["description"], "things");
+  EXPECT_EQ(j["stats"]["x.d"]["buckets"], (std::vector<int>{0, 1}));
+  EXPECT_EQ(j["stats"]["x.d"]["count"], 1);
+  EXPECT_FALSE(j.contains("samples"));
+}
+
+TEST(Stats, SnapshotsAndTimeSeries) {
+  StatsRegistry r;
+  Counter& n = r.counter("k.insts", "instructions", "instructions");
+  n += 10;
+  r.snapshot("kernel 0", 1000);
+  r.sample(1000);
+  n += 5;
+  Counter& late = r.counter("k.late", "declared after the first sample", "x");
+  ++late;
+  r.snapshot("kernel 1", 2000);
+  r.sample(2000);
+  nlohmann::json j = r.to_json();
+  ASSERT_EQ(j["snapshots"].size(), 2u);
+  EXPECT_EQ(j["snapshots"][0]["label"], "kernel 0");
+  EXPECT_EQ(j["snapshots"][0]["time_ps"], 1000);
+  EXPECT_EQ(j["snapshots"][0]["values"]["k.insts"], 10);
+  EXPECT_FALSE(j["snapshots"][0]["values"].contains("k.late"));
+  EXPECT_EQ(j["snapshots"][1]["values"]["k.insts"], 15);
+  EXPECT_EQ(j["samples"]["time_ps"], (std::vector<int>{1000, 2000}));
+  EXPECT_EQ(j["samples"]["series"]["k.insts"], (std::vector<double>{10, 15}));
+  EXPECT_EQ(j["samples"]["series"]["k.late"], (std::vector<double>{0, 1}));
+}
+
+TEST(Stats, CsvAndFilteredTable) {
+  StatsRegistry r;
+  r.counter("l1.hits", "hits, all kinds", "accesses") += 7;
+  r.counter("l2.hits", "hits", "accesses") += 2;
+  r.average("l1.occ", "occupancy", "entries").sample(2);
+  std::ostringstream csv;
+  r.write_csv(csv);
+  EXPECT_EQ(csv.str(),
+            "name,value,unit,description\n"
+            "l1.hits,7,accesses,\"hits, all kinds\"\n"
+            "l1.occ,2,entries,occupancy\n"
+            "l1.occ.count,1,,\n"
+            "l2.hits,2,accesses,hits\n");
+  std::ostringstream table;
+  r.print_table(table, "l1.*");
+  EXPECT_NE(table.str().find("l1.hits"), std::string::npos);
+  EXPECT_EQ(table.str().find("l2.hits"), std::string::npos);
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include "sim/units.h"
+
+using namespace irr::sim;
+
+TEST(Units, Sizes) {
+  EXPECT_EQ(parse_size("128"), 128u);
+  EXPECT_EQ(parse_size("128B"), 128u);
+  EXPECT_EQ(parse_size("48KiB"), 48u * 1024);
+  EXPECT_EQ(parse_size("48KB"), 48u * 1024);  // the papers' KB is 1024 bytes
+  EXPECT_EQ(parse_size("786 KiB"), 786u * 1024);
+  EXPECT_EQ(parse_size("2MiB"), 2u * 1024 * 1024);
+  EXPECT_EQ(parse_size("1.5KiB"), 1536u);
+  EXPECT_EQ(parse_size("4GiB"), 4ull << 30);
+  EXPECT_THROW(parse_size("1.3B"), std::invalid_argument);
+  EXPECT_THROW(parse_size("48kb"), std::invalid_argument);
+  EXPECT_THROW(parse_size("-4KiB"), std::invalid_argument);
+  EXPECT_THROW(parse_size("KiB"), std::invalid_argument);
+  EXPECT_EQ(format_size(48 * 1024), "48KiB");
+  EXPECT_EQ(format_size(786 * 1024), "786KiB");
+  EXPECT_EQ(format_size(100), "100B");
+}
+
+TEST(Units, Frequencies) {
+  EXPECT_DOUBLE_EQ(parse_frequency("700MHz"), 700e6);
+  EXPECT_DOUBLE_EQ(parse_frequency("1.27GHz"), 1.27e9);
+  EXPECT_DOUBLE_EQ(parse_frequency("924 MHz"), 924e6);
+  EXPECT_THROW(parse_frequency("700"), std::invalid_argument);  // the unit is required
+  EXPECT_THROW(parse_frequency("0MHz"), std::invalid_argument);
+  EXPECT_THROW(parse_frequency("700mhz"), std::invalid_argument);
+  EXPECT_EQ(format_frequency(700e6), "700MHz");
+  EXPECT_EQ(format_frequency(1.27e9), "1.27GHz");
+}
+
+TEST(Units, Times) {
+  EXPECT_EQ(parse_time("30us"), 30'000'000u);
+  EXPECT_EQ(parse_time("1429ps"), 1429u);
+  EXPECT_EQ(parse_time("1.5ns"), 1500u);
+  EXPECT_EQ(parse_time("0ps"), 0u);
+  EXPECT_THROW(parse_time("1.5ps"), std::invalid_argument);  // finer than the resolution
+  EXPECT_THROW(parse_time("30"), std::invalid_argument);
+  EXPECT_EQ(format_time(30'000'000), "30us");
+  EXPECT_EQ(format_time(1429), "1429ps");
+}
+
+TEST(Units, Bandwidths) {
+  EXPECT_DOUBLE_EQ(parse_bandwidth("224GB/s"), 224e9);  // decimal, as datasheets
+  EXPECT_DOUBLE_EQ(parse_bandwidth("177.4GB/s"), 177.4e9);
+  EXPECT_THROW(parse_bandwidth("224GB"), std::invalid_argument);
+  EXPECT_EQ(format_bandwidth(224e9), "224GB/s");
+}
