@@ -31,7 +31,8 @@ else()
     endif()
     find_path(IRR_SYSTEMC_INCLUDE systemc.h HINTS "${_irr_sc_home}/include")
     find_library(IRR_SYSTEMC_LIBRARY systemc
-      HINTS "${_irr_sc_home}/lib" "${_irr_sc_home}/lib-linux64" "${_irr_sc_home}/lib64")
+      HINTS "${_irr_sc_home}/lib" "${_irr_sc_home}/lib-linux64" "${_irr_sc_home}/lib64"
+            "${_irr_sc_home}/lib/${CMAKE_LIBRARY_ARCHITECTURE}")
     if(NOT IRR_SYSTEMC_INCLUDE OR NOT IRR_SYSTEMC_LIBRARY)
       message(FATAL_ERROR "SystemC not found: install libsystemc-dev (make deps), "
                           "or set SYSTEMC_HOME to a SystemC 2.3 installation")

@@ -162,7 +162,9 @@ void StatsRegistry::print_table(std::ostream& out, const std::string& pattern) c
   for (const auto& [name, stat] : stats_) {
     if (!glob_match(pattern, name)) continue;
     std::ostringstream v;
-    v << std::setprecision(6) << stat->value();
+    double x = stat->value();
+    if (x == std::floor(x) && std::fabs(x) < 1e15) v << static_cast<long long>(x);  // counts exactly
+    else v << std::setprecision(6) << x;
     out << std::left << std::setw(static_cast<int>(width) + 2) << name << std::right << std::setw(14) << v.str() << "  " << stat->unit() << "\n";
   }
 }

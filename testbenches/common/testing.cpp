@@ -44,6 +44,15 @@ sim::Config make_config(const std::vector<std::string>& sets, const std::string&
   return cfg;
 }
 
+Testbench::Testbench(const std::vector<std::string>& sets, const std::string& preset)
+    : sim_(std::make_unique<sim::Simulation>(make_config(sets, preset))) {}
+
+double Testbench::stat(const std::string& name) const {
+  const sim::Stat* s = sim_->stats().find(name);
+  if (!s) throw std::runtime_error("no statistic named '" + name + "'");
+  return s->value();
+}
+
 namespace {
 std::string quote(const std::string& s) {
   std::string q = "'";

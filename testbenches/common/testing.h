@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/config.h"
+#include "sim/simulation.h"
 
 namespace irr::testing {
 
@@ -26,6 +27,32 @@ std::string read_file(const std::string& path);
 
 // The built-in schema and configuration with `sets` ("key=value") applied as from --set.
 sim::Config make_config(const std::vector<std::string>& sets = {}, const std::string& preset = "");
+
+// Runs a SystemC testbench inside a test case: a Simulation from a preset and --set style
+// overrides, the modules the test elaborates with add<M>(args...), then run().
+//   Testbench tb({"example.requests=10"});
+//   tb.add<example::Pipeline>("example");
+//   tb.run();
+//   EXPECT_EQ(tb.stat("example.server.completed"), 10);
+class Testbench {
+ public:
+  explicit Testbench(const std::vector<std::string>& sets = {}, const std::string& preset = "");
+  sim::Simulation& sim() { return *sim_; }
+  // Constructs M(name, sim(), args...) and keeps it for the test's lifetime.
+  template <typename M, typename... A>
+  M& add(const char* name, A&&... args) {
+    auto m = std::make_shared<M>(name, *sim_, std::forward<A>(args)...);
+    modules_.push_back(m);
+    return *m;
+  }
+  sim::RunReport run() { return sim_->run(); }
+  // The headline value of a statistic; fails the test (throws) if there is none of that name.
+  double stat(const std::string& name) const;
+
+ private:
+  std::unique_ptr<sim::Simulation> sim_;
+  std::vector<std::shared_ptr<void>> modules_;
+};
 
 struct CliResult {
   int exit_code;

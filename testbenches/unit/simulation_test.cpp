@@ -12,11 +12,12 @@ using namespace irr::sim;
 using irr::testing::make_config;
 
 TEST(Simulation, ExamplePipelineServesEveryRequest) {
-  Simulation sim(make_config({"example.requests=500", "example.burst=100", "log.level=warn"}));
-  example::Pipeline top("example", sim);
-  sim.run();
-  EXPECT_EQ(sim.stats().find("example.producer.issued")->value(), 500);
-  EXPECT_EQ(sim.stats().find("example.server.completed")->value(), 500);
+  irr::testing::Testbench tb({"example.requests=500", "example.burst=100", "log.level=warn"});
+  tb.add<example::Pipeline>("example");
+  tb.run();
+  EXPECT_EQ(tb.stat("example.producer.issued"), 500);
+  EXPECT_EQ(tb.stat("example.server.completed"), 500);
+  Simulation& sim = tb.sim();
   EXPECT_EQ(sim.transactions().count(), 500u);
   EXPECT_EQ(sim.stats().snapshot_count(), 5u);  // one per burst
   // Latency is at least the service time: 20 DRAM cycles of 1082 ps.
