@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 IRRGPU = $(BUILD)/apps/irrgpu/irrgpu
 
-.PHONY: all deps configure build run test test-slow docs clean
+.PHONY: all deps configure build run test test-slow docs waveforms clean
 
 all: build
 
@@ -29,6 +29,10 @@ test-slow: build
 # Regenerates docs/configuration.md from the schema.
 docs: build
 	$(IRRGPU) config doc > docs/configuration.md
+
+# Regenerates the GTKWave save files under waveforms/ from the models' probes.
+waveforms: build
+	$(IRRGPU) gtkw --trace 'example.*' -o waveforms/example.gtkw
 
 clean:
 	rm -rf $(BUILD)

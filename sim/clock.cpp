@@ -84,7 +84,10 @@ void ClockScheduler::on_edge() {
       entries_[i].due = cycle + 1;
     }
   }
-  if (stepped) ++edges_;
+  if (stepped) {
+    ++edges_;
+    if (observer_) observer_->after_edge();
+  }
   bool any = false;
   Cycle next = 0;
   for (const Entry& e : entries_)

@@ -57,6 +57,14 @@ class Clocked {
   std::size_t slot_ = 0;
 };
 
+// Told after every edge at which a scheduler stepped something: the run's housekeeping
+// (time series, watchdog, progress line) rides on model activity instead of ticking by itself.
+class EdgeObserver {
+ public:
+  virtual ~EdgeObserver() = default;
+  virtual void after_edge() = 0;
+};
+
 class ClockScheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(ClockScheduler);
@@ -71,6 +79,7 @@ class ClockScheduler : public sc_core::sc_module {
   Cycle now_cycle() const;           // the cycle in progress now
   std::uint64_t edges_stepped() const { return edges_; }  // edges at which anything was stepped
   std::uint64_t ticks() const { return ticks_; }          // component steps, all components
+  void set_observer(EdgeObserver* o) { observer_ = o; }
 
  private:
   void on_edge();
@@ -87,6 +96,7 @@ class ClockScheduler : public sc_core::sc_module {
   bool scheduled_ = false;
   Cycle scheduled_cycle_ = 0;
   std::uint64_t edges_ = 0, ticks_ = 0;
+  EdgeObserver* observer_ = nullptr;
 };
 
 Picoseconds now_ps();  // the current simulated time in picoseconds

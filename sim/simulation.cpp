@@ -4,7 +4,9 @@
 #include <spdlog/version.h>
 #include <yaml-cpp/yaml.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -39,33 +41,82 @@ std::string si(double v, const std::string& unit) {
 
 }  // namespace
 
-// Samples every statistic each `every` cycles of a domain while the model has activity pending,
-// so sampling never keeps an otherwise finished simulation alive.
-class Simulation::Sampler : public sc_core::sc_module {
+// Housekeeping after each stepped clock edge: time-series samples, the watchdog and the progress
+// line. It runs on model activity only, so it never keeps a finished simulation alive or moves the
+// time at which it ends.
+class Simulation::Monitor : public EdgeObserver {
  public:
-  SC_HAS_PROCESS(Sampler);
-  Sampler(const sc_core::sc_module_name& n, StatsRegistry& stats, const ClockDomain& domain, Cycle every)
-      : sc_core::sc_module(n), stats_(stats), interval_(static_cast<double>(domain.time_of(every)), sc_core::SC_PS) {
-    SC_METHOD(sample);  // runs once at start-up to arm itself
-  }
-  void finish() {
-    if (stats_.sample_count() == 0 || last_ != now_ps()) stats_.sample(now_ps());
+  Monitor(Simulation& sim, Picoseconds sample_interval, std::uint64_t watchdog_cycles, std::ostream* progress,
+          unsigned progress_interval_ms)
+      : sim_(sim), sample_interval_(sample_interval), next_sample_(sample_interval),
+        watchdog_cycles_(watchdog_cycles), progress_(progress), progress_interval_(progress_interval_ms),
+        started_(std::chrono::steady_clock::now()), last_print_(started_) {}
+
+  void after_edge() override {
+    if (watchdog_cycles_) {
+      const std::uint64_t p = sim_.progress_ + sim_.transactions_->count();
+      if (p != last_progress_) {
+        last_progress_ = p;
+        quiet_cycles_ = 0;
+      } else if (++quiet_cycles_ == watchdog_cycles_) {
+        fire();
+      }
+    }
+    if (sample_interval_ && now_ps() >= next_sample_) {
+      const Picoseconds t = now_ps();
+      sim_.stats_.sample(t);
+      last_sample_ = t;
+      next_sample_ = (t / sample_interval_ + 1) * sample_interval_;
+    }
+    if (progress_ && ++edges_ % 4096 == 0) {
+      auto now = std::chrono::steady_clock::now();
+      if (now - last_print_ >= progress_interval_) {
+        last_print_ = now;
+        print_progress(now, false);
+      }
+    }
   }
 
- private:
-  void sample() {
-    if (!armed_) {
-      armed_ = true;
-      return next_trigger(interval_);
-    }
-    last_ = now_ps();
-    stats_.sample(last_);
-    if (sc_core::sc_pending_activity()) next_trigger(interval_);
+  // At the end of the run: the last sample, and the progress line's final state.
+  void finish() {
+    if (sample_interval_ && last_sample_ != now_ps()) sim_.stats_.sample(now_ps());
+    if (progress_ && printed_) print_progress(std::chrono::steady_clock::now(), true);
   }
-  StatsRegistry& stats_;
-  sc_core::sc_time interval_;
-  Picoseconds last_ = 0;
-  bool armed_ = false;
+  const std::string& failure() const { return failure_; }
+
+ private:
+  void fire() {
+    std::ostringstream s;
+    s << "watchdog: no progress for " << watchdog_cycles_ << " active clock cycles (sim.watchdog_cycles) at "
+      << si(static_cast<double>(now_ps()) * 1e-12, "s") << "; outstanding:";
+    std::vector<std::string> lines = sim_.outstanding();
+    if (lines.empty()) s << " nothing reported";
+    for (const auto& l : lines) s << "\n  " << l;
+    failure_ = s.str();
+    sc_core::sc_stop();
+  }
+
+  void print_progress(std::chrono::steady_clock::time_point now, bool last) {
+    const ClockDomain& core = sim_.clocks_.front()->domain();
+    double elapsed = std::chrono::duration<double>(now - started_).count();
+    Cycle cycles = core.cycle_at(now_ps());
+    *progress_ << "\rirrgpu: " << cycles << " core cycles (" << si(static_cast<double>(now_ps()) * 1e-12, "s")
+               << " simulated), " << si(static_cast<double>(cycles) / std::max(elapsed, 1e-9), "")
+               << "cycles/s, " << std::fixed << std::setprecision(1) << elapsed << " s elapsed" << std::defaultfloat
+               << "\x1b[K" << (last ? "\n" : "") << std::flush;
+    printed_ = true;
+  }
+
+  Simulation& sim_;
+  const Picoseconds sample_interval_;
+  Picoseconds next_sample_, last_sample_ = ~Picoseconds{0};
+  const std::uint64_t watchdog_cycles_;
+  std::uint64_t last_progress_ = 0, quiet_cycles_ = 0, edges_ = 0;
+  std::ostream* progress_;
+  const std::chrono::milliseconds progress_interval_;
+  bool printed_ = false;
+  std::chrono::steady_clock::time_point started_, last_print_;
+  std::string failure_;
 };
 
 Simulation::Simulation(Config config, const std::string& log_file)
@@ -95,10 +146,38 @@ Simulation::Simulation(Config config, const std::string& log_file)
   transactions_ = &stats_.counter("sim.memory_transactions", "memory transactions completed, all models", "transactions");
   stats_.formula("sim.time", "simulated time", "ps", [] { return static_cast<double>(now_ps()); });
 
-  if (Cycle every = config_.get_uint("stats.sample_every")) {
-    const std::string dom = config_.get_string("stats.sample_domain");
-    sampler_ = std::make_unique<Sampler>("stats_sampler", stats_, clock(dom).domain(), every);
+  const Cycle every = config_.get_uint("stats.sample_every");
+  sample_interval_ = every ? clock(config_.get_string("stats.sample_domain")).domain().time_of(every) : 0;
+  watchdog_cycles_ = config_.get_uint("sim.watchdog_cycles");
+}
+
+void Simulation::observe(const ObserveOptions& options) {
+  observe_ = options;
+  if (!options.fst.empty() && std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
+    throw Error({"--fst", 0, 0}, "needs vcd2fst (Debian package gtkwave)", Error::Kind::usage);
+  txn_trace_ = options.txn_trace.empty() ? nullptr : std::make_unique<TxnTrace>(options.txn_trace_limit);
+}
+
+std::vector<std::string> Simulation::outstanding() const {
+  std::vector<std::string> lines;
+  for (const auto& [name, o] : watched_)
+    for (const auto& item : o->outstanding()) lines.push_back(name + ": " + item);
+  return lines;
+}
+
+void Simulation::finish_traces() {
+  if (vcd_) {
+    vcd_->finish(now_ps());
+    vcd_.reset();
+    if (!observe_.fst.empty()) {
+      const std::string vcd = observe_.vcd.empty() ? observe_.fst + ".tmp.vcd" : observe_.vcd;
+      const std::string cmd = "vcd2fst '" + vcd + "' '" + observe_.fst + "' >/dev/null 2>&1";
+      int rc = std::system(cmd.c_str());
+      if (observe_.vcd.empty()) std::remove(vcd.c_str());
+      if (rc != 0) throw Error({observe_.fst, 0, 0}, "vcd2fst failed to write the FST file", Error::Kind::usage);
+    }
   }
+  if (txn_trace_) txn_trace_->write(observe_.txn_trace);
 }
 
 Simulation::~Simulation() { logging_.flush(); }
@@ -124,21 +203,39 @@ RunReport Simulation::run() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   started_at_ = buf;
 
-  const Picoseconds limit = time_limit_;
+  if (!observe_.vcd.empty() || !observe_.fst.empty()) {
+    vcd_ = std::make_unique<VcdWriter>(observe_.vcd.empty() ? observe_.fst + ".tmp.vcd" : observe_.vcd);
+    vcd_->start(probes_.select(observe_.trace), now_ps());
+  }
+  monitor_ = std::make_unique<Monitor>(*this, sample_interval_, watchdog_cycles_, observe_.progress,
+                                       observe_.progress_interval_ms);
+  for (auto& c : clocks_) c->set_observer(monitor_.get());
+
+  std::string failure;
   auto t0 = std::chrono::steady_clock::now();
   try {
-    if (limit) sc_core::sc_start(sc_core::sc_time(static_cast<double>(limit), sc_core::SC_PS));
+    if (time_limit_) sc_core::sc_start(sc_core::sc_time(static_cast<double>(time_limit_), sc_core::SC_PS));
     else sc_core::sc_start();
   } catch (const sc_core::sc_report& r) {
-    logging_.flush();
-    throw Error(describe(r));
+    failure = describe(r);
   }
   report_.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report_.simulated_ps = now_ps();
-  if (sampler_) sampler_->finish();
+  monitor_->finish();
+  for (auto& c : clocks_) c->set_observer(nullptr);
   logging_.flush();
-  if (limit && sc_core::sc_pending_activity())
-    throw Error("sim.time_limit (" + format_time(limit) + ") reached with activity still pending");
+  if (failure.empty()) failure = monitor_->failure();
+  if (failure.empty() && time_limit_ && sc_core::sc_pending_activity())
+    failure = "sim.time_limit (" + format_time(time_limit_) + ") reached with activity still pending";
+  if (failure.empty()) {
+    std::vector<std::string> lines = outstanding();
+    if (!lines.empty()) {
+      failure = "the simulation ran out of events with work outstanding (a lost wake-up or a deadlock):";
+      for (const auto& l : lines) failure += "\n  " + l;
+    }
+  }
+  finish_traces();  // also after a failure: the waveform and trace up to it are what a user debugs
+  if (!failure.empty()) throw Error(failure);
   return report_;
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // One simulation run: the services every module is built with (configuration, logging,
-// statistics, clock domains, seeded random streams) and the run itself (sc_start until nothing is
-// left to do, time series sampling, outputs). A module takes (sc_module_name, Simulation&).
+// statistics, probes, transaction trace, clock domains, seeded random streams) and the run itself
+// (sc_start until nothing is left to do, housekeeping, outputs). A module takes
+// (sc_module_name, Simulation&).
 #pragma once
 
-#include <chrono>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -15,13 +15,33 @@
 #include "sim/clock.h"
 #include "sim/config.h"
 #include "sim/log.h"
+#include "sim/probe.h"
 #include "sim/stats.h"
+#include "sim/trace.h"
 
 namespace irr::sim {
+
+// What a module has pending, for the watchdog and the end-of-run check: one line per item
+// ("4 requests in service, oldest #17 issued at 12.3 us"), empty when idle.
+class Outstanding {
+ public:
+  virtual ~Outstanding() = default;
+  virtual std::vector<std::string> outstanding() const = 0;
+};
 
 struct RunReport {
   double host_seconds = 0;
   Picoseconds simulated_ps = 0;
+};
+
+// Host-side observation: none of it changes a statistic.
+struct ObserveOptions {
+  std::string vcd, fst;                  // waveform files ("" = none)
+  std::vector<std::string> trace;        // probe globs (all when empty)
+  std::string txn_trace;                 // Chrome trace-event JSON ("" = none)
+  std::uint64_t txn_trace_limit = 1000000;
+  std::ostream* progress = nullptr;      // where the progress line goes (nullptr = nowhere)
+  unsigned progress_interval_ms = 500;   // host time between progress lines
 };
 
 class Simulation {
@@ -32,11 +52,20 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
+  // Before elaboration: what to record (models look at txn_trace() when they are built).
+  void observe(const ObserveOptions& options);
+
   Config& config() { return config_; }
   const Config& config() const { return config_; }
   StatsRegistry& stats() { return stats_; }
   Logging& logging() { return logging_; }
   std::shared_ptr<spdlog::logger> logger(const std::string& name) { return logging_.get(name); }
+  ProbeRegistry& probes() { return probes_; }
+  Probe& probe(const std::string& name, unsigned width, const std::string& description) {
+    return probes_.add(name, width, description);
+  }
+  // The transaction trace, or nullptr when none is recorded: models test it before tracing.
+  TxnTrace* txn_trace() { return txn_trace_.get(); }
 
   ClockScheduler& clock(const std::string& domain);  // "core", "interconnect", "l2", "dram"
   const std::vector<std::unique_ptr<ClockScheduler>>& clocks() const { return clocks_; }
@@ -46,13 +75,19 @@ class Simulation {
   std::mt19937_64 rng(const std::string& module_name) const;
   std::uint64_t seed() const { return seed_; }
 
-  // Memory transactions completed, for the simulation-speed report (models count them).
+  // Memory transactions completed, for the simulation-speed report; completing one is progress.
   Counter& transactions() { return *transactions_; }
+  // Forward progress (work retired): the watchdog ends a run that makes none for too long.
+  void note_progress() { ++progress_; }
+  // Registers a module's report of pending work for the watchdog and the end-of-run check.
+  void watch(const std::string& name, const Outstanding& o) { watched_.emplace_back(name, &o); }
+  std::vector<std::string> outstanding() const;  // "name: item" lines, all modules
   // A labelled snapshot of every statistic now (one per kernel launch).
   void snapshot(const std::string& label);
 
   // Elaboration done: rejects user-set keys no model read, then simulates until no activity is
-  // left (or sim.time_limit). Throws irr::Error (exit 1) on a simulation error.
+  // left (or sim.time_limit). Throws irr::Error (exit 1) on a simulation error, when the watchdog
+  // fires, or when the run ends with work outstanding; traces are written either way.
   RunReport run();
   // config.yaml, stats.json, stats.csv, run.json into dir (created if missing).
   void write_outputs(const std::string& dir, const std::vector<std::string>& command_line) const;
@@ -62,20 +97,29 @@ class Simulation {
   nlohmann::json run_json(const std::vector<std::string>& command_line) const;
 
  private:
-  class Sampler;
+  class Monitor;
+  void finish_traces();
+
   Config config_;
   Logging logging_;
   StatsRegistry stats_;
+  ProbeRegistry probes_;
   std::uint64_t seed_;
   Picoseconds time_limit_;
+  Picoseconds sample_interval_ = 0;
+  std::uint64_t watchdog_cycles_ = 0;
   std::vector<std::unique_ptr<ClockScheduler>> clocks_;
   Counter* transactions_;
-  std::unique_ptr<Sampler> sampler_;
+  std::uint64_t progress_ = 0;
+  std::vector<std::pair<std::string, const Outstanding*>> watched_;
+  ObserveOptions observe_;
+  std::unique_ptr<TxnTrace> txn_trace_;
+  std::unique_ptr<VcdWriter> vcd_;
+  std::unique_ptr<Monitor> monitor_;
   RunReport report_;
   std::string started_at_;
 };
 
-// Default output of irr version: "irrgpu 0.1.0 (SystemC 2.3.4, ...)"
 std::string version_string();
 nlohmann::json versions();
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apps/irrgpu/commands.h"
 
+#include <unistd.h>
+
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <systemc>
 
 #include "models/example/pipeline.h"
@@ -43,6 +47,12 @@ sim::Config load(const ConfigOptions& o) {
   return cfg;
 }
 
+// The model `sim.top` names, elaborated.
+std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
+  // sim.top has one value until the GPU top lands.
+  return std::make_unique<example::Pipeline>("example", sim);
+}
+
 }  // namespace
 
 int run(const RunOptions& o) {
@@ -59,8 +69,18 @@ int run(const RunOptions& o) {
         throw Error({"--log", 0, 0}, e.what(), Error::Kind::usage);
       }
     }
-    // The top model; sim.top has one value until the GPU top lands.
-    example::Pipeline top("example", sim);
+    sim::ObserveOptions observe;
+    observe.vcd = o.vcd;
+    observe.fst = o.fst;
+    observe.trace = o.trace;
+    observe.txn_trace = o.txn_trace;
+    observe.txn_trace_limit = o.txn_trace_limit;
+    if (!o.quiet && (o.progress || isatty(STDERR_FILENO))) observe.progress = &std::cerr;
+    sim.observe(observe);
+    auto top = build_top(sim);
+    if (!o.trace.empty() && sim.probes().select(o.trace).empty())
+      throw Error({"--trace", 0, 0}, "no probe matches " + o.trace.front() + (o.trace.size() > 1 ? " ..." : ""),
+                  Error::Kind::usage);
     sim.run();
     if (!o.output_dir.empty()) sim.write_outputs(o.output_dir, o.command_line);
     if (!o.quiet) sim.print_summary(std::cout, o.stats_pattern);
@@ -88,6 +108,19 @@ int config_check(const std::string& file, const ConfigOptions& o) {
 int config_doc() {
   return guarded([] {
     std::cout << sim::Schema::builtin().markdown();
+    return 0;
+  });
+}
+
+int gtkw(const GtkwOptions& o) {
+  return guarded([&] {
+    sim::Simulation sim(load(o.config));
+    auto top = build_top(sim);
+    auto probes = sim.probes().select(o.trace);
+    if (probes.empty()) throw Error({"--trace", 0, 0}, "no probe matches", Error::Kind::usage);
+    std::ofstream out(o.output);
+    out << sim::gtkw_save_file(probes, o.dumpfile);
+    if (!out) throw Error({o.output, 0, 0}, "cannot write", Error::Kind::usage);
     return 0;
   });
 }

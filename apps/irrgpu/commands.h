@@ -3,6 +3,7 @@
 // 2 usage or configuration error.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,13 +23,24 @@ struct RunOptions {
   std::string log_file;
   std::string stats_pattern;
   bool quiet = false;
+  bool progress = false;  // force the progress line even when stderr is not a terminal
+  std::string vcd, fst, txn_trace;
+  std::vector<std::string> trace;
+  std::uint64_t txn_trace_limit = 1000000;
   std::vector<std::string> command_line;
+};
+
+struct GtkwOptions {
+  ConfigOptions config;
+  std::vector<std::string> trace;
+  std::string dumpfile, output;
 };
 
 int run(const RunOptions& options);
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();
+int gtkw(const GtkwOptions& options);
 int version();
 
 }  // namespace irr::app

@@ -42,6 +42,14 @@ extern "C" int sc_main(int argc, char** argv) {
   run_cmd->add_option("--sample-every", run.sample_every,
                       "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
+  run_cmd->add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
+  run_cmd->add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
+  run_cmd->add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
+  run_cmd->add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");
+  run_cmd->add_option("--txn-trace", run.txn_trace,
+                      "Write transactions and events as Chrome trace-event JSON (opens in Perfetto)");
+  run_cmd->add_option("--txn-trace-limit", run.txn_trace_limit, "Keep at most this many trace events")
+      ->check(CLI::PositiveNumber);
 
   irr::app::ConfigOptions show, check;
   bool origins = false;
@@ -55,6 +63,12 @@ extern "C" int sc_main(int argc, char** argv) {
   check_cmd->add_option("file", check_file, "YAML configuration file or preset name")->required();
   add_config_options(*check_cmd, check);
   auto* doc_cmd = config_cmd->add_subcommand("doc", "Print the configuration reference (Markdown)");
+  irr::app::GtkwOptions gtkw;
+  auto* gtkw_cmd = app.add_subcommand("gtkw", "Write a GTKWave save file grouping the model's probes by module");
+  add_config_options(*gtkw_cmd, gtkw.config);
+  gtkw_cmd->add_option("--trace", gtkw.trace, "Glob of probe names to show (default: all); repeatable");
+  gtkw_cmd->add_option("--dumpfile", gtkw.dumpfile, "Waveform file the save file opens");
+  gtkw_cmd->add_option("-o,--output", gtkw.output, "The .gtkw file to write")->required();
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {
@@ -72,6 +86,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*show_cmd) return irr::app::config_show(show, origins);
   if (*check_cmd) return irr::app::config_check(check_file, check);
   if (*doc_cmd) return irr::app::config_doc();
+  if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*version_cmd) return irr::app::version();
   return 2;
 }

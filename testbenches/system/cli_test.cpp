@@ -137,3 +137,40 @@ TEST(Cli, SampleEveryWritesATimeSeries) {
   ASSERT_TRUE(stats.contains("samples"));
   EXPECT_GT(stats["samples"]["time_ps"].size(), 10u);
 }
+
+TEST(Cli, TracingChangesNoStatistic) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-o", d.path() + "/plain"}).exit_code, 0);
+  auto r = run_cli({"run", "-o", d.path() + "/traced", "--vcd", d.path() + "/w.vcd", "--fst", d.path() + "/w.fst",
+                    "--txn-trace", d.path() + "/t.json", "--progress", "--log", "*=debug"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/plain/stats.json"), read_file(d.path() + "/traced/stats.json"));
+  for (const char* f : {"w.vcd", "w.fst", "t.json"}) EXPECT_TRUE(fs::file_size(d.path() + "/" + f) > 0) << f;
+  EXPECT_NO_THROW(nlohmann::json::parse(read_file(d.path() + "/t.json")));
+}
+
+TEST(Cli, TraceErrors) {
+  auto r = run_cli({"run", "--vcd", "/tmp/x.vcd", "--trace", "nothing.matches"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--trace: no probe matches nothing.matches"), std::string::npos) << r.err;
+  r = run_cli({"run", "--vcd", "/nonexistent-dir/x.vcd"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent-dir/x.vcd: cannot write the VCD file"), std::string::npos) << r.err;
+  r = run_cli({"run", "--txn-trace-limit", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, WatchdogExits1NamingTheStuckModule) {
+  auto r = run_cli({"run", "--set", "example.stuck=true", "--set", "sim.watchdog_cycles=1000"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("irrgpu: error: watchdog: no progress"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("example.server: 4 requests in service"), std::string::npos) << r.err;
+}
+
+TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
+  TempDir d;
+  auto r = run_cli({"gtkw", "--trace", "example.*", "-o", d.path() + "/example.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/example.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/example.gtkw"))
+      << "regenerate with: make waveforms";
+}

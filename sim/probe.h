@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// Probes: internal values a model exposes for waveforms (occupancies, pointers, states,
+// counters). A model declares a probe once and calls set() when the value changes; with tracing
+// off, set() only stores the value. Selected probes (by glob of hierarchical name) go to a VCD
+// file with the simulated time of each change; FST is converted from it with vcd2fst.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/units.h"
+
+namespace irr::sim {
+
+class VcdWriter;
+
+class Probe {
+ public:
+  Probe(std::string name, unsigned width, std::string description);
+  // Values must fit in width bits: a wider one is a model bug (std::logic_error).
+  void set(std::uint64_t v) {
+    if (v == value_) return;
+    if (width_ < 64 && (v >> width_)) out_of_range(v);
+    value_ = v;
+    if (sink_) record();
+  }
+  std::uint64_t value() const { return value_; }
+  const std::string& name() const { return name_; }
+  unsigned width() const { return width_; }
+  const std::string& description() const { return description_; }
+  bool traced() const { return sink_ != nullptr; }
+
+ private:
+  friend class VcdWriter;
+  [[noreturn]] void out_of_range(std::uint64_t v) const;
+  void record();
+  std::string name_;
+  unsigned width_;
+  std::string description_;
+  std::uint64_t value_ = 0;
+  VcdWriter* sink_ = nullptr;
+  std::string code_;  // VCD identifier
+};
+
+// Writes the probes bound to it as a VCD file (timescale 1 ps).
+class VcdWriter {
+ public:
+  explicit VcdWriter(const std::string& path);
+  ~VcdWriter();
+  // Declares the probes (scopes from their hierarchical names) and dumps their values now.
+  void start(const std::vector<Probe*>& probes, Picoseconds now);
+  void change(const Probe& p, Picoseconds now);
+  // Writes the final time stamp and closes the file.
+  void finish(Picoseconds now);
+
+ private:
+  void stamp(Picoseconds now);
+  void value(const Probe& p);
+  std::string path_;
+  std::ofstream out_;
+  std::vector<Probe*> probes_;
+  Picoseconds last_ = 0;
+  bool finished_ = false;
+};
+
+class ProbeRegistry {
+ public:
+  // Declares a probe; a second one of the same name is a programming error.
+  Probe& add(const std::string& name, unsigned width, const std::string& description);
+  // Probes whose names match any of the globs (all when the list is empty), sorted by name.
+  std::vector<Probe*> select(const std::vector<std::string>& patterns) const;
+  const std::vector<std::unique_ptr<Probe>>& all() const { return probes_; }
+
+ private:
+  std::vector<std::unique_ptr<Probe>> probes_;
+};
+
+// Bits needed to hold values 0..max.
+unsigned bits_for(std::uint64_t max);
+
+// A GTKWave save file showing the probes grouped by module (their hierarchical parent).
+std::string gtkw_save_file(const std::vector<Probe*>& probes, const std::string& dumpfile = "");
+
+}  // namespace irr::sim

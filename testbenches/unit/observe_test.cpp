@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+// Observability: probes in VCD/FST with the right values and times, GTKWave save files, the
+// transaction trace, the watchdog and the end-of-run check.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "models/example/pipeline.h"
+#include "sim/probe.h"
+#include "sim/simulation.h"
+#include "sim/trace.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using namespace irr::sim;
+using irr::testing::read_file;
+using irr::testing::TempDir;
+using irr::testing::Testbench;
+
+namespace {
+
+// Value changes of one signal in a VCD file: time -> value, keyed by "scope.scope.name".
+std::map<std::string, std::vector<std::pair<Picoseconds, std::uint64_t>>> parse_vcd(const std::string& text) {
+  std::map<std::string, std::string> code_to_name;
+  std::map<std::string, std::vector<std::pair<Picoseconds, std::uint64_t>>> out;
+  std::vector<std::string> scope;
+  std::istringstream in(text);
+  Picoseconds t = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream w(line);
+    std::string tok;
+    w >> tok;
+    if (tok == "$scope") {
+      std::string kind, name;
+      w >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string type, width, code, name;
+      w >> type >> width >> code >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      code_to_name[code] = full + name;
+    } else if (!tok.empty() && tok[0] == '#') {
+      t = std::stoull(tok.substr(1));
+    } else if (!tok.empty() && tok[0] == 'b') {
+      std::string code;
+      w >> code;
+      out[code_to_name.at(code)].emplace_back(t, std::stoull(tok.substr(1), nullptr, 2));
+    } else if (!tok.empty() && (tok[0] == '0' || tok[0] == '1') && code_to_name.count(tok.substr(1))) {
+      out[code_to_name.at(tok.substr(1))].emplace_back(t, tok[0] - '0');
+    }
+  }
+  return out;
+}
+
+// Sets a probe to the cycle number on cycles 0..4 of a 1000 ps clock, and a flag on cycle 2.
+struct Counting : sc_core::sc_module, Clocked {
+  Counting(const sc_core::sc_module_name& n, Simulation& sim)
+      : sc_core::sc_module(n),
+        count_(sim.probe(std::string(name()) + ".count", 4, "cycle")),
+        flag_(sim.probe(std::string(name()) + ".flag", 1, "set on cycle 2")) {
+    sim.clock("core").add(*this);
+    wake();
+  }
+  bool tick(Cycle c) override {
+    count_.set(c);
+    flag_.set(c == 2);
+    return c < 4;
+  }
+  Probe& count_;
+  Probe& flag_;
+};
+
+}  // namespace
+
+TEST(Probes, ValuesAndWidths) {
+  ProbeRegistry r;
+  Probe& p = r.add("a.b.occupancy", 3, "entries");
+  p.set(7);
+  EXPECT_EQ(p.value(), 7u);
+  EXPECT_FALSE(p.traced());
+  EXPECT_THROW(p.set(8), std::logic_error);  // does not fit in 3 bits
+  EXPECT_THROW(r.add("a.b.occupancy", 3, ""), std::logic_error);
+  EXPECT_THROW(r.add("x", 0, ""), std::logic_error);
+  EXPECT_EQ(bits_for(0), 1u);
+  EXPECT_EQ(bits_for(7), 3u);
+  EXPECT_EQ(bits_for(8), 4u);
+  r.add("a.c.x", 1, "");
+  r.add("a.b.y", 1, "");
+  auto sel = r.select({"a.b.*"});
+  ASSERT_EQ(sel.size(), 2u);
+  EXPECT_EQ(sel[0]->name(), "a.b.occupancy");
+  EXPECT_EQ(r.select({}).size(), 3u);
+}
+
+TEST(Probes, VcdHasValuesAtTheirSimulatedTimes) {
+  TempDir d;
+  Testbench tb({"clocks.core=1GHz"});
+  tb.sim().observe({d.path() + "/w.vcd", "", {}, "", 0, nullptr});
+  tb.add<Counting>("dut");
+  tb.run();
+  auto vcd = parse_vcd(read_file(d.path() + "/w.vcd"));
+  using Changes = std::vector<std::pair<Picoseconds, std::uint64_t>>;
+  // Initial dump at 0, then a change each cycle (cycle 0 sets the value it already had).
+  EXPECT_EQ(vcd["dut.count"], (Changes{{0, 0}, {1000, 1}, {2000, 2}, {3000, 3}, {4000, 4}}));
+  EXPECT_EQ(vcd["dut.flag"], (Changes{{0, 0}, {2000, 1}, {3000, 0}}));
+  EXPECT_NE(read_file(d.path() + "/w.vcd").find("$var wire 4 ! count [3:0] $end"), std::string::npos);
+}
+
+TEST(Probes, FstRoundTripsThroughFst2vcd) {
+  TempDir d;
+  Testbench tb({"clocks.core=1GHz"});
+  tb.sim().observe({"", d.path() + "/w.fst", {"dut.count"}, "", 0, nullptr});
+  tb.add<Counting>("dut");
+  tb.run();
+  ASSERT_EQ(std::system(("fst2vcd " + d.path() + "/w.fst > " + d.path() + "/back.vcd 2>/dev/null").c_str()), 0);
+  auto vcd = parse_vcd(read_file(d.path() + "/back.vcd"));
+  using Changes = std::vector<std::pair<Picoseconds, std::uint64_t>>;
+  EXPECT_EQ(vcd["dut.count"], (Changes{{0, 0}, {1000, 1}, {2000, 2}, {3000, 3}, {4000, 4}}));
+  EXPECT_EQ(vcd.count("dut.flag"), 0u);                      // not selected
+  EXPECT_FALSE(std::ifstream(d.path() + "/w.fst.tmp.vcd"));  // the intermediate VCD is gone
+}
+
+TEST(Probes, GtkwGroupsByModule) {
+  ProbeRegistry r;
+  r.add("top.a.x", 8, "");
+  r.add("top.a.y", 1, "");
+  r.add("top.b.z", 2, "");
+  EXPECT_EQ(gtkw_save_file(r.select({}), "run.vcd"),
+            "[*] GTKWave save file generated by irrgpu (irrgpu gtkw); open with: gtkwave DUMP.vcd THIS.gtkw\n"
+            "[dumpfile] \"run.vcd\"\n[timestart] 0\n[sst_expanded] 1\n[signals_width] 320\n"
+            "@800200\n-top.a\n@24\ntop.a.x[7:0]\n@28\ntop.a.y\n@1000200\n-top.a\n"
+            "@800200\n-top.b\n@24\ntop.b.z[1:0]\n@1000200\n-top.b\n");
+}
+
+TEST(TxnTrace, SpansFlowsAndLimit) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  TxnTrace t(100);
+  auto sm = t.track("SM 0", "ldst");
+  auto l2 = t.track("partition 1", "l2");
+  EXPECT_EQ(t.track("SM 0", "ldst"), sm);
+  t.begin(7, sm, "issue");
+  sc_core::sc_start(sc_core::sc_time(1500, sc_core::SC_PS));
+  t.hop(7, l2, "l2 lookup");
+  sc_core::sc_start(sc_core::sc_time(500, sc_core::SC_PS));
+  t.end(7);
+  t.span(l2, "kernel 0", 0, 2000, "{\"grid\":4}");
+  t.instant(sm, "wake");
+  TempDir d;
+  t.write(d.path() + "/t.json");
+  auto j = nlohmann::json::parse(read_file(d.path() + "/t.json"));
+  std::vector<nlohmann::json> spans, flows, meta;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "X") spans.push_back(e);
+    else if (e["ph"] == "M") meta.push_back(e);
+    else if (e["ph"] != "i") flows.push_back(e);
+  }
+  ASSERT_EQ(meta.size(), 4u);  // two processes, two threads
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0]["name"], "issue");
+  EXPECT_EQ(spans[0]["ts"].get<double>(), 0.0);
+  EXPECT_NEAR(spans[0]["dur"].get<double>(), 0.0015, 1e-12);  // microseconds
+  EXPECT_EQ(spans[0]["args"]["txn"], 7);
+  EXPECT_EQ(spans[1]["name"], "l2 lookup");
+  EXPECT_NEAR(spans[1]["ts"].get<double>(), 0.0015, 1e-12);
+  EXPECT_NEAR(spans[1]["dur"].get<double>(), 0.0005, 1e-12);
+  EXPECT_NE(spans[0]["pid"], spans[1]["pid"]);
+  EXPECT_EQ(spans[2]["args"]["grid"], 4);
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0]["ph"], "s");
+  EXPECT_EQ(flows[1]["ph"], "f");
+  EXPECT_EQ(flows[0]["id"], flows[1]["id"]);
+
+  TxnTrace small(3);
+  small.span(sm, "a", 0, 1);
+  small.span(sm, "b", 0, 1);
+  small.span(sm, "c", 0, 1);
+  small.span(sm, "d", 0, 1);
+  EXPECT_EQ(small.events(), 3u);
+  EXPECT_EQ(small.dropped(), 1u);
+  small.write(d.path() + "/s.json");
+  EXPECT_EQ(nlohmann::json::parse(read_file(d.path() + "/s.json"))["otherData"]["dropped_events"], 1);
+}
+
+TEST(TxnTrace, ExampleRequestsHaveTheirHops) {
+  TempDir d;
+  Testbench tb({"example.requests=20", "example.burst=10", "log.level=warn"});
+  tb.sim().observe({"", "", {}, d.path() + "/t.json", 1000000, nullptr});
+  tb.add<example::Pipeline>("example");
+  tb.run();
+  auto j = nlohmann::json::parse(read_file(d.path() + "/t.json"));
+  int queued = 0, service = 0, bursts = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    if (e["name"] == "queued") ++queued;
+    if (e["name"] == "service") ++service;
+    if (e["name"].get<std::string>().rfind("burst", 0) == 0) ++bursts;
+  }
+  EXPECT_EQ(queued, 20);
+  EXPECT_EQ(service, 20);
+  EXPECT_EQ(bursts, 2);
+  EXPECT_EQ(j["otherData"]["unfinished_transactions"], 0);
+}
+
+TEST(Watchdog, FiresOnAStuckModelAndNamesIt) {
+  Testbench tb({"example.stuck=true", "sim.watchdog_cycles=500", "log.level=warn"});
+  tb.add<example::Pipeline>("example");
+  try {
+    tb.run();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_EQ(e.exit_code(), 1);
+    EXPECT_NE(m.find("watchdog: no progress for 500 active clock cycles"), std::string::npos) << m;
+    EXPECT_NE(m.find("example.server: 4 requests in service, oldest #0 issued at 0 s"), std::string::npos) << m;
+    EXPECT_NE(m.find("example.producer: "), std::string::npos) << m;
+  }
+}
+
+namespace {
+// Claims work it has no event to finish: a lost wake-up.
+struct Forgetful : sc_core::sc_module, Outstanding {
+  Forgetful(const sc_core::sc_module_name& n, Simulation& sim) : sc_core::sc_module(n) { sim.watch(name(), *this); }
+  std::vector<std::string> outstanding() const override { return {"1 request waiting for a reply"}; }
+};
+}  // namespace
+
+TEST(Watchdog, RunOutOfEventsWithWorkOutstandingIsAnError) {
+  Testbench tb;
+  tb.add<Forgetful>("forgetful");
+  try {
+    tb.run();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ran out of events with work outstanding"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("forgetful: 1 request waiting for a reply"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Progress, LineShowsCyclesAndRate) {
+  std::ostringstream progress;
+  Testbench tb({"example.requests=2000", "example.gap=10", "log.level=warn"});
+  tb.sim().observe({"", "", {}, "", 0, &progress, 0});  // a line every 4096 active edges
+  tb.add<example::Pipeline>("example");
+  tb.run();
+  const std::string p = progress.str();
+  EXPECT_TRUE(std::regex_search(p, std::regex(R"(\rirrgpu: \d+ core cycles \(.* simulated\), .*cycles/s, [0-9.]+ s elapsed)")))
+      << p;
+  EXPECT_GE(std::count(p.begin(), p.end(), '\r'), 2);  // updated in place, then the final line
+  EXPECT_EQ(p.back(), '\n');
+}
