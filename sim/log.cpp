@@ -30,12 +30,12 @@ std::unique_ptr<spdlog::formatter> make_formatter() {
 
 Logging* g_report_target = nullptr;  // the Logging SystemC reports go to (SystemC's handler is a plain function)
 
-void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
   // Errors and fatals end the run: thrown as the report itself, which SystemC carries out of
   // sc_start (it re-reports exceptions a process throws as SC_ERROR, which lands here too). The
   // top level prints them once, so they are not logged here.
   if (r.get_severity() >= sc_core::SC_ERROR) throw r;
-  if (!g_report_target) return;
+  if (!g_report_target || !(actions & (sc_core::SC_DISPLAY | sc_core::SC_LOG))) return;
   std::string who = "systemc";
   if (sc_core::sc_get_current_process_handle().valid()) who = sc_core::sc_get_current_process_handle().name();
   auto log = g_report_target->get(who);
@@ -110,6 +110,8 @@ void Logging::add_sink(spdlog::sink_ptr sink) {
 void Logging::capture_systemc_reports() {
   g_report_target = this;
   sc_core::sc_report_handler::set_handler(report_handler);
+  // sc_stop() announces itself; the run says why it stopped instead.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
 
 void Logging::flush() {
