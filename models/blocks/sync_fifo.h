@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The synchronous FIFO on a single-port SRAM (rtl/common/sync_fifo.v): the exemplar RTL island.
+// Its cycle semantics are in docs/rtl.md; in short: one array access per cycle, a pop wins over a
+// push, read latency one cycle, no bypass, synchronous reset.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/step_block.h"
+
+namespace irr::blocks {
+
+struct FifoIn {
+  bool rst = false;
+  bool push = false;
+  std::uint64_t push_data = 0;
+  bool pop = false;
+};
+
+struct FifoOut {
+  bool push_ok = false;  // the push of this cycle is accepted
+  bool pop_ok = false;   // the pop of this cycle is accepted
+  bool rd_valid = false; // rd_data holds the word of the pop accepted last cycle
+  std::uint64_t rd_data = 0;
+  std::uint32_t count = 0;  // entries at the start of the cycle
+  bool full = false;
+  bool empty = true;
+};
+
+using FifoBlock = sim::StepBlock<FifoIn, FifoOut>;
+
+struct FifoParams {
+  unsigned depth = 8;
+  unsigned width = 16;
+  bool operator==(const FifoParams& o) const { return depth == o.depth && width == o.width; }
+};
+
+// The C++ model, written as the hardware is built: a ring buffer with head and tail pointers.
+class FifoModel : public FifoBlock {
+ public:
+  explicit FifoModel(FifoParams p);
+  FifoOut eval(const FifoIn& in) override;
+  void edge() override;
+
+ private:
+  FifoParams p_;
+  std::vector<std::uint64_t> mem_;
+  unsigned head_ = 0, tail_ = 0, count_ = 0;
+  bool rd_valid_ = false;
+  std::uint64_t rd_data_ = 0;
+  FifoIn in_;
+  FifoOut out_;
+};
+
+// The Verilated RTL of one of the parameter sets built (rtl_builds()); throws irr::Error naming
+// the built ones otherwise. X-initial values are randomised from `seed`; with `fst` non-empty the
+// RTL writes an FST waveform of all its signals there (`period_ps` per cycle).
+std::unique_ptr<FifoBlock> make_fifo_rtl(FifoParams p, std::uint64_t seed, const std::string& fst = "",
+                                         std::uint64_t period_ps = 1000);
+std::vector<FifoParams> fifo_rtl_builds();
+// "model" or "rtl".
+std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed = 1);
+
+}  // namespace irr::blocks

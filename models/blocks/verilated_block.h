@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Steps a Verilated (--cc) model as a StepBlock: eval() sets the inputs with the clock low and
+// evaluates, edge() raises the clock. Each instance has its own VerilatedContext, so X-initial
+// randomisation (--x-initial unique) is seeded per instance, and may write an FST waveform.
+// Internal to the RTL adapters: it includes Verilator's headers.
+#pragma once
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"  // in Verilator's own headers
+#include <verilated.h>
+#include <verilated_fst_c.h>
+#pragma GCC diagnostic pop
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/error.h"
+
+namespace irr::blocks {
+
+template <typename V>
+class Verilated {
+ public:
+  Verilated(const char* name, std::uint64_t seed, const std::string& fst, std::uint64_t period_ps)
+      : ctx_(std::make_unique<VerilatedContext>()), half_(period_ps / 2 ? period_ps / 2 : 1) {
+    ctx_->randReset(2);  // with --x-initial unique: every uninitialised bit random, from the seed
+    ctx_->randSeed(static_cast<int>(seed % 0x7fffffff));
+    if (!fst.empty()) ctx_->traceEverOn(true);
+    top_ = std::make_unique<V>(ctx_.get(), name);
+    if (!fst.empty()) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      top_->trace(fst_.get(), 99);
+      fst_->open(fst.c_str());
+      if (!fst_->isOpen()) throw Error({fst, 0, 0}, "cannot write the FST waveform", Error::Kind::usage);
+    }
+    top_->clk = 0;
+    top_->eval();
+  }
+  ~Verilated() {
+    if (fst_) fst_->close();
+    top_->final();
+  }
+  V& top() { return *top_; }
+  // After the inputs are set: evaluate with the clock low.
+  void settle() {
+    top_->clk = 0;
+    top_->eval();
+    if (fst_) fst_->dump(time_);
+  }
+  void rising_edge() {
+    top_->clk = 1;
+    top_->eval();
+    if (fst_) fst_->dump(time_ + half_);
+    time_ += 2 * half_;
+  }
+
+ private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<V> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  std::uint64_t half_, time_ = 0;
+};
+
+}  // namespace irr::blocks

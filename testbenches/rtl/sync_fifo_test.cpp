@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// sync_fifo: the model and the Verilated RTL against the reference, random and directed; cycle
+// semantics as a table; X-initial randomisation; the RTL's FST waveform.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "models/blocks/sync_fifo.h"
+#include "testbenches/common/testing.h"
+#include "testbenches/rtl/sync_fifo_cosim.h"
+#include "testbenches/rtl/sync_fifo_reference.h"
+
+using namespace irr;
+using namespace irr::blocks;
+using namespace irr::testing;
+
+namespace {
+
+class FifoCosim : public ::testing::TestWithParam<FifoParams> {};
+
+std::string params_name(const ::testing::TestParamInfo<FifoParams>& info) {
+  return "d" + std::to_string(info.param.depth) + "w" + std::to_string(info.param.width);
+}
+
+}  // namespace
+
+TEST_P(FifoCosim, RandomStimulusSeveralSeeds) {
+  const FifoParams p = GetParam();
+  for (std::uint64_t seed : {1, 2, 3, 4}) {
+    FifoModel model(p);
+    auto rtl = make_fifo_rtl(p, seed);  // X-initial values differ per seed
+    FifoReference ref(p);
+    CosimReport r = cosim_random<FifoIn, FifoOut>(model, *rtl, ref, fifo_cosim_spec(p), 12000, seed);
+    EXPECT_EQ(r.cycles, 12000u) << r.summary();
+    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.summary();
+    EXPECT_TRUE(r.missed_bins().empty()) << "seed " << seed << ": " << r.summary();
+  }
+}
+
+TEST_P(FifoCosim, DirectedBoundaries) {
+  const FifoParams p = GetParam();
+  FifoModel model(p);
+  auto rtl = make_fifo_rtl(p, 7);
+  FifoReference ref(p);
+  auto spec = fifo_cosim_spec(p);
+  CosimReport r = cosim_directed<FifoIn, FifoOut>(model, *rtl, ref, spec, fifo_directed(p));
+  EXPECT_TRUE(r.mismatches.empty()) << r.summary();
+  for (const char* bin : {"full", "empty", "fill to full", "drain to empty", "push refused when full",
+                          "pop refused when empty", "push and pop on empty", "push and pop on full",
+                          "push and pop partly full"})
+    EXPECT_GT(r.bins[bin], 0u) << bin;
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, FifoCosim, ::testing::ValuesIn(fifo_rtl_builds()), params_name);
+
+// The cycle semantics of docs/rtl.md as a table, for both implementations: inputs of each cycle
+// and the outputs expected in that cycle, written from the specification.
+TEST(SyncFifo, CycleSemanticsTable) {
+  struct Row {
+    FifoIn in;
+    bool push_ok, pop_ok, rd_valid;
+    std::uint64_t rd_data;
+    std::uint32_t count;
+  };
+  const FifoParams p{2, 16};
+  // (rst, push, data, pop)  ->  push_ok pop_ok rd_valid rd_data count
+  const std::vector<Row> rows = {
+      {{true, false, 0, false}, false, false, false, 0, 0},       // reset
+      {{false, true, 0x11, true}, true, false, false, 0, 0},      // empty: push wins, pop refused
+      {{false, true, 0x22, false}, true, false, false, 0, 1},     // push
+      {{false, true, 0x33, false}, false, false, false, 0, 2},    // full: push refused
+      {{false, true, 0x33, true}, false, true, false, 0, 2},      // full: pop wins
+      {{false, true, 0x33, true}, false, true, true, 0x11, 1},    // partly full: pop wins; 0x11 out
+      {{false, false, 0, false}, false, false, true, 0x22, 0},    // read latency 1
+      {{false, false, 0, true}, false, false, false, 0x22, 0},    // empty: pop refused; rd_data held
+  };
+  for (const char* impl : {"model", "rtl"}) {
+    auto fifo = impl == std::string("model") ? make_fifo("model", p) : make_fifo_rtl(p, 3);
+    fifo->step(rows[0].in);  // the reset cycle: outputs are undefined until it has been applied
+    for (std::size_t c = 1; c < rows.size(); ++c) {
+      FifoOut o = fifo->step(rows[c].in);
+      EXPECT_EQ(o.push_ok, rows[c].push_ok) << impl << " cycle " << c;
+      EXPECT_EQ(o.pop_ok, rows[c].pop_ok) << impl << " cycle " << c;
+      EXPECT_EQ(o.rd_valid, rows[c].rd_valid) << impl << " cycle " << c;
+      if (rows[c].rd_valid || c >= 6) {
+        EXPECT_EQ(o.rd_data, rows[c].rd_data) << impl << " cycle " << c;
+      }
+      EXPECT_EQ(o.count, rows[c].count) << impl << " cycle " << c;
+      EXPECT_EQ(o.full, rows[c].count == p.depth) << impl << " cycle " << c;
+      EXPECT_EQ(o.empty, rows[c].count == 0) << impl << " cycle " << c;
+    }
+  }
+}
+
+TEST(SyncFifo, DataIsMaskedToTheWidth) {
+  for (const char* impl : {"model", "rtl"}) {
+    auto fifo = make_fifo(impl, {5, 12});
+    fifo->step({true, false, 0, false});
+    fifo->step({false, true, 0xFFFF, false});
+    fifo->step({false, false, 0, true});
+    EXPECT_EQ(fifo->step({}).rd_data, 0xFFFu) << impl;
+  }
+}
+
+TEST(SyncFifo, XInitialIsRandomisedPerSeed) {
+  // rd_data has no reset: its power-up value comes from --x-initial unique and the seed.
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) seen.insert(make_fifo_rtl({8, 16}, seed)->eval({}).rd_data);
+  EXPECT_GT(seen.size(), 1u);
+  EXPECT_EQ(make_fifo_rtl({8, 16}, 9)->eval({}).rd_data, make_fifo_rtl({8, 16}, 9)->eval({}).rd_data);
+}
+
+TEST(SyncFifo, UnbuiltParametersAreAClearError) {
+  try {
+    make_fifo_rtl({7, 7}, 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no RTL build for depth 7 x width 7"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_fifo("gates", {8, 16}), Error);
+}
+
+TEST(SyncFifo, RtlWritesAnFstWaveform) {
+  TempDir d;
+  {
+    auto fifo = make_fifo_rtl({8, 16}, 1, d.path() + "/fifo.fst", 1000);
+    for (const auto& in : fifo_directed({8, 16})) fifo->step(in);
+  }
+  ASSERT_EQ(std::system(("fst2vcd " + d.path() + "/fifo.fst > " + d.path() + "/fifo.vcd 2>/dev/null").c_str()), 0);
+  std::string vcd = read_file(d.path() + "/fifo.vcd");
+  for (const char* sig : {" push_ok ", " pop_ok ", " rd_data ", " head ", " tail ", " count "})
+    EXPECT_NE(vcd.find(sig), std::string::npos) << sig;
+  EXPECT_NE(vcd.find("#500\n"), std::string::npos);  // rising edge half a period in
+  EXPECT_NE(vcd.find("#25000\n"), std::string::npos);
+}
