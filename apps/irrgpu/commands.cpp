@@ -8,6 +8,7 @@
 #include <memory>
 #include <systemc>
 
+#include "apps/irrgpu/area.h"
 #include "models/example/pipeline.h"
 #include "sim/config.h"
 #include "sim/log.h"
@@ -123,6 +124,10 @@ int gtkw(const GtkwOptions& o) {
     if (!out) throw Error({o.output, 0, 0}, "cannot write", Error::Kind::usage);
     return 0;
   });
+}
+
+int run_area(const AreaOptions& o) {
+  return guarded([&] { return area(o); });
 }
 
 int version() {

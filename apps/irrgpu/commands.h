@@ -42,5 +42,7 @@ int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();
 int gtkw(const GtkwOptions& options);
 int version();
+struct AreaOptions;
+int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
 
 }  // namespace irr::app

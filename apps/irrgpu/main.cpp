@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "apps/irrgpu/area.h"
 #include "apps/irrgpu/commands.h"
 
 namespace {
@@ -69,6 +70,14 @@ extern "C" int sc_main(int argc, char** argv) {
   gtkw_cmd->add_option("--trace", gtkw.trace, "Glob of probe names to show (default: all); repeatable");
   gtkw_cmd->add_option("--dumpfile", gtkw.dumpfile, "Waveform file the save file opens");
   gtkw_cmd->add_option("-o,--output", gtkw.output, "The .gtkw file to write")->required();
+  irr::app::AreaOptions area;
+  auto* area_cmd = app.add_subcommand("area", "Synthesise an RTL block with Yosys: cells, area, transistors, critical path");
+  area_cmd->add_option("block", area.block, "Block name from rtl/blocks.json");
+  area_cmd->add_flag("--list", area.list, "List the blocks");
+  area_cmd->add_option("--top", area.top, "Top module of an ad hoc design (with --source)");
+  area_cmd->add_option("--source", area.sources, "Verilog file of an ad hoc design; repeatable");
+  area_cmd->add_option("-p,--param", area.params, "Parameter override NAME=VALUE; repeatable");
+  area_cmd->add_option("--json", area.json, "Also write the report as JSON here");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {
@@ -87,6 +96,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*check_cmd) return irr::app::config_check(check_file, check);
   if (*doc_cmd) return irr::app::config_doc();
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
+  if (*area_cmd) return irr::app::run_area(area);
   if (*version_cmd) return irr::app::version();
   return 2;
 }

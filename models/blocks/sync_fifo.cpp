@@ -3,7 +3,6 @@
 
 #include <stdexcept>
 
-#include "sim/error.h"
 
 namespace irr::blocks {
 
@@ -46,12 +45,6 @@ void FifoModel::edge() {
     tail_ = tail_ + 1 == p_.depth ? 0 : tail_ + 1;
     ++count_;
   }
-}
-
-std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed) {
-  if (impl == "model") return std::make_unique<FifoModel>(p);
-  if (impl == "rtl") return make_fifo_rtl(p, seed);
-  throw Error("sync_fifo: impl '" + impl + "' is not model or rtl", Error::Kind::config);
 }
 
 }  // namespace irr::blocks

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "apps/irrgpu/area.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace irr::app {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw Error({p.string(), 0, 0}, "cannot read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+json load_json(const fs::path& p) {
+  try {
+    return json::parse(slurp(p));
+  } catch (const json::parse_error& e) {
+    throw Error({p.string(), 0, 0}, std::string("JSON: ") + e.what(), Error::Kind::config);
+  }
+}
+
+// Cell areas from the liberty file: `cell (NAME) { area : X;`.
+std::map<std::string, double> liberty_areas(const std::string& lib) {
+  std::map<std::string, double> areas;
+  static const std::regex re(R"(cell\s*\(\s*([A-Za-z0-9_]+)\s*\)\s*\{\s*area\s*:\s*([0-9.]+))");
+  for (auto it = std::sregex_iterator(lib.begin(), lib.end(), re); it != std::sregex_iterator(); ++it)
+    areas[(*it)[1]] = std::stod((*it)[2]);
+  return areas;
+}
+
+struct Memory {
+  std::string name;
+  std::uint64_t words = 0, width = 0, rd_ports = 0, wr_ports = 0;
+};
+
+// `dump t:$mem_v2` output: one cell per memory with its parameters.
+std::vector<Memory> parse_memories(const std::string& dump) {
+  std::vector<Memory> mems;
+  std::istringstream in(dump);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, std::regex(R"(cell \$mem_v2 \\?(\S+))"))) mems.push_back({m[1], 0, 0, 0, 0});
+    else if (!mems.empty() && std::regex_search(line, m, std::regex(R"(parameter \\(SIZE|WIDTH|RD_PORTS|WR_PORTS) (\d+))"))) {
+      std::uint64_t v = std::stoull(m[2]);
+      if (m[1] == "SIZE") mems.back().words = v;
+      else if (m[1] == "WIDTH") mems.back().width = v;
+      else if (m[1] == "RD_PORTS") mems.back().rd_ports = v;
+      else mems.back().wr_ports = v;
+    }
+  }
+  return mems;
+}
+
+struct Synthesis {
+  std::map<std::string, std::uint64_t> cells;
+  double logic_delay_ps = 0;
+  std::uint64_t transistors = 0;
+  std::vector<Memory> memories;
+};
+
+// One Yosys run: generic synthesis (memories kept as SRAM macros, or mapped to flip-flops), the
+// transistor estimate on the generic gates, then mapping to the liberty and ABC's timing.
+Synthesis synthesize(const std::string& top, const std::vector<std::string>& sources,
+                     const std::map<std::string, std::string>& params, const std::string& liberty, bool flops) {
+  char tmpl[] = "/tmp/irrgpu-area-XXXXXX";
+  if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
+  const fs::path dir = tmpl;
+  std::ostringstream ys;
+  for (const auto& s : sources) ys << "read_verilog -sv \"" << s << "\"\n";
+  if (!params.empty()) {
+    ys << "chparam";
+    for (const auto& [k, v] : params) ys << " -set " << k << " " << v;
+    ys << " " << top << "\n";
+  }
+  ys << "hierarchy -check -top " << top << "\n"
+     << "synth -top " << top << " -run begin:fine\n"
+     << "tee -q -o " << (dir / "mem.txt").string() << " dump t:$mem_v2\n"  // tee takes no quotes
+     << (flops ? "memory_map\n" : "") << "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n"
+     << "tee -q -o " << (dir / "cmos.txt").string() << " stat -tech cmos\n"
+     << "dfflegalize -cell $_DFF_P_ 01\n"
+     << "dfflibmap -liberty \"" << liberty << "\"\n"
+     << "abc -liberty \"" << liberty << "\" -script +strash;dch,-f;map;topo;stime,-p\n"
+     << "opt_clean\n"
+     << "tee -q -o " << (dir / "cells.json").string() << " stat -json\n";
+  std::ofstream(dir / "area.ys") << ys.str();
+  const std::string cmd = "yosys -q -l \"" + (dir / "yosys.log").string() + "\" -s \"" + (dir / "area.ys").string() +
+                          "\" >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  Synthesis s;
+  std::string log = fs::exists(dir / "yosys.log") ? slurp(dir / "yosys.log") : "";
+  if (rc != 0) {
+    std::smatch m;
+    std::string why = std::regex_search(log, m, std::regex(R"(ERROR: ([^\n]*))")) ? m[1].str() : "yosys failed (is it installed? make deps)";
+    fs::remove_all(dir);
+    throw Error("synthesis of " + top + ": " + why);
+  }
+  json cells = json::parse(slurp(dir / "cells.json"));
+  for (const auto& [type, n] : cells["design"]["num_cells_by_type"].items()) s.cells[type] = n.get<std::uint64_t>();
+  std::smatch m;
+  // The last "Delay =" is the mapped netlist's (flip-flop outputs and inputs are its end points).
+  static const std::regex delay(R"(Delay =\s*([0-9.]+) ps)");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), delay); it != std::sregex_iterator(); ++it)
+    s.logic_delay_ps = std::stod((*it)[1]);
+  std::string cmos = slurp(dir / "cmos.txt");
+  if (std::regex_search(cmos, m, std::regex(R"(transistors:\s*(\d+))"))) s.transistors = std::stoull(m[1]);
+  s.memories = parse_memories(slurp(dir / "mem.txt"));
+  fs::remove_all(dir);
+  return s;
+}
+
+json cells_json(const Synthesis& s, const std::map<std::string, double>& areas, double& area, std::uint64_t& ff_bits,
+                const std::string& ff_cell) {
+  json j = json::object();
+  area = 0;
+  ff_bits = 0;
+  for (const auto& [type, n] : s.cells) {
+    j[type] = n;
+    auto a = areas.find(type);
+    if (a != areas.end()) area += a->second * static_cast<double>(n);
+    if (type == ff_cell) ff_bits += n;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string rtl_dir() {
+  if (const char* env = std::getenv("IRRGPU_RTL_DIR")) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "irrgpu" / "rtl";
+    if (fs::exists(installed / "blocks.json")) return installed.string();
+  }
+  return std::string(IRRGPU_SOURCE_DIR) + "/rtl";
+}
+
+json area_report(const AreaOptions& o) {
+  const fs::path rtl = rtl_dir();
+  const json blocks = load_json(rtl / "blocks.json");
+  const json tech = load_json(rtl / "lib" / "irrgpu45.json");
+  const std::string liberty = (rtl / "lib" / tech["liberty"].get<std::string>()).string();
+
+  std::string top = o.top;
+  std::vector<std::string> sources;
+  std::map<std::string, std::string> params;
+  json declared_memories = json::object();
+  if (!o.block.empty()) {
+    if (!blocks.contains(o.block)) {
+      std::string names;
+      for (const auto& [name, b] : blocks.items()) names += (names.empty() ? "" : ", ") + name;
+      throw Error("no RTL block '" + o.block + "' in rtl/blocks.json (blocks: " + names + ")", Error::Kind::usage);
+    }
+    const json& b = blocks[o.block];
+    top = b["top"];
+    for (const auto& s : b["sources"]) sources.push_back((rtl / s.get<std::string>()).string());
+    const json defaults = b.value("parameters", json::object());
+    for (const auto& [k, v] : defaults.items()) params[k] = v.dump();
+    declared_memories = b.value("memories", json::object());
+  } else {
+    if (top.empty() || o.sources.empty()) throw Error("name a block, or give --top and --source", Error::Kind::usage);
+    sources = o.sources;
+  }
+  for (const auto& s : sources)
+    if (!fs::exists(s)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
+  for (const auto& p : o.params) {
+    auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
+    params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+
+  const auto areas = liberty_areas(slurp(liberty));
+  const std::string ff_cell = tech["flip_flop"]["cell"];
+  const double clk_to_q = tech["flip_flop"]["clk_to_q_ps"], setup = tech["flip_flop"]["setup_ps"];
+  const json& sram = tech["sram"];
+
+  Synthesis with_sram = synthesize(top, sources, params, liberty, false);
+  Synthesis with_flops = synthesize(top, sources, params, liberty, true);
+
+  json r;
+  r["block"] = o.block.empty() ? top : o.block;
+  r["top"] = top;
+  r["parameters"] = params;
+  r["library"] = {{"name", tech["name"]}, {"description", tech["description"]}};
+  double logic_area = 0, flop_area = 0;
+  std::uint64_t ff_bits = 0, flop_ff_bits = 0;
+  r["cells"] = cells_json(with_sram, areas, logic_area, ff_bits, ff_cell);
+  r["cells"].erase("$mem_v2");
+  r["flip_flop_bits"] = ff_bits;
+  r["logic_area_um2"] = logic_area;
+  r["transistors_logic"] = with_sram.transistors;
+
+  double sram_area = 0;
+  std::uint64_t sram_bits = 0;
+  r["memories"] = json::array();
+  for (const Memory& m : with_sram.memories) {
+    // Ports as the designer declared them (sync_fifo's read and write never share a cycle, so its
+    // 1R+1W in Yosys is one port); otherwise every Yosys port counts.
+    std::uint64_t ports = declared_memories.contains(m.name) ? declared_memories[m.name]["ports"].get<std::uint64_t>()
+                                                             : m.rd_ports + m.wr_ports;
+    const std::uint64_t bits = m.words * m.width;
+    const double port_factor = 1 + sram["extra_port_factor"].get<double>() * static_cast<double>(ports - 1);
+    const double a = static_cast<double>(bits) * sram["bitcell_um2"].get<double>() * port_factor /
+                     sram["array_efficiency"].get<double>();
+    sram_area += a;
+    sram_bits += bits;
+    r["memories"].push_back({{"name", m.name}, {"words", m.words}, {"width", m.width}, {"bits", bits},
+                             {"ports", ports}, {"area_um2", a}});
+  }
+  r["sram_bits"] = sram_bits;
+  r["sram_area_um2"] = sram_area;
+  r["transistors_sram"] = sram_bits * sram["transistors_per_bit"].get<std::uint64_t>();
+  r["total_area_um2"] = logic_area + sram_area;
+  r["logic_delay_ps"] = with_sram.logic_delay_ps;
+  const double path = clk_to_q + with_sram.logic_delay_ps + setup;
+  r["critical_path_ps"] = path;
+  r["fmax_mhz"] = 1e6 / path;
+  json flops;
+  flops["cells"] = cells_json(with_flops, areas, flop_area, flop_ff_bits, ff_cell);
+  flops["flip_flop_bits"] = flop_ff_bits;
+  flops["area_um2"] = flop_area;
+  flops["transistors"] = with_flops.transistors;
+  flops["logic_delay_ps"] = with_flops.logic_delay_ps;
+  flops["critical_path_ps"] = clk_to_q + with_flops.logic_delay_ps + setup;
+  r["all_flip_flops"] = flops;
+  r["sram_model"] = sram;
+  return r;
+}
+
+int area(const AreaOptions& o) {
+  if (o.list) {
+    const json blocks = load_json(fs::path(rtl_dir()) / "blocks.json");
+    for (const auto& [name, b] : blocks.items()) std::cout << name << "  " << b.value("description", "") << "\n";
+    return 0;
+  }
+  json r = area_report(o);
+  auto num = [](double v, int prec = 1) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(prec) << v;
+    return s.str();
+  };
+  std::string params;
+  for (const auto& [k, v] : r["parameters"].items()) params += (params.empty() ? "" : " ") + k + "=" + v.get<std::string>();
+  std::cout << "block " << r["block"].get<std::string>() << " (" << params << "), library "
+            << r["library"]["name"].get<std::string>() << "\n\n";
+  const json& f = r["all_flip_flops"];
+  std::cout << std::left << std::setw(34) << "" << std::setw(18) << "memories as SRAM" << "all flip-flops\n";
+  auto row = [&](const std::string& what, const std::string& a, const std::string& b) {
+    std::cout << std::left << std::setw(34) << what << std::setw(18) << a << b << "\n";
+  };
+  row("flip-flop bits", std::to_string(r["flip_flop_bits"].get<std::uint64_t>()),
+      std::to_string(f["flip_flop_bits"].get<std::uint64_t>()));
+  row("standard-cell area (um2)", num(r["logic_area_um2"]), num(f["area_um2"]));
+  row("SRAM area (um2)", num(r["sram_area_um2"]), "-");
+  row("total area (um2)", num(r["total_area_um2"]), num(f["area_um2"]));
+  row("transistors (stat -tech cmos)",
+      std::to_string(r["transistors_logic"].get<std::uint64_t>() + r["transistors_sram"].get<std::uint64_t>()),
+      std::to_string(f["transistors"].get<std::uint64_t>()));
+  row("critical path (ps)", num(r["critical_path_ps"]), num(f["critical_path_ps"]));
+  row("fmax (MHz)", num(r["fmax_mhz"], 0), num(1e6 / f["critical_path_ps"].get<double>(), 0));
+  for (const auto& m : r["memories"])
+    std::cout << "\nSRAM " << m["name"].get<std::string>() << ": " << m["words"] << " x " << m["width"] << " bits, "
+              << m["ports"] << " port(s), " << num(m["area_um2"]) << " um2 (first-order model, docs/rtl.md)";
+  std::cout << "\ncritical path = clk-to-q + " << num(r["logic_delay_ps"]) << " ps of logic (ABC) + setup; SRAM access not included\n";
+  std::cout << "cells:";
+  for (const auto& [type, n] : r["cells"].items()) std::cout << " " << type << "=" << n;
+  std::cout << "\n";
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    out << r.dump(2) << "\n";
+    if (!out) throw Error({o.json, 0, 0}, "cannot write", Error::Kind::usage);
+  }
+  return 0;
+}
+
+}  // namespace irr::app

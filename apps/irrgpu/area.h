@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irrgpu area`: Yosys synthesis of an RTL block with the project's 45 nm-class liberty, the
+// first-order SRAM model for its memories, and ABC's critical path (docs/rtl.md).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace irr::app {
+
+struct AreaOptions {
+  std::string block;                       // a name from rtl/blocks.json, or empty with top/sources
+  std::string top;
+  std::vector<std::string> sources;
+  std::vector<std::string> params;         // NAME=VALUE overrides
+  std::string json;                        // write the report here too
+  bool list = false;
+};
+
+// The report as JSON (what --json writes); throws irr::Error on bad input or a failed synthesis.
+nlohmann::json area_report(const AreaOptions& options);
+int area(const AreaOptions& options);
+
+// Where rtl/ is: $IRRGPU_RTL_DIR, the installed share/irrgpu/rtl, or the source tree.
+std::string rtl_dir();
+
+}  // namespace irr::app
