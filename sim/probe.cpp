@@ -48,7 +48,7 @@ void Probe::out_of_range(std::uint64_t v) const {
                          std::to_string(width_) + " bits");
 }
 
-void Probe::record() { sink_->change(*this, now_ps()); }
+void Probe::record() { sink_->change(*this, sink_->clock_ ? sink_->clock_() : now_ps()); }
 
 unsigned bits_for(std::uint64_t max) {
   unsigned b = 1;
@@ -56,7 +56,8 @@ unsigned bits_for(std::uint64_t max) {
   return b;
 }
 
-VcdWriter::VcdWriter(const std::string& path) : path_(path), out_(path) {
+VcdWriter::VcdWriter(const std::string& path, std::function<Picoseconds()> clock)
+    : clock_(std::move(clock)), path_(path), out_(path) {
   if (!out_) throw Error({path, 0, 0}, "cannot write the VCD file", Error::Kind::usage);
 }
 
@@ -112,6 +113,34 @@ void VcdWriter::finish(Picoseconds now) {
   out_.close();
   for (Probe* p : probes_) p->sink_ = nullptr;
   if (!out_) throw Error({path_, 0, 0}, "error writing the VCD file", Error::Kind::usage);
+}
+
+CycleVcd::CycleVcd(const std::string& path, Picoseconds period_ps, const std::string& clock_name)
+    : half_(period_ps / 2 ? period_ps / 2 : 1),
+      writer_(std::make_unique<VcdWriter>(path, [this] { return time_; })),
+      path_(path) {
+  clk_ = &probes_.add(clock_name, 1, "clock");
+}
+
+CycleVcd::~CycleVcd() {
+  if (started_) writer_->finish(time_);
+}
+
+Probe& CycleVcd::signal(const std::string& name, unsigned width) { return probes_.add(name, width, ""); }
+
+void CycleVcd::low() {
+  if (!started_) {
+    started_ = true;
+    writer_->start(probes_.select({}), 0);
+  } else {
+    time_ += half_;
+  }
+  clk_->set(0);
+}
+
+void CycleVcd::high() {
+  time_ += half_;
+  clk_->set(1);
 }
 
 Probe& ProbeRegistry::add(const std::string& name, unsigned width, const std::string& description) {

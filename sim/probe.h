@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,7 +49,9 @@ class Probe {
 // Writes the probes bound to it as a VCD file (timescale 1 ps).
 class VcdWriter {
  public:
-  explicit VcdWriter(const std::string& path);
+  // Changes are stamped with the SystemC time, or with `clock()` when one is given (a block
+  // stepped outside SystemC keeps its own time).
+  explicit VcdWriter(const std::string& path, std::function<Picoseconds()> clock = nullptr);
   ~VcdWriter();
   // Declares the probes (scopes from their hierarchical names) and dumps their values now.
   void start(const std::vector<Probe*>& probes, Picoseconds now);
@@ -59,6 +62,8 @@ class VcdWriter {
  private:
   void stamp(Picoseconds now);
   void value(const Probe& p);
+  friend class Probe;
+  std::function<Picoseconds()> clock_;
   std::string path_;
   std::ofstream out_;
   std::vector<Probe*> probes_;
@@ -76,6 +81,26 @@ class ProbeRegistry {
 
  private:
   std::vector<std::unique_ptr<Probe>> probes_;
+};
+
+// A waveform of a block stepped cycle by cycle outside SystemC (a model beside its RTL): the
+// signals it declares plus a clock, low at the start of each cycle, high half a period later.
+class CycleVcd {
+ public:
+  CycleVcd(const std::string& path, Picoseconds period_ps, const std::string& clock_name = "clk");
+  ~CycleVcd();
+  // Declare every signal before the first low().
+  Probe& signal(const std::string& name, unsigned width);
+  void low();   // start of a cycle: set inputs and outputs after this
+  void high();  // the rising edge: set the new state after this
+
+ private:
+  ProbeRegistry probes_;
+  Probe* clk_ = nullptr;
+  Picoseconds time_ = 0, half_;
+  bool started_ = false;
+  std::unique_ptr<VcdWriter> writer_;
+  std::string path_;
 };
 
 // Bits needed to hold values 0..max.

@@ -41,11 +41,20 @@ struct FifoParams {
 // The C++ model, written as the hardware is built: a ring buffer with head and tail pointers.
 class FifoModel : public FifoBlock {
  public:
-  explicit FifoModel(FifoParams p);
+  // With `vcd` non-empty, writes a VCD of its ports and state with the RTL's signal names and
+  // widths (scope sync_fifo.sync_fifo), so waveforms/sync_fifo.gtkw shows either.
+  explicit FifoModel(FifoParams p, const std::string& vcd = "", std::uint64_t period_ps = 1000);
+  ~FifoModel() override;
   FifoOut eval(const FifoIn& in) override;
   void edge() override;
 
  private:
+  struct Waves;
+  FifoOut outputs(const FifoIn& in) const;  // for the current state
+  void update();
+  void record(const FifoOut& o);
+  std::uint64_t mask() const { return p_.width == 64 ? ~0ull : (1ull << p_.width) - 1; }
+  std::unique_ptr<Waves> waves_;
   FifoParams p_;
   std::vector<std::uint64_t> mem_;
   unsigned head_ = 0, tail_ = 0, count_ = 0;
@@ -55,13 +64,14 @@ class FifoModel : public FifoBlock {
   FifoOut out_;
 };
 
-// The Verilated RTL of one of the parameter sets built (rtl_builds()); throws irr::Error naming
+// The Verilated RTL of one of the parameter sets built (fifo_rtl_builds()); throws irr::Error naming
 // the built ones otherwise. X-initial values are randomised from `seed`; with `fst` non-empty the
 // RTL writes an FST waveform of all its signals there (`period_ps` per cycle).
 std::unique_ptr<FifoBlock> make_fifo_rtl(FifoParams p, std::uint64_t seed, const std::string& fst = "",
                                          std::uint64_t period_ps = 1000);
 std::vector<FifoParams> fifo_rtl_builds();
-// "model" or "rtl".
-std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed = 1);
+// "model" or "rtl"; with `waveform` non-empty the model writes VCD there, the RTL FST.
+std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed = 1,
+                                     const std::string& waveform = "", std::uint64_t period_ps = 1000);
 
 }  // namespace irr::blocks

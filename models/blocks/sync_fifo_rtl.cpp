@@ -27,9 +27,10 @@ std::unique_ptr<FifoBlock> make_fifo_rtl(FifoParams p, std::uint64_t seed, const
               Error::Kind::config);
 }
 
-std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed) {
-  if (impl == "model") return std::make_unique<FifoModel>(p);
-  if (impl == "rtl") return make_fifo_rtl(p, seed);
+std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed,
+                                     const std::string& waveform, std::uint64_t period_ps) {
+  if (impl == "model") return std::make_unique<FifoModel>(p, waveform, period_ps);
+  if (impl == "rtl") return make_fifo_rtl(p, seed, waveform, period_ps);
   throw Error("sync_fifo: impl '" + impl + "' is not model or rtl", Error::Kind::config);
 }
 

@@ -53,6 +53,51 @@ double Testbench::stat(const std::string& name) const {
   return s->value();
 }
 
+Vcd parse_vcd(const std::string& text) {
+  Vcd vcd;
+  std::map<std::string, std::string> code_to_name;
+  std::vector<std::string> scope;
+  std::istringstream in(text);
+  std::uint64_t t = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream w(line);
+    std::string tok;
+    w >> tok;
+    if (tok == "$scope") {
+      std::string kind, name;
+      w >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string type, width, code, name;
+      w >> type >> width >> code >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      code_to_name[code] = full + name;
+      vcd.widths[full + name] = static_cast<unsigned>(std::stoul(width));
+    } else if (!tok.empty() && tok[0] == '#') {
+      t = std::stoull(tok.substr(1));
+    } else if (!tok.empty() && tok[0] == 'b') {
+      std::string code;
+      w >> code;
+      if (code_to_name.count(code) && tok.find_first_of("xzXZ") == std::string::npos)
+        vcd.changes[code_to_name[code]].emplace_back(t, std::stoull(tok.substr(1), nullptr, 2));
+    } else if (!tok.empty() && (tok[0] == '0' || tok[0] == '1') && code_to_name.count(tok.substr(1))) {
+      vcd.changes[code_to_name[tok.substr(1)]].emplace_back(t, tok[0] - '0');
+    }
+  }
+  return vcd;
+}
+
+std::vector<std::string> gtkw_signals(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '@' && line[0] != '-' && line[0] != '[') out.push_back(line);
+  return out;
+}
+
 namespace {
 std::string quote(const std::string& s) {
   std::string q = "'";

@@ -2,6 +2,7 @@
 // Helpers shared by the tests: configurations from inline YAML, temporary files, running the CLI.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,15 @@ class Testbench {
   std::unique_ptr<sim::Simulation> sim_;
   std::vector<std::shared_ptr<void>> modules_;
 };
+
+// A VCD file's signals ("scope.scope.name" -> width) and value changes (name -> (time, value)).
+struct Vcd {
+  std::map<std::string, unsigned> widths;
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
+};
+Vcd parse_vcd(const std::string& text);
+// The signals a GTKWave save file shows, as "name[msb:0]" or "name".
+std::vector<std::string> gtkw_signals(const std::string& text);
 
 struct CliResult {
   int exit_code;

@@ -22,42 +22,6 @@ using irr::testing::Testbench;
 
 namespace {
 
-// Value changes of one signal in a VCD file: time -> value, keyed by "scope.scope.name".
-std::map<std::string, std::vector<std::pair<Picoseconds, std::uint64_t>>> parse_vcd(const std::string& text) {
-  std::map<std::string, std::string> code_to_name;
-  std::map<std::string, std::vector<std::pair<Picoseconds, std::uint64_t>>> out;
-  std::vector<std::string> scope;
-  std::istringstream in(text);
-  Picoseconds t = 0;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream w(line);
-    std::string tok;
-    w >> tok;
-    if (tok == "$scope") {
-      std::string kind, name;
-      w >> kind >> name;
-      scope.push_back(name);
-    } else if (tok == "$upscope") {
-      scope.pop_back();
-    } else if (tok == "$var") {
-      std::string type, width, code, name;
-      w >> type >> width >> code >> name;
-      std::string full;
-      for (const auto& s : scope) full += s + ".";
-      code_to_name[code] = full + name;
-    } else if (!tok.empty() && tok[0] == '#') {
-      t = std::stoull(tok.substr(1));
-    } else if (!tok.empty() && tok[0] == 'b') {
-      std::string code;
-      w >> code;
-      out[code_to_name.at(code)].emplace_back(t, std::stoull(tok.substr(1), nullptr, 2));
-    } else if (!tok.empty() && (tok[0] == '0' || tok[0] == '1') && code_to_name.count(tok.substr(1))) {
-      out[code_to_name.at(tok.substr(1))].emplace_back(t, tok[0] - '0');
-    }
-  }
-  return out;
-}
-
 // Sets a probe to the cycle number on cycles 0..4 of a 1000 ps clock, and a flag on cycle 2.
 struct Counting : sc_core::sc_module, Clocked {
   Counting(const sc_core::sc_module_name& n, Simulation& sim)
@@ -104,7 +68,7 @@ TEST(Probes, VcdHasValuesAtTheirSimulatedTimes) {
   tb.sim().observe({d.path() + "/w.vcd", "", {}, "", 0, nullptr});
   tb.add<Counting>("dut");
   tb.run();
-  auto vcd = parse_vcd(read_file(d.path() + "/w.vcd"));
+  auto vcd = irr::testing::parse_vcd(read_file(d.path() + "/w.vcd")).changes;
   using Changes = std::vector<std::pair<Picoseconds, std::uint64_t>>;
   // Initial dump at 0, then a change each cycle (cycle 0 sets the value it already had).
   EXPECT_EQ(vcd["dut.count"], (Changes{{0, 0}, {1000, 1}, {2000, 2}, {3000, 3}, {4000, 4}}));
@@ -119,7 +83,7 @@ TEST(Probes, FstRoundTripsThroughFst2vcd) {
   tb.add<Counting>("dut");
   tb.run();
   ASSERT_EQ(std::system(("fst2vcd " + d.path() + "/w.fst > " + d.path() + "/back.vcd 2>/dev/null").c_str()), 0);
-  auto vcd = parse_vcd(read_file(d.path() + "/back.vcd"));
+  auto vcd = irr::testing::parse_vcd(read_file(d.path() + "/back.vcd")).changes;
   using Changes = std::vector<std::pair<Picoseconds, std::uint64_t>>;
   EXPECT_EQ(vcd["dut.count"], (Changes{{0, 0}, {1000, 1}, {2000, 2}, {3000, 3}, {4000, 4}}));
   EXPECT_EQ(vcd.count("dut.flag"), 0u);                      // not selected
