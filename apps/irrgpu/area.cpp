@@ -72,6 +72,7 @@ struct Synthesis {
   std::map<std::string, std::uint64_t> cells;
   double logic_delay_ps = 0;
   std::uint64_t transistors = 0;
+  bool transistors_partial = false;
   std::vector<Memory> memories;
 };
 
@@ -92,9 +93,10 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
   ys << "hierarchy -check -top " << top << "\n"
      << "synth -top " << top << " -run begin:fine\n"
      << "tee -q -o " << (dir / "mem.txt").string() << " dump t:$mem_v2\n"  // tee takes no quotes
-     << (flops ? "memory_map\n" : "") << "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n"
+     << (flops ? "memory_map\n" : "") << "opt -fast -full\ntechmap\nopt -fast\n"
+     // Plain flip-flops and CMOS gates (NAND, NOR, NOT, AOI, OAI), which stat -tech cmos counts.
+     << "dfflegalize -cell $_DFF_P_ 01\nabc -g cmos4\nopt -fast\n"
      << "tee -q -o " << (dir / "cmos.txt").string() << " stat -tech cmos\n"
-     << "dfflegalize -cell $_DFF_P_ 01\n"
      << "dfflibmap -liberty \"" << liberty << "\"\n"
      << "abc -liberty \"" << liberty << "\" -script +strash;dch,-f;map;topo;stime,-p\n"
      << "opt_clean\n"
@@ -107,7 +109,10 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
   std::string log = fs::exists(dir / "yosys.log") ? slurp(dir / "yosys.log") : "";
   if (rc != 0) {
     std::smatch m;
-    std::string why = std::regex_search(log, m, std::regex(R"(ERROR: ([^\n]*))")) ? m[1].str() : "yosys failed (is it installed? make deps)";
+    // Yosys puts file:line before "ERROR:" when it has one.
+    std::string why = std::regex_search(log, m, std::regex(R"(([^\n]*)ERROR: ([^\n]*))"))
+                          ? m[1].str() + m[2].str()
+                          : "yosys failed (is it installed? make deps)";
     fs::remove_all(dir);
     throw Error("synthesis of " + top + ": " + why);
   }
@@ -119,7 +124,10 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
   for (auto it = std::sregex_iterator(log.begin(), log.end(), delay); it != std::sregex_iterator(); ++it)
     s.logic_delay_ps = std::stod((*it)[1]);
   std::string cmos = slurp(dir / "cmos.txt");
-  if (std::regex_search(cmos, m, std::regex(R"(transistors:\s*(\d+))"))) s.transistors = std::stoull(m[1]);
+  if (std::regex_search(cmos, m, std::regex(R"(transistors:\s*(\d+)(\+?))"))) {
+    s.transistors = std::stoull(m[1]);
+    s.transistors_partial = m[2] == "+";  // some cells have no estimate
+  }
   s.memories = parse_memories(slurp(dir / "mem.txt"));
   fs::remove_all(dir);
   return s;
@@ -206,6 +214,7 @@ json area_report(const AreaOptions& o) {
   r["flip_flop_bits"] = ff_bits;
   r["logic_area_um2"] = logic_area;
   r["transistors_logic"] = with_sram.transistors;
+  r["transistors_logic_is_lower_bound"] = with_sram.transistors_partial;
 
   double sram_area = 0;
   std::uint64_t sram_bits = 0;
@@ -237,6 +246,7 @@ json area_report(const AreaOptions& o) {
   flops["flip_flop_bits"] = flop_ff_bits;
   flops["area_um2"] = flop_area;
   flops["transistors"] = with_flops.transistors;
+  flops["transistors_is_lower_bound"] = with_flops.transistors_partial;
   flops["logic_delay_ps"] = with_flops.logic_delay_ps;
   flops["critical_path_ps"] = clk_to_q + with_flops.logic_delay_ps + setup;
   r["all_flip_flops"] = flops;
