@@ -293,6 +293,8 @@ int area(const AreaOptions& o) {
   for (const auto& [type, n] : r["cells"].items()) std::cout << " " << type << "=" << n;
   std::cout << "\n";
   if (!o.json.empty()) {
+    std::error_code ec;
+    if (fs::path(o.json).has_parent_path()) fs::create_directories(fs::path(o.json).parent_path(), ec);
     std::ofstream out(o.json);
     out << r.dump(2) << "\n";
     if (!out) throw Error({o.json, 0, 0}, "cannot write", Error::Kind::usage);
