@@ -32,7 +32,8 @@ docs: build
 
 # Regenerates the GTKWave save files under waveforms/ from the models' probes.
 waveforms: build
-	$(IRRGPU) gtkw --trace 'example.*' -o waveforms/example.gtkw
+	$(IRRGPU) gtkw -s sim.top=example --trace 'example.*' -o waveforms/example.gtkw
+	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
 
 clean:
 	rm -rf $(BUILD)

@@ -40,6 +40,7 @@ class TimedQueue {
     items_.pop_front();
     return v;
   }
+  const T& front() const { return items_.front().value; }
   std::size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   std::size_t capacity() const { return capacity_; }

@@ -10,6 +10,7 @@
 
 #include "apps/irrgpu/area.h"
 #include "models/example/pipeline.h"
+#include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
 #include "sim/simulation.h"
@@ -50,7 +51,7 @@ sim::Config load(const ConfigOptions& o) {
 
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
-  // sim.top has one value until the GPU top lands.
+  if (sim.config().get_string("sim.top") == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
   return std::make_unique<example::Pipeline>("example", sim);
 }
 

@@ -19,7 +19,7 @@ int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), 
 
 TEST(Cli, RunWritesOutputsAndSummary) {
   TempDir d;
-  auto r = run_cli({"run", "--config", "gtx480", "--output-dir", d.path() + "/out"});
+  auto r = run_cli({"run", "-s", "sim.top=example", "--config", "gtx480", "--output-dir", d.path() + "/out"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"config.yaml", "stats.json", "stats.csv", "run.json"})
     EXPECT_TRUE(fs::exists(d.path() + "/out/" + f)) << f;
@@ -37,8 +37,8 @@ TEST(Cli, RunWritesOutputsAndSummary) {
 TEST(Cli, SameSeedSameStatisticsOtherSeedOther) {
   TempDir d;
   for (const char* run : {"a", "b"})
-    ASSERT_EQ(run_cli({"run", "-q", "--seed", "5", "-o", d.path() + "/" + run}).exit_code, 0);
-  ASSERT_EQ(run_cli({"run", "-q", "--seed", "6", "-o", d.path() + "/c"}).exit_code, 0);
+    ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "--seed", "5", "-o", d.path() + "/" + run}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "--seed", "6", "-o", d.path() + "/c"}).exit_code, 0);
   std::string a = read_file(d.path() + "/a/stats.json");
   EXPECT_FALSE(a.empty());
   EXPECT_EQ(a, read_file(d.path() + "/b/stats.json"));
@@ -48,8 +48,8 @@ TEST(Cli, SameSeedSameStatisticsOtherSeedOther) {
 
 TEST(Cli, EffectiveConfigRunsAgainToTheSameStatistics) {
   TempDir d;
-  ASSERT_EQ(run_cli({"run", "-q", "-c", "kim4x16", "-s", "example.servers=3", "-o", d.path() + "/a"}).exit_code, 0);
-  auto r = run_cli({"run", "-q", "-c", d.path() + "/a/config.yaml", "-o", d.path() + "/b"});
+  ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "-c", "kim4x16", "-s", "example.servers=3", "-o", d.path() + "/a"}).exit_code, 0);
+  auto r = run_cli({"run", "-s", "sim.top=example", "-q", "-c", d.path() + "/a/config.yaml", "-o", d.path() + "/b"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/a/stats.json"), read_file(d.path() + "/b/stats.json"));
   EXPECT_EQ(read_file(d.path() + "/a/config.yaml"), read_file(d.path() + "/b/config.yaml"));
@@ -84,7 +84,7 @@ TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
            {"run", "--config", "nosuchpreset"},
            {"run", "--seed", "-3"},
            {"run", "--log", "example.*=loud"},
-           {"run", "--set", "l1.size=32KiB"},  // no model reads it yet
+           {"run", "--set", "core.registers=65536"},  // no model reads it yet
            {"run", "--bogus"},
            {"frobnicate"},
            {}}) {
@@ -98,7 +98,7 @@ TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
 }
 
 TEST(Cli, SimulationErrorExits1) {
-  auto r = run_cli({"run", "--set", "sim.time_limit=1us"});
+  auto r = run_cli({"run", "-s", "sim.top=example", "--set", "sim.time_limit=1us"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("irrgpu: error: sim.time_limit (1us) reached"), std::string::npos) << r.err;
 }
@@ -119,12 +119,12 @@ TEST(Cli, HelpAndVersion) {
 }
 
 TEST(Cli, LogLevelsStatsFilterAndQuiet) {
-  auto r = run_cli({"run", "--log", "example.producer=debug", "--stats", "example.producer.*"});
+  auto r = run_cli({"run", "-s", "sim.top=example", "--log", "example.producer=debug", "--stats", "example.producer.*"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("] example.producer: burst 0 issued"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("example.producer.issued"), std::string::npos);
   EXPECT_EQ(r.out.find("example.server.completed"), std::string::npos);
-  r = run_cli({"run", "--quiet"});
+  r = run_cli({"run", "-s", "sim.top=example", "--quiet"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
@@ -132,7 +132,7 @@ TEST(Cli, LogLevelsStatsFilterAndQuiet) {
 
 TEST(Cli, SampleEveryWritesATimeSeries) {
   TempDir d;
-  ASSERT_EQ(run_cli({"run", "-q", "--sample-every", "1000", "-o", d.path()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "--sample-every", "1000", "-o", d.path()}).exit_code, 0);
   auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
   ASSERT_TRUE(stats.contains("samples"));
   EXPECT_GT(stats["samples"]["time_ps"].size(), 10u);
@@ -140,8 +140,8 @@ TEST(Cli, SampleEveryWritesATimeSeries) {
 
 TEST(Cli, TracingChangesNoStatistic) {
   TempDir d;
-  ASSERT_EQ(run_cli({"run", "-q", "-o", d.path() + "/plain"}).exit_code, 0);
-  auto r = run_cli({"run", "-o", d.path() + "/traced", "--vcd", d.path() + "/w.vcd", "--fst", d.path() + "/w.fst",
+  ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "-o", d.path() + "/plain"}).exit_code, 0);
+  auto r = run_cli({"run", "-s", "sim.top=example", "-o", d.path() + "/traced", "--vcd", d.path() + "/w.vcd", "--fst", d.path() + "/w.fst",
                     "--txn-trace", d.path() + "/t.json", "--progress", "--log", "*=debug"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/plain/stats.json"), read_file(d.path() + "/traced/stats.json"));
@@ -150,18 +150,18 @@ TEST(Cli, TracingChangesNoStatistic) {
 }
 
 TEST(Cli, TraceErrors) {
-  auto r = run_cli({"run", "--vcd", "/tmp/x.vcd", "--trace", "nothing.matches"});
+  auto r = run_cli({"run", "-s", "sim.top=example", "--vcd", "/tmp/x.vcd", "--trace", "nothing.matches"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--trace: no probe matches nothing.matches"), std::string::npos) << r.err;
-  r = run_cli({"run", "--vcd", "/nonexistent-dir/x.vcd"});
+  r = run_cli({"run", "-s", "sim.top=example", "--vcd", "/nonexistent-dir/x.vcd"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("/nonexistent-dir/x.vcd: cannot write the VCD file"), std::string::npos) << r.err;
-  r = run_cli({"run", "--txn-trace-limit", "0"});
+  r = run_cli({"run", "-s", "sim.top=example", "--txn-trace-limit", "0"});
   EXPECT_EQ(r.exit_code, 2);
 }
 
 TEST(Cli, WatchdogExits1NamingTheStuckModule) {
-  auto r = run_cli({"run", "--set", "example.stuck=true", "--set", "sim.watchdog_cycles=1000"});
+  auto r = run_cli({"run", "-s", "sim.top=example", "--set", "example.stuck=true", "--set", "sim.watchdog_cycles=1000"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("irrgpu: error: watchdog: no progress"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("example.server: 4 requests in service"), std::string::npos) << r.err;
@@ -170,8 +170,12 @@ TEST(Cli, WatchdogExits1NamingTheStuckModule) {
 
 TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   TempDir d;
-  auto r = run_cli({"gtkw", "--trace", "example.*", "-o", d.path() + "/example.gtkw"});
+  auto r = run_cli({"gtkw", "-s", "sim.top=example", "--trace", "example.*", "-o", d.path() + "/example.gtkw"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/example.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/example.gtkw"))
+      << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "-c", "kim4x16", "--trace", "memory.*", "-o", d.path() + "/memory.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/memory.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/memory.gtkw"))
       << "regenerate with: make waveforms";
 }

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/crossbar.h"
+
+namespace irr::mem {
+
+using tlm_glue::Access;
+using tlm_glue::gpu;
+
+Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions)
+    : sc_core::sc_module(name),
+      sms_(sms),
+      partitions_(partitions),
+      latency_(static_cast<std::uint32_t>(sim.config().get_uint("interconnect.latency"))),
+      flit_size_(static_cast<std::uint32_t>(sim.config().get_size("interconnect.flit_size"))),
+      replies_in_(partitions),
+      req_packets_(sim.stats().counter(std::string(this->name()) + ".request.packets", "packets on the request network", "packets")),
+      req_flits_(sim.stats().counter(std::string(this->name()) + ".request.flits", "flits on the request network", "flits")),
+      rep_packets_(sim.stats().counter(std::string(this->name()) + ".reply.packets", "packets on the reply network", "packets")),
+      rep_flits_(sim.stats().counter(std::string(this->name()) + ".reply.flits", "flits on the reply network", "flits")),
+      req_bytes_(sim.stats().counter(std::string(this->name()) + ".request.bytes", "data bytes on the request network", "bytes")),
+      rep_bytes_(sim.stats().counter(std::string(this->name()) + ".reply.bytes", "data bytes on the reply network", "bytes")),
+      contention_(sim.stats().counter(std::string(this->name()) + ".contention_cycles",
+                                      "input-cycles a head packet waited for its output", "cycles")),
+      in_flight_probe_(sim.probe(std::string(this->name()) + ".in_flight", 16, "packets on the links")) {
+  if (flit_size_ == 0) throw Error("interconnect.flit_size must be at least 1 byte", Error::Kind::config);
+  const std::uint64_t buffer = sim.config().get_uint("interconnect.input_buffer");
+  for (std::uint32_t i = 0; i < sms; ++i)
+    sm_side.push_back(std::make_unique<tlm_glue::AtTarget>(("sm_side_" + std::to_string(i)).c_str(), *this, buffer));
+  for (std::uint32_t j = 0; j < partitions; ++j)
+    mem_side.push_back(std::make_unique<tlm_glue::AtInitiator>(("mem_side_" + std::to_string(j)).c_str(), *this));
+  req_ = {std::vector<sim::Cycle>(partitions, 0), std::vector<std::uint32_t>(partitions, 0),
+          std::vector<std::deque<InFlight>>(partitions)};
+  rep_ = {std::vector<sim::Cycle>(sms, 0), std::vector<std::uint32_t>(sms, 0), std::vector<std::deque<InFlight>>(sms)};
+  sim.clock("interconnect").add(*this);
+  sim.watch(this->name(), *this);
+}
+
+std::uint32_t Crossbar::request_flits(const tlm::tlm_generic_payload& p) const {
+  const auto& g = gpu(p);
+  return g.access == Access::load ? 1 : 1 + (g.bytes + flit_size_ - 1) / flit_size_;
+}
+
+std::uint32_t Crossbar::reply_flits(const tlm::tlm_generic_payload& p) const {
+  const auto& g = gpu(p);
+  return g.access == Access::store ? 1 : 1 + (g.bytes + flit_size_ - 1) / flit_size_;
+}
+
+bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
+  bool busy = false;
+  for (std::uint32_t j = 0; j < partitions_; ++j) {
+    auto& flight = req_.in_flight[j];
+    if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
+      mem_side[j]->send(*flight.front().p, now);
+      flight.pop_front();
+    }
+    busy = busy || !flight.empty();
+  }
+  for (std::uint32_t j = 0; j < partitions_; ++j) {
+    if (req_.link_free[j] > c) continue;
+    for (std::uint32_t k = 0; k < sms_; ++k) {
+      const std::uint32_t i = (req_.next_input[j] + k) % sms_;
+      if (!sm_side[i]->has_request(now) || gpu(sm_side[i]->front()).partition != j) continue;
+      tlm::tlm_generic_payload& p = sm_side[i]->pop_request(now);
+      const std::uint32_t flits = request_flits(p);
+      req_.link_free[j] = c + flits;
+      req_.in_flight[j].push_back({c + flits - 1 + latency_, &p});
+      req_.next_input[j] = (i + 1) % sms_;
+      ++req_packets_;
+      req_flits_ += flits;
+      if (gpu(p).access != Access::load) req_bytes_ += gpu(p).bytes;
+      busy = true;
+      break;
+    }
+  }
+  for (std::uint32_t i = 0; i < sms_; ++i) {
+    sm_side[i]->accept_pending(now);
+    if (sm_side[i]->has_request(now)) ++contention_;  // its head waited this cycle
+    busy = busy || sm_side[i]->busy();
+  }
+  return busy;
+}
+
+bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
+  bool busy = false;
+  for (std::uint32_t j = 0; j < partitions_; ++j)
+    while (mem_side[j]->has_response(now)) replies_in_[j].push_back(&mem_side[j]->pop_response(now));
+  for (std::uint32_t i = 0; i < sms_; ++i) {
+    auto& flight = rep_.in_flight[i];
+    while (!flight.empty() && flight.front().deliver_at <= c) {
+      sm_side[i]->respond(*flight.front().p);
+      flight.pop_front();
+    }
+    busy = busy || !flight.empty();
+  }
+  for (std::uint32_t i = 0; i < sms_; ++i) {
+    if (rep_.link_free[i] > c) continue;
+    for (std::uint32_t k = 0; k < partitions_; ++k) {
+      const std::uint32_t j = (rep_.next_input[i] + k) % partitions_;
+      if (replies_in_[j].empty() || gpu(*replies_in_[j].front()).sm != i) continue;
+      tlm::tlm_generic_payload* p = replies_in_[j].front();
+      replies_in_[j].pop_front();
+      const std::uint32_t flits = reply_flits(*p);
+      rep_.link_free[i] = c + flits;
+      rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
+      rep_.next_input[i] = (j + 1) % partitions_;
+      ++rep_packets_;
+      rep_flits_ += flits;
+      if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;
+      busy = true;
+      break;
+    }
+  }
+  for (const auto& q : replies_in_) busy = busy || !q.empty();
+  return busy;
+}
+
+bool Crossbar::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  const bool a = step_requests(c, now);
+  const bool b = step_replies(c, now);
+  std::uint64_t n = 0;
+  for (const auto& f : req_.in_flight) n += f.size();
+  for (const auto& f : rep_.in_flight) n += f.size();
+  in_flight_probe_.set(std::min<std::uint64_t>(n, 0xffff));
+  return a || b;
+}
+
+std::vector<std::string> Crossbar::outstanding() const {
+  std::uint64_t n = 0;
+  for (const auto& f : req_.in_flight) n += f.size();
+  for (const auto& f : rep_.in_flight) n += f.size();
+  for (const auto& q : replies_in_) n += q.size();
+  for (const auto& t : sm_side) n += t->queued();
+  if (!n) return {};
+  return {std::to_string(n) + " packets queued or on links"};
+}
+
+}  // namespace irr::mem

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// The interconnect: a request crossbar from the SMs to the memory partitions and a reply crossbar
+// back, in the interconnect clock domain. Packets are cut into flits (an address-only packet is
+// one flit; a data packet is a header flit plus its data in flit_size flits). Each output link
+// carries one flit per cycle; a packet granted at cycle g occupies its output link for its flits
+// and is delivered at g + flits - 1 + latency. Inputs are queues of interconnect.input_buffer
+// packets (backpressure to the sender when full); outputs arbitrate round-robin over inputs in
+// port order; an input's head packet blocks the ones behind it (an input-queued crossbar).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "sim/simulation.h"
+#include "tlm_glue/at_ports.h"
+#include "tlm_glue/gpu_payload.h"
+
+namespace irr::mem {
+
+class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
+ public:
+  std::vector<std::unique_ptr<tlm_glue::AtTarget>> sm_side;      // one per SM
+  std::vector<std::unique_ptr<tlm_glue::AtInitiator>> mem_side;  // one per partition
+
+  Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions);
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+  std::uint32_t request_flits(const tlm::tlm_generic_payload& p) const;
+  std::uint32_t reply_flits(const tlm::tlm_generic_payload& p) const;
+
+ private:
+  struct InFlight {
+    sim::Cycle deliver_at;
+    tlm::tlm_generic_payload* p;
+  };
+  struct Network {
+    std::vector<sim::Cycle> link_free;             // per output
+    std::vector<std::uint32_t> next_input;         // round-robin pointer per output
+    std::vector<std::deque<InFlight>> in_flight;   // per output, in delivery order
+  };
+  bool step_requests(sim::Cycle c, sim::Picoseconds now);
+  bool step_replies(sim::Cycle c, sim::Picoseconds now);
+
+  const std::uint32_t sms_, partitions_, latency_, flit_size_;
+  Network req_, rep_;
+  std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
+  sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
+  sim::Probe& in_flight_probe_;
+};
+
+}  // namespace irr::mem

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/dram.h"
+
+#include <algorithm>
+
+namespace irr::mem {
+
+DramTiming DramTiming::from(const sim::Config& c) {
+  DramTiming t;
+  t.model = c.get_string("dram.model");
+  t.latency = static_cast<std::uint32_t>(c.get_uint("dram.latency"));
+  t.banks = static_cast<std::uint32_t>(c.get_uint("dram.banks"));
+  t.bus_width = static_cast<std::uint32_t>(c.get_size("dram.bus_width"));
+  t.data_rate = static_cast<std::uint32_t>(c.get_uint("dram.data_rate"));
+  t.queue = static_cast<std::uint32_t>(c.get_uint("dram.queue"));
+  t.row_size = c.get_size("dram.row_size");
+  t.tRCD = static_cast<std::uint32_t>(c.get_uint("dram.tRCD"));
+  t.tRP = static_cast<std::uint32_t>(c.get_uint("dram.tRP"));
+  t.tRAS = static_cast<std::uint32_t>(c.get_uint("dram.tRAS"));
+  t.tCL = static_cast<std::uint32_t>(c.get_uint("dram.tCL"));
+  t.fr_fcfs = c.get_string("dram.scheduler") == "fr_fcfs";
+  return t;
+}
+
+DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& sim, const DramTiming& t,
+                         sim::TimedQueue<DramRequest>& done, sim::Clocked& owner)
+    : sc_core::sc_module(name),
+      t_(t),
+      queue_(t.queue),
+      done_(done),
+      owner_(owner),
+      banks_(t.banks),
+      reads_(sim.stats().counter(std::string(this->name()) + ".reads", "read accesses", "accesses")),
+      writes_(sim.stats().counter(std::string(this->name()) + ".writes", "write accesses", "accesses")),
+      row_hits_(sim.stats().counter(std::string(this->name()) + ".row_hits", "accesses to the open row", "accesses")),
+      row_misses_(sim.stats().counter(std::string(this->name()) + ".row_misses", "accesses to a closed bank", "accesses")),
+      row_conflicts_(sim.stats().counter(std::string(this->name()) + ".row_conflicts",
+                                         "accesses that closed another row first", "accesses")),
+      bus_busy_(sim.stats().counter(std::string(this->name()) + ".bus_busy_cycles", "cycles the data bus carried data",
+                                    "cycles")),
+      queue_occupancy_(sim.stats().average(std::string(this->name()) + ".queue_occupancy",
+                                           "requests waiting, averaged over the cycles the channel worked", "requests")),
+      latency_(sim.stats().distribution(std::string(this->name()) + ".latency",
+                                        "cycles from arrival to the last data beat", "cycles", 0, 20, 50)),
+      queue_probe_(sim.probe(std::string(this->name()) + ".queue", sim::bits_for(t.queue * 2 + 64), "requests in the channel")) {
+  sim.clock("dram").add(*this);
+  sim.watch(this->name(), *this);
+}
+
+void DramChannel::accept(const DramRequest& r, sim::Picoseconds now) {
+  queue_.push(r, now);
+  wake();
+}
+
+bool DramChannel::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  // Requests that crossed from the partition join the scheduler's queue.
+  while (queue_.can_pop(now) && waiting_.size() < t_.queue) waiting_.push_back({queue_.pop(now), c, serial_++});
+  const bool more = t_.model == "fixed" ? tick_fixed(c) : tick_detailed(c);
+  // Finished accesses go back to the partition, in completion order then arrival.
+  std::sort(in_flight_.begin(), in_flight_.end(), [](const Pending& a, const Pending& b) {
+    return a.done != b.done ? a.done < b.done : a.arrived < b.arrived;
+  });
+  std::size_t n = 0;
+  while (n < in_flight_.size() && in_flight_[n].done <= c) {
+    done_.push(in_flight_[n].req, now);
+    latency_.sample(static_cast<double>(c - in_flight_[n].arrived));
+    ++n;
+  }
+  if (n) {
+    in_flight_.erase(in_flight_.begin(), in_flight_.begin() + static_cast<std::ptrdiff_t>(n));
+    owner_.wake();
+  }
+  queue_occupancy_.sample(static_cast<double>(waiting_.size()));
+  queue_probe_.set(std::min<std::uint64_t>(waiting_.size() + in_flight_.size(), (1ull << queue_probe_.width()) - 1));
+  return more || !waiting_.empty() || !in_flight_.empty() || !queue_.empty();
+}
+
+bool DramChannel::tick_fixed(sim::Cycle c) {
+  if (!waiting_.empty()) {
+    Pending p = waiting_.front();
+    waiting_.pop_front();
+    p.done = c + t_.latency;
+    (p.req.write ? writes_ : reads_) += 1;
+    in_flight_.push_back(p);
+  }
+  return false;
+}
+
+bool DramChannel::tick_detailed(sim::Cycle c) {
+  if (waiting_.empty()) return false;
+  // FR-FCFS: the oldest request to an open row whose column command can go now; otherwise the
+  // oldest request, for which a precharge or an activate is issued. One command per cycle.
+  auto col_ok = [&](const Pending& p) {
+    const Bank& b = banks_[bank_of(p.req.address)];
+    return b.open && b.row == row_of(p.req.address) && b.col_ready <= c && bus_free_ <= c + t_.tCL;
+  };
+  auto pick = waiting_.end();
+  if (t_.fr_fcfs) {
+    pick = std::find_if(waiting_.begin(), waiting_.end(), col_ok);
+  } else if (col_ok(waiting_.front())) {
+    pick = waiting_.begin();
+  }
+  if (pick != waiting_.end()) {
+    Pending p = *pick;
+    waiting_.erase(pick);
+    Bank& b = banks_[bank_of(p.req.address)];
+    const std::uint32_t burst = t_.burst_cycles(p.req.bytes);
+    const sim::Cycle data = std::max<sim::Cycle>(c + t_.tCL, bus_free_);
+    bus_free_ = data + burst;
+    bus_busy_ += burst;
+    b.col_ready = c + burst;  // back-to-back column commands to a bank every burst
+    p.done = data + burst;
+    if (b.opened_for != p.serial) ++row_hits_;
+    else if (b.conflict) ++row_conflicts_;
+    else ++row_misses_;
+    (p.req.write ? writes_ : reads_) += 1;
+    in_flight_.push_back(p);
+    return true;
+  }
+  // No column command: open the oldest request's row (closing another first if needed).
+  const Pending& oldest = waiting_.front();
+  Bank& b = banks_[bank_of(oldest.req.address)];
+  const std::uint64_t row = row_of(oldest.req.address);
+  if (!b.open && b.act_ready <= c) {
+    b.open = true;
+    b.row = row;
+    b.col_ready = c + t_.tRCD;
+    b.pre_ready = c + t_.tRAS;
+    b.conflict = b.opened_for == oldest.serial;  // this request closed another row first
+    b.opened_for = oldest.serial;
+  } else if (b.open && b.row != row && b.pre_ready <= c) {
+    b.open = false;
+    b.act_ready = c + t_.tRP;
+    b.opened_for = oldest.serial;  // marks the precharge as this request's
+  }
+  return true;
+}
+
+std::vector<std::string> DramChannel::outstanding() const {
+  if (waiting_.empty() && in_flight_.empty() && queue_.empty()) return {};
+  return {std::to_string(waiting_.size() + queue_.size()) + " requests queued, " + std::to_string(in_flight_.size()) +
+          " in flight"};
+}
+
+}  // namespace irr::mem

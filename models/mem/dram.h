@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// One DRAM channel behind a memory partition, in its own clock domain. Two models:
+//  - fixed: every access takes dram.latency cycles, one accepted per cycle (for configurations
+//    that give only a latency, as kim4x16's "100 cycle DRAM latency");
+//  - detailed: banks with row buffers, an FR-FCFS (or FCFS) scheduler, one command per cycle,
+//    tRCD, tRP, tRAS, tCL, and a data bus carrying bus_width x data_rate bytes per cycle.
+// Timing of a read (cycles from its command): row hit tCL + burst; closed row tRCD + tCL + burst;
+// row conflict tRP + tRCD + tCL + burst, where burst = bytes / (bus_width x data_rate). Writes
+// are timed as reads (tWL = tCL), a simplification stated in docs/memory.md.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/clock.h"
+#include "sim/simulation.h"
+#include "sim/timed_queue.h"
+
+namespace irr::mem {
+
+struct DramRequest {
+  std::uint64_t address;  // channel-local byte address (partition bits removed)
+  bool write;
+  std::uint32_t bytes;
+  std::uint64_t tag;      // the partition's, returned on completion
+};
+
+struct DramTiming {
+  std::string model = "detailed";
+  std::uint32_t latency = 100;  // fixed model
+  std::uint32_t banks = 16, bus_width = 8, data_rate = 4, queue = 32;
+  std::uint64_t row_size = 2048;
+  std::uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12;
+  bool fr_fcfs = true;
+  static DramTiming from(const sim::Config& c);
+  std::uint32_t burst_cycles(std::uint32_t bytes) const {
+    const std::uint32_t per = bus_width * data_rate;
+    return (bytes + per - 1) / per;
+  }
+};
+
+class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
+ public:
+  // `done` receives completed requests (visible after the instant they complete), and `owner` is
+  // woken for each.
+  DramChannel(const sc_core::sc_module_name& name, sim::Simulation& sim, const DramTiming& t,
+              sim::TimedQueue<DramRequest>& done, sim::Clocked& owner);
+  bool can_accept(sim::Picoseconds now) const { return queue_.can_push(now); }
+  void accept(const DramRequest& r, sim::Picoseconds now);
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+  const DramTiming& timing() const { return t_; }
+
+ private:
+  struct Pending {
+    DramRequest req;
+    sim::Cycle arrived;
+    std::uint64_t serial;
+    sim::Cycle done = 0;
+  };
+  struct Bank {
+    bool open = false;
+    std::uint64_t row = 0;
+    sim::Cycle act_ready = 0, col_ready = 0, pre_ready = 0;
+    std::uint64_t opened_for = ~0ull;  // the request whose miss opened the row
+    bool conflict = false;             // and whether another row had to be closed first
+  };
+  bool tick_fixed(sim::Cycle c);
+  bool tick_detailed(sim::Cycle c);
+  std::uint32_t bank_of(std::uint64_t a) const { return static_cast<std::uint32_t>(a / t_.row_size % t_.banks); }
+  std::uint64_t row_of(std::uint64_t a) const { return a / t_.row_size / t_.banks; }
+
+  DramTiming t_;
+  sim::TimedQueue<DramRequest> queue_;  // from the partition
+  sim::TimedQueue<DramRequest>& done_;
+  sim::Clocked& owner_;
+  std::deque<Pending> waiting_;                    // accepted, not yet issued (scheduler's queue)
+  std::vector<Pending> in_flight_;                 // column command issued, data not finished
+  std::vector<Bank> banks_;
+  sim::Cycle bus_free_ = 0;
+  std::uint64_t serial_ = 0;
+  sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;
+  sim::Average& queue_occupancy_;
+  sim::Distribution& latency_;
+  sim::Probe& queue_probe_;
+};
+
+}  // namespace irr::mem

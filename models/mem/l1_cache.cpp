@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/l1_cache.h"
+
+namespace irr::mem {
+
+using tlm_glue::Access;
+using tlm_glue::gpu;
+
+L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sm, const AddressMap& map,
+                 tlm_glue::PayloadPool& pool, L1Client& client)
+    : sc_core::sc_module(name),
+      mem_side("mem_side", *this),
+      sim_(sim),
+      sm_(sm),
+      map_(map),
+      pool_(pool),
+      client_(client),
+      array_(sim.config().get_size("l1.size"), static_cast<std::uint32_t>(sim.config().get_uint("l1.ways")),
+             static_cast<std::uint32_t>(sim.config().get_size("l1.line_size")), "l1.size"),
+      mshr_(sim.config().get_uint("l1.mshrs"), sim.config().get_uint("l1.mshr_merge")),
+      latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.latency"))),
+      line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
+      miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
+      write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
+      input_(1),
+      accesses_(sim.stats().counter(std::string(this->name()) + ".accesses", "line accesses from the LD/ST unit", "accesses")),
+      hits_stat_(sim.stats().counter(std::string(this->name()) + ".hits", "load hits", "accesses")),
+      misses_(sim.stats().counter(std::string(this->name()) + ".misses", "load misses (merged ones included)", "accesses")),
+      mshr_merges_(sim.stats().counter(std::string(this->name()) + ".mshr_merges", "misses merged into a line in flight", "accesses")),
+      reservation_fails_(sim.stats().counter(std::string(this->name()) + ".reservation_fails",
+                                             "cycles an access waited for an MSHR or the miss queue", "cycles")),
+      stores_(sim.stats().counter(std::string(this->name()) + ".stores", "stores sent to L2", "accesses")),
+      atomics_(sim.stats().counter(std::string(this->name()) + ".atomics", "atomics sent to L2", "accesses")),
+      miss_latency_(sim.stats().distribution(std::string(this->name()) + ".miss_latency",
+                                             "cycles from miss to fill", "cycles", 0, 25, 40)),
+      mshr_probe_(sim.probe(std::string(this->name()) + ".mshr_occupancy", sim::bits_for(mshr_.capacity()), "MSHRs in use")),
+      miss_queue_probe_(sim.probe(std::string(this->name()) + ".miss_queue", sim::bits_for(miss_queue_size_ + 1),
+                                  "requests waiting for the network")) {
+  sim.clock("core").add(*this);
+  sim.watch(this->name(), *this);
+}
+
+void L1Cache::accept(const MemAccess& a, sim::Picoseconds now) {
+  input_.push(a, now);
+  wake();
+}
+
+void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, bool fill) { miss_queue_.push_back({ready, a, fill}); }
+
+bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
+  if (a.access != Access::load) {
+    if (miss_queue_.size() >= miss_queue_size_) {
+      ++reservation_fails_;
+      return false;
+    }
+    ++accesses_;
+    if (a.access == Access::atomic) {
+      ++atomics_;
+      to_network(a, c + latency_, false);
+    } else if (write_back_ && array_.contains(a.line)) {
+      array_.mark_dirty(a.line);
+      array_.access(a.line);
+      hits_.emplace_back(c + latency_, a);
+    } else {
+      if (!write_back_) array_.invalidate(a.line);  // write-evict
+      ++stores_;
+      to_network(a, c + latency_, false);
+    }
+    return true;
+  }
+  const bool bypass = policy_->bypass(a.line, a.pc);
+  if (!bypass && !mshr_.pending(a.line) && array_.access(a.line)) {
+    ++accesses_;
+    ++hits_stat_;
+    hits_.emplace_back(c + latency_, a);
+    return true;
+  }
+  if (mshr_.can_merge(a.line)) {
+    ++accesses_;
+    ++misses_;
+    ++mshr_merges_;
+    mshr_.merge(a.line, a);
+    return true;
+  }
+  if (mshr_.pending(a.line) || !mshr_.can_allocate() || miss_queue_.size() >= miss_queue_size_) {
+    ++reservation_fails_;
+    return false;
+  }
+  ++accesses_;
+  ++misses_;
+  mshr_.allocate(a.line, a);
+  to_network(a, c + latency_, true);
+  return true;
+}
+
+bool L1Cache::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  // Replies from the network: fills complete their merged loads; acks complete stores/atomics.
+  while (mem_side.has_response(now)) {
+    tlm::tlm_generic_payload& p = mem_side.pop_response(now);
+    const auto& g = gpu(p);
+    --pending_network_;
+    ++sim_.transactions();
+    if (g.access == Access::load) {
+      miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
+      if (policy_->allocate(g.line, g.pc)) {
+        if (auto ev = array_.fill(g.line, false, policy_->insert_mru(g.line, g.pc)); ev && ev->dirty) {
+          MemAccess wb;
+          wb.access = Access::store;
+          wb.line = ev->line;
+          wb.address = ev->line;
+          wb.bytes = line_;
+          wb.sectors = ~0u;
+          wb.id = ~0ull;  // a write-back: nobody waits for it
+          miss_queue_.push_back({c, wb, false});
+        }
+      }
+      for (const MemAccess& a : mshr_.release(g.line)) complete(a);
+    } else if (g.id != ~0ull) {
+      MemAccess a;
+      a.id = g.id;
+      a.warp = g.warp;
+      a.pc = g.pc;
+      a.access = g.access;
+      a.line = g.line;
+      a.bytes = g.bytes;
+      a.address = p.get_address();
+      complete(a);
+    }
+    p.release();
+  }
+  while (!hits_.empty() && hits_.front().first <= c) {
+    complete(hits_.front().second);
+    hits_.pop_front();
+  }
+  if (input_.can_pop(now) && handle(input_.front(), c)) input_.pop(now);
+  if (!miss_queue_.empty() && miss_queue_.front().ready <= c && mem_side.can_send(now)) {
+    const Outgoing o = miss_queue_.front();
+    miss_queue_.pop_front();
+    tlm::tlm_generic_payload& p = pool_.allocate();
+    auto& g = gpu(p);
+    g.id = o.access.id;
+    g.sm = sm_;
+    g.warp = o.access.warp;
+    g.pc = o.access.pc;
+    g.access = o.access.access;
+    g.atomic = o.access.atomic;
+    g.line = o.access.line;
+    g.sectors = o.fill ? ~0u : o.access.sectors;
+    g.bytes = o.fill ? line_ : o.access.bytes;
+    g.partition = map_.partition(o.access.line);
+    g.issued_ps = now;
+    p.set_address(o.access.access == Access::atomic ? o.access.address : o.access.line);
+    p.set_command(o.access.access == Access::load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    p.set_data_length(g.bytes);
+    ++pending_network_;
+    mem_side.send(p, now);
+  }
+  for (const MemAccess& a : done_) client_.completed(a);
+  done_.clear();
+  mshr_probe_.set(mshr_.size());
+  miss_queue_probe_.set(miss_queue_.size());
+  // Waiting for replies needs no ticking: the network wakes the cache when one arrives.
+  return !input_.empty() || !miss_queue_.empty() || !hits_.empty();
+}
+
+std::vector<std::string> L1Cache::outstanding() const {
+  std::vector<std::string> v;
+  if (mshr_.size()) v.push_back(std::to_string(mshr_.size()) + " MSHRs waiting for fills");
+  if (!miss_queue_.empty()) v.push_back(std::to_string(miss_queue_.size()) + " requests in the miss queue");
+  if (pending_network_) v.push_back(std::to_string(pending_network_) + " requests on the network");
+  return v;
+}
+
+}  // namespace irr::mem

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// The L1 data cache of one SM, in the core clock domain. It takes one line access per cycle
+// from the SM's LD/ST unit (after the coalescer): a load hit completes l1.latency cycles later;
+// a miss allocates an MSHR (or merges into the one for its line) and goes, after the tag lookup,
+// through the miss queue to the request network; a full MSHR table or miss queue is a
+// reservation failure: the access waits and retries. Global stores write-evict with no write
+// allocate (Fermi) or, with l1.write_policy: write_back, dirty a line they hit; either way a store
+// that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "models/mem/address_map.h"
+#include "models/mem/cache.h"
+#include "sim/simulation.h"
+#include "tlm_glue/at_ports.h"
+#include "tlm_glue/gpu_payload.h"
+
+namespace irr::mem {
+
+struct MemAccess {
+  std::uint64_t id = 0;      // the requester's
+  std::uint32_t warp = 0;
+  std::uint64_t pc = 0;
+  tlm_glue::Access access = tlm_glue::Access::load;
+  tlm_glue::AtomicOp atomic = tlm_glue::AtomicOp::none;
+  std::uint64_t line = 0;
+  std::uint32_t sectors = 0;
+  std::uint32_t bytes = 0;   // data bytes (stores, atomics)
+  std::uint64_t address = 0; // first byte (atomics serialise per address)
+};
+
+class L1Client {
+ public:
+  virtual ~L1Client() = default;
+  virtual void completed(const MemAccess& a) = 0;
+};
+
+class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
+ public:
+  tlm_glue::AtInitiator mem_side;
+
+  L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sm, const AddressMap& map,
+          tlm_glue::PayloadPool& pool, L1Client& client);
+  bool can_accept(sim::Picoseconds now) const { return input_.can_push(now); }
+  void accept(const MemAccess& a, sim::Picoseconds now);
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+  void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
+  const CacheArray& array() const { return array_; }
+
+ private:
+  bool handle(const MemAccess& a, sim::Cycle c);
+  void to_network(const MemAccess& a, sim::Cycle ready, bool fill);
+  void complete(const MemAccess& a) { done_.push_back(a); }
+
+  sim::Simulation& sim_;
+  const std::uint32_t sm_;
+  const AddressMap map_;
+  tlm_glue::PayloadPool& pool_;
+  L1Client& client_;
+  CacheArray array_;
+  Mshr<MemAccess> mshr_;
+  CachePolicy default_policy_;
+  const CachePolicy* policy_ = &default_policy_;
+  const std::uint32_t latency_, line_, miss_queue_size_;
+  const bool write_back_;
+  sim::TimedQueue<MemAccess> input_;
+  struct Outgoing {
+    sim::Cycle ready;
+    MemAccess access;
+    bool fill;  // a line fill (the reply carries the line); else the access itself goes
+  };
+  std::deque<Outgoing> miss_queue_;
+  std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
+  std::vector<MemAccess> done_;                        // completed this cycle
+  std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back
+  sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &stores_, &atomics_;
+  sim::Distribution& miss_latency_;
+  sim::Probe& mshr_probe_;
+  sim::Probe& miss_queue_probe_;
+};
+
+}  // namespace irr::mem

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/memory_system.h"
+
+namespace irr::mem {
+
+AddressMap address_map(const sim::Config& c) {
+  AddressMap m;
+  m.partitions = static_cast<std::uint32_t>(c.get_uint("l2.partitions"));
+  m.granularity = c.get_size("address_map.granularity");
+  m.xor_hash = c.get_bool("address_map.xor_hash");
+  return m;
+}
+
+MemorySystem::MemorySystem(const sc_core::sc_module_name& name, sim::Simulation& sim)
+    : sc_core::sc_module(name), map_(address_map(sim.config())) {
+  const auto sms = static_cast<std::uint32_t>(sim.config().get_uint("gpu.num_sms"));
+  const std::string trace_file = sim.config().get_string("traffic.trace");
+  const bool from_trace = sim.config().get_string("traffic.pattern") == "trace";
+  if (from_trace && trace_file.empty()) throw Error("traffic.pattern: trace needs traffic.trace", Error::Kind::config);
+  auto traces = from_trace ? read_trace(trace_file, sms) : std::vector<std::vector<WarpInstruction>>(sms);
+  if (map_.granularity < sim.config().get_size("l2.line_size"))
+    throw Error("address_map.granularity must be at least l2.line_size", Error::Kind::config);
+  for (std::uint32_t i = 0; i < sms; ++i) {
+    const std::string sm = "sm" + std::to_string(i);
+    generators_.push_back(std::make_unique<TrafficGenerator>((sm + "_traffic").c_str(), sim, i, store_, std::move(traces[i])));
+    l1_.push_back(std::make_unique<L1Cache>((sm + "_l1").c_str(), sim, i, map_, pool_, *generators_.back()));
+    generators_.back()->connect(*l1_.back());
+  }
+  crossbar_ = std::make_unique<Crossbar>("interconnect", sim, sms, map_.partitions);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p)
+    partitions_.push_back(std::make_unique<MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
+  for (std::uint32_t i = 0; i < sms; ++i) l1_[i]->mem_side.socket.bind(crossbar_->sm_side[i]->socket);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
+  sim.watch(this->name(), *this);
+}
+
+std::vector<std::string> MemorySystem::outstanding() const {
+  if (!pool_.in_use()) return {};
+  return {std::to_string(pool_.in_use()) + " transaction payloads still allocated (a request never answered or a leak)"};
+}
+
+}  // namespace irr::mem

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/partition.h"
+
+#include <algorithm>
+
+namespace irr::mem {
+
+using tlm_glue::Access;
+using tlm_glue::gpu;
+
+MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index,
+                                 const AddressMap& map)
+    : sc_core::sc_module(name),
+      target("target", *this, sim.config().get_uint("l2.input_queue")),
+      sim_(sim),
+      index_(index),
+      map_(map),
+      l2_(sim.config().get_size("l2.size") / map.partitions, static_cast<std::uint32_t>(sim.config().get_uint("l2.ways")),
+          static_cast<std::uint32_t>(sim.config().get_size("l2.line_size")), "l2 slice (l2.size / l2.partitions)"),
+      mshr_(sim.config().get_uint("l2.mshrs"), sim.config().get_uint("l2.mshr_merge")),
+      latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.latency"))),
+      line_(static_cast<std::uint32_t>(sim.config().get_size("l2.line_size"))),
+      write_back_(sim.config().get_string("l2.write_policy") == "write_back"),
+      atomic_throughput_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.throughput"))),
+      atomic_latency_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.latency"))),
+      dram_timing_(DramTiming::from(sim.config())),
+      dram_done_(1u << 20),
+      accesses_(sim.stats().counter(std::string(this->name()) + ".l2.accesses", "requests looked up in the L2 slice", "requests")),
+      hits_(sim.stats().counter(std::string(this->name()) + ".l2.hits", "L2 hits", "requests")),
+      misses_(sim.stats().counter(std::string(this->name()) + ".l2.misses", "L2 misses sent to DRAM", "requests")),
+      mshr_merges_(sim.stats().counter(std::string(this->name()) + ".l2.mshr_merges", "misses merged into a line in flight", "requests")),
+      reservation_fails_(sim.stats().counter(std::string(this->name()) + ".l2.reservation_fails",
+                                             "cycles a request waited for an MSHR or the DRAM queue", "cycles")),
+      writebacks_(sim.stats().counter(std::string(this->name()) + ".l2.writebacks", "dirty lines written to DRAM", "lines")),
+      atomics_done_(sim.stats().counter(std::string(this->name()) + ".atomic.operations", "atomic operations performed", "operations")),
+      atomic_stall_cycles_(sim.stats().counter(std::string(this->name()) + ".atomic.serialisation_stalls",
+                                               "cycles an atomic waited for an earlier one to the same address", "cycles")),
+      mshr_probe_(sim.probe(std::string(this->name()) + ".l2.mshr_occupancy", sim::bits_for(mshr_.capacity()), "L2 MSHRs in use")),
+      queue_probe_(sim.probe(std::string(this->name()) + ".outstanding", 16, "requests in the partition")) {
+  if (line_ == 0 || line_ & (line_ - 1)) throw Error("l2.line_size must be a power of two", Error::Kind::config);
+  dram_ = std::make_unique<DramChannel>("dram", sim, dram_timing_, dram_done_, *this);
+  sim.clock("l2").add(*this);
+  sim.watch(this->name(), *this);
+}
+
+void MemoryPartition::schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at) {
+  replies_.push_back({at, order_++, &p});
+}
+
+void MemoryPartition::to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes) {
+  dram_out_.emplace_back(at, DramRequest{map_.local(line), write, bytes, line});
+}
+
+void MemoryPartition::fill(std::uint64_t line, sim::Cycle c) {
+  std::vector<tlm::tlm_generic_payload*> waiting = mshr_.release(line);
+  bool dirty = false;
+  for (auto* p : waiting) dirty = dirty || gpu(*p).access == Access::atomic;
+  const std::uint64_t pc = waiting.empty() ? 0 : gpu(*waiting.front()).pc;
+  if (policy_->allocate(line, pc)) {
+    if (auto ev = l2_.fill(line, dirty, policy_->insert_mru(line, pc)); ev && ev->dirty) {
+      ++writebacks_;
+      to_dram(ev->line, true, c, line_);
+    }
+  }
+  for (auto* p : waiting) {
+    if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
+    else schedule_reply(*p, c);
+  }
+}
+
+bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
+  if (unit_ && unit_->intercept(p, *this)) return true;
+  auto& g = gpu(p);
+  const std::uint64_t line = g.line;
+  if (g.access == Access::store) {
+    ++accesses_;
+    const bool hit = l2_.contains(line);
+    (hit ? hits_ : misses_) += 1;
+    if (write_back_) {
+      // Write-back, write-validate: the line is installed dirty without a fetch (sector masks
+      // keep partial writes correct in a real design; the timing path carries no data).
+      if (auto ev = l2_.fill(line, true, true); ev && ev->dirty) {
+        ++writebacks_;
+        to_dram(ev->line, true, c + latency_, line_);
+      }
+    } else {  // write-evict, no-write-allocate: the store goes on to DRAM
+      l2_.invalidate(line);
+      to_dram(line, true, c + latency_, g.bytes);
+    }
+    schedule_reply(p, c + latency_);  // acknowledged once the L2 has it
+    return true;
+  }
+  const bool bypass = g.access == Access::load && policy_->bypass(line, g.pc);
+  if (!bypass && !mshr_.pending(line) && l2_.contains(line)) {
+    ++accesses_;
+    ++hits_;
+    l2_.access(line);
+    if (g.access == Access::atomic) atomics_.emplace_back(c + latency_, &p);
+    else schedule_reply(p, c + latency_);
+    return true;
+  }
+  if (mshr_.can_merge(line)) {
+    ++accesses_;
+    ++misses_;
+    ++mshr_merges_;
+    mshr_.merge(line, &p);
+    return true;
+  }
+  if (mshr_.pending(line) || !mshr_.can_allocate() || dram_out_.size() >= dram_timing_.queue) {
+    ++reservation_fails_;
+    return false;  // retried next cycle
+  }
+  ++accesses_;
+  ++misses_;
+  mshr_.allocate(line, &p);
+  to_dram(line, false, c + latency_, line_);
+  return true;
+}
+
+void MemoryPartition::run_atomics(sim::Cycle c) {
+  std::uint32_t started = 0;
+  for (auto it = atomics_.begin(); it != atomics_.end() && started < atomic_throughput_;) {
+    if (it->first > c) {
+      ++it;
+      continue;
+    }
+    tlm::tlm_generic_payload* p = it->second;
+    const std::uint64_t addr = p->get_address();
+    auto busy = atomic_busy_.find(addr);
+    if (busy != atomic_busy_.end() && busy->second > c) {  // an earlier operation on this address
+      ++atomic_stall_cycles_;
+      ++it;
+      continue;
+    }
+    atomic_busy_[addr] = c + atomic_latency_;
+    l2_.mark_dirty(gpu(*p).line);
+    ++atomics_done_;
+    schedule_reply(*p, c + atomic_latency_);
+    it = atomics_.erase(it);
+    ++started;
+  }
+  for (auto it = atomic_busy_.begin(); it != atomic_busy_.end();) it = it->second <= c ? atomic_busy_.erase(it) : std::next(it);
+}
+
+bool MemoryPartition::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  target.accept_pending(now);
+  while (dram_done_.can_pop(now)) {
+    DramRequest r = dram_done_.pop(now);
+    if (!r.write) fill(r.tag, c);
+  }
+  if (target.has_request(now) && handle(target.front(), c)) target.pop_request(now);
+  run_atomics(c);
+  if (!dram_out_.empty() && dram_out_.front().first <= c && dram_->can_accept(now)) {
+    dram_->accept(dram_out_.front().second, now);
+    dram_out_.pop_front();
+  }
+  // One reply per cycle onto the reply network, earliest first.
+  auto next = std::min_element(replies_.begin(), replies_.end(), [](const Ready& a, const Ready& b) {
+    return a.at != b.at ? a.at < b.at : a.order < b.order;
+  });
+  if (next != replies_.end() && next->at <= c) {
+    tlm::tlm_generic_payload* p = next->p;
+    replies_.erase(next);
+    target.respond(*p);
+  }
+  mshr_probe_.set(mshr_.size());
+  queue_probe_.set(std::min<std::uint64_t>(0xffff, replies_.size() + atomics_.size() + target.queued() + mshr_.size()));
+  // Misses waiting for DRAM need no ticking: the channel wakes the partition when data returns.
+  return target.busy() || !replies_.empty() || !atomics_.empty() || !dram_out_.empty() || !dram_done_.empty();
+}
+
+std::vector<std::string> MemoryPartition::outstanding() const {
+  std::vector<std::string> v;
+  if (target.busy()) v.push_back(std::to_string(target.queued()) + " requests in the input queue");
+  if (mshr_.size()) v.push_back(std::to_string(mshr_.size()) + " L2 misses waiting for DRAM");
+  if (!replies_.empty()) v.push_back(std::to_string(replies_.size()) + " replies waiting");
+  if (!atomics_.empty()) v.push_back(std::to_string(atomics_.size()) + " atomics waiting");
+  return v;
+}
+
+}  // namespace irr::mem

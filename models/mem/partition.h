@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// A memory partition: an L2 slice (the shared cache machinery, its own MSHRs, write-back by
+// default), an atomic unit, and a DRAM channel, behind a TLM target socket from the request
+// network; replies go back on the same socket's backward path. A unit (the reorder unit) attaches
+// beside the L2 through PartitionUnit without models/mem knowing it.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+
+#include "models/mem/address_map.h"
+#include "models/mem/cache.h"
+#include "models/mem/dram.h"
+#include "sim/simulation.h"
+#include "tlm_glue/at_ports.h"
+#include "tlm_glue/gpu_payload.h"
+
+namespace irr::mem {
+
+class MemoryPartition;
+
+// A unit beside the L2: sees every request arriving at the partition first and may take it,
+// answering it later through MemoryPartition::reply.
+class PartitionUnit {
+ public:
+  virtual ~PartitionUnit() = default;
+  virtual bool intercept(tlm::tlm_generic_payload& request, MemoryPartition& partition) = 0;
+};
+
+class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
+ public:
+  tlm_glue::AtTarget target;
+
+  MemoryPartition(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const AddressMap& map);
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+  void attach(PartitionUnit* unit) { unit_ = unit; }
+  // Sends a reply now (used by an attached unit for requests it took).
+  void reply(tlm::tlm_generic_payload& p) { target.respond(p); }
+  CacheArray& l2() { return l2_; }
+  void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
+
+ private:
+  struct Ready {
+    sim::Cycle at;
+    std::uint64_t order;
+    tlm::tlm_generic_payload* p;
+  };
+  bool handle(tlm::tlm_generic_payload& p, sim::Cycle c);
+  void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes);
+  void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
+  void run_atomics(sim::Cycle c);
+  void fill(std::uint64_t line, sim::Cycle c);
+
+  sim::Simulation& sim_;
+  std::uint32_t index_;
+  AddressMap map_;
+  CacheArray l2_;
+  Mshr<tlm::tlm_generic_payload*> mshr_;
+  CachePolicy default_policy_;
+  const CachePolicy* policy_ = &default_policy_;
+  PartitionUnit* unit_ = nullptr;
+  const std::uint32_t latency_, line_;
+  const bool write_back_;
+  const std::uint32_t atomic_throughput_, atomic_latency_;
+  DramTiming dram_timing_;
+  sim::TimedQueue<DramRequest> dram_done_;
+  std::unique_ptr<DramChannel> dram_;
+  std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
+  std::vector<Ready> replies_;
+  std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
+  std::map<std::uint64_t, sim::Cycle> atomic_busy_;                        // address -> free at
+  std::uint64_t order_ = 0;
+  sim::Counter &accesses_, &hits_, &misses_, &mshr_merges_, &reservation_fails_, &writebacks_, &atomics_done_,
+      &atomic_stall_cycles_;
+  sim::Probe& mshr_probe_;
+  sim::Probe& queue_probe_;
+};
+
+}  // namespace irr::mem

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one payload extension for GPU metadata, and the pool payloads come from. Every memory
+// request between an SM and a memory partition is a tlm_generic_payload from a PayloadPool with
+// a GpuRequest attached; the timing path carries addresses and metadata, not data (functional
+// effects happen at issue).
+#pragma once
+
+#include <tlm>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace irr::tlm_glue {
+
+enum class Access : std::uint8_t { load, store, atomic };
+const char* access_name(Access a);
+
+enum class AtomicOp : std::uint8_t { none, add, min, max, exch, cas, and_, or_, xor_, inc, dec };
+
+class GpuRequest : public tlm::tlm_extension<GpuRequest> {
+ public:
+  tlm::tlm_extension_base* clone() const override { return new GpuRequest(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const GpuRequest&>(o); }
+
+  std::uint64_t id = 0;          // unique per request, for traces
+  std::uint32_t sm = 0;          // requesting SM (routes the reply)
+  std::uint32_t warp = 0;
+  std::uint64_t pc = 0;
+  Access access = Access::load;
+  AtomicOp atomic = AtomicOp::none;
+  std::uint64_t line = 0;        // line address (aligned)
+  std::uint32_t sectors = 0;     // sector mask within the line
+  std::uint32_t bytes = 0;       // bytes the request moves (data of a store, or asked for by a load)
+  std::uint32_t partition = 0;   // destination memory partition
+  std::uint64_t issued_ps = 0;   // when the SM issued it
+  std::uint32_t tag = 0;         // the requester's own tag (e.g. a unit's), returned with the reply
+};
+
+// Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a
+// payload still allocated can be reported (a leak, or a request never answered).
+class PayloadPool : public tlm::tlm_mm_interface {
+ public:
+  ~PayloadPool() override;
+  // A payload with reference count 1 and a reset GpuRequest.
+  tlm::tlm_generic_payload& allocate();
+  void free(tlm::tlm_generic_payload* p) override;
+  std::size_t in_use() const { return in_use_; }
+  std::size_t allocated() const { return all_.size(); }
+
+ private:
+  std::vector<tlm::tlm_generic_payload*> free_, all_;
+  std::size_t in_use_ = 0;
+};
+
+inline GpuRequest& gpu(tlm::tlm_generic_payload& p) { return *p.get_extension<GpuRequest>(); }
+inline const GpuRequest& gpu(const tlm::tlm_generic_payload& p) { return *p.get_extension<GpuRequest>(); }
+
+}  // namespace irr::tlm_glue
