@@ -79,6 +79,7 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Sim
       per_warp_issued_(warps_, 0),
       waiting_lines_(warps_, 0),
       issued_at_(warps_, 0),
+      history_slot_(warps_, static_cast<std::size_t>(-1)),
       instructions_(sim.stats().counter(std::string(this->name()) + ".instructions", "warp memory instructions issued", "instructions")),
       requests_(sim.stats().counter(std::string(this->name()) + ".requests", "line requests after coalescing", "requests")),
       requests_per_instruction_(sim.stats().distribution(std::string(this->name()) + ".requests_per_instruction",
@@ -181,6 +182,9 @@ bool TrafficGenerator::tick(sim::Cycle) {
       waiting_lines_[w] = static_cast<std::uint32_t>(queue_.size());
       pending_lines_ += queue_.size();
       issued_at_[w] = now;
+      const sim::Cycle cycle = sim_.clock("core").domain().cycle_at(now);
+      history_slot_[w] = history_.size() < kHistory ? history_.size() : static_cast<std::size_t>(-1);
+      if (history_.size() < kHistory) history_.emplace_back(cycle, 0);
       ++issued_;
       ++instructions_;
       requests_ += queue_.size();
@@ -195,8 +199,9 @@ bool TrafficGenerator::tick(sim::Cycle) {
 void TrafficGenerator::completed(const MemAccess& a) {
   --pending_lines_;
   if (--waiting_lines_[a.warp] == 0) {
-    latency_.sample(static_cast<double>(sim::now_ps() - issued_at_[a.warp]) /
-                    static_cast<double>(sim_.clock("core").domain().period()));
+    const auto cycles = (sim::now_ps() - issued_at_[a.warp]) / sim_.clock("core").domain().period();
+    latency_.sample(static_cast<double>(cycles));
+    if (history_slot_[a.warp] != static_cast<std::size_t>(-1)) history_[history_slot_[a.warp]].second = cycles;
     sim_.note_progress();
     if (issued_ < total_) wake();
   }

@@ -46,6 +46,9 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   void completed(const MemAccess& a) override;
   std::vector<std::string> outstanding() const override;
   bool done() const { return issued_ == total_ && pending_lines_ == 0 && queue_.empty(); }
+  // The first kHistory instructions: (issue cycle, latency in core cycles), for tests and traces.
+  static constexpr std::size_t kHistory = 4096;
+  const std::vector<std::pair<sim::Cycle, sim::Cycle>>& history() const { return history_; }
 
  private:
   WarpInstruction next_instruction(std::uint32_t warp);
@@ -69,6 +72,8 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   std::deque<MemAccess> queue_;                 // line accesses waiting to enter the L1
   std::uint32_t next_warp_ = 0;
   std::uint64_t pending_lines_ = 0, next_id_ = 0;
+  std::vector<std::pair<sim::Cycle, sim::Cycle>> history_;
+  std::vector<std::size_t> history_slot_;  // per warp: its current instruction's entry, or npos
   sim::Counter &instructions_, &requests_;
   sim::Distribution& requests_per_instruction_;
   sim::Distribution& latency_;
