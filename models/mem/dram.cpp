@@ -118,21 +118,33 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     in_flight_.push_back(p);
     return true;
   }
-  // No column command: open the oldest request's row (closing another first if needed).
-  const Pending& oldest = waiting_.front();
-  Bank& b = banks_[bank_of(oldest.req.address)];
-  const std::uint64_t row = row_of(oldest.req.address);
-  if (!b.open && b.act_ready <= c) {
-    b.open = true;
-    b.row = row;
-    b.col_ready = c + t_.tRCD;
-    b.pre_ready = c + t_.tRAS;
-    b.conflict = b.opened_for == oldest.serial;  // this request closed another row first
-    b.opened_for = oldest.serial;
-  } else if (b.open && b.row != row && b.pre_ready <= c) {
-    b.open = false;
-    b.act_ready = c + t_.tRP;
-    b.opened_for = oldest.serial;  // marks the precharge as this request's
+  // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is
+  // closed (activate) or open on another row that no waiting request still hits (precharge), so
+  // other banks' rows open while the data bus serves row hits. FCFS: only for the oldest.
+  for (const Pending& p : waiting_) {
+    Bank& b = banks_[bank_of(p.req.address)];
+    const std::uint64_t row = row_of(p.req.address);
+    if (!b.open && b.act_ready <= c) {
+      b.open = true;
+      b.row = row;
+      b.col_ready = c + t_.tRCD;
+      b.pre_ready = c + t_.tRAS;
+      b.conflict = b.opened_for == p.serial;  // this request closed another row first
+      b.opened_for = p.serial;
+      break;
+    }
+    if (b.open && b.row != row && b.pre_ready <= c) {
+      const bool hits_left = std::any_of(waiting_.begin(), waiting_.end(), [&](const Pending& q) {
+        return bank_of(q.req.address) == bank_of(p.req.address) && row_of(q.req.address) == b.row;
+      });
+      if (!hits_left) {
+        b.open = false;
+        b.act_ready = c + t_.tRP;
+        b.opened_for = p.serial;  // marks the precharge as this request's
+        break;
+      }
+    }
+    if (!t_.fr_fcfs) break;
   }
   return true;
 }

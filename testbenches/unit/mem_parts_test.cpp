@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory-system parts without a simulation: coalescer, backing store, cache array, address map,
+// trace reader.
+#include <gtest/gtest.h>
+
+#include "models/mem/address_map.h"
+#include "models/mem/backing_store.h"
+#include "models/mem/cache.h"
+#include "models/mem/coalescer.h"
+#include "models/mem/traffic.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using namespace irr::mem;
+
+TEST(Coalescer, MinimalLineRequestsWithSectorMasks) {
+  Coalescer c(128, 32);
+  std::uint64_t a[32];
+  for (unsigned t = 0; t < 32; ++t) a[t] = 0x1000 + 4 * t;  // 128 consecutive bytes: one line, 4 sectors
+  auto r = c.coalesce(a, ~0u, 4);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].line, 0x1000u);
+  EXPECT_EQ(r[0].sectors, 0xFu);
+  EXPECT_EQ(r[0].threads, ~0u);
+  for (unsigned t = 0; t < 32; ++t) a[t] = 0x1040 + 4 * t;  // misaligned: two lines
+  r = c.coalesce(a, ~0u, 4);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].sectors, 0xCu);
+  EXPECT_EQ(r[1].line, 0x1080u);
+  EXPECT_EQ(r[1].sectors, 0x3u);
+  for (unsigned t = 0; t < 32; ++t) a[t] = 0x10000 + 128 * t;  // a stride of a line: 32 requests
+  EXPECT_EQ(c.coalesce(a, ~0u, 4).size(), 32u);
+  EXPECT_EQ(c.coalesce(a, 0x5u, 4).size(), 2u);  // only active threads count
+  a[0] = 0x107E;                                  // an 8-byte access crossing a line
+  r = c.coalesce(a, 1u, 8);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].sectors, 0x8u);
+  EXPECT_EQ(r[1].sectors, 0x1u);
+  EXPECT_THROW(Coalescer(100, 32), std::invalid_argument);
+}
+
+TEST(BackingStore, SparsePagesAndAtomics) {
+  BackingStore m;
+  EXPECT_EQ(m.load<std::uint32_t>(0xdead0000), 0u);  // unwritten memory reads as zero
+  EXPECT_EQ(m.pages(), 0u);
+  m.store<std::uint64_t>(0xFFC, 0x1122334455667788ull);  // crosses a page boundary
+  EXPECT_EQ(m.load<std::uint64_t>(0xFFC), 0x1122334455667788ull);
+  EXPECT_EQ(m.pages(), 2u);
+  m.store<std::uint32_t>(1ull << 60, 7);  // anywhere in 64 bits
+  using tlm_glue::AtomicOp;
+  EXPECT_EQ(m.atomic(1ull << 60, 4, AtomicOp::add, 5), 7u);
+  EXPECT_EQ(m.load<std::uint32_t>(1ull << 60), 12u);
+  EXPECT_EQ(m.atomic(1ull << 60, 4, AtomicOp::cas, 12, 99), 12u);
+  EXPECT_EQ(m.load<std::uint32_t>(1ull << 60), 99u);
+  EXPECT_EQ(m.atomic(1ull << 60, 4, AtomicOp::cas, 12, 5), 99u);  // compare fails: unchanged
+  EXPECT_EQ(m.load<std::uint32_t>(1ull << 60), 99u);
+  m.store<std::uint32_t>(0x2000, 0xFFFFFFFF);
+  m.atomic(0x2000, 4, AtomicOp::add, 1);  // wraps at 32 bits, leaves the next word alone
+  EXPECT_EQ(m.load<std::uint64_t>(0x2000), 0u);
+  m.store<std::uint32_t>(0x3000, 3);
+  m.atomic(0x3000, 4, AtomicOp::inc, 3);  // PTX atom.inc: old >= operand ? 0 : old + 1
+  EXPECT_EQ(m.load<std::uint32_t>(0x3000), 0u);
+  EXPECT_THROW(m.atomic(0x3000, 2, AtomicOp::add, 1), std::invalid_argument);
+}
+
+TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
+  CacheArray c(786 * 1024, 8, 128, "l2");  // the papers' 786 KB: 786 sets
+  EXPECT_EQ(c.sets(), 786u);
+  CacheArray small(2 * 128 * 3, 2, 128, "x");  // 3 sets of 2 ways
+  const std::uint64_t s0[] = {0, 3 * 128, 6 * 128};  // three lines of set 0
+  EXPECT_FALSE(small.fill(s0[0], false, true).has_value());
+  EXPECT_FALSE(small.fill(s0[1], true, true).has_value());
+  small.access(s0[0]);  // s0[1] is now LRU
+  auto ev = small.fill(s0[2], false, true);
+  ASSERT_TRUE(ev.has_value());
+  EXPECT_EQ(ev->line, s0[1]);
+  EXPECT_TRUE(ev->dirty);
+  small.lock(s0[0], true);
+  small.lock(s0[2], true);
+  bool installed = true;
+  EXPECT_FALSE(small.fill(s0[1], false, true, &installed).has_value());
+  EXPECT_FALSE(installed);  // every way locked
+  EXPECT_THROW(CacheArray(1000, 4, 128, "bad"), Error);
+}
+
+TEST(AddressMap, InterleavingAndLocalAddresses) {
+  AddressMap m{6, 256, false};
+  EXPECT_EQ(m.partition(0), 0u);
+  EXPECT_EQ(m.partition(256), 1u);
+  EXPECT_EQ(m.partition(6 * 256), 0u);
+  EXPECT_EQ(m.local(6 * 256 + 4), 256u + 4);
+  AddressMap x{4, 256, true};
+  std::vector<int> hits(4, 0);
+  for (std::uint64_t a = 0; a < 64 * 4 * 256; a += 4 * 256) ++hits[x.partition(a)];  // a stride of P chunks
+  for (int h : hits) EXPECT_GT(h, 0);  // the hash spreads what plain interleaving sends to one partition
+}
+
+TEST(Trace, ReadsAndRejectsWithPositions) {
+  irr::testing::TempDir d;
+  auto r = read_trace(d.write("ok.trace", "# sm warp pc op size addresses\n0 1 4a ld 4 1000 1004 - 100c\n1 0 0 st 8 2000\n"), 2);
+  ASSERT_EQ(r[0].size(), 1u);
+  EXPECT_EQ(r[0][0].warp, 1u);
+  EXPECT_EQ(r[0][0].pc, 0x4au);
+  EXPECT_EQ(r[0][0].mask, 0xBu);
+  EXPECT_EQ(r[0][0].addr[3], 0x100cu);
+  EXPECT_EQ(r[1][0].access, tlm_glue::Access::store);
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"0 0 0 ld 4 zz\n", ":1: 'zz' is not a hexadecimal address"},
+           {"\n5 0 0 ld 4 10\n", ":2: SM 5 does not exist"},
+           {"0 0 0 jump 4 10\n", ":1: 'jump' is not ld, st or atom"},
+           {"0 0 0 ld 3 10\n", ":1: access size must be"},
+           {"0 0 0 ld 4 - -\n", ":1: no active thread"}}) {
+    try {
+      read_trace(d.write("bad.trace", text), 2);
+      ADD_FAILURE() << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.trace" + why), std::string::npos) << e.what();
+      EXPECT_EQ(e.exit_code(), 2);
+    }
+  }
+}
