@@ -35,6 +35,7 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   std::uint32_t partition = 0;   // destination memory partition
   std::uint64_t issued_ps = 0;   // when the SM issued it
   std::uint32_t tag = 0;         // the requester's own tag (e.g. a unit's), returned with the reply
+  std::uint64_t txn = 0;         // transaction-trace id (0 when not traced)
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

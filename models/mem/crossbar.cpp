@@ -21,7 +21,12 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
       rep_bytes_(sim.stats().counter(std::string(this->name()) + ".reply.bytes", "data bytes on the reply network", "bytes")),
       contention_(sim.stats().counter(std::string(this->name()) + ".contention_cycles",
                                       "input-cycles a head packet waited for its output", "cycles")),
-      in_flight_probe_(sim.probe(std::string(this->name()) + ".in_flight", 16, "packets on the links")) {
+      in_flight_probe_(sim.probe(std::string(this->name()) + ".in_flight", 16, "packets on the links")),
+      trace_(sim.txn_trace()) {
+  if (trace_) {
+    for (std::uint32_t j = 0; j < partitions; ++j) req_tracks_.push_back(trace_->track("interconnect", "to partition " + std::to_string(j)));
+    for (std::uint32_t i = 0; i < sms; ++i) rep_tracks_.push_back(trace_->track("interconnect", "to SM " + std::to_string(i)));
+  }
   if (flit_size_ == 0) throw Error("interconnect.flit_size must be at least 1 byte", Error::Kind::config);
   const std::uint64_t buffer = sim.config().get_uint("interconnect.input_buffer");
   for (std::uint32_t i = 0; i < sms; ++i)
@@ -65,6 +70,7 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
       req_.link_free[j] = c + flits;
       req_.in_flight[j].push_back({c + flits - 1 + latency_, &p});
       req_.next_input[j] = (i + 1) % sms_;
+      if (trace_) trace_->hop(gpu(p).txn, req_tracks_[j], "request");
       ++req_packets_;
       req_flits_ += flits;
       if (gpu(p).access != Access::load) req_bytes_ += gpu(p).bytes;
@@ -103,6 +109,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       rep_.link_free[i] = c + flits;
       rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
       rep_.next_input[i] = (j + 1) % partitions_;
+      if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
       ++rep_packets_;
       rep_flits_ += flits;
       if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;

@@ -47,6 +47,8 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
   sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
   sim::Probe& in_flight_probe_;
+  sim::TxnTrace* trace_;
+  std::vector<sim::TxnTrace::Track> req_tracks_, rep_tracks_;  // per partition, per SM
 };
 
 }  // namespace irr::mem

@@ -43,7 +43,13 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& s
       latency_(sim.stats().distribution(std::string(this->name()) + ".latency",
                                         "cycles from arrival to the last data beat", "cycles", 0, 20, 50)),
       queue_probe_(sim.probe(std::string(this->name()) + ".queue", sim::bits_for(t.queue * 2 + 64), "requests in the channel")) {
-  sim.clock("dram").add(*this);
+  sim::ClockScheduler& clock = sim.clock("dram");
+  clock.add(*this);
+  sim.stats().formula(std::string(this->name()) + ".bandwidth_utilisation",
+                      "share of the run's DRAM cycles the data bus carried data", "ratio", [this, &clock] {
+                        const double cycles = static_cast<double>(clock.domain().cycle_at(sim::now_ps()));
+                        return cycles > 0 ? bus_busy_.value() / cycles : 0.0;
+                      });
   sim.watch(this->name(), *this);
 }
 

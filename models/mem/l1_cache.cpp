@@ -35,7 +35,9 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
                                              "cycles from miss to fill", "cycles", 0, 25, 40)),
       mshr_probe_(sim.probe(std::string(this->name()) + ".mshr_occupancy", sim::bits_for(mshr_.capacity()), "MSHRs in use")),
       miss_queue_probe_(sim.probe(std::string(this->name()) + ".miss_queue", sim::bits_for(miss_queue_size_ + 1),
-                                  "requests waiting for the network")) {
+                                  "requests waiting for the network")),
+      trace_(sim.txn_trace()) {
+  if (trace_) track_ = trace_->track("SM " + std::to_string(sm), "l1");
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
 }
@@ -101,6 +103,7 @@ bool L1Cache::tick(sim::Cycle c) {
     const auto& g = gpu(p);
     --pending_network_;
     ++sim_.transactions();
+    if (trace_) trace_->end(g.txn);
     if (g.access == Access::load) {
       miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
       if (policy_->allocate(g.line, g.pc)) {
@@ -154,6 +157,10 @@ bool L1Cache::tick(sim::Cycle c) {
     p.set_command(o.access.access == Access::load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     p.set_data_length(g.bytes);
     ++pending_network_;
+    if (trace_) {
+      g.txn = trace_->new_id();
+      trace_->begin(g.txn, track_, tlm_glue::access_name(g.access));
+    }
     mem_side.send(p, now);
   }
   for (const MemAccess& a : done_) client_.completed(a);

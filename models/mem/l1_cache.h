@@ -81,6 +81,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;
   sim::Probe& miss_queue_probe_;
+  sim::TxnTrace* trace_;
+  sim::TxnTrace::Track track_ = 0;
 };
 
 }  // namespace irr::mem

@@ -36,7 +36,9 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
       atomic_stall_cycles_(sim.stats().counter(std::string(this->name()) + ".atomic.serialisation_stalls",
                                                "cycles an atomic waited for an earlier one to the same address", "cycles")),
       mshr_probe_(sim.probe(std::string(this->name()) + ".l2.mshr_occupancy", sim::bits_for(mshr_.capacity()), "L2 MSHRs in use")),
-      queue_probe_(sim.probe(std::string(this->name()) + ".outstanding", 16, "requests in the partition")) {
+      queue_probe_(sim.probe(std::string(this->name()) + ".outstanding", 16, "requests in the partition")),
+      trace_(sim.txn_trace()) {
+  if (trace_) track_ = trace_->track("partition " + std::to_string(index), "l2");
   if (line_ == 0 || line_ & (line_ - 1)) throw Error("l2.line_size must be a power of two", Error::Kind::config);
   dram_ = std::make_unique<DramChannel>("dram", sim, dram_timing_, dram_done_, *this);
   sim.clock("l2").add(*this);
@@ -149,7 +151,10 @@ bool MemoryPartition::tick(sim::Cycle c) {
     DramRequest r = dram_done_.pop(now);
     if (!r.write) fill(r.tag, c);
   }
-  if (target.has_request(now) && handle(target.front(), c)) target.pop_request(now);
+  if (target.has_request(now) && handle(target.front(), c)) {
+    tlm::tlm_generic_payload& p = target.pop_request(now);
+    if (trace_) trace_->hop(gpu(p).txn, track_, "l2");
+  }
   run_atomics(c);
   if (!dram_out_.empty() && dram_out_.front().first <= c && dram_->can_accept(now)) {
     dram_->accept(dram_out_.front().second, now);

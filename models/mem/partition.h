@@ -76,6 +76,8 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
       &atomic_stall_cycles_;
   sim::Probe& mshr_probe_;
   sim::Probe& queue_probe_;
+  sim::TxnTrace* trace_;
+  sim::TxnTrace::Track track_ = 0;
 };
 
 }  // namespace irr::mem

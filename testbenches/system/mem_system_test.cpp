@@ -3,6 +3,8 @@
 // streaming reaches the DRAM bandwidth, the frontier gather behaves as a gather.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "models/mem/memory_system.h"
 #include "testbenches/common/testing.h"
 
@@ -71,4 +73,65 @@ TEST(MemSystem, FrontierGatherIsAGather) {
   tb.run();
   EXPECT_GT(tb.stat("memory.sm0_traffic.requests_per_instruction"), 16);
   EXPECT_GT(sum(tb, ".l2.hits"), 0);  // the power law's hot vertices do hit
+}
+
+namespace {
+// Bypasses the L1 for every load: repeated loads of one line never hit.
+struct BypassAll : mem::CachePolicy {
+  bool bypass(std::uint64_t, std::uint64_t) const override { return true; }
+};
+// Answers, itself, every request at or above 0x80000000 (as a reorder unit would for its range).
+struct Beside : mem::PartitionUnit {
+  int taken = 0;
+  bool intercept(tlm::tlm_generic_payload& p, mem::MemoryPartition& part) override {
+    if (p.get_address() < 0x80000000ull) return false;
+    ++taken;
+    part.reply(p);
+    return true;
+  }
+};
+}  // namespace
+
+TEST(MemSystem, PolicyHookBypassesTheL1) {
+  irr::testing::TempDir d;
+  std::string trace = "0 0 0 ld 4 1000\n0 0 0 ld 4 1000\n0 0 0 ld 4 1000\n";
+  Testbench tb({"gpu.num_sms=1", "traffic.pattern=trace", "traffic.trace=" + d.write("t", trace), "log.level=warn"}, "gtx480");
+  auto& m = tb.add<mem::MemorySystem>("memory");
+  BypassAll bypass;
+  m.l1(0).set_policy(&bypass);
+  tb.run();
+  EXPECT_EQ(tb.stat("memory.sm0_l1.hits"), 0);
+  EXPECT_EQ(tb.stat("memory.sm0_l1.misses"), 3);
+}
+
+TEST(MemSystem, UnitBesideL2TakesItsRequests) {
+  irr::testing::TempDir d;
+  std::string trace = "0 0 0 ld 4 80000000\n0 0 0 ld 4 1000\n";
+  Testbench tb({"gpu.num_sms=1", "l2.partitions=1", "l2.size=128KiB", "traffic.pattern=trace",
+                "traffic.trace=" + d.write("t", trace), "log.level=warn"},
+               "gtx480");
+  auto& m = tb.add<mem::MemorySystem>("memory");
+  Beside unit;
+  m.partition(0).attach(&unit);
+  tb.run();
+  EXPECT_EQ(unit.taken, 1);
+  EXPECT_EQ(tb.stat("memory.partition0.l2.accesses"), 1);  // only the other load reached the L2
+}
+
+TEST(MemSystem, TransactionTraceHasEveryHop) {
+  irr::testing::TempDir d;
+  Testbench tb({"traffic.instructions=10", "gpu.num_sms=2", "log.level=warn"}, "gtx480");
+  tb.sim().observe({"", "", {}, d.path() + "/t.json", 1000000, nullptr});
+  tb.add<mem::MemorySystem>("memory");
+  tb.run();
+  auto j = nlohmann::json::parse(irr::testing::read_file(d.path() + "/t.json"));
+  std::map<std::string, int> spans;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "X") ++spans[e["name"].get<std::string>()];
+  const int requests = static_cast<int>(tb.stat("memory.interconnect.request.packets"));
+  EXPECT_EQ(spans["load"], requests);  // issue at the L1 ...
+  EXPECT_EQ(spans["request"], requests);  // ... the request network ...
+  EXPECT_EQ(spans["l2"], requests);  // ... the partition ...
+  EXPECT_EQ(spans["reply"], requests);  // ... and the reply network, then completion
+  EXPECT_EQ(j["otherData"]["unfinished_transactions"], 0);
 }
