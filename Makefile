@@ -17,8 +17,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The default simulation: the frontier gather through the gtx480 memory system (all statistics
+# in $(BUILD)/run/stats.json; the summary on stdout).
 run: build
-	$(IRRGPU) run --output-dir $(BUILD)/run
+	$(IRRGPU) run --config gtx480 --output-dir $(BUILD)/run --stats 'memory.total.*' 
 
 test: build
 	cd $(BUILD) && ctest -LE slow -j $(JOBS) --output-on-failure

@@ -12,12 +12,14 @@ DramTiming DramTiming::from(const sim::Config& c) {
   t.banks = static_cast<std::uint32_t>(c.get_uint("dram.banks"));
   t.bus_width = static_cast<std::uint32_t>(c.get_size("dram.bus_width"));
   t.data_rate = static_cast<std::uint32_t>(c.get_uint("dram.data_rate"));
+  t.burst_length = static_cast<std::uint32_t>(c.get_uint("dram.burst_length"));
   t.queue = static_cast<std::uint32_t>(c.get_uint("dram.queue"));
   t.row_size = c.get_size("dram.row_size");
   t.tRCD = static_cast<std::uint32_t>(c.get_uint("dram.tRCD"));
   t.tRP = static_cast<std::uint32_t>(c.get_uint("dram.tRP"));
   t.tRAS = static_cast<std::uint32_t>(c.get_uint("dram.tRAS"));
   t.tCL = static_cast<std::uint32_t>(c.get_uint("dram.tCL"));
+  t.tRRD = static_cast<std::uint32_t>(c.get_uint("dram.tRRD"));
   t.fr_fcfs = c.get_string("dram.scheduler") == "fr_fcfs";
   return t;
 }
@@ -130,7 +132,8 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
   for (const Pending& p : waiting_) {
     Bank& b = banks_[bank_of(p.req.address)];
     const std::uint64_t row = row_of(p.req.address);
-    if (!b.open && b.act_ready <= c) {
+    if (!b.open && b.act_ready <= c && next_act_ <= c) {
+      next_act_ = c + t_.tRRD;
       b.open = true;
       b.row = row;
       b.col_ready = c + t_.tRCD;

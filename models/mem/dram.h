@@ -3,9 +3,11 @@
 //  - fixed: every access takes dram.latency cycles, one accepted per cycle (for configurations
 //    that give only a latency, as kim4x16's "100 cycle DRAM latency");
 //  - detailed: banks with row buffers, an FR-FCFS (or FCFS) scheduler, one command per cycle,
-//    tRCD, tRP, tRAS, tCL, and a data bus carrying bus_width x data_rate bytes per cycle.
+//    tRCD, tRP, tRAS, tCL, tRRD (activate to activate, any bank), and a data bus carrying
+//    bus_width x data_rate bytes per cycle.
 // Timing of a read (cycles from its command): row hit tCL + burst; closed row tRCD + tCL + burst;
-// row conflict tRP + tRCD + tCL + burst, where burst = bytes / (bus_width x data_rate). Writes
+// row conflict tRP + tRCD + tCL + burst, where burst is the data-bus time of whole bursts
+// (burst_length x bus_width bytes each, data_rate transfers per cycle). Writes
 // are timed as reads (tWL = tCL), a simplification stated in docs/memory.md.
 #pragma once
 
@@ -29,14 +31,17 @@ struct DramRequest {
 struct DramTiming {
   std::string model = "detailed";
   std::uint32_t latency = 100;  // fixed model
-  std::uint32_t banks = 16, bus_width = 8, data_rate = 4, queue = 32;
+  std::uint32_t banks = 16, bus_width = 8, data_rate = 4, burst_length = 8, queue = 32;
   std::uint64_t row_size = 2048;
-  std::uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12;
+  std::uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12, tRRD = 6;
   bool fr_fcfs = true;
   static DramTiming from(const sim::Config& c);
+  // Data-bus cycles of an access: whole bursts of burst_length transfers of bus_width bytes,
+  // data_rate transfers per cycle.
   std::uint32_t burst_cycles(std::uint32_t bytes) const {
-    const std::uint32_t per = bus_width * data_rate;
-    return (bytes + per - 1) / per;
+    const std::uint32_t burst_bytes = burst_length * bus_width;
+    const std::uint32_t bursts = (bytes + burst_bytes - 1) / burst_bytes;
+    return bursts * ((burst_length + data_rate - 1) / data_rate);
   }
 };
 
@@ -78,7 +83,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   std::deque<Pending> waiting_;                    // accepted, not yet issued (scheduler's queue)
   std::vector<Pending> in_flight_;                 // column command issued, data not finished
   std::vector<Bank> banks_;
-  sim::Cycle bus_free_ = 0;
+  sim::Cycle bus_free_ = 0, next_act_ = 0;
   std::uint64_t serial_ = 0;
   sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;
   sim::Average& queue_occupancy_;

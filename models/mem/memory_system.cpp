@@ -32,6 +32,40 @@ MemorySystem::MemorySystem(const sc_core::sc_module_name& name, sim::Simulation&
   for (std::uint32_t i = 0; i < sms; ++i) l1_[i]->mem_side.socket.bind(crossbar_->sm_side[i]->socket);
   for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
   sim.watch(this->name(), *this);
+  add_summary(sim);
+}
+
+// Whole-system figures under memory.total.*, the summary `make run` prints.
+void MemorySystem::add_summary(sim::Simulation& sim) {
+  auto& stats = sim.stats();
+  auto total = [&stats](const std::string& suffix) {
+    double s = 0;
+    for (const auto& [name, stat] : stats.all())
+      if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+          name.rfind("memory.total.", 0) != 0)
+        s += stat->value();
+    return s;
+  };
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  const std::string t = std::string(name()) + ".total.";
+  stats.formula(t + "instructions", "warp memory instructions issued, all SMs", "instructions",
+                [=] { return total("_traffic.instructions"); });
+  stats.formula(t + "requests_per_instruction", "line requests per warp memory instruction", "requests",
+                [=] { return ratio(total("_traffic.requests"), total("_traffic.instructions")); });
+  stats.formula(t + "l1_hit_rate", "L1 load hits per load access", "ratio",
+                [=] { return ratio(total("_l1.hits"), total("_l1.hits") + total("_l1.misses")); });
+  stats.formula(t + "l2_hit_rate", "L2 hits per L2 access", "ratio",
+                [=] { return ratio(total(".l2.hits"), total(".l2.accesses")); });
+  stats.formula(t + "dram_row_hit_rate", "DRAM accesses to an open row", "ratio", [=] {
+    return ratio(total(".dram.row_hits"), total(".dram.row_hits") + total(".dram.row_misses") + total(".dram.row_conflicts"));
+  });
+  const double bytes_per_cycle = static_cast<double>(sim.config().get_size("dram.bus_width") * sim.config().get_uint("dram.data_rate"));
+  stats.formula(t + "dram_bandwidth", "DRAM data moved over the run's time", "GB/s", [=] {
+    const double seconds = static_cast<double>(sim::now_ps()) * 1e-12;
+    return seconds > 0 ? total(".dram.bus_busy_cycles") * bytes_per_cycle / seconds / 1e9 : 0.0;
+  });
+  stats.formula(t + "reservation_fails", "cycles accesses waited for MSHRs or queues, L1 and L2", "cycles",
+                [=] { return total(".reservation_fails"); });
 }
 
 std::vector<std::string> MemorySystem::outstanding() const {

@@ -31,6 +31,7 @@ class MemorySystem : public sc_core::sc_module, public sim::Outstanding {
   TrafficGenerator& generator(std::size_t sm) { return *generators_[sm]; }
 
  private:
+  void add_summary(sim::Simulation& sim);
   BackingStore store_;
   tlm_glue::PayloadPool pool_;
   AddressMap map_;
