@@ -7,10 +7,16 @@
 
 namespace irr::sim {
 
-Picoseconds now_ps() {
-  return static_cast<Picoseconds>(sc_core::sc_time_stamp().value() /
-                                  sc_core::sc_time(1, sc_core::SC_PS).value());
+namespace {
+// SystemC's time unit in picoseconds (1 at the default and required resolution of 1 ps).
+std::uint64_t ps_per_tick() {
+  static const std::uint64_t f =
+      static_cast<std::uint64_t>(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12));
+  return f ? f : 1;
 }
+}  // namespace
+
+Picoseconds now_ps() { return static_cast<Picoseconds>(sc_core::sc_time_stamp().value() * ps_per_tick()); }
 
 ClockDomain::ClockDomain(std::string name, Picoseconds period) : name_(std::move(name)), period_(period) {
   if (period_ == 0) throw std::invalid_argument("clock domain " + name_ + ": period must be at least 1 ps");
@@ -66,7 +72,7 @@ void ClockScheduler::schedule(Cycle c) {
   scheduled_ = true;
   scheduled_cycle_ = c;
   // An earlier notification replaces a later pending one (IEEE 1666 sc_event::notify).
-  edge_.notify(sc_core::sc_time(static_cast<double>(domain_.time_of(c) - now_ps()), sc_core::SC_PS));
+  edge_.notify(sc_core::sc_time::from_value((domain_.time_of(c) - now_ps()) / ps_per_tick()));
 }
 
 void ClockScheduler::on_edge() {

@@ -63,7 +63,10 @@ void DramChannel::accept(const DramRequest& r, sim::Picoseconds now) {
 bool DramChannel::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   // Requests that crossed from the partition join the scheduler's queue.
-  while (queue_.can_pop(now) && waiting_.size() < t_.queue) waiting_.push_back({queue_.pop(now), c, serial_++});
+  while (queue_.can_pop(now) && waiting_.size() < t_.queue) {
+    const DramRequest r = queue_.pop(now);
+    waiting_.push_back({r, c, serial_++, bank_of(r.address), row_of(r.address)});
+  }
   const bool more = t_.model == "fixed" ? tick_fixed(c) : tick_detailed(c);
   // Finished accesses go back to the partition, in completion order then arrival.
   std::sort(in_flight_.begin(), in_flight_.end(), [](const Pending& a, const Pending& b) {
@@ -100,8 +103,8 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
   // FR-FCFS: the oldest request to an open row whose column command can go now; otherwise the
   // oldest request, for which a precharge or an activate is issued. One command per cycle.
   auto col_ok = [&](const Pending& p) {
-    const Bank& b = banks_[bank_of(p.req.address)];
-    return b.open && b.row == row_of(p.req.address) && b.col_ready <= c && bus_free_ <= c + t_.tCL;
+    const Bank& b = banks_[p.bank];
+    return b.open && b.row == p.row && b.col_ready <= c && bus_free_ <= c + t_.tCL;
   };
   auto pick = waiting_.end();
   if (t_.fr_fcfs) {
@@ -112,7 +115,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
   if (pick != waiting_.end()) {
     Pending p = *pick;
     waiting_.erase(pick);
-    Bank& b = banks_[bank_of(p.req.address)];
+    Bank& b = banks_[p.bank];
     const std::uint32_t burst = t_.burst_cycles(p.req.bytes);
     const sim::Cycle data = std::max<sim::Cycle>(c + t_.tCL, bus_free_);
     bus_free_ = data + burst;
@@ -129,9 +132,15 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
   // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is
   // closed (activate) or open on another row that no waiting request still hits (precharge), so
   // other banks' rows open while the data bus serves row hits. FCFS: only for the oldest.
+  // Banks whose open row some waiting request still hits: those are not closed.
+  hits_pending_.assign(banks_.size(), false);
   for (const Pending& p : waiting_) {
-    Bank& b = banks_[bank_of(p.req.address)];
-    const std::uint64_t row = row_of(p.req.address);
+    const Bank& b = banks_[p.bank];
+    if (b.open && b.row == p.row) hits_pending_[p.bank] = true;
+  }
+  for (const Pending& p : waiting_) {
+    Bank& b = banks_[p.bank];
+    const std::uint64_t row = p.row;
     if (!b.open && b.act_ready <= c && next_act_ <= c) {
       next_act_ = c + t_.tRRD;
       b.open = true;
@@ -143,10 +152,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
       break;
     }
     if (b.open && b.row != row && b.pre_ready <= c) {
-      const bool hits_left = std::any_of(waiting_.begin(), waiting_.end(), [&](const Pending& q) {
-        return bank_of(q.req.address) == bank_of(p.req.address) && row_of(q.req.address) == b.row;
-      });
-      if (!hits_left) {
+      if (!hits_pending_[p.bank]) {
         b.open = false;
         b.act_ready = c + t_.tRP;
         b.opened_for = p.serial;  // marks the precharge as this request's

@@ -62,6 +62,8 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
     DramRequest req;
     sim::Cycle arrived;
     std::uint64_t serial;
+    std::uint32_t bank = 0;  // decoded once, at arrival
+    std::uint64_t row = 0;
     sim::Cycle done = 0;
   };
   struct Bank {
@@ -84,6 +86,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   std::vector<Pending> in_flight_;                 // column command issued, data not finished
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
+  std::vector<bool> hits_pending_;  // scratch, per bank
   std::uint64_t serial_ = 0;
   sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;
   sim::Average& queue_occupancy_;
