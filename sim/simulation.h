@@ -60,6 +60,23 @@ class Simulation {
   StatsRegistry& stats() { return stats_; }
   Logging& logging() { return logging_; }
   std::shared_ptr<spdlog::logger> logger(const std::string& name) { return logging_.get(name); }
+  // A module's statistics and probes under its hierarchical name: counter(*this, "hits", ...)
+  // is "<module name>.hits".
+  Counter& counter(const sc_core::sc_object& owner, const std::string& leaf, const std::string& description,
+                   const std::string& unit) {
+    return stats_.counter(std::string(owner.name()) + "." + leaf, description, unit);
+  }
+  Average& average(const sc_core::sc_object& owner, const std::string& leaf, const std::string& description,
+                   const std::string& unit) {
+    return stats_.average(std::string(owner.name()) + "." + leaf, description, unit);
+  }
+  Distribution& distribution(const sc_core::sc_object& owner, const std::string& leaf, const std::string& description,
+                             const std::string& unit, double low, double width, std::size_t buckets) {
+    return stats_.distribution(std::string(owner.name()) + "." + leaf, description, unit, low, width, buckets);
+  }
+  Probe& probe(const sc_core::sc_object& owner, const std::string& leaf, unsigned width, const std::string& description) {
+    return probes_.add(std::string(owner.name()) + "." + leaf, width, description);
+  }
   ProbeRegistry& probes() { return probes_; }
   Probe& probe(const std::string& name, unsigned width, const std::string& description) {
     return probes_.add(name, width, description);

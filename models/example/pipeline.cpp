@@ -18,12 +18,12 @@ Producer::Producer(const sc_core::sc_module_name& name, sim::Simulation& sim, si
       total_(sim.config().get_uint("example.requests")),
       burst_(sim.config().get_uint("example.burst")),
       gap_(sim.config().get_uint("example.gap")),
-      issued_(sim.stats().counter(std::string(this->name()) + ".issued", "requests issued", "requests")),
-      stall_cycles_(sim.stats().counter(std::string(this->name()) + ".stall_cycles",
+      issued_(sim.counter(*this, "issued", "requests issued", "requests")),
+      stall_cycles_(sim.counter(*this, "stall_cycles",
                                         "cycles a ready request waited for room in the queue", "cycles")),
-      issued_probe_(sim.probe(std::string(this->name()) + ".issued", sim::bits_for(total_), "requests issued so far")),
-      stalled_probe_(sim.probe(std::string(this->name()) + ".stalled", 1, "a ready request waits for queue room")),
-      queue_probe_(sim.probe(std::string(this->name()) + ".queue_occupancy", sim::bits_for(queue.capacity()),
+      issued_probe_(sim.probe(*this, "issued", sim::bits_for(total_), "requests issued so far")),
+      stalled_probe_(sim.probe(*this, "stalled", 1, "a ready request waits for queue room")),
+      queue_probe_(sim.probe(*this, "queue_occupancy", sim::bits_for(queue.capacity()),
                              "entries in the queue as the producer saw it")) {
   if (trace_) queue_track_ = trace_->track("example", "queue");
   sim.clock("core").add(*this);
@@ -72,13 +72,13 @@ Server::Server(const sc_core::sc_module_name& name, sim::Simulation& sim, sim::T
       service_cycles_(sim.config().get_uint("example.service_cycles")),
       burst_(sim.config().get_uint("example.burst")),
       stuck_(sim.config().get_bool("example.stuck")),
-      completed_(sim.stats().counter(std::string(this->name()) + ".completed", "requests served", "requests")),
-      latency_(sim.stats().distribution(std::string(this->name()) + ".latency",
+      completed_(sim.counter(*this, "completed", "requests served", "requests")),
+      latency_(sim.distribution(*this, "latency",
                                         "time from issue to completion of a request", "ns", 0, 10, 50)),
-      occupancy_(sim.stats().average(std::string(this->name()) + ".occupancy",
+      occupancy_(sim.average(*this, "occupancy",
                                      "requests in service, averaged over the cycles the server worked", "requests")),
-      in_service_probe_(sim.probe(std::string(this->name()) + ".in_service", sim::bits_for(slots_), "requests in service")),
-      completed_probe_(sim.probe(std::string(this->name()) + ".completed", 32, "requests served so far")) {
+      in_service_probe_(sim.probe(*this, "in_service", sim::bits_for(slots_), "requests in service")),
+      completed_probe_(sim.probe(*this, "completed", 32, "requests served so far")) {
   if (trace_) {
     track_ = trace_->track("example", "server");
     bursts_track_ = trace_->track("example", "bursts");

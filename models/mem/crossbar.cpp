@@ -13,15 +13,15 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("interconnect.latency"))),
       flit_size_(static_cast<std::uint32_t>(sim.config().get_size("interconnect.flit_size"))),
       replies_in_(partitions),
-      req_packets_(sim.stats().counter(std::string(this->name()) + ".request.packets", "packets on the request network", "packets")),
-      req_flits_(sim.stats().counter(std::string(this->name()) + ".request.flits", "flits on the request network", "flits")),
-      rep_packets_(sim.stats().counter(std::string(this->name()) + ".reply.packets", "packets on the reply network", "packets")),
-      rep_flits_(sim.stats().counter(std::string(this->name()) + ".reply.flits", "flits on the reply network", "flits")),
-      req_bytes_(sim.stats().counter(std::string(this->name()) + ".request.bytes", "data bytes on the request network", "bytes")),
-      rep_bytes_(sim.stats().counter(std::string(this->name()) + ".reply.bytes", "data bytes on the reply network", "bytes")),
-      contention_(sim.stats().counter(std::string(this->name()) + ".contention_cycles",
+      req_packets_(sim.counter(*this, "request.packets", "packets on the request network", "packets")),
+      req_flits_(sim.counter(*this, "request.flits", "flits on the request network", "flits")),
+      rep_packets_(sim.counter(*this, "reply.packets", "packets on the reply network", "packets")),
+      rep_flits_(sim.counter(*this, "reply.flits", "flits on the reply network", "flits")),
+      req_bytes_(sim.counter(*this, "request.bytes", "data bytes on the request network", "bytes")),
+      rep_bytes_(sim.counter(*this, "reply.bytes", "data bytes on the reply network", "bytes")),
+      contention_(sim.counter(*this, "contention_cycles",
                                       "input-cycles a head packet waited for its output", "cycles")),
-      in_flight_probe_(sim.probe(std::string(this->name()) + ".in_flight", 16, "packets on the links")),
+      in_flight_probe_(sim.probe(*this, "in_flight", 16, "packets on the links")),
       trace_(sim.txn_trace()) {
   if (trace_) {
     for (std::uint32_t j = 0; j < partitions; ++j) req_tracks_.push_back(trace_->track("interconnect", "to partition " + std::to_string(j)));

@@ -32,19 +32,19 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& s
       done_(done),
       owner_(owner),
       banks_(t.banks),
-      reads_(sim.stats().counter(std::string(this->name()) + ".reads", "read accesses", "accesses")),
-      writes_(sim.stats().counter(std::string(this->name()) + ".writes", "write accesses", "accesses")),
-      row_hits_(sim.stats().counter(std::string(this->name()) + ".row_hits", "accesses to the open row", "accesses")),
-      row_misses_(sim.stats().counter(std::string(this->name()) + ".row_misses", "accesses to a closed bank", "accesses")),
-      row_conflicts_(sim.stats().counter(std::string(this->name()) + ".row_conflicts",
+      reads_(sim.counter(*this, "reads", "read accesses", "accesses")),
+      writes_(sim.counter(*this, "writes", "write accesses", "accesses")),
+      row_hits_(sim.counter(*this, "row_hits", "accesses to the open row", "accesses")),
+      row_misses_(sim.counter(*this, "row_misses", "accesses to a closed bank", "accesses")),
+      row_conflicts_(sim.counter(*this, "row_conflicts",
                                          "accesses that closed another row first", "accesses")),
-      bus_busy_(sim.stats().counter(std::string(this->name()) + ".bus_busy_cycles", "cycles the data bus carried data",
+      bus_busy_(sim.counter(*this, "bus_busy_cycles", "cycles the data bus carried data",
                                     "cycles")),
-      queue_occupancy_(sim.stats().average(std::string(this->name()) + ".queue_occupancy",
+      queue_occupancy_(sim.average(*this, "queue_occupancy",
                                            "requests waiting, averaged over the cycles the channel worked", "requests")),
-      latency_(sim.stats().distribution(std::string(this->name()) + ".latency",
+      latency_(sim.distribution(*this, "latency",
                                         "cycles from arrival to the last data beat", "cycles", 0, 20, 50)),
-      queue_probe_(sim.probe(std::string(this->name()) + ".queue", sim::bits_for(t.queue * 2 + 64), "requests in the channel")) {
+      queue_probe_(sim.probe(*this, "queue", sim::bits_for(t.queue * 2 + 64), "requests in the channel")) {
   sim::ClockScheduler& clock = sim.clock("dram");
   clock.add(*this);
   sim.stats().formula(std::string(this->name()) + ".bandwidth_utilisation",

@@ -80,11 +80,11 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Sim
       waiting_lines_(warps_, 0),
       issued_at_(warps_, 0),
       history_slot_(warps_, static_cast<std::size_t>(-1)),
-      instructions_(sim.stats().counter(std::string(this->name()) + ".instructions", "warp memory instructions issued", "instructions")),
-      requests_(sim.stats().counter(std::string(this->name()) + ".requests", "line requests after coalescing", "requests")),
-      requests_per_instruction_(sim.stats().distribution(std::string(this->name()) + ".requests_per_instruction",
+      instructions_(sim.counter(*this, "instructions", "warp memory instructions issued", "instructions")),
+      requests_(sim.counter(*this, "requests", "line requests after coalescing", "requests")),
+      requests_per_instruction_(sim.distribution(*this, "requests_per_instruction",
                                                          "line requests per warp memory instruction", "requests", 1, 1, 32)),
-      latency_(sim.stats().distribution(std::string(this->name()) + ".instruction_latency",
+      latency_(sim.distribution(*this, "instruction_latency",
                                         "cycles from issue until every line of the instruction completed", "cycles", 0, 50, 40)) {
   if (footprint_ < 128) throw Error("traffic.footprint must be at least 128B", Error::Kind::config);
   for (const auto& i : trace) {
