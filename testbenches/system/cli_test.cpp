@@ -179,3 +179,15 @@ TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   EXPECT_EQ(read_file(d.path() + "/memory.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/memory.gtkw"))
       << "regenerate with: make waveforms";
 }
+
+TEST(Cli, MemorySystemRunIsDeterministic) {
+  TempDir d;
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(run_cli({"run", "-q", "-c", "kim4x16", "-s", "traffic.instructions=60", "-o", d.path() + "/" + run}).exit_code, 0);
+  const std::string a = read_file(d.path() + "/a/stats.json");
+  EXPECT_NE(a.find("memory.total.l2_hit_rate"), std::string::npos);
+  EXPECT_EQ(a, read_file(d.path() + "/b/stats.json"));
+  auto r = run_cli({"run", "-q", "-s", "traffic.pattern=trace"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("traffic.pattern: trace needs traffic.trace"), std::string::npos) << r.err;
+}
