@@ -5,10 +5,12 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <systemc>
 
 #include "apps/irrgpu/area.h"
+#include "models/core/ptx/parser.h"
 #include "models/example/pipeline.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
@@ -129,6 +131,28 @@ int gtkw(const GtkwOptions& o) {
 
 int run_area(const AreaOptions& o) {
   return guarded([&] { return area(o); });
+}
+
+int ptx_check(const std::string& file) {
+  return guarded([&] {
+    const core::ptx::Module m = core::ptx::parse_file(file);
+    const auto kernels = m.kernels();
+    std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"
+              << (kernels.size() == 1 ? "" : "s") << ", " << m.functions.size() - kernels.size() << " other function"
+              << (m.functions.size() - kernels.size() == 1 ? "" : "s") << "\n";
+    for (const auto* k : kernels) {
+      std::cout << "  " << k->name << "(";
+      for (std::size_t i = 0; i < k->params.size(); ++i)
+        std::cout << (i ? ", " : "") << "." << core::ptx::type_name(k->params[i].type) << " " << k->params[i].name;
+      std::map<std::string, unsigned> regs;
+      for (const auto& r : k->registers) ++regs[core::ptx::type_name(r.type)];
+      std::cout << ")\n    " << k->code.size() << " instructions; registers declared:";
+      for (const auto& [t, n] : regs) std::cout << " " << n << " ." << t;
+      std::cout << "; shared " << m.shared_bytes + k->shared_bytes << " B; local " << k->local_bytes << " B; params "
+                << k->param_bytes << " B\n";
+    }
+    return 0;
+  });
 }
 
 int version() {

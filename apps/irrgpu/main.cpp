@@ -78,6 +78,11 @@ extern "C" int sc_main(int argc, char** argv) {
   area_cmd->add_option("--source", area.sources, "Verilog file of an ad hoc design; repeatable");
   area_cmd->add_option("-p,--param", area.params, "Parameter override NAME=VALUE; repeatable");
   area_cmd->add_option("--json", area.json, "Also write the report as JSON here");
+  std::string ptx_file;
+  auto* ptx_cmd = app.add_subcommand("ptx", "PTX front end");
+  ptx_cmd->require_subcommand(1);
+  auto* ptx_check_cmd = ptx_cmd->add_subcommand("check", "Parse a PTX module; list its kernels and resource use, or the first error");
+  ptx_check_cmd->add_option("file", ptx_file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {
@@ -97,6 +102,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*doc_cmd) return irr::app::config_doc();
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
+  if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file);
   if (*version_cmd) return irr::app::version();
   return 2;
 }

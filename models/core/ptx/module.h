@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// A parsed PTX module: variables, functions and kernels, and each function's instructions decoded
+// once into a compact form (opcode, modifiers, operands as register indices, immediates and
+// resolved addresses) so execution does no string work.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace irr::core::ptx {
+
+enum class Type : std::uint8_t { none, b8, b16, b32, b64, u8, u16, u32, u64, s8, s16, s32, s64, f16, f32, f64, pred };
+enum class Space : std::uint8_t { none, reg, global, shared, local, param, constant, generic };
+enum class Cmp : std::uint8_t { none, eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
+enum class BoolOp : std::uint8_t { none, and_, or_, xor_ };
+enum class Round : std::uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi };
+enum class Mode : std::uint8_t {  // the one sub-operation of atom/red/vote/shfl/redux/mul/mad/bar
+  none, add, min, max, exch, cas, and_, or_, xor_, inc, dec,  // atomics, redux
+  all, any, uni, ballot,                                      // vote
+  up, down, bfly, idx,                                        // shfl
+  lo, hi, wide,                                               // mul, mad
+  sync, arrive, red_popc, red_and, red_or                     // bar
+};
+
+const char* type_name(Type t);
+unsigned type_bits(Type t);   // 0 for none
+bool is_signed(Type t);
+bool is_float(Type t);
+
+enum class Op : std::uint16_t {
+  mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
+  shl, shr, popc, clz, brev, bfind, bfe, bfi, prmt, setp, selp, set, bra, ret, exit, bar, membar, fence, atom,
+  red, activemask, vote, shfl, match, redux, fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, call, copysign, testp,
+  extension
+};
+const char* op_name(Op op);
+
+enum class OperandKind : std::uint8_t { none, reg, imm, special, address, label, vector, symbol, sink };
+
+struct Operand {
+  OperandKind kind = OperandKind::none;
+  std::uint32_t reg = 0;        // reg: register index; address: base register (when based)
+  bool based = false;           // address: has a base register
+  std::int64_t offset = 0;      // address: byte offset; imm: integer value
+  std::uint64_t bits = 0;       // imm: the raw bits (floats as 0f/0d patterns)
+  bool is_float_imm = false;
+  std::uint32_t symbol = 0;     // address / symbol: index into Function::symbols or Module::variables
+  bool global_symbol = false;   // symbol is a module variable (else a function-local one)
+  std::uint16_t special = 0;    // special register id (see Special)
+  std::vector<std::uint32_t> regs;  // vector: registers, with ~0u for a `_` sink
+  bool negated = false;         // !%p as a source
+};
+
+enum class Special : std::uint16_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  laneid, warpid, nwarpid, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge, clock, clock64,
+  globaltimer, smid, nsmid, gridid
+};
+
+struct SourceLoc {
+  std::uint16_t file = 0;  // .file number (0: none)
+  std::uint32_t line = 0, col = 0;
+};
+
+struct Instruction {
+  Op op = Op::mov;
+  Type type = Type::none, type2 = Type::none;  // type2: cvt's source type
+  Space space = Space::none;
+  Cmp cmp = Cmp::none;
+  BoolOp boolop = BoolOp::none;
+  Round round = Round::none;
+  Mode mode = Mode::none;
+  std::uint8_t vec = 1;  // .v2 / .v4
+  bool sat = false, ftz = false, approx = false, full = false, uni = false, nc = false, to = false;
+  bool guarded = false, guard_negated = false;
+  std::uint32_t guard = 0;        // predicate register
+  std::vector<Operand> ops;       // destination(s) first, as written
+  std::uint32_t target = 0;       // bra: instruction index; call: function index
+  std::uint16_t extension = 0;    // Op::extension: registry index
+  SourceLoc loc;                  // from the last .loc
+  std::uint32_t ptx_line = 0;     // line in the PTX file
+};
+
+struct Variable {
+  std::string name;
+  Space space = Space::none;
+  Type type = Type::none;
+  std::uint64_t size = 0;  // bytes
+  std::uint32_t align = 1;
+  std::vector<std::uint8_t> init;  // initial bytes (global, const); empty: zero
+  std::uint64_t offset = 0;        // byte offset within its space's segment (assigned by the parser)
+};
+
+struct Register {
+  std::string name;
+  Type type;
+};
+
+struct Function {
+  std::string name;
+  bool kernel = false, external = false;
+  std::vector<Variable> params;       // kernel or function parameters, in order (param space)
+  std::vector<Variable> returns;      // .func return parameters
+  std::vector<Register> registers;    // every register, index = Operand::reg
+  std::vector<Variable> symbols;      // local, shared and call-site param variables
+  std::vector<Instruction> code;
+  std::map<std::string, std::uint32_t> labels;
+  std::uint64_t shared_bytes = 0, local_bytes = 0, param_bytes = 0, call_param_bytes = 0;
+  std::uint32_t line = 0;             // where it is declared
+  std::uint32_t maxntid[3] = {0, 0, 0};
+};
+
+struct Module {
+  std::string file;
+  std::string version, target;
+  unsigned address_size = 64;
+  std::vector<Variable> variables;      // module-scope .global / .const / .shared
+  std::vector<Function> functions;
+  std::map<std::uint16_t, std::string> files;  // .file number -> path
+  std::uint64_t global_bytes = 0, const_bytes = 0, shared_bytes = 0;
+
+  const Function* find(const std::string& name) const;
+  std::vector<const Function*> kernels() const;
+};
+
+}  // namespace irr::core::ptx

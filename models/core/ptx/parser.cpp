@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/core/ptx/parser.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "models/core/ptx/lexer.h"
+#include "sim/error.h"
+
+namespace irr::core::ptx {
+
+std::uint16_t ExtensionRegistry::add(Extension e) {
+  if (find(e.name)) throw std::logic_error("extension instruction '" + e.name + "' registered twice");
+  extensions_.push_back(std::move(e));
+  return static_cast<std::uint16_t>(extensions_.size() - 1);
+}
+
+const Extension* ExtensionRegistry::find(const std::string& name) const {
+  for (const auto& e : extensions_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+namespace {
+
+const std::unordered_map<std::string, Op> kOps = {
+    {"mov", Op::mov},     {"ld", Op::ld},       {"ldu", Op::ldu},       {"st", Op::st},       {"cvta", Op::cvta},
+    {"cvt", Op::cvt},     {"add", Op::add},     {"sub", Op::sub},       {"mul", Op::mul},     {"mad", Op::mad},
+    {"div", Op::div},     {"rem", Op::rem},     {"min", Op::min},       {"max", Op::max},     {"abs", Op::abs},
+    {"neg", Op::neg},     {"and", Op::and_},    {"or", Op::or_},        {"xor", Op::xor_},    {"not", Op::not_},
+    {"cnot", Op::cnot},   {"shl", Op::shl},     {"shr", Op::shr},       {"popc", Op::popc},   {"clz", Op::clz},
+    {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},
+    {"setp", Op::setp},   {"selp", Op::selp},   {"set", Op::set},       {"bra", Op::bra},     {"ret", Op::ret},
+    {"exit", Op::exit},   {"bar", Op::bar},     {"barrier", Op::bar},   {"membar", Op::membar}, {"fence", Op::fence},
+    {"atom", Op::atom},   {"red", Op::red},     {"activemask", Op::activemask}, {"vote", Op::vote},
+    {"shfl", Op::shfl},   {"match", Op::match}, {"redux", Op::redux},   {"fma", Op::fma},     {"rcp", Op::rcp},
+    {"sqrt", Op::sqrt},   {"rsqrt", Op::rsqrt}, {"ex2", Op::ex2},       {"lg2", Op::lg2},     {"sin", Op::sin},
+    {"cos", Op::cos},     {"call", Op::call},   {"copysign", Op::copysign}, {"testp", Op::testp}};
+
+const std::unordered_map<std::string, Type> kTypes = {
+    {"b8", Type::b8},   {"b16", Type::b16}, {"b32", Type::b32}, {"b64", Type::b64}, {"u8", Type::u8},
+    {"u16", Type::u16}, {"u32", Type::u32}, {"u64", Type::u64}, {"s8", Type::s8},   {"s16", Type::s16},
+    {"s32", Type::s32}, {"s64", Type::s64}, {"f16", Type::f16}, {"f32", Type::f32}, {"f64", Type::f64},
+    {"pred", Type::pred}};
+
+const std::unordered_map<std::string, Space> kSpaces = {
+    {"global", Space::global}, {"shared", Space::shared}, {"local", Space::local},
+    {"param", Space::param},   {"const", Space::constant}};
+
+const std::unordered_map<std::string, Cmp> kCmps = {
+    {"eq", Cmp::eq},   {"ne", Cmp::ne},   {"lt", Cmp::lt},   {"le", Cmp::le},   {"gt", Cmp::gt},   {"ge", Cmp::ge},
+    {"lo", Cmp::lo},   {"ls", Cmp::ls},   {"hi", Cmp::hi},   {"hs", Cmp::hs},   {"equ", Cmp::equ}, {"neu", Cmp::neu},
+    {"ltu", Cmp::ltu}, {"leu", Cmp::leu}, {"gtu", Cmp::gtu}, {"geu", Cmp::geu}, {"num", Cmp::num}, {"nan", Cmp::nan}};
+
+const std::unordered_map<std::string, Round> kRounds = {
+    {"rn", Round::rn},   {"rz", Round::rz},   {"rm", Round::rm},   {"rp", Round::rp},
+    {"rni", Round::rni}, {"rzi", Round::rzi}, {"rmi", Round::rmi}, {"rpi", Round::rpi}};
+
+const std::unordered_map<std::string, Mode> kAtomModes = {
+    {"add", Mode::add}, {"min", Mode::min}, {"max", Mode::max}, {"exch", Mode::exch}, {"cas", Mode::cas},
+    {"and", Mode::and_}, {"or", Mode::or_}, {"xor", Mode::xor_}, {"inc", Mode::inc}, {"dec", Mode::dec}};
+
+// Memory-ordering and scope qualifiers: accepted and ignored (the functional model executes
+// every memory operation in issue order).
+const char* const kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "cta", "gpu", "sys",
+                                "gl", "aligned", "weak", "mmio"};
+
+const std::unordered_map<std::string, Special> kSpecials = {
+    {"%tid.x", Special::tid_x},         {"%tid.y", Special::tid_y},           {"%tid.z", Special::tid_z},
+    {"%ntid.x", Special::ntid_x},       {"%ntid.y", Special::ntid_y},         {"%ntid.z", Special::ntid_z},
+    {"%ctaid.x", Special::ctaid_x},     {"%ctaid.y", Special::ctaid_y},       {"%ctaid.z", Special::ctaid_z},
+    {"%nctaid.x", Special::nctaid_x},   {"%nctaid.y", Special::nctaid_y},     {"%nctaid.z", Special::nctaid_z},
+    {"%laneid", Special::laneid},       {"%warpid", Special::warpid},         {"%nwarpid", Special::nwarpid},
+    {"%lanemask_eq", Special::lanemask_eq}, {"%lanemask_lt", Special::lanemask_lt},
+    {"%lanemask_le", Special::lanemask_le}, {"%lanemask_gt", Special::lanemask_gt},
+    {"%lanemask_ge", Special::lanemask_ge}, {"%clock", Special::clock},       {"%clock64", Special::clock64},
+    {"%globaltimer", Special::globaltimer}, {"%smid", Special::smid},         {"%nsmid", Special::nsmid},
+    {"%gridid", Special::gridid}};
+
+struct Name {
+  enum Kind { reg, symbol } kind;
+  std::uint32_t index;
+};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, std::string file, const ExtensionRegistry* ext)
+      : t_(std::move(tokens)), file_(std::move(file)), ext_(ext) {}
+
+  Module run() {
+    m_.file = file_;
+    while (peek().kind != Token::end) top_level();
+    resolve_calls();
+    m_.global_bytes = segment(Space::global);
+    m_.const_bytes = segment(Space::constant);
+    return std::move(m_);
+  }
+
+ private:
+  // --- tokens -----------------------------------------------------------------------------------
+  const Token& peek(std::size_t k = 0) const { return t_[std::min(pos_ + k, t_.size() - 1)]; }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos_ < t_.size() - 1) ++pos_;
+    return t;
+  }
+  bool is(const Token& t, const char* punct) const { return t.kind == Token::punct && t.text == punct; }
+  bool accept(const char* punct) {
+    if (!is(peek(), punct)) return false;
+    next();
+    return true;
+  }
+  bool accept_directive(const char* d) {
+    if (peek().kind != Token::directive || peek().text != d) return false;
+    next();
+    return true;
+  }
+  Error error(const Token& t, const std::string& why) const {
+    return Error({file_, t.line, t.col}, why, Error::Kind::config);
+  }
+  const Token& expect(const char* punct) {
+    if (!is(peek(), punct)) throw error(peek(), std::string("expected '") + punct + "', found " + describe(peek()));
+    return next();
+  }
+  std::string describe(const Token& t) const { return t.kind == Token::end ? "the end of the file" : "'" + t.text + "'"; }
+  std::uint64_t integer() {
+    const Token& t = next();
+    if (t.kind != Token::integer) throw error(t, "expected a number, found " + describe(t));
+    return t.u;
+  }
+  std::string identifier() {
+    const Token& t = next();
+    if (t.kind != Token::ident) throw error(t, "expected a name, found " + describe(t));
+    return t.text;
+  }
+  Type type_directive() {
+    const Token& t = next();
+    auto it = t.kind == Token::directive ? kTypes.find(t.text.substr(1)) : kTypes.end();
+    if (it == kTypes.end()) throw error(t, "unsupported type " + describe(t));
+    return it->second;
+  }
+
+  // --- module -----------------------------------------------------------------------------------
+  void top_level() {
+    const Token& t = peek();
+    if (t.kind != Token::directive) throw error(t, "expected a directive, found " + describe(t));
+    if (accept_directive(".version")) {
+      const Token& v = next();
+      m_.version = v.text;
+      return;
+    }
+    if (accept_directive(".target")) {
+      m_.target = identifier();
+      while (accept(",")) identifier();
+      return;
+    }
+    if (accept_directive(".address_size")) {
+      m_.address_size = static_cast<unsigned>(integer());
+      if (m_.address_size != 64) throw error(t, "only .address_size 64 is supported");
+      return;
+    }
+    if (accept_directive(".file")) {
+      const auto n = static_cast<std::uint16_t>(integer());
+      const Token& path = next();
+      if (path.kind != Token::string) throw error(path, "expected the file's path");
+      m_.files[n] = path.text;
+      while (accept(",")) next();  // timestamp, size
+      return;
+    }
+    if (accept_directive(".section")) {  // debug sections: skipped, balanced braces
+      next();
+      expect("{");
+      for (int depth = 1; depth;) {
+        const Token& s = next();
+        if (s.kind == Token::end) throw error(s, "unterminated .section");
+        if (is(s, "{")) ++depth;
+        if (is(s, "}")) --depth;
+      }
+      return;
+    }
+    bool external = false;
+    while (peek().kind == Token::directive &&
+           (peek().text == ".visible" || peek().text == ".extern" || peek().text == ".weak" || peek().text == ".common")) {
+      external = external || peek().text == ".extern";
+      next();
+    }
+    if (accept_directive(".entry")) return function(true, external);
+    if (accept_directive(".func")) return function(false, external);
+    const Token& sp = peek();
+    auto it = sp.kind == Token::directive ? kSpaces.find(sp.text.substr(1)) : kSpaces.end();
+    if (it != kSpaces.end() && it->second != Space::param && it->second != Space::local) {
+      next();
+      Variable v = variable(it->second, sp);
+      expect(";");
+      m_.variables.push_back(std::move(v));
+      return;
+    }
+    throw error(t, "unsupported directive " + describe(t));
+  }
+
+  // `[.align N] [.vN] .type name[N]... [= init]` after the state space.
+  Variable variable(Space space, const Token& at) {
+    Variable v;
+    v.space = space;
+    unsigned vec = 1;
+    for (;;) {
+      if (accept_directive(".align")) v.align = static_cast<std::uint32_t>(integer());
+      else if (accept_directive(".v2")) vec = 2;
+      else if (accept_directive(".v4")) vec = 4;
+      else if (accept_directive(".ptr")) {
+        if (peek().kind == Token::directive && kSpaces.count(peek().text.substr(1))) next();
+      } else break;
+    }
+    v.type = type_directive();
+    v.name = identifier();
+    std::uint64_t count = vec;
+    while (accept("[")) {
+      if (is(peek(), "]")) {
+        count = 0;  // extern .shared array of unknown size: dynamic shared memory
+      } else {
+        count *= integer();
+      }
+      expect("]");
+    }
+    const unsigned elem = std::max(1u, type_bits(v.type) / 8);
+    v.size = count * elem;
+    if (v.align < elem) v.align = elem;
+    if (accept("=")) {
+      std::vector<std::uint64_t> values;
+      if (accept("{")) {
+        do {
+          values.push_back(constant());
+        } while (accept(","));
+        expect("}");
+      } else {
+        values.push_back(constant());
+      }
+      if (values.size() > count) throw error(at, v.name + ": more initialisers than elements");
+      v.init.resize(v.size, 0);
+      for (std::size_t i = 0; i < values.size(); ++i) std::memcpy(&v.init[i * elem], &values[i], elem);
+    }
+    return v;
+  }
+  std::uint64_t constant() {
+    const bool neg = accept("-");
+    const Token& t = next();
+    if (t.kind == Token::integer) return neg ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(t.u)) : t.u;
+    if (t.kind == Token::floating) {
+      if (!neg) return t.u;
+      return t.u ^ (t.f64 ? 0x8000000000000000ull : 0x80000000ull);
+    }
+    throw error(t, "unsupported initialiser " + describe(t) + " (numbers only)");
+  }
+
+  // --- functions --------------------------------------------------------------------------------
+  void function(bool kernel, bool external) {
+    Function f;
+    f.kernel = kernel;
+    f.external = external;
+    f.line = static_cast<std::uint32_t>(peek().line);
+    scopes_.assign(1, {});
+    if (!kernel && is(peek(), "(")) param_list(f, f.returns);
+    f.name = identifier();
+    if (is(peek(), "(")) param_list(f, f.params);
+    for (;;) {  // performance directives
+      if (accept_directive(".maxntid") || accept_directive(".reqntid")) {
+        f.maxntid[0] = static_cast<std::uint32_t>(integer());
+        for (int d = 1; d < 3 && accept(","); ++d) f.maxntid[d] = static_cast<std::uint32_t>(integer());
+      } else if (accept_directive(".minnctapersm") || accept_directive(".maxnreg") || accept_directive(".maxnctapersm")) {
+        integer();
+      } else if (accept_directive(".noreturn")) {
+      } else break;
+    }
+    if (accept(";")) {  // a prototype
+      if (!m_.find(f.name)) m_.functions.push_back(std::move(f));
+      return;
+    }
+    const Token& open = expect("{");
+    body(f, open);
+    resolve_labels(f);
+    for (auto& existing : m_.functions)
+      if (existing.name == f.name) {
+        existing = std::move(f);
+        return;
+      }
+    m_.functions.push_back(std::move(f));
+  }
+
+  void param_list(Function& f, std::vector<Variable>& into) {
+    expect("(");
+    if (!is(peek(), ")")) {
+      do {
+        const Token& at = peek();
+        if (!accept_directive(".param") && !accept_directive(".reg"))
+          throw error(at, "expected .param, found " + describe(at));
+        Variable v = variable(Space::param, at);
+        f.param_bytes = (f.param_bytes + v.align - 1) / v.align * v.align;
+        v.offset = f.param_bytes;
+        f.param_bytes += v.size;
+        into.push_back(v);
+        scopes_.back()[v.name] = {Name::symbol, static_cast<std::uint32_t>(f.symbols.size())};
+        f.symbols.push_back(v);
+      } while (accept(","));
+    }
+    expect(")");
+  }
+
+  void body(Function& f, const Token& open) {
+    (void)open;
+    int depth = 1;
+    while (depth) {
+      const Token& t = peek();
+      if (t.kind == Token::end) throw error(t, "unterminated function body of " + f.name);
+      if (accept("{")) {
+        ++depth;
+        scopes_.emplace_back();
+        continue;
+      }
+      if (accept("}")) {
+        --depth;
+        if (depth) scopes_.pop_back();
+        continue;
+      }
+      if (t.kind == Token::directive) {
+        declaration(f);
+        continue;
+      }
+      if (t.kind == Token::ident && is(peek(1), ":")) {
+        next();
+        next();
+        if (f.labels.count(t.text)) throw error(t, "label " + t.text + " defined twice");
+        f.labels[t.text] = static_cast<std::uint32_t>(f.code.size());
+        continue;
+      }
+      f.code.push_back(instruction(f));
+    }
+  }
+
+  void declaration(Function& f) {
+    const Token& d = next();
+    if (d.text == ".reg") {
+      unsigned vec = 1;
+      if (accept_directive(".v2")) vec = 2;
+      else if (accept_directive(".v4")) vec = 4;
+      if (vec != 1) throw error(d, "unsupported vector registers");
+      const Type type = type_directive();
+      do {
+        const std::string name = identifier();
+        if (accept("<")) {
+          const std::uint64_t n = integer();
+          expect(">");
+          for (std::uint64_t i = 0; i < n; ++i) add_register(f, name + std::to_string(i), type, d);
+        } else {
+          add_register(f, name, type, d);
+        }
+      } while (accept(","));
+      expect(";");
+      return;
+    }
+    if (d.text == ".loc") {
+      loc_.file = static_cast<std::uint16_t>(integer());
+      loc_.line = static_cast<std::uint32_t>(integer());
+      loc_.col = static_cast<std::uint32_t>(integer());
+      while (peek().line == d.line && peek().kind != Token::end) next();  // function_name ..., inlined_at ...
+      return;
+    }
+    if (d.text == ".pragma") {
+      while (!accept(";")) {
+        if (peek().kind == Token::end) throw error(d, "unterminated .pragma");
+        next();
+      }
+      return;
+    }
+    auto it = kSpaces.find(d.text.substr(1));
+    if (it != kSpaces.end() && it->second != Space::global && it->second != Space::constant) {
+      Variable v = variable(it->second, d);
+      expect(";");
+      std::uint64_t* seg = it->second == Space::shared  ? &f.shared_bytes
+                           : it->second == Space::local ? &f.local_bytes
+                                                        : &f.call_param_bytes;
+      *seg = (*seg + v.align - 1) / v.align * v.align;
+      v.offset = *seg;
+      *seg += v.size;
+      scopes_.back()[v.name] = {Name::symbol, static_cast<std::uint32_t>(f.symbols.size())};
+      f.symbols.push_back(std::move(v));
+      return;
+    }
+    throw error(d, "unsupported directive " + describe(d) + " in a function body");
+  }
+
+  void add_register(Function& f, const std::string& name, Type type, const Token& at) {
+    if (scopes_.back().count(name)) throw error(at, "register " + name + " declared twice");
+    scopes_.back()[name] = {Name::reg, static_cast<std::uint32_t>(f.registers.size())};
+    f.registers.push_back({name, type});
+  }
+
+  const Name* lookup(const std::string& name) const {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      auto it = s->find(name);
+      if (it != s->end()) return &it->second;
+    }
+    return nullptr;
+  }
+
+  // --- instructions -----------------------------------------------------------------------------
+  Instruction instruction(Function& f) {
+    Instruction ins;
+    ins.loc = loc_;
+    ins.ptx_line = static_cast<std::uint32_t>(peek().line);
+    if (accept("@")) {
+      ins.guarded = true;
+      ins.guard_negated = accept("!");
+      const Token& p = next();
+      const Name* n = p.kind == Token::ident ? lookup(p.text) : nullptr;
+      if (!n || n->kind != Name::reg) throw error(p, "guard " + describe(p) + " is not a declared predicate");
+      ins.guard = n->index;
+    }
+    const Token& op = next();
+    if (op.kind != Token::ident) throw error(op, "expected an instruction, found " + describe(op));
+    decode(op, ins);
+    if (ins.op == Op::call) {
+      call_operands(f, ins, op);
+    } else if (!is(peek(), ";")) {
+      do {
+        ins.ops.push_back(operand(f, ins));
+        if (accept("|")) ins.ops.push_back(operand(f, ins));  // setp's second destination
+      } while (accept(","));
+    }
+    expect(";");
+    check_operands(ins, op);
+    return ins;
+  }
+
+  void decode(const Token& t, Instruction& ins) {
+    std::vector<std::string> parts;
+    std::stringstream ss(t.text);
+    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+    const std::string& base = parts[0];
+    auto it = kOps.find(base);
+    if (it == kOps.end()) {
+      const Extension* e = ext_ ? ext_->find(base) : nullptr;
+      if (!e) throw error(t, "unsupported instruction '" + base + "'");
+      ins.op = Op::extension;
+      for (std::uint16_t i = 0; i < ext_->size(); ++i)
+        if (&ext_->at(i) == e) ins.extension = i;
+      try {
+        e->decode(ins, std::vector<std::string>(parts.begin() + 1, parts.end()));
+      } catch (const std::invalid_argument& why) {
+        throw error(t, base + ": " + why.what());
+      }
+      return;
+    }
+    ins.op = it->second;
+    if (base == "barrier") ins.mode = Mode::sync;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string& m = parts[i];
+      auto bad = [&] { return error(t, "unsupported modifier '." + m + "' on " + base); };
+      if (auto ty = kTypes.find(m); ty != kTypes.end()) {
+        if (ins.type == Type::none) ins.type = ty->second;
+        else if (ins.type2 == Type::none) ins.type2 = ty->second;
+        else throw bad();
+      } else if (auto sp = kSpaces.find(m); sp != kSpaces.end() && ins.op != Op::bar) {
+        ins.space = sp->second;
+      } else if (m == "v2" || m == "v4") {
+        ins.vec = static_cast<std::uint8_t>(m[1] - '0');
+      } else if (auto c = kCmps.find(m); c != kCmps.end() && (ins.op == Op::setp || ins.op == Op::set) && ins.cmp == Cmp::none) {
+        ins.cmp = c->second;
+      } else if ((m == "and" || m == "or" || m == "xor") && (ins.op == Op::setp || ins.op == Op::set)) {
+        ins.boolop = m == "and" ? BoolOp::and_ : m == "or" ? BoolOp::or_ : BoolOp::xor_;
+      } else if (auto r = kRounds.find(m); r != kRounds.end()) {
+        ins.round = r->second;
+      } else if (auto a = kAtomModes.find(m);
+                 a != kAtomModes.end() && (ins.op == Op::atom || ins.op == Op::red || ins.op == Op::redux)) {
+        ins.mode = a->second;
+      } else if ((m == "all" || m == "any" || m == "uni" || m == "ballot") && (ins.op == Op::vote || ins.op == Op::match)) {
+        ins.mode = m == "all" ? Mode::all : m == "any" ? Mode::any : m == "uni" ? Mode::uni : Mode::ballot;
+      } else if ((m == "up" || m == "down" || m == "bfly" || m == "idx") && ins.op == Op::shfl) {
+        ins.mode = m == "up" ? Mode::up : m == "down" ? Mode::down : m == "bfly" ? Mode::bfly : Mode::idx;
+      } else if ((m == "lo" || m == "hi" || m == "wide") && (ins.op == Op::mul || ins.op == Op::mad)) {
+        ins.mode = m == "lo" ? Mode::lo : m == "hi" ? Mode::hi : Mode::wide;
+      } else if (m == "sync" || m == "arrive") {
+        if (ins.op == Op::bar) ins.mode = m == "sync" ? Mode::sync : Mode::arrive;
+        else if (ins.op != Op::vote && ins.op != Op::shfl && ins.op != Op::match && ins.op != Op::redux) throw bad();
+      } else if (m == "red" && ins.op == Op::bar) {
+        ins.mode = Mode::red_popc;  // refined by the next modifier
+      } else if ((m == "popc" || m == "and" || m == "or") && ins.op == Op::bar && ins.mode == Mode::red_popc) {
+        ins.mode = m == "popc" ? Mode::red_popc : m == "and" ? Mode::red_and : Mode::red_or;
+      } else if (m == "uni" && (ins.op == Op::bra || ins.op == Op::call)) {
+        ins.uni = true;
+      } else if (m == "sat") {
+        ins.sat = true;
+      } else if (m == "ftz") {
+        ins.ftz = true;
+      } else if (m == "approx") {
+        ins.approx = true;
+      } else if (m == "full") {
+        ins.full = true;
+      } else if (m == "nc" && ins.op == Op::ld) {
+        ins.nc = true;
+      } else if (m == "to" && ins.op == Op::cvta) {
+        ins.to = true;
+      } else if (std::find(std::begin(kIgnored), std::end(kIgnored), m) != std::end(kIgnored)) {
+      } else {
+        throw bad();
+      }
+    }
+    if (ins.op == Op::bar && ins.mode == Mode::none) ins.mode = Mode::sync;  // bar.sync is also spelt bar
+  }
+
+  Operand operand(Function& f, Instruction& ins) {
+    Operand o;
+    const Token& t = peek();
+    if (accept("[")) {
+      o.kind = OperandKind::address;
+      const Token& b = next();
+      if (b.kind == Token::integer) {
+        o.offset = static_cast<std::int64_t>(b.u);
+      } else if (b.kind == Token::ident) {
+        const Name* n = lookup(b.text);
+        if (n && n->kind == Name::reg) {
+          o.based = true;
+          o.reg = n->index;
+        } else {
+          symbol(f, b, o);
+          o.kind = OperandKind::address;
+        }
+      } else {
+        throw error(b, "unsupported address " + describe(b));
+      }
+      if (accept("+")) o.offset += static_cast<std::int64_t>(integer());
+      else if (accept("-")) o.offset -= static_cast<std::int64_t>(integer());
+      expect("]");
+      return o;
+    }
+    if (accept("{")) {
+      o.kind = OperandKind::vector;
+      do {
+        const Token& r = next();
+        const Name* n = r.kind == Token::ident ? lookup(r.text) : nullptr;
+        if (r.text == "_") o.regs.push_back(~0u);
+        else if (n && n->kind == Name::reg) o.regs.push_back(n->index);
+        else throw error(r, "expected a register in the vector, found " + describe(r));
+      } while (accept(","));
+      expect("}");
+      return o;
+    }
+    const bool neg = accept("-");
+    const bool bang = !neg && accept("!");
+    const Token& v = next();
+    if (v.kind == Token::integer) {
+      o.kind = OperandKind::imm;
+      o.offset = neg ? -static_cast<std::int64_t>(v.u) : static_cast<std::int64_t>(v.u);
+      o.bits = static_cast<std::uint64_t>(o.offset);
+      return o;
+    }
+    if (v.kind == Token::floating) {
+      o.kind = OperandKind::imm;
+      o.is_float_imm = true;
+      o.bits = neg ? v.u ^ (v.f64 ? 0x8000000000000000ull : 0x80000000ull) : v.u;
+      if (!v.f64 && ins.type == Type::f64) {  // a 0f literal used as f64: widen
+        float x;
+        std::uint32_t b32 = static_cast<std::uint32_t>(o.bits);
+        std::memcpy(&x, &b32, 4);
+        double d = x;
+        std::memcpy(&o.bits, &d, 8);
+      }
+      return o;
+    }
+    if (v.kind != Token::ident) throw error(v, "unexpected operand " + describe(v));
+    if (neg) throw error(t, "'-' before a register is not PTX");
+    if (v.text == "_") {
+      o.kind = OperandKind::sink;
+      return o;
+    }
+    if (auto s = kSpecials.find(v.text); s != kSpecials.end()) {
+      o.kind = OperandKind::special;
+      o.special = static_cast<std::uint16_t>(s->second);
+      return o;
+    }
+    if (v.text[0] == '%' && !lookup(v.text)) throw error(v, "unsupported or undeclared register " + describe(v));
+    if (const Name* n = lookup(v.text); n && n->kind == Name::reg) {
+      o.kind = OperandKind::reg;
+      o.reg = n->index;
+      o.negated = bang;
+      return o;
+    }
+    if (ins.op == Op::bra) {
+      o.kind = OperandKind::label;
+      pending_labels_.push_back({static_cast<std::uint32_t>(f.code.size()), v.text, v});
+      return o;
+    }
+    symbol(f, v, o);
+    return o;
+  }
+
+  void symbol(Function& f, const Token& name, Operand& o) {
+    o.kind = OperandKind::symbol;
+    if (const Name* n = lookup(name.text); n && n->kind == Name::symbol) {
+      o.symbol = n->index;
+      return;
+    }
+    for (std::uint32_t i = 0; i < m_.variables.size(); ++i)
+      if (m_.variables[i].name == name.text) {
+        o.symbol = i;
+        o.global_symbol = true;
+        return;
+      }
+    (void)f;
+    throw error(name, "undeclared name '" + name.text + "'");
+  }
+
+  // call[.uni] [(ret, ...),] func[, (arg, ...)]
+  void call_operands(Function& f, Instruction& ins, const Token& at) {
+    std::vector<Operand> rets, args;
+    auto list = [&](std::vector<Operand>& into) {
+      expect("(");
+      if (!is(peek(), ")")) do {
+          into.push_back(operand(f, ins));
+        } while (accept(","));
+      expect(")");
+    };
+    if (is(peek(), "(")) {
+      list(rets);
+      expect(",");
+    }
+    const Token& callee = next();
+    if (callee.kind != Token::ident) throw error(callee, "expected the called function");
+    if (accept(",")) list(args);
+    pending_calls_.push_back({&f, static_cast<std::uint32_t>(f.code.size()), callee});
+    Operand count;
+    count.kind = OperandKind::imm;
+    count.offset = static_cast<std::int64_t>(rets.size());
+    ins.ops.push_back(count);  // ops: [#returns, returns..., arguments...]
+    ins.ops.insert(ins.ops.end(), rets.begin(), rets.end());
+    ins.ops.insert(ins.ops.end(), args.begin(), args.end());
+    (void)at;
+  }
+
+  void check_operands(const Instruction& ins, const Token& at) {
+    auto need = [&](std::size_t n) {
+      if (ins.ops.size() != n)
+        throw error(at, std::string(op_name(ins.op)) + " takes " + std::to_string(n) + " operands, not " +
+                            std::to_string(ins.ops.size()));
+    };
+    switch (ins.op) {
+      case Op::ret: case Op::exit: case Op::membar: case Op::fence: need(0); break;
+      case Op::bra: need(1); break;
+      case Op::activemask: need(1); break;
+      case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: need(4); break;
+      case Op::bfi: need(5); break;
+      case Op::ld: case Op::ldu: case Op::st:
+        need(2);
+        if (ins.ops[ins.op == Op::st ? 0 : 1].kind != OperandKind::address)
+          throw error(at, std::string(op_name(ins.op)) + " needs an address operand in brackets");
+        break;
+      default: break;
+    }
+    if ((ins.op == Op::ld || ins.op == Op::st || ins.op == Op::atom || ins.op == Op::red) && ins.type == Type::none)
+      throw error(at, std::string(op_name(ins.op)) + " without a type");
+    if (ins.op == Op::cvt && (ins.type == Type::none || ins.type2 == Type::none))
+      throw error(at, "cvt needs a destination and a source type");
+  }
+
+  // --- resolution -------------------------------------------------------------------------------
+  void resolve_labels(Function& f) {
+    for (const auto& p : pending_labels_) {
+      auto it = f.labels.find(p.name);
+      if (it == f.labels.end()) throw error(p.at, "undefined label '" + p.name + "'");
+      f.code[p.index].target = it->second;
+    }
+    pending_labels_.clear();
+  }
+
+  void resolve_calls() {
+    for (const auto& c : pending_calls_) {
+      std::uint32_t idx = 0;
+      bool found = false;
+      for (std::uint32_t i = 0; i < m_.functions.size(); ++i)
+        if (m_.functions[i].name == c.callee.text) {
+          idx = i;
+          found = true;
+        }
+      if (!found) throw error(c.callee, "call to undeclared function '" + c.callee.text + "'");
+      for (auto& f : m_.functions)
+        if (f.name == c.caller_name) f.code[c.index].target = idx;
+    }
+  }
+
+  std::uint64_t segment(Space space) {
+    std::uint64_t end = 0;
+    for (auto& v : m_.variables) {
+      if (v.space != space) continue;
+      end = (end + v.align - 1) / v.align * v.align;
+      v.offset = end;
+      end += v.size;
+    }
+    return end;
+  }
+
+  struct PendingLabel {
+    std::uint32_t index;
+    std::string name;
+    Token at;
+  };
+  struct PendingCall {
+    std::string caller_name;
+    std::uint32_t index;
+    Token callee;
+    PendingCall(Function* f, std::uint32_t i, Token c) : caller_name(f->name), index(i), callee(std::move(c)) {}
+  };
+
+  std::vector<Token> t_;
+  std::size_t pos_ = 0;
+  std::string file_;
+  const ExtensionRegistry* ext_;
+  Module m_;
+  SourceLoc loc_;
+  std::vector<std::map<std::string, Name>> scopes_;
+  std::vector<PendingLabel> pending_labels_;
+  std::vector<PendingCall> pending_calls_;
+};
+
+}  // namespace
+
+Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions) {
+  Module m = Parser(lex(text, file), file, extensions).run();
+  // Module-scope .shared variables come first in every kernel's shared segment.
+  std::uint64_t shared = 0;
+  for (auto& v : m.variables)
+    if (v.space == Space::shared) {
+      shared = (shared + v.align - 1) / v.align * v.align;
+      v.offset = shared;
+      shared += v.size;
+    }
+  m.shared_bytes = shared;
+  for (auto& f : m.functions)
+    for (auto& s : f.symbols)
+      if (s.space == Space::shared) s.offset += (shared + 15) / 16 * 16;
+  return m;
+}
+
+Module parse_file(const std::string& path, const ExtensionRegistry* extensions) {
+  std::ifstream in(path);
+  if (!in) throw Error({path, 0, 0}, "cannot read the PTX file", Error::Kind::config);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path, extensions);
+}
+
+}  // namespace irr::core::ptx

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// The PTX parser on nvcc 13 output (testbenches/ptx/*.ptx) and on what it must reject.
+#include <gtest/gtest.h>
+
+#include "models/core/ptx/parser.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using namespace irr::core::ptx;
+
+namespace {
+const std::string kDir = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/";
+
+std::string error_of(const std::string& body, const ExtensionRegistry* ext = nullptr) {
+  const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n" +
+                           std::string(".reg .b32 %r<4>;\n.reg .pred %p<2>;\n") + body + "\nret;\n}\n";
+  try {
+    parse(text, "t.ptx", ext);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(PtxParser, NvccModuleWithLineInfo) {
+  Module m = parse_file(kDir + "reduce.ptx");
+  EXPECT_EQ(m.version, "9.0");
+  EXPECT_EQ(m.target, "sm_75");
+  ASSERT_EQ(m.kernels().size(), 2u);
+  const Function* vadd = m.find("vadd");
+  ASSERT_NE(vadd, nullptr);
+  ASSERT_EQ(vadd->params.size(), 4u);
+  EXPECT_EQ(vadd->params[3].type, Type::u32);
+  EXPECT_EQ(vadd->params[3].offset, 24u);
+  EXPECT_EQ(vadd->param_bytes, 28u);
+  // Instructions are decoded: mad.lo.s32 %r1, %r3, %r4, %r5 with its source line.
+  const Instruction* mad = nullptr;
+  for (const auto& i : vadd->code)
+    if (i.op == Op::mad) mad = &i;
+  ASSERT_NE(mad, nullptr);
+  EXPECT_EQ(mad->type, Type::s32);
+  EXPECT_EQ(mad->mode, Mode::lo);
+  ASSERT_EQ(mad->ops.size(), 4u);
+  EXPECT_EQ(mad->ops[0].kind, OperandKind::reg);
+  EXPECT_EQ(vadd->registers[mad->ops[0].reg].name, "%r1");
+  EXPECT_EQ(mad->loc.file, 1u);
+  EXPECT_EQ(mad->loc.line, 5u);  // `int i = blockIdx.x * blockDim.x + threadIdx.x;` in reduce.cu
+  EXPECT_EQ(m.files.at(1), "reduce.cu");
+  // The guarded branch resolves to its label.
+  const Instruction* bra = nullptr;
+  for (const auto& i : vadd->code)
+    if (i.op == Op::bra) bra = &i;
+  ASSERT_NE(bra, nullptr);
+  EXPECT_TRUE(bra->guarded);
+  EXPECT_EQ(vadd->code[bra->target].op, Op::ret);
+  // reduce: demoted shared array, local depot, calls to a device function and to vprintf.
+  const Function* reduce = m.find("reduce");
+  EXPECT_EQ(reduce->shared_bytes, 1024u);
+  EXPECT_EQ(reduce->local_bytes, 8u);
+  std::vector<std::string> callees;
+  for (const auto& i : reduce->code)
+    if (i.op == Op::call) callees.push_back(m.functions[i.target].name);
+  EXPECT_EQ(callees, (std::vector<std::string>{"_Z6helperi", "vprintf"}));
+  EXPECT_TRUE(m.find("vprintf")->external);
+  // The printf format string, with its initialiser.
+  ASSERT_EQ(m.variables.size(), 1u);
+  EXPECT_EQ(std::string(m.variables[0].init.begin(), m.variables[0].init.end() - 1), "block %d sum %d\n");
+}
+
+TEST(PtxParser, WarpPrimitivesAndConversions) {
+  Module m = parse_file(kDir + "warp.ptx");
+  const Function* k = m.find("warp");
+  ASSERT_NE(k, nullptr);
+  std::map<Op, int> ops;
+  for (const auto& i : k->code) ++ops[i.op];
+  for (Op op : {Op::activemask, Op::shfl, Op::vote, Op::popc, Op::clz, Op::brev, Op::sqrt, Op::cvt, Op::atom, Op::div})
+    EXPECT_GT(ops[op], 0) << op_name(op);
+  for (const auto& i : k->code) {
+    if (i.op == Op::shfl) {
+      EXPECT_EQ(i.mode, Mode::down);
+    }
+    if (i.op == Op::atom) {
+      EXPECT_EQ(i.mode, Mode::cas);
+    }
+    if (i.op == Op::cvt && i.round == Round::rni) {
+      EXPECT_EQ(i.type, Type::s32);
+      EXPECT_EQ(i.type2, Type::f32);
+    }
+  }
+}
+
+TEST(PtxParser, RejectsWithPositions) {
+  EXPECT_NE(error_of("tex.2d.v4.f32.f32 {%r0,%r1,%r2,%r3}, [t, {%r0,%r1}];").find("t.ptx:8:1: unsupported instruction 'tex'"),
+            std::string::npos);
+  EXPECT_NE(error_of("add.s32.wrap %r0, %r1, %r2;").find("t.ptx:8:1: unsupported modifier '.wrap' on add"), std::string::npos);
+  EXPECT_NE(error_of("add.s32 %r0, %r9, %r2;").find("t.ptx:8:14: unsupported or undeclared register '%r9'"),
+            std::string::npos);
+  EXPECT_NE(error_of("bra $nowhere;").find("undefined label '$nowhere'"), std::string::npos);
+  EXPECT_NE(error_of("add.s32 %r0, %r1 %r2;").find("expected ';'"), std::string::npos);
+  EXPECT_NE(error_of("ld.global %r0, [%r1];").find("ld without a type"), std::string::npos);
+  EXPECT_NE(error_of("ld.global.u32 %r0, %r1;").find("ld needs an address operand"), std::string::npos);
+  EXPECT_NE(error_of("mov.u32 %r0, #;").find("t.ptx:8:14: unexpected character '#'"), std::string::npos);
+  EXPECT_NE(error_of("@%r9 bra $x;").find("not a declared predicate"), std::string::npos);
+  EXPECT_NE(error_of(".reg .b32 %r<2>;").find("register %r0 declared twice"), std::string::npos);
+}
+
+TEST(PtxParser, ExtensionInstructionsThroughTheRegistry) {
+  const std::string use = "wlpull.b32 %r0;";
+  EXPECT_NE(error_of(use).find("unsupported instruction 'wlpull'"), std::string::npos);
+  ExtensionRegistry reg;
+  reg.add({"wlpull", "hwwl", [](Instruction& i, const std::vector<std::string>& mods) {
+             if (mods != std::vector<std::string>{"b32"}) throw std::invalid_argument("takes .b32");
+             i.type = Type::b32;
+             if (i.ops.size() > 1) throw std::invalid_argument("one operand");
+           }});
+  EXPECT_EQ(error_of(use, &reg), "");
+  EXPECT_NE(error_of("wlpull.b64 %r0;", &reg).find("wlpull: takes .b32"), std::string::npos);
+  EXPECT_THROW(reg.add({"wlpull", "hwwl", nullptr}), std::logic_error);
+}
