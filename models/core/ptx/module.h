@@ -91,6 +91,7 @@ struct Variable {
   std::uint32_t align = 1;
   std::vector<std::uint8_t> init;  // initial bytes (global, const); empty: zero
   std::uint64_t offset = 0;        // byte offset within its space's segment (assigned by the parser)
+  bool argument = false;           // a function's parameter or return value (else a call-site .param)
 };
 
 struct Register {

@@ -296,6 +296,7 @@ class Parser {
         if (!accept_directive(".param") && !accept_directive(".reg"))
           throw error(at, "expected .param, found " + describe(at));
         Variable v = variable(Space::param, at);
+        v.argument = true;
         f.param_bytes = (f.param_bytes + v.align - 1) / v.align * v.align;
         v.offset = f.param_bytes;
         f.param_bytes += v.size;

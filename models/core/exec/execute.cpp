@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: Apache-2.0
+// Warp::execute: the semantics of each PTX instruction, for the active threads of a warp.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "models/core/exec/values.h"
+#include "models/core/exec/warp.h"
+#include "sim/error.h"
+
+namespace irr::core {
+
+using ptx::BoolOp;
+using ptx::Cmp;
+using ptx::Mode;
+using ptx::Op;
+using ptx::Operand;
+using ptx::OperandKind;
+using ptx::Round;
+using ptx::Space;
+using ptx::Type;
+
+namespace {
+
+unsigned tb(Type t) { return ptx::type_bits(t); }
+bool flt(Type t) { return ptx::is_float(t); }
+bool sgn(Type t) { return ptx::is_signed(t); }
+double fv(std::uint64_t b, Type t) { return t == Type::f64 ? f64(b) : static_cast<double>(f32(b)); }
+std::uint64_t fb(double v, Type t) { return t == Type::f64 ? bits(v) : bits(static_cast<float>(v)); }
+
+double flush(double v, bool on, Type t) {
+  if (on && t == Type::f32 && std::fpclassify(static_cast<float>(v)) == FP_SUBNORMAL) return std::copysign(0.0, v);
+  return v;
+}
+
+// Float arithmetic in the operand type's precision and the instruction's rounding.
+std::uint64_t farith(const ptx::Instruction& in, double a, double b, double c) {
+  const Type t = in.type;
+  const Round r = in.round == Round::none ? Round::rn : in.round;
+  a = flush(a, in.ftz, t);
+  b = flush(b, in.ftz, t);
+  c = flush(c, in.ftz, t);
+  auto f32op = [&](auto op) { return rounded(r, [&] { return static_cast<double>(op(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c))); }); };
+  auto f64op = [&](auto op) { return rounded(r, [&] { return op(a, b, c); }); };
+  double v = 0;
+  auto pick = [&](auto op) { v = t == Type::f64 ? f64op(op) : f32op(op); };
+  switch (in.op) {
+    case Op::add: pick([](auto x, auto y, auto) { return x + y; }); break;
+    case Op::sub: pick([](auto x, auto y, auto) { return x - y; }); break;
+    case Op::mul: pick([](auto x, auto y, auto) { return x * y; }); break;
+    case Op::div: pick([](auto x, auto y, auto) { return x / y; }); break;
+    case Op::fma: case Op::mad: pick([](auto x, auto y, auto z) { return std::fma(x, y, z); }); break;
+    case Op::min:
+      v = std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
+      break;
+    case Op::max:
+      v = std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
+      break;
+    case Op::abs: v = std::fabs(a); break;
+    case Op::neg: v = -a; break;
+    case Op::rcp: pick([](auto x, auto, auto) { return decltype(x)(1) / x; }); break;
+    case Op::sqrt: pick([](auto x, auto, auto) { return std::sqrt(x); }); break;
+    case Op::rsqrt: v = t == Type::f64 ? 1.0 / std::sqrt(a) : static_cast<double>(1.0f / std::sqrt(static_cast<float>(a))); break;
+    case Op::ex2: v = t == Type::f64 ? std::exp2(a) : static_cast<double>(std::exp2(static_cast<float>(a))); break;
+    case Op::lg2: v = t == Type::f64 ? std::log2(a) : static_cast<double>(std::log2(static_cast<float>(a))); break;
+    case Op::sin: v = static_cast<double>(std::sin(static_cast<float>(a))); break;
+    case Op::cos: v = static_cast<double>(std::cos(static_cast<float>(a))); break;
+    case Op::copysign: v = std::copysign(b, a); break;
+    default: throw std::invalid_argument(std::string(ptx::op_name(in.op)) + " on floats is not supported");
+  }
+  if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+  v = flush(v, in.ftz, t);
+  return fb(v, t);
+}
+
+std::uint64_t mulhi(std::uint64_t a, std::uint64_t b, unsigned n, bool s) {
+  if (n < 64) {
+    if (s) return zext(static_cast<std::uint64_t>((sext(a, n) * sext(b, n)) >> n), n);
+    return zext((zext(a, n) * zext(b, n)) >> n, n);
+  }
+  if (s) return static_cast<std::uint64_t>((static_cast<__int128>(static_cast<std::int64_t>(a)) * static_cast<std::int64_t>(b)) >> 64);
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+
+// Integer arithmetic on n-bit values (results truncated to n bits unless widened).
+std::uint64_t iarith(const ptx::Instruction& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const Type t = in.type;
+  const unsigned n = tb(t);
+  const bool s = sgn(t);
+  const std::int64_t sa = sext(a, n), sb = sext(b, n);
+  const std::uint64_t ua = zext(a, n), ub = zext(b, n);
+  switch (in.op) {
+    case Op::add:
+      if (in.sat && s) return zext(static_cast<std::uint64_t>(std::clamp<std::int64_t>(sa + sb, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())), n);
+      return zext(a + b, n);
+    case Op::sub:
+      if (in.sat && s) return zext(static_cast<std::uint64_t>(std::clamp<std::int64_t>(sa - sb, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())), n);
+      return zext(a - b, n);
+    case Op::mul:
+      if (in.mode == Mode::wide) return s ? static_cast<std::uint64_t>(sa * sb) : ua * ub;  // 2n bits, n <= 32
+      if (in.mode == Mode::hi) return mulhi(a, b, n, s);
+      return zext(a * b, n);
+    case Op::mad:
+      if (in.mode == Mode::wide) return (s ? static_cast<std::uint64_t>(sa * sb) : ua * ub) + c;
+      if (in.mode == Mode::hi) return zext(mulhi(a, b, n, s) + c, n);
+      return zext(a * b + c, n);
+    case Op::div:
+      // Division by zero: all ones (unsigned), -1 (signed); INT_MIN / -1 = INT_MIN (docs/ptx.md).
+      if (!ub) return low_bits(n);
+      if (s) {
+        if (sb == -1) return zext(static_cast<std::uint64_t>(-sa), n);
+        return zext(static_cast<std::uint64_t>(sa / sb), n);
+      }
+      return ua / ub;
+    case Op::rem:
+      if (!ub) return ua;  // x % 0 = x
+      if (s) return sb == -1 ? 0 : zext(static_cast<std::uint64_t>(sa % sb), n);
+      return ua % ub;
+    case Op::min: return s ? zext(static_cast<std::uint64_t>(std::min(sa, sb)), n) : std::min(ua, ub);
+    case Op::max: return s ? zext(static_cast<std::uint64_t>(std::max(sa, sb)), n) : std::max(ua, ub);
+    case Op::abs: return zext(static_cast<std::uint64_t>(sa < 0 ? -sa : sa), n);
+    case Op::neg: return zext(0 - a, n);
+    case Op::and_: return zext(a & b, n);
+    case Op::or_: return zext(a | b, n);
+    case Op::xor_: return zext(a ^ b, n);
+    case Op::not_: return zext(~a, n);
+    case Op::cnot: return ua == 0 ? 1 : 0;
+    case Op::shl: return ub >= n ? 0 : zext(a << ub, n);  // the shift amount is an unsigned 32-bit value
+    case Op::shr:
+      if (s) return zext(static_cast<std::uint64_t>(sa >> std::min<std::uint64_t>(zext(b, 32), n - 1)), n);
+      return zext(b, 32) >= n ? 0 : ua >> zext(b, 32);
+    case Op::popc: return static_cast<std::uint64_t>(__builtin_popcountll(ua));
+    case Op::clz: return n - (ua ? (64 - static_cast<unsigned>(__builtin_clzll(ua))) : 0);
+    case Op::brev: {
+      std::uint64_t r = 0;
+      for (unsigned i = 0; i < n; ++i)
+        if (ua >> i & 1) r |= 1ull << (n - 1 - i);
+      return r;
+    }
+    case Op::bfind: {
+      std::uint64_t v = s && sa < 0 ? zext(~a, n) : ua;
+      if (!v) return 0xffffffffu;
+      return 63 - static_cast<unsigned>(__builtin_clzll(v));
+    }
+    case Op::bfe: {
+      const unsigned pos = static_cast<unsigned>(zext(b, 8)), len = static_cast<unsigned>(zext(c, 8));
+      if (len == 0) return 0;
+      std::uint64_t field = pos >= n ? 0 : ua >> pos;
+      const unsigned got = pos >= n ? 0 : std::min(len, n - pos);
+      field = zext(field, got);
+      if (s) {  // sign from bit min(pos + len - 1, n - 1)
+        const unsigned sbit = std::min(pos + len - 1, n - 1);
+        const bool neg = (ua >> sbit) & 1;
+        if (neg) field |= ~low_bits(std::min(len, got));
+        return zext(field, n);
+      }
+      return field;
+    }
+    default: break;
+  }
+  throw std::invalid_argument(std::string(ptx::op_name(in.op)) + "." + ptx::type_name(t) + " is not supported");
+}
+
+std::uint64_t convert(const ptx::Instruction& in, std::uint64_t v) {
+  const Type to = in.type, from = in.type2;
+  if (flt(from) || flt(to)) {
+    double x;
+    if (from == Type::f16) x = half_to_float(static_cast<std::uint16_t>(v));
+    else if (flt(from)) x = fv(v, from);
+    else x = sgn(from) ? static_cast<double>(sext(v, tb(from))) : static_cast<double>(zext(v, tb(from)));
+    if (flt(from) && in.ftz) x = flush(x, true, from);
+    if (!flt(to)) return f2i(x, to, in.round);
+    // To a float: int sources round in the destination precision; f64 -> f32 rounds too.
+    double out;
+    if (to == Type::f16) {
+      const float f = rounded(in.round == Round::none ? Round::rn : in.round, [&] { return static_cast<float>(x); });
+      return float_to_half(f);
+    }
+    if (to == Type::f32) {
+      if (!flt(from) && sgn(from))
+        out = rounded(in.round, [&] { return static_cast<double>(static_cast<float>(sext(v, tb(from)))); });
+      else if (!flt(from))
+        out = rounded(in.round, [&] { return static_cast<double>(static_cast<float>(zext(v, tb(from)))); });
+      else
+        out = rounded(in.round, [&] { return static_cast<double>(static_cast<float>(x)); });
+    } else {
+      if (!flt(from) && tb(from) == 64)
+        out = rounded(in.round, [&] { return sgn(from) ? static_cast<double>(static_cast<std::int64_t>(v)) : static_cast<double>(v); });
+      else
+        out = x;
+      if (in.round == Round::rni || in.round == Round::rzi || in.round == Round::rmi || in.round == Round::rpi)
+        out = in.round == Round::rni ? std::nearbyint(out) : in.round == Round::rzi ? std::trunc(out)
+              : in.round == Round::rmi ? std::floor(out) : std::ceil(out);
+    }
+    if (in.sat) out = std::isnan(out) ? 0.0 : std::clamp(out, 0.0, 1.0);
+    if (to == Type::f32 && (in.round == Round::rni || in.round == Round::rzi || in.round == Round::rmi || in.round == Round::rpi))
+      out = in.round == Round::rni ? std::nearbyint(out) : in.round == Round::rzi ? std::trunc(out)
+            : in.round == Round::rmi ? std::floor(out) : std::ceil(out);
+    return fb(out, to);
+  }
+  // Integer to integer: sign- or zero-extend the source, then truncate or saturate.
+  const std::int64_t sv = sgn(from) ? sext(v, tb(from)) : static_cast<std::int64_t>(zext(v, tb(from)));
+  if (in.sat) {
+    if (!sgn(from) && tb(from) == 64) return std::min<std::uint64_t>(zext(v, 64), sgn(to) ? low_bits(tb(to) - 1) : low_bits(tb(to)));
+    return saturate_int(sv, to);
+  }
+  return zext(static_cast<std::uint64_t>(sv), tb(to));
+}
+
+}  // namespace
+
+void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
+  const Type t = in.type;
+  auto write = [&](const Operand& d, unsigned lane, std::uint64_t v) {
+    if (d.kind == OperandKind::sink) return;
+    if (d.kind != OperandKind::reg) throw std::invalid_argument("the destination must be a register");
+    for (auto& w : step.writes)
+      if (w.reg == d.reg) {
+        w.mask |= 1u << lane;
+        w.value[lane] = v;
+        return;
+      }
+    step.writes.push_back({d.reg, 1u << lane, {}});
+    step.writes.back().value[lane] = v;
+  };
+  auto src = [&](std::size_t i, unsigned lane, Type ty) { return read(fr, in.ops.at(i), lane, ty); };
+  auto each = [&](auto f) {
+    for (unsigned l = 0; l < 32; ++l)
+      if (active >> l & 1) f(l);
+  };
+  const std::size_t nops = in.ops.size();
+
+  switch (in.op) {
+    case Op::mov:
+      if (in.ops[0].kind == OperandKind::vector) {  // unpack
+        each([&](unsigned l) {
+          const std::uint64_t v = src(1, l, t);
+          const unsigned part = tb(t) / static_cast<unsigned>(in.ops[0].regs.size());
+          for (std::size_t k = 0; k < in.ops[0].regs.size(); ++k)
+            if (in.ops[0].regs[k] != ~0u) {
+              Operand d;
+              d.kind = OperandKind::reg;
+              d.reg = in.ops[0].regs[k];
+              write(d, l, zext(v >> (k * part), part));
+            }
+        });
+      } else if (in.ops[1].kind == OperandKind::vector) {  // pack
+        each([&](unsigned l) {
+          const unsigned part = tb(t) / static_cast<unsigned>(in.ops[1].regs.size());
+          std::uint64_t v = 0;
+          for (std::size_t k = 0; k < in.ops[1].regs.size(); ++k)
+            v |= zext(fr.regs[in.ops[1].regs[k] * 32 + l], part) << (k * part);
+          write(in.ops[0], l, v);
+        });
+      } else {
+        each([&](unsigned l) { write(in.ops[0], l, src(1, l, t)); });
+      }
+      return;
+
+    case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::rem: case Op::min: case Op::max:
+    case Op::and_: case Op::or_: case Op::xor_: case Op::shl: case Op::shr: case Op::copysign:
+      each([&](unsigned l) {
+        const Type srct = (in.op == Op::shl || in.op == Op::shr) ? t : t;
+        const std::uint64_t a = src(1, l, srct), b = src(2, l, (in.op == Op::shl || in.op == Op::shr) ? Type::u32 : t);
+        write(in.ops[0], l, flt(t) ? farith(in, fv(a, t), fv(b, t), 0) : iarith(in, a, b, 0));
+      });
+      return;
+
+    case Op::abs: case Op::neg: case Op::not_: case Op::cnot: case Op::popc: case Op::clz: case Op::brev:
+    case Op::bfind: case Op::rcp: case Op::sqrt: case Op::rsqrt: case Op::ex2: case Op::lg2: case Op::sin: case Op::cos:
+      each([&](unsigned l) {
+        const std::uint64_t a = src(1, l, t);
+        write(in.ops[0], l, flt(t) ? farith(in, fv(a, t), 0, 0) : iarith(in, a, 0, 0));
+      });
+      return;
+
+    case Op::mad: case Op::fma:
+      each([&](unsigned l) {
+        const Type ct = in.mode == Mode::wide ? (sgn(t) ? Type::s64 : Type::u64) : t;
+        const std::uint64_t a = src(1, l, t), b = src(2, l, t), c = src(3, l, ct);
+        write(in.ops[0], l, flt(t) ? farith(in, fv(a, t), fv(b, t), fv(c, t)) : iarith(in, a, b, c));
+      });
+      return;
+
+    case Op::bfe:
+      each([&](unsigned l) { write(in.ops[0], l, iarith(in, src(1, l, t), src(2, l, Type::u32), src(3, l, Type::u32))); });
+      return;
+
+    case Op::bfi:
+      each([&](unsigned l) {
+        const unsigned n = tb(t);
+        const std::uint64_t a = src(1, l, t), b = src(2, l, t);
+        const unsigned pos = static_cast<unsigned>(zext(src(3, l, Type::u32), 8)), len = static_cast<unsigned>(zext(src(4, l, Type::u32), 8));
+        std::uint64_t v = b;
+        if (len && pos < n) {
+          const unsigned w = std::min(len, n - pos);
+          const std::uint64_t m = low_bits(w) << pos;
+          v = (b & ~m) | ((a << pos) & m);
+        }
+        write(in.ops[0], l, zext(v, n));
+      });
+      return;
+
+    case Op::prmt:
+      each([&](unsigned l) {
+        const std::uint64_t a = src(1, l, Type::b32), b = src(2, l, Type::b32), c = src(3, l, Type::b32);
+        const std::uint64_t bytes8 = a | (b << 32);
+        std::uint64_t r = 0;
+        for (unsigned k = 0; k < 4; ++k) {
+          const unsigned sel = static_cast<unsigned>(c >> (4 * k)) & 0xf;
+          std::uint64_t byte = (bytes8 >> (8 * (sel & 7))) & 0xff;
+          if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;  // sign-replicate
+          r |= byte << (8 * k);
+        }
+        write(in.ops[0], l, r);
+      });
+      return;
+
+    case Op::setp: case Op::set: {
+      const bool two = in.op == Op::setp && nops >= 2 && in.ops[1].kind == OperandKind::reg && nops == 4 + (in.boolop != BoolOp::none);
+      const std::size_t a_at = two ? 2 : 1;
+      each([&](unsigned l) {
+        bool r = compare(in.cmp, src(a_at, l, in.op == Op::set ? in.type2 : t), src(a_at + 1, l, in.op == Op::set ? in.type2 : t),
+                         in.op == Op::set ? in.type2 : t);
+        bool rn = !r;
+        if (in.boolop != BoolOp::none) {
+          const bool c = src(a_at + 2, l, Type::pred) & 1;
+          auto combine = [&](bool x) { return in.boolop == BoolOp::and_ ? x && c : in.boolop == BoolOp::or_ ? x || c : x != c; };
+          r = combine(r);
+          rn = combine(rn);
+        }
+        if (in.op == Op::setp) {
+          write(in.ops[0], l, r);
+          if (two) write(in.ops[1], l, rn);
+        } else {
+          write(in.ops[0], l, flt(t) ? fb(r ? 1.0 : 0.0, t) : (r ? low_bits(tb(t)) : 0));
+        }
+      });
+      return;
+    }
+
+    case Op::selp:
+      each([&](unsigned l) { write(in.ops[0], l, (src(3, l, Type::pred) & 1) ? src(1, l, t) : src(2, l, t)); });
+      return;
+
+    case Op::cvt:
+      each([&](unsigned l) { write(in.ops[0], l, convert(in, src(1, l, in.type2))); });
+      return;
+
+    case Op::cvta:
+      each([&](unsigned l) {
+        std::uint64_t v = src(1, l, Type::u64);
+        const std::uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
+        if (in.space == Space::local && !in.to) v += 0;  // local symbols already carry the frame base
+        v = in.to ? v - window : v + window;
+        write(in.ops[0], l, zext(v, tb(t) ? tb(t) : 64));
+      });
+      return;
+
+    case Op::ld: case Op::ldu: case Op::st: {
+      const bool is_load = in.op != Op::st;
+      const Operand& addr_op = in.ops[is_load ? 1 : 0];
+      const Operand& val_op = in.ops[is_load ? 0 : 1];
+      const unsigned n = tb(t) / 8, vec = in.vec;
+      each([&](unsigned l) {
+        Space space = in.space;
+        std::uint64_t addr = 0;
+        if (space != Space::param) {
+          Space sym_space = Space::none;
+          addr = address_of(fr, addr_op, l, sym_space);
+          if (space == Space::none && sym_space != Space::none) space = sym_space;
+        }
+        step.addresses.push_back(addr);
+        for (unsigned k = 0; k < vec; ++k) {
+          const Operand* part = &val_op;
+          Operand one;
+          if (val_op.kind == OperandKind::vector) {
+            if (val_op.regs[k] == ~0u) continue;
+            one.kind = OperandKind::reg;
+            one.reg = val_op.regs[k];
+            part = &one;
+          }
+          std::uint64_t v = 0;
+          if (space == Space::param) {
+            Operand shifted = addr_op;
+            shifted.offset += static_cast<std::int64_t>(k * n);
+            std::uint8_t* p = param(fr, shifted, l, n);
+            if (is_load) std::memcpy(&v, p, n);
+            else {
+              v = read(fr, *part, l, t);
+              std::memcpy(p, &v, n);
+            }
+          } else if (is_load) {
+            load(fr, space, addr + k * n, l, &v, n);
+          } else {
+            v = read(fr, *part, l, t);
+            store(fr, space, addr + k * n, l, &v, n);
+          }
+          if (is_load) write(*part, l, sgn(t) ? zext(static_cast<std::uint64_t>(sext(v, tb(t))), 64) : v);
+        }
+      });
+      return;
+    }
+
+    case Op::atom: case Op::red: {
+      const bool has_dst = in.op == Op::atom;
+      const Operand& addr_op = in.ops[has_dst ? 1 : 0];
+      const unsigned n = tb(t) / 8;
+      each([&](unsigned l) {
+        Space space = in.space, sym_space = Space::none;
+        std::uint64_t addr = address_of(fr, addr_op, l, sym_space);
+        if (space == Space::none && sym_space != Space::none) space = sym_space;
+        step.addresses.push_back(addr);
+        const std::uint64_t b = src(has_dst ? 2 : 1, l, t);
+        const std::uint64_t c = in.mode == Mode::cas ? src(has_dst ? 3 : 2, l, t) : 0;
+        std::uint64_t old = 0;
+        load(fr, space, addr, l, &old, n);
+        std::uint64_t nv;
+        if (flt(t)) {
+          if (in.mode != Mode::add && in.mode != Mode::exch && in.mode != Mode::min && in.mode != Mode::max)
+            throw std::invalid_argument("atomic on floats other than add, min, max, exch");
+          const double x = fv(old, t), y = fv(b, t);
+          nv = in.mode == Mode::add ? fb(x + y, t) : in.mode == Mode::exch ? b : fb(in.mode == Mode::min ? std::fmin(x, y) : std::fmax(x, y), t);
+        } else {
+          const unsigned w = tb(t);
+          const bool s = sgn(t);
+          switch (in.mode) {
+            case Mode::add: nv = zext(old + b, w); break;
+            case Mode::min: nv = s ? zext(static_cast<std::uint64_t>(std::min(sext(old, w), sext(b, w))), w) : std::min(zext(old, w), zext(b, w)); break;
+            case Mode::max: nv = s ? zext(static_cast<std::uint64_t>(std::max(sext(old, w), sext(b, w))), w) : std::max(zext(old, w), zext(b, w)); break;
+            case Mode::exch: nv = b; break;
+            case Mode::cas: nv = zext(old, w) == zext(b, w) ? c : old; break;
+            case Mode::and_: nv = old & b; break;
+            case Mode::or_: nv = old | b; break;
+            case Mode::xor_: nv = old ^ b; break;
+            case Mode::inc: nv = zext(old, w) >= zext(b, w) ? 0 : zext(old + 1, w); break;
+            case Mode::dec: nv = (zext(old, w) == 0 || zext(old, w) > zext(b, w)) ? b : zext(old - 1, w); break;
+            default: throw std::invalid_argument("atomic without an operation");
+          }
+        }
+        store(fr, space, addr, l, &nv, n);  // each lane in lane order: contention serialises
+        if (has_dst) write(in.ops[0], l, zext(old, tb(t)));
+      });
+      return;
+    }
+
+    case Op::bra: branch(fr, step.pc, in, active, active); return;  // unguarded: uniform
+    case Op::ret:
+      if (frames_.size() == 1) {
+        do_return(active);
+      } else {
+        fr.stack.back().pc = static_cast<std::uint32_t>(fr.f->code.size());
+      }
+      return;
+    case Op::exit: do_return(active); return;
+    case Op::call: call(fr, in, active); return;
+    case Op::bar:
+      if (in.mode != Mode::sync) throw std::invalid_argument("only bar.sync / barrier.sync are supported at run time");
+      state_ = State::at_barrier;
+      return;
+    case Op::membar: case Op::fence: return;  // memory operations already take effect in issue order
+
+    case Op::activemask:
+      each([&](unsigned l) { write(in.ops[0], l, active); });
+      return;
+    case Op::vote: {
+      std::uint32_t ballot = 0;
+      each([&](unsigned l) {
+        if (src(1, l, Type::pred) & 1) ballot |= 1u << l;
+      });
+      each([&](unsigned l) {
+        switch (in.mode) {
+          case Mode::all: write(in.ops[0], l, ballot == active); break;
+          case Mode::any: write(in.ops[0], l, ballot != 0); break;
+          case Mode::uni: write(in.ops[0], l, ballot == 0 || ballot == active); break;
+          default: write(in.ops[0], l, ballot); break;
+        }
+      });
+      return;
+    }
+    case Op::shfl: {
+      // shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX ISA semantics).
+      const bool pred_dst = nops == 6;
+      const std::size_t a_at = pred_dst ? 2 : 1;
+      std::uint64_t values[32];
+      for (auto& v : values) v = 0;
+      each([&](unsigned l) { values[l] = src(a_at, l, Type::b32); });
+      each([&](unsigned l) {
+        const std::uint32_t bval = static_cast<std::uint32_t>(src(a_at + 1, l, Type::u32)) & 0x1f;
+        const std::uint32_t c = static_cast<std::uint32_t>(src(a_at + 2, l, Type::u32));
+        const std::uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
+        const std::uint32_t max_lane = (l & segmask) | (cval & ~segmask), min_lane = l & segmask;
+        std::int32_t j = static_cast<std::int32_t>(l);
+        bool p;
+        switch (in.mode) {
+          case Mode::up: j = static_cast<std::int32_t>(l) - static_cast<std::int32_t>(bval); p = j >= static_cast<std::int32_t>(max_lane); break;
+          case Mode::down: j = static_cast<std::int32_t>(l + bval); p = j <= static_cast<std::int32_t>(max_lane); break;
+          case Mode::bfly: j = static_cast<std::int32_t>(l ^ bval); p = j <= static_cast<std::int32_t>(max_lane); break;
+          default: j = static_cast<std::int32_t>(min_lane | (bval & ~segmask)); p = j <= static_cast<std::int32_t>(max_lane); break;
+        }
+        if (!p || j < 0 || j > 31) j = static_cast<std::int32_t>(l);
+        write(in.ops[0], l, values[j]);
+        if (pred_dst) write(in.ops[1], l, p);
+      });
+      return;
+    }
+    case Op::match: {
+      std::uint64_t values[32] = {};
+      each([&](unsigned l) { values[l] = src(1, l, t); });
+      each([&](unsigned l) {
+        std::uint32_t same = 0;
+        for (unsigned k = 0; k < 32; ++k)
+          if ((active >> k & 1) && values[k] == values[l]) same |= 1u << k;
+        if (in.mode == Mode::all) {
+          const bool all = same == active;
+          write(in.ops[0], l, all ? active : 0);
+          if (nops == 4 && in.ops[1].kind == OperandKind::reg) write(in.ops[1], l, all);
+        } else {
+          write(in.ops[0], l, same);
+        }
+      });
+      return;
+    }
+    case Op::redux: {
+      std::uint64_t acc = 0;
+      bool first = true;
+      each([&](unsigned l) {
+        const std::uint64_t v = src(1, l, t);
+        const unsigned w = tb(t);
+        if (first) {
+          acc = v;
+          first = false;
+          return;
+        }
+        switch (in.mode) {
+          case Mode::add: acc = zext(acc + v, w); break;
+          case Mode::min: acc = sgn(t) ? zext(static_cast<std::uint64_t>(std::min(sext(acc, w), sext(v, w))), w) : std::min(acc, v); break;
+          case Mode::max: acc = sgn(t) ? zext(static_cast<std::uint64_t>(std::max(sext(acc, w), sext(v, w))), w) : std::max(acc, v); break;
+          case Mode::and_: acc &= v; break;
+          case Mode::or_: acc |= v; break;
+          case Mode::xor_: acc ^= v; break;
+          default: throw std::invalid_argument("redux without an operation");
+        }
+      });
+      each([&](unsigned l) { write(in.ops[0], l, acc); });
+      return;
+    }
+    case Op::testp: case Op::extension: break;
+  }
+  throw std::invalid_argument(std::string(ptx::op_name(in.op)) + " is not supported at run time");
+}
+
+}  // namespace irr::core

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// Functional execution of a whole grid.
+#include <algorithm>
+
+#include "models/core/exec/warp.h"
+#include "sim/error.h"
+
+namespace irr::core {
+
+std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
+                       const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident) {
+  const std::uint64_t ctas = grid.count();
+  std::uint64_t next = 0, instructions = 0;
+  std::vector<std::unique_ptr<Cta>> live;
+  auto launch = [&] {
+    const std::uint64_t id = next++;
+    const Dim3 c{static_cast<std::uint32_t>(id % grid.x), static_cast<std::uint32_t>(id / grid.x % grid.y),
+                 static_cast<std::uint32_t>(id / (static_cast<std::uint64_t>(grid.x) * grid.y))};
+    live.push_back(std::make_unique<Cta>(ctx, kernel, grid, block, c, params, dynamic_shared));
+  };
+  while (next < ctas && live.size() < std::max<std::uint32_t>(1, resident)) launch();
+  // Round-robin over every resident warp, one instruction each; a CTA that finishes makes room.
+  std::uint64_t idle_rounds = 0;
+  while (!live.empty()) {
+    bool progressed = false;
+    for (auto& cta : live) {
+      for (auto& w : cta->warps()) {
+        if (w->state() != Warp::State::ready) continue;
+        Step s = w->issue();
+        w->complete(s);
+        if (s.inst) {
+          ++instructions;
+          progressed = true;
+        }
+      }
+      cta->check_barrier();
+    }
+    for (std::size_t i = 0; i < live.size();) {
+      if (live[i]->done()) {
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        if (next < ctas) launch();
+      } else {
+        ++i;
+      }
+    }
+    if (!progressed && !live.empty()) {
+      // Every live warp waits at a barrier that cannot release: some warps of a CTA finished while
+      // others wait (a barrier in divergent or conditional code).
+      if (++idle_rounds > 1) {
+        std::string who;
+        for (auto& cta : live)
+          for (auto& w : cta->warps())
+            if (w->state() == Warp::State::at_barrier) who += "\n  " + w->where() + ": waits at a barrier";
+        throw Error("kernel " + kernel.name + " deadlocked:" + who);
+      }
+    } else {
+      idle_rounds = 0;
+    }
+  }
+  return instructions;
+}
+
+}  // namespace irr::core

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/core/exec/warp.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+#include <limits>
+
+#include "models/core/exec/cfg.h"
+#include "models/core/exec/values.h"
+#include "sim/error.h"
+
+namespace irr::core {
+
+using ptx::Cmp;
+using ptx::Mode;
+using ptx::Op;
+using ptx::Operand;
+using ptx::OperandKind;
+using ptx::Round;
+using ptx::Space;
+using ptx::Type;
+
+// ---------------------------------------------------------------------------------------------
+
+Cta::Cta(LaunchContext& c, const ptx::Function& k, Dim3 g, Dim3 b, Dim3 id, const std::vector<std::uint8_t>& p,
+         std::uint32_t dynamic_shared)
+    : ctx(c), kernel(k), grid(g), block(b), ctaid(id), params(p),
+      shared((c.module->shared_bytes + 15) / 16 * 16 + k.shared_bytes + dynamic_shared, 0),
+      kernel_rpc(reconvergence_points(k)) {
+  const auto threads = static_cast<std::uint32_t>(b.count());
+  for (std::uint32_t t = 0, w = 0; t < threads; t += 32, ++w)
+    warps_.push_back(std::make_unique<Warp>(*this, w, t, std::min(32u, threads - t)));
+}
+
+const std::vector<std::uint32_t>& Cta::rpc_for(const ptx::Function& f) {
+  auto& r = function_rpc_[f.name];
+  if (r.empty() && !f.code.empty()) r = reconvergence_points(f);
+  return r;
+}
+
+bool Cta::done() const {
+  return std::all_of(warps_.begin(), warps_.end(), [](const auto& w) { return w->state() == Warp::State::done; });
+}
+
+void Cta::check_barrier() {
+  bool any = false;
+  for (const auto& w : warps_) {
+    if (w->state() == Warp::State::ready) return;  // someone has not arrived
+    any = any || w->state() == Warp::State::at_barrier;
+  }
+  if (any)
+    for (auto& w : warps_)
+      if (w->state() == Warp::State::at_barrier) w->release_barrier();
+}
+
+Warp::Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads)
+    : cta_(cta), index_(index), first_thread_(first_thread), threads_(threads), local_(32) {
+  Frame f = make_frame(cta.kernel);
+  f.rpc = &cta.kernel_rpc;
+  f.stack.push_back({0, ~0u, threads == 32 ? ~0u : (1u << threads) - 1});
+  frames_.push_back(std::move(f));
+}
+
+Warp::Frame Warp::make_frame(const ptx::Function& f) {
+  Frame fr;
+  fr.f = &f;
+  fr.rpc = nullptr;
+  fr.regs.assign(f.registers.size() * 32, 0);
+  fr.args.assign(f.param_bytes * 32, 0);
+  fr.call_params.assign(f.call_param_bytes * 32, 0);
+  fr.local_base = frames_.empty() ? 0 : frames_.back().local_base + frames_.back().f->local_bytes;
+  fr.local_base = (fr.local_base + 15) / 16 * 16;
+  for (auto& l : local_)
+    if (l.size() < fr.local_base + f.local_bytes) l.resize(fr.local_base + f.local_bytes, 0);
+  return fr;
+}
+
+std::uint32_t Warp::pc() const { return frames_.empty() || frames_.back().stack.empty() ? 0 : frames_.back().stack.back().pc; }
+
+std::string Warp::location(const Frame& fr, std::uint32_t pc) const {
+  std::string s = fr.f->name + ", pc " + std::to_string(pc);
+  if (pc < fr.f->code.size()) {
+    const auto& in = fr.f->code[pc];
+    s += " (PTX line " + std::to_string(in.ptx_line);
+    auto file = cta_.ctx.module->files.find(in.loc.file);
+    if (file != cta_.ctx.module->files.end() && in.loc.line) s += ", " + file->second + ":" + std::to_string(in.loc.line);
+    s += ")";
+  }
+  return s;
+}
+
+std::string Warp::where() const {
+  const Dim3& c = cta_.ctaid;
+  return "kernel " + cta_.kernel.name + ", CTA (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
+         std::to_string(c.z) + "), warp " + std::to_string(index_) +
+         (frames_.empty() ? std::string() : ", in " + location(frames_.back(), pc()));
+}
+
+std::uint64_t Warp::special(ptx::Special s, unsigned lane) const {
+  using ptx::Special;
+  const std::uint32_t t = first_thread_ + lane;
+  const Dim3& b = cta_.block;
+  switch (s) {
+    case Special::tid_x: return t % b.x;
+    case Special::tid_y: return t / b.x % b.y;
+    case Special::tid_z: return t / (b.x * b.y);
+    case Special::ntid_x: return b.x;
+    case Special::ntid_y: return b.y;
+    case Special::ntid_z: return b.z;
+    case Special::ctaid_x: return cta_.ctaid.x;
+    case Special::ctaid_y: return cta_.ctaid.y;
+    case Special::ctaid_z: return cta_.ctaid.z;
+    case Special::nctaid_x: return cta_.grid.x;
+    case Special::nctaid_y: return cta_.grid.y;
+    case Special::nctaid_z: return cta_.grid.z;
+    case Special::laneid: return lane;
+    case Special::warpid: return index_;
+    case Special::nwarpid: return cta_.ctx.warps_per_sm;
+    case Special::lanemask_eq: return 1u << lane;
+    case Special::lanemask_lt: return (1u << lane) - 1;
+    case Special::lanemask_le: return static_cast<std::uint32_t>((2ull << lane) - 1);
+    case Special::lanemask_gt: return ~static_cast<std::uint32_t>((2ull << lane) - 1);
+    case Special::lanemask_ge: return ~((1u << lane) - 1);
+    case Special::clock: return zext(instructions_, 32);  // deterministic: the warp's instruction count
+    case Special::clock64: return instructions_;
+    case Special::globaltimer: return instructions_;
+    case Special::smid: return 0;
+    case Special::nsmid: return cta_.ctx.sms;
+    case Special::gridid: return 0;
+  }
+  return 0;
+}
+
+std::uint64_t Warp::read(const Frame& fr, const Operand& o, unsigned lane, Type t) const {
+  const unsigned n = ptx::type_bits(t) ? ptx::type_bits(t) : 64;
+  switch (o.kind) {
+    case OperandKind::reg: {
+      std::uint64_t v = fr.regs[o.reg * 32 + lane];
+      if (o.negated) v ^= 1;
+      return zext(v, n);
+    }
+    case OperandKind::imm: return zext(o.bits, n);
+    case OperandKind::special: return zext(special(static_cast<ptx::Special>(o.special), lane), n);
+    case OperandKind::symbol: {
+      Space sp;
+      return address_of(fr, o, lane, sp);
+    }
+    default: break;
+  }
+  throw Error(where() + ": operand cannot be read as a value");
+}
+
+// The state-space address an operand names, and its space.
+std::uint64_t Warp::address_of(const Frame& fr, const Operand& o, unsigned lane, Space& space) const {
+  std::uint64_t a = static_cast<std::uint64_t>(o.offset);
+  if (o.kind == OperandKind::address && o.based) return fr.regs[o.reg * 32 + lane] + a;
+  if (o.global_symbol) {
+    const auto& v = cta_.ctx.module->variables.at(o.symbol);
+    space = v.space;
+    if (v.space == Space::shared) return v.offset + a;
+    return cta_.ctx.variable_address.at(o.symbol) + a;
+  }
+  if (o.kind == OperandKind::address || o.kind == OperandKind::symbol) {
+    if (fr.f->symbols.empty()) return a;
+    const auto& v = fr.f->symbols.at(o.symbol);
+    space = v.space;
+    if (v.space == Space::local) return fr.local_base + v.offset + a;
+    return v.offset + a;
+  }
+  return a;
+}
+
+std::uint8_t* Warp::bytes(Frame&, Space& space, std::uint64_t& addr, unsigned lane, unsigned n) {
+  if (space == Space::none || space == Space::generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      space = Space::shared;
+      addr -= kSharedWindow;
+    } else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+      space = Space::local;
+      addr -= kLocalWindow;
+    } else {
+      space = Space::global;
+    }
+  }
+  auto check = [&](std::size_t size, const char* what) {
+    if (addr + n > size)
+      throw Error(where() + ": " + what + " access of " + std::to_string(n) + " B at offset " + std::to_string(addr) +
+                  " outside its " + std::to_string(size) + " B");
+  };
+  switch (space) {
+    case Space::shared: check(cta_.shared.size(), "shared"); return cta_.shared.data() + addr;
+    case Space::local: check(local_[lane].size(), "local"); return local_[lane].data() + addr;
+    default: return nullptr;  // global and const: the backing store (param: see param())
+  }
+}
+
+// A .param variable's bytes for one lane: the kernel's launch parameters, a device function's
+// parameters and returns, or the caller's call-site parameters.
+std::uint8_t* Warp::param(Frame& fr, const Operand& o, unsigned lane, unsigned n) {
+  if (o.kind != OperandKind::address || o.based || o.global_symbol || fr.f->symbols.empty())
+    throw Error(where() + ": .param accesses must name a parameter");
+  const auto& v = fr.f->symbols.at(o.symbol);
+  const std::uint64_t off = v.offset + static_cast<std::uint64_t>(o.offset);
+  std::uint8_t* base;
+  std::uint64_t size;
+  if (v.argument && fr.f->kernel) {
+    if (off + n > cta_.params.size()) throw Error(where() + ": read past the kernel's parameters");
+    return const_cast<std::uint8_t*>(cta_.params.data()) + off;
+  }
+  if (v.argument) {
+    base = &fr.args[lane * fr.f->param_bytes];
+    size = fr.f->param_bytes;
+  } else {
+    base = &fr.call_params[lane * fr.f->call_param_bytes];
+    size = fr.f->call_param_bytes;
+  }
+  if (off + n > size) throw Error(where() + ": parameter access out of range");
+  return base + off;
+}
+
+void Warp::load(Frame& fr, Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n) {
+  if (std::uint8_t* p = bytes(fr, space, addr, lane, n)) {
+    std::memcpy(out, p, n);
+    return;
+  }
+  cta_.ctx.memory->read(addr, out, n);
+}
+
+void Warp::store(Frame& fr, Space space, std::uint64_t addr, unsigned lane, const void* in, unsigned n) {
+  if (space == Space::constant) throw Error(where() + ": store to the constant space");
+  if (std::uint8_t* p = bytes(fr, space, addr, lane, n)) {
+    std::memcpy(p, in, n);
+    return;
+  }
+  cta_.ctx.memory->write(addr, in, n);
+}
+
+void Warp::branch(Frame& fr, std::uint32_t pc, const ptx::Instruction& in, std::uint32_t taken, std::uint32_t active) {
+  (void)in;
+  Entry& top = fr.stack.back();
+  const std::uint32_t target = in.op == Op::bra ? in.target : static_cast<std::uint32_t>(fr.f->code.size());
+  const std::uint32_t not_taken = active & ~taken;
+  if (!not_taken) {
+    top.pc = target;
+    return;
+  }
+  if (!taken) {
+    top.pc = pc + 1;
+    return;
+  }
+  const std::uint32_t rpc = (*fr.rpc)[pc];
+  top.pc = rpc;
+  fr.stack.push_back({pc + 1, rpc, not_taken});
+  fr.stack.push_back({target, rpc, taken});
+}
+
+void Warp::do_return(std::uint32_t active) {
+  // Threads leaving the kernel: gone from every frame.
+  exited_ |= active;
+  for (auto& fr : frames_)
+    for (auto& e : fr.stack) e.mask &= ~active;
+}
+
+Step Warp::issue() {
+  Step step;
+  while (!frames_.empty()) {
+    Frame& fr = frames_.back();
+    while (fr.stack.size() > 1 && (fr.stack.back().mask == 0 || fr.stack.back().pc == fr.stack.back().rpc))
+      fr.stack.pop_back();
+    Entry& top = fr.stack.back();
+    if (top.mask == 0) {  // every thread of this frame exited
+      frames_.clear();
+      break;
+    }
+    if (top.pc >= fr.f->code.size()) {  // a device function returns (or a kernel ran off its end)
+      if (frames_.size() == 1) {
+        do_return(top.mask);
+        frames_.clear();
+        break;
+      }
+      Frame done = std::move(frames_.back());
+      frames_.pop_back();
+      Frame& caller = frames_.back();
+      const ptx::Instruction& call = *done.call;
+      const auto rets = static_cast<std::size_t>(call.ops[0].offset);
+      for (std::size_t r = 0; r < rets && r < done.f->returns.size(); ++r) {
+        const auto& rv = done.f->returns[r];
+        const auto& into = caller.f->symbols.at(call.ops[1 + r].symbol);
+        for (unsigned l = 0; l < 32; ++l)
+          if (done.stack.front().mask >> l & 1)
+            std::memcpy(&caller.call_params[l * caller.f->call_param_bytes + into.offset],
+                        &done.args[l * done.f->param_bytes + rv.offset], std::min(rv.size, into.size));
+      }
+      caller.stack.back().pc++;
+      continue;
+    }
+    const std::uint32_t pc = top.pc;
+    const ptx::Instruction& in = fr.f->code[pc];
+    std::uint32_t active = top.mask;
+    if (in.guarded) {
+      std::uint32_t g = 0;
+      for (unsigned l = 0; l < 32; ++l)
+        if ((active >> l & 1) && ((fr.regs[in.guard * 32 + l] & 1) != in.guard_negated)) g |= 1u << l;
+      if (in.op == Op::bra || in.op == Op::ret || in.op == Op::exit) {
+        step.inst = &in;
+        step.pc = pc;
+        step.active = g;
+        ++instructions_;
+        if (in.op == Op::bra) branch(fr, pc, in, g, active);
+        else if (in.op == Op::exit || frames_.size() == 1) {
+          do_return(g);
+          if (top.mask) top.pc = pc + 1;
+        } else {
+          branch(fr, pc, in, g, active);  // ret from a device function: to its exit
+        }
+        return step;
+      }
+      active = g;
+    }
+    step.inst = &in;
+    step.pc = pc;
+    step.active = active;
+    ++instructions_;
+    top.pc = pc + 1;
+    if (active) {
+      try {
+        execute(fr, in, active, step);
+      } catch (const std::invalid_argument& e) {
+        throw Error(where() + ": " + e.what());
+      }
+    }
+    return step;
+  }
+  state_ = State::done;
+  return step;
+}
+
+void Warp::complete(const Step& s) {
+  if (frames_.empty()) return;
+  // Writes go to the frame the instruction ran in; a call pushes a frame after its writes.
+  Frame& fr = frames_.size() > 1 && s.inst && s.inst->op == Op::call ? frames_[frames_.size() - 2] : frames_.back();
+  for (const auto& w : s.writes)
+    for (unsigned l = 0; l < 32; ++l)
+      if (w.mask >> l & 1) fr.regs[w.reg * 32 + l] = w.value[l];
+}
+
+void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
+  const ptx::Function& callee = cta_.ctx.module->functions.at(in.target);
+  if (callee.name == "vprintf") return vprintf(fr, in, active);
+  if (callee.code.empty())
+    throw Error(where() + ": call to external function '" + callee.name + "' is not supported");
+  const auto rets = static_cast<std::size_t>(in.ops[0].offset);
+  if (callee.params.size() != in.ops.size() - 1 - rets)
+    throw Error(where() + ": call to " + callee.name + " with the wrong number of arguments");
+  fr.stack.back().pc--;  // the caller resumes after the call once the callee returns
+  Frame f = make_frame(callee);
+  f.call = &in;
+  f.rpc = &cta_.rpc_for(callee);
+  f.stack.push_back({0, static_cast<std::uint32_t>(callee.code.size()), active});
+  for (std::size_t a = 0; a < callee.params.size(); ++a) {
+    const auto& p = callee.params[a];
+    const Operand& arg = in.ops[1 + rets + a];
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!(active >> l & 1)) continue;
+      std::uint8_t* dst = &f.args[l * callee.param_bytes + p.offset];
+      if (arg.kind == OperandKind::symbol && !arg.global_symbol && fr.f->symbols.at(arg.symbol).space == Space::param &&
+          !fr.f->symbols.at(arg.symbol).argument) {
+        const auto& v = fr.f->symbols.at(arg.symbol);
+        std::memcpy(dst, &fr.call_params[l * fr.f->call_param_bytes + v.offset], std::min(v.size, p.size));
+      } else {
+        const std::uint64_t v = read(fr, arg, l, p.type);
+        std::memcpy(dst, &v, std::min<std::uint64_t>(8, p.size));
+      }
+    }
+  }
+  frames_.push_back(std::move(f));
+}
+
+void Warp::vprintf(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
+  const auto rets = static_cast<std::size_t>(in.ops[0].offset);
+  auto arg_u64 = [&](std::size_t a, unsigned l) {
+    const Operand& o = in.ops[1 + rets + a];
+    std::uint64_t v = 0;
+    if (o.kind == OperandKind::symbol && !o.global_symbol) {
+      const auto& s = fr.f->symbols.at(o.symbol);
+      std::memcpy(&v, &fr.call_params[l * fr.f->call_param_bytes + s.offset], 8);
+    } else {
+      v = read(fr, o, l, Type::u64);
+    }
+    return v;
+  };
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(active >> l & 1)) continue;
+    const std::uint64_t fmt_addr = arg_u64(0, l), args = arg_u64(1, l);
+    std::string fmt;
+    for (std::uint64_t a = fmt_addr;; ++a) {
+      char c;
+      load(fr, Space::generic, a, l, &c, 1);
+      if (!c || fmt.size() > 4096) break;
+      fmt += c;
+    }
+    std::string out;
+    std::uint64_t at = args;
+    for (std::size_t i = 0; i < fmt.size(); ++i) {
+      if (fmt[i] != '%') {
+        out += fmt[i];
+        continue;
+      }
+      std::size_t j = i + 1;
+      while (j < fmt.size() && std::strchr("-+ #0123456789.", fmt[j])) ++j;
+      std::string lenmod;
+      while (j < fmt.size() && std::strchr("hlLzjt", fmt[j])) lenmod += fmt[j++];
+      if (j >= fmt.size()) break;
+      const char conv = fmt[j];
+      std::string spec = fmt.substr(i, j - i);
+      i = j;
+      if (conv == '%') {
+        out += '%';
+        continue;
+      }
+      // vprintf's argument buffer: each argument aligned to its size; floats promoted to double.
+      const bool wide = conv == 'f' || conv == 'e' || conv == 'g' || conv == 'E' || conv == 'G' || conv == 'a' ||
+                        conv == 's' || conv == 'p' || lenmod.find('l') != std::string::npos;
+      const unsigned size = wide ? 8 : 4;
+      at = (at + size - 1) / size * size;
+      std::uint64_t raw = 0;
+      load(fr, Space::generic, at, l, &raw, size);
+      at += size;
+      char buf[512];
+      if (conv == 'f' || conv == 'e' || conv == 'g' || conv == 'E' || conv == 'G' || conv == 'a') {
+        std::snprintf(buf, sizeof buf, (spec + conv).c_str(), f64(raw));
+      } else if (conv == 's') {
+        std::string str;
+        for (std::uint64_t a = raw; str.size() < 4096; ++a) {
+          char c;
+          load(fr, Space::generic, a, l, &c, 1);
+          if (!c) break;
+          str += c;
+        }
+        std::snprintf(buf, sizeof buf, (spec + "s").c_str(), str.c_str());
+      } else if (conv == 'c') {
+        std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(raw));
+      } else if (conv == 'd' || conv == 'i') {
+        std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), wide ? static_cast<long long>(raw) : static_cast<long long>(sext(raw, 32)));
+      } else {
+        std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), static_cast<unsigned long long>(wide ? raw : zext(raw, 32)));
+      }
+      out += buf;
+    }
+    if (cta_.ctx.printf_out) cta_.ctx.printf_out(out);
+  }
+  if (rets) {  // vprintf returns the argument count; nvcc code ignores it
+    const auto& r = fr.f->symbols.at(in.ops[1].symbol);
+    for (unsigned l = 0; l < 32; ++l)
+      if (active >> l & 1) std::memset(&fr.call_params[l * fr.f->call_param_bytes + r.offset], 0, 4);
+  }
+}
+
+}  // namespace irr::core

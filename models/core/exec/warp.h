@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The functional SIMT executor. A Warp steps one instruction at a time for its active threads;
+// a step has an issue half (decode, readiness, functional effect: loads read, stores write,
+// atomics read-modify-write, in issue order) and a complete half (register write-back), so the
+// timing core can delay write-back while functional mode completes at once. Divergence follows
+// a SIMT stack reconverging at immediate post-dominators (pre-Volta): an intra-warp spin lock that
+// needs independent thread scheduling does not progress (the watchdog names such a warp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/ptx/module.h"
+#include "models/mem/backing_store.h"
+
+namespace irr::core {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return static_cast<std::uint64_t>(x) * y * z; }
+};
+
+// Generic-address windows of the shared and local state spaces (everything else is global).
+constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;
+constexpr std::uint64_t kLocalWindow = 0x7e0000000000ull;
+constexpr std::uint64_t kWindowSize = 0x10000000000ull;
+
+// What a launch shares: the module, its variables' device addresses, device memory, printf.
+struct LaunchContext {
+  const ptx::Module* module = nullptr;
+  std::vector<std::uint64_t> variable_address;  // per module variable (global, const): device address
+  mem::BackingStore* memory = nullptr;
+  std::function<void(const std::string&)> printf_out;  // device printf text
+  std::uint32_t sms = 1, warps_per_sm = 48;              // for %nsmid, %nwarpid
+};
+
+class Cta;
+
+// One executed instruction, between its issue and its completion.
+struct Step {
+  const ptx::Instruction* inst = nullptr;
+  std::uint32_t pc = 0;
+  std::uint32_t active = 0;  // threads that executed it (guard applied)
+  // Register write-back: (register, lane mask, values) — applied by complete().
+  struct Write {
+    std::uint32_t reg;
+    std::uint32_t mask;
+    std::uint64_t value[32];
+  };
+  std::vector<Write> writes;
+  std::vector<std::uint64_t> addresses;  // memory instructions: one per active thread, in lane order
+};
+
+class Warp {
+ public:
+  enum class State { ready, at_barrier, done };
+  Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads);
+
+  State state() const { return state_; }
+  // Executes the next instruction's functional effect and returns what to write back.
+  Step issue();
+  void complete(const Step& s);
+  void release_barrier() { state_ = State::ready; }
+  std::uint32_t index() const { return index_; }
+  std::uint32_t pc() const;
+  std::uint64_t instructions() const { return instructions_; }
+  std::string where() const;  // "kernel k, pc 12 (file.cu:34)" for errors and the watchdog
+
+ private:
+  struct Entry {
+    std::uint32_t pc, rpc, mask;
+  };
+  struct Frame {
+    const ptx::Function* f;
+    const std::vector<std::uint32_t>* rpc;
+    std::vector<std::uint64_t> regs;       // register r of lane l at [r * 32 + l]
+    std::vector<std::uint8_t> args;        // parameters / returns, per lane (param_bytes each)
+    std::vector<std::uint8_t> call_params; // call-site .param variables, per lane
+    std::uint64_t local_base;              // this frame's local segment in each thread's stack
+    std::vector<Entry> stack;
+    const ptx::Instruction* call = nullptr;  // the caller's call instruction
+  };
+
+  std::uint64_t read(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Type t) const;
+  std::uint64_t address_of(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Space& space) const;
+  void load(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n);
+  void store(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, const void* in, unsigned n);
+  std::uint8_t* bytes(Frame& fr, ptx::Space& space, std::uint64_t& addr, unsigned lane, unsigned n);
+  std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n);
+  void execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
+  void call(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
+  void vprintf(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
+  void do_return(std::uint32_t active);
+  void branch(Frame& fr, std::uint32_t pc, const ptx::Instruction& in, std::uint32_t taken, std::uint32_t active);
+  std::uint64_t special(ptx::Special s, unsigned lane) const;
+  std::string location(const Frame& fr, std::uint32_t pc) const;
+  Frame make_frame(const ptx::Function& f);
+
+  Cta& cta_;
+  const std::uint32_t index_, first_thread_, threads_;
+  std::uint32_t exited_ = 0;  // threads that executed exit / returned from the kernel
+  State state_ = State::ready;
+  std::vector<Frame> frames_;
+  std::vector<std::vector<std::uint8_t>> local_;  // per lane: the local stack
+  std::uint64_t instructions_ = 0;
+};
+
+class Cta {
+ public:
+  Cta(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block, Dim3 ctaid,
+      const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared);
+  std::vector<std::unique_ptr<Warp>>& warps() { return warps_; }
+  bool done() const;
+  // Releases the barrier once every warp that has not finished waits at it.
+  void check_barrier();
+
+  LaunchContext& ctx;
+  const ptx::Function& kernel;
+  const Dim3 grid, block, ctaid;
+  const std::vector<std::uint8_t>& params;
+  std::vector<std::uint8_t> shared;
+  std::vector<std::uint32_t> kernel_rpc;
+  // Reconvergence points of a device function, computed on its first call.
+  const std::vector<std::uint32_t>& rpc_for(const ptx::Function& f);
+
+ private:
+  std::vector<std::unique_ptr<Warp>> warps_;
+  std::map<std::string, std::vector<std::uint32_t>> function_rpc_;
+};
+
+// Runs a whole grid functionally: up to `resident` CTAs at a time, their warps interleaved
+// round-robin one instruction each, so spin-waits on other warps terminate. Throws irr::Error on a
+// fault (bad address, unsupported instruction at run time) naming kernel, CTA, warp and PC.
+std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
+                       const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident);
+
+}  // namespace irr::core

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/runtime/device.h"
+
+#include <cstring>
+#include <iostream>
+
+#include "sim/error.h"
+
+namespace irr::runtime {
+
+Device::Device(mem::BackingStore& memory, const core::ptx::ExtensionRegistry* ext) : memory_(memory), ext_(ext) {}
+
+std::uint64_t Device::malloc(std::uint64_t bytes) {
+  const std::uint64_t base = heap_;
+  heap_ += (std::max<std::uint64_t>(bytes, 1) + 255) / 256 * 256;
+  allocations_[base] = bytes;
+  return base;
+}
+
+void Device::free(std::uint64_t ptr) {
+  if (!allocations_.erase(ptr)) throw Error("free of " + std::to_string(ptr) + ", which malloc did not return");
+}
+
+void Device::memcpy_to_device(std::uint64_t dst, const void* src, std::uint64_t n) { memory_.write(dst, src, n); }
+void Device::memcpy_to_host(void* dst, std::uint64_t src, std::uint64_t n) { memory_.read(src, dst, n); }
+void Device::memset(std::uint64_t dst, int value, std::uint64_t n) {
+  std::vector<std::uint8_t> b(n, static_cast<std::uint8_t>(value));
+  memory_.write(dst, b.data(), n);
+}
+
+std::size_t Device::load_module(const std::string& path) {
+  auto l = std::make_unique<Loaded>();
+  l->module = core::ptx::parse_file(path, ext_);
+  for (const auto& v : l->module.variables) {
+    std::uint64_t a = 0;
+    if (v.space == core::ptx::Space::global || v.space == core::ptx::Space::constant) {
+      a = malloc(v.size);
+      if (!v.init.empty()) memory_.write(a, v.init.data(), v.init.size());
+    }
+    l->addresses.push_back(a);
+  }
+  modules_.push_back(std::move(l));
+  return modules_.size() - 1;
+}
+
+std::size_t Device::load_module_text(const std::string& text, const std::string& name) {
+  auto l = std::make_unique<Loaded>();
+  l->module = core::ptx::parse(text, name, ext_);
+  for (const auto& v : l->module.variables) {
+    std::uint64_t a = 0;
+    if (v.space == core::ptx::Space::global || v.space == core::ptx::Space::constant) {
+      a = malloc(v.size);
+      if (!v.init.empty()) memory_.write(a, v.init.data(), v.init.size());
+    }
+    l->addresses.push_back(a);
+  }
+  modules_.push_back(std::move(l));
+  return modules_.size() - 1;
+}
+
+Kernel Device::kernel(std::size_t module, const std::string& name) const {
+  const auto& m = modules_.at(module)->module;
+  const core::ptx::Function* f = m.find(name);
+  if (!f || !f->kernel) {
+    std::string names;
+    for (const auto* k : m.kernels()) names += (names.empty() ? "" : ", ") + k->name;
+    throw Error(m.file + ": no kernel '" + name + "' (kernels: " + names + ")", Error::Kind::usage);
+  }
+  return Kernel(module, f);
+}
+
+LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared) {
+  const core::ptx::Function& f = *k.f_;
+  if (args.values().size() != f.params.size())
+    throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
+                    std::to_string(f.params.size()) + " parameters",
+                Error::Kind::usage);
+  if (block.count() == 0 || block.count() > 1024 || grid.count() == 0)
+    throw Error("launch of " + f.name + ": bad grid or block size", Error::Kind::usage);
+  std::vector<std::uint8_t> params(f.param_bytes, 0);
+  for (std::size_t i = 0; i < f.params.size(); ++i) {
+    const auto& p = f.params[i];
+    if (args.values()[i].size() != p.size)
+      throw Error("launch of " + f.name + ": argument " + std::to_string(i) + " is " + std::to_string(args.values()[i].size()) +
+                      " bytes, parameter " + p.name + " is " + std::to_string(p.size),
+                  Error::Kind::usage);
+    std::memcpy(&params[p.offset], args.values()[i].data(), p.size);
+  }
+  Loaded& l = *modules_.at(k.module_);
+  core::LaunchContext ctx;
+  ctx.module = &l.module;
+  ctx.variable_address = l.addresses;
+  ctx.memory = &memory_;
+  ctx.printf_out = [this](const std::string& s) {
+    printf_ += s;
+    if (echo_) std::cout << s << std::flush;
+  };
+  LaunchStats st;
+  st.warp_instructions = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  return st;
+}
+
+}  // namespace irr::runtime

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host runtime, a public C++ API in the manner of CUDA's: device memory, copies, modules
+// loaded from .ptx files, kernels by name, launches with grid, block, dynamic shared memory and
+// arguments, synchronisation and device printf. This is the functional device; the timed one
+// (issue: timing core) runs the same calls through the GPU model.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/exec/warp.h"
+#include "models/core/ptx/parser.h"
+#include "models/mem/backing_store.h"
+
+namespace irr::runtime {
+
+using core::Dim3;
+
+class Device;
+
+class Kernel {
+ public:
+  const std::string& name() const { return f_->name; }
+  const core::ptx::Function& function() const { return *f_; }
+
+ private:
+  friend class Device;
+  Kernel(std::size_t module, const core::ptx::Function* f) : module_(module), f_(f) {}
+  std::size_t module_;
+  const core::ptx::Function* f_;
+};
+
+// Kernel arguments, packed by the kernel's parameter list (sizes and alignment checked at launch).
+class Args {
+ public:
+  template <typename T>
+  Args& operator<<(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<std::uint8_t> b(sizeof(T));
+    std::memcpy(b.data(), &v, sizeof(T));
+    values_.push_back(std::move(b));
+    return *this;
+  }
+  const std::vector<std::vector<std::uint8_t>>& values() const { return values_; }
+
+ private:
+  std::vector<std::vector<std::uint8_t>> values_;
+};
+
+struct LaunchStats {
+  std::uint64_t warp_instructions = 0;
+};
+
+class Device {
+ public:
+  explicit Device(mem::BackingStore& memory, const core::ptx::ExtensionRegistry* extensions = nullptr);
+
+  std::uint64_t malloc(std::uint64_t bytes);  // 256-byte aligned, never 0
+  void free(std::uint64_t ptr);
+  void memcpy_to_device(std::uint64_t dst, const void* src, std::uint64_t bytes);
+  void memcpy_to_host(void* dst, std::uint64_t src, std::uint64_t bytes);
+  void memset(std::uint64_t dst, int value, std::uint64_t bytes);
+
+  // Parses the module and places its global and constant variables in device memory.
+  std::size_t load_module(const std::string& ptx_path);
+  std::size_t load_module_text(const std::string& text, const std::string& name);
+  Kernel kernel(std::size_t module, const std::string& name) const;
+
+  // Runs the grid to completion (functional); throws irr::Error on a fault or bad arguments.
+  LaunchStats launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared = 0);
+  void synchronize() {}
+
+  // Device printf output so far (also echoed to stdout unless disabled).
+  const std::string& printf_output() const { return printf_; }
+  void echo_printf(bool on) { echo_ = on; }
+  mem::BackingStore& memory() { return memory_; }
+
+ private:
+  mem::BackingStore& memory_;
+  const core::ptx::ExtensionRegistry* ext_;
+  struct Loaded {
+    core::ptx::Module module;
+    std::vector<std::uint64_t> addresses;
+  };
+  std::vector<std::unique_ptr<Loaded>> modules_;
+  std::map<std::uint64_t, std::uint64_t> allocations_;  // base -> size
+  std::uint64_t heap_ = 0x10000000;
+  std::string printf_;
+  bool echo_ = true;
+};
+
+}  // namespace irr::runtime
