@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Regenerates the checked-in PTX of the test kernels (needs nvcc; the build never does).
+# Regenerates the checked-in PTX of the test kernels and their resource metadata (needs nvcc and
+# ptxas; the build never does). NAME.meta.json holds what `ptxas -v` reports per kernel.
 set -euo pipefail
 cd "$(dirname "$0")"
 for cu in *.cu; do
-  nvcc -ptx -arch=sm_75 -lineinfo "$cu" -o "${cu%.cu}.ptx"
-  # Keep the checked-in files free of this machine's paths.
-  sed -i "s|\"$(pwd)/|\"|" "${cu%.cu}.ptx"
+  ptx="${cu%.cu}.ptx"
+  nvcc -ptx -arch=sm_75 -lineinfo "$cu" -o "$ptx"
+  sed -i "s|\"$(pwd)/|\"|" "$ptx"  # no machine paths in checked-in files
+  ptxas -arch=sm_75 -v "$ptx" -o /dev/null 2>&1 | python3 -c '
+import json, re, sys
+meta, kernel = {}, None
+for line in sys.stdin:
+    m = re.search(r"Compiling entry function .(\w+).", line)
+    if m: kernel = m.group(1); meta[kernel] = {"registers": 0, "shared_bytes": 0, "local_bytes": 0}
+    m = re.search(r"Used (\d+) registers", line)
+    if m and kernel: meta[kernel]["registers"] = int(m.group(1))
+    m = re.search(r"(\d+) bytes smem", line)
+    if m and kernel: meta[kernel]["shared_bytes"] = int(m.group(1))
+    m = re.search(r"(\d+) bytes stack frame", line)
+    if m and kernel: meta[kernel]["local_bytes"] = int(m.group(1))
+print(json.dumps({"generator": "ptxas -arch=sm_75 -v", "kernels": meta}, indent=2, sort_keys=True))
+' > "${cu%.cu}.meta.json"
 done

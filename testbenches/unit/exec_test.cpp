@@ -105,3 +105,123 @@ TEST(Exec, ErrorsNameTheKernel) {
   EXPECT_THROW(d.kernel(mod, "nope"), Error);
   EXPECT_THROW(d.launch(d.kernel(mod, "vadd"), Dim3{1}, Dim3{32}, Args() << 1), Error);  // wrong arity
 }
+
+namespace {
+struct Kernels {
+  mem::BackingStore m;
+  Device d{m};
+  std::size_t mod = d.load_module(kDir + "kernels.ptx");
+};
+}  // namespace
+
+TEST(Exec, SharedMemoryScan) {
+  Kernels k;
+  const int n = 200;  // a partial block
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 11 - 5;
+  const auto pin = upload(k.d, in), pout = k.d.malloc(n * 4);
+  k.d.launch(k.d.kernel(k.mod, "scan"), Dim3{1}, Dim3{256}, Args() << pin << pout << n);
+  std::vector<int> expect(n);
+  std::partial_sum(in.begin(), in.end(), expect.begin());
+  EXPECT_EQ(download<int>(k.d, pout, n), expect);
+}
+
+TEST(Exec, HistogramSharedThenGlobalAtomics) {
+  Kernels k;
+  const int n = 10007;
+  std::vector<unsigned char> data(n);
+  for (int i = 0; i < n; ++i) data[i] = static_cast<unsigned char>((i * 131 + 7) % 251);
+  const auto pdata = upload(k.d, data), pbins = upload(k.d, std::vector<unsigned>(64, 0));
+  k.d.launch(k.d.kernel(k.mod, "histogram"), Dim3{7}, Dim3{96}, Args() << pdata << pbins << n);
+  std::vector<unsigned> expect(64, 0);
+  for (unsigned char c : data) ++expect[c % 64];
+  EXPECT_EQ(download<unsigned>(k.d, pbins, 64), expect);
+}
+
+TEST(Exec, TiledMatrixMultiply) {
+  Kernels k;
+  const int n = 37;  // not a multiple of the 16 x 16 tile
+  std::vector<float> a(n * n), b(n * n);
+  for (int i = 0; i < n * n; ++i) {
+    a[i] = static_cast<float>((i % 7) - 3);
+    b[i] = static_cast<float>((i % 5) - 2) * 0.5f;
+  }
+  const auto pa = upload(k.d, a), pb = upload(k.d, b), pc = k.d.malloc(n * n * 4);
+  const std::uint32_t tiles = (n + 15) / 16;
+  k.d.launch(k.d.kernel(k.mod, "matmul"), Dim3{tiles, tiles}, Dim3{16, 16}, Args() << pa << pb << pc << n);
+  const auto c = download<float>(k.d, pc, n * n);
+  for (int r = 0; r < n; ++r)
+    for (int col = 0; col < n; ++col) {
+      float acc = 0;  // small integers and halves: exact in any order
+      for (int x = 0; x < n; ++x) acc += a[r * n + x] * b[x * n + col];
+      ASSERT_EQ(c[r * n + col], acc) << r << "," << col;
+    }
+}
+
+TEST(Exec, WarpAggregatedAtomicCounter) {
+  Kernels k;
+  const int n = 1000;
+  std::vector<int> keep(n);
+  for (int i = 0; i < n; ++i) keep[i] = (i % 3 == 0) || (i % 7 == 0);
+  const auto pkeep = upload(k.d, keep), pcount = upload(k.d, std::vector<int>{0}),
+             pslots = upload(k.d, std::vector<int>(n, -1));
+  k.d.launch(k.d.kernel(k.mod, "aggregated_counter"), Dim3{(n + 127) / 128}, Dim3{128}, Args() << pkeep << pcount << pslots << n);
+  const int kept = static_cast<int>(std::count(keep.begin(), keep.end(), 1));
+  EXPECT_EQ(download<int>(k.d, pcount, 1)[0], kept);
+  auto slots = download<int>(k.d, pslots, n);
+  std::vector<int> taken;
+  for (int i = 0; i < n; ++i) {
+    if (keep[i]) taken.push_back(slots[i]);
+    else EXPECT_EQ(slots[i], -1) << i;
+  }
+  std::sort(taken.begin(), taken.end());
+  for (int s = 0; s < kept; ++s) ASSERT_EQ(taken[s], s);  // every slot handed out exactly once
+}
+
+TEST(Exec, DivergenceAndReconvergence) {
+  Kernels k;
+  const int n = 300;
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 53 + 11) % 97;
+  const auto pin = upload(k.d, in), pout = upload(k.d, std::vector<int>(n * 4, 0));
+  k.d.launch(k.d.kernel(k.mod, "control"), Dim3{(n + 63) / 64}, Dim3{64}, Args() << pin << pout << n);
+  const auto out = download<int>(k.d, pout, n * 4);
+  for (int i = 0; i < n; ++i) {
+    const int v = in[i];
+    const int r = (v & 1) ? ((v & 2) ? 1 : 2) : ((v & 4) ? 3 : 4);
+    int sum = 0;
+    for (int x = 0; x < v % 37; ++x) {
+      if (x % 3 == 0) continue;
+      if (sum > 200) break;
+      sum += x;
+    }
+    int c;
+    switch (v % 5) {
+      case 0: c = 10; break;
+      case 1: c = v * 2; break;
+      case 2: c = v > 50 ? -1 : 7; break;
+      case 3: c = v - 100; break;
+      default: c = 0;
+    }
+    unsigned partial = 0;  // ballot over lanes 0..19 of the warp
+    if (i % 64 % 32 < 20) {
+      const int warp_base = i / 32 * 32;
+      for (int l = 0; l < 20 && warp_base + l < n; ++l)
+        if (in[warp_base + l] % 3 == 0) partial |= 1u << l;
+    }
+    ASSERT_EQ(out[i * 4 + 0], r) << i;
+    ASSERT_EQ(out[i * 4 + 1], sum) << i;
+    ASSERT_EQ(out[i * 4 + 2], c) << i;
+    ASSERT_EQ(static_cast<unsigned>(out[i * 4 + 3]), partial) << i;
+  }
+}
+
+TEST(Exec, AtomicsUnderContention) {
+  Kernels k;
+  const auto pc = upload(k.d, std::vector<unsigned>(3, 0));
+  k.d.launch(k.d.kernel(k.mod, "contention"), Dim3{4}, Dim3{96}, Args() << pc << 5);
+  const auto c = download<unsigned>(k.d, pc, 3);
+  EXPECT_EQ(c[0], 4u * 96 * 5);
+  EXPECT_EQ(c[1], 4u * 96 - 1);
+  EXPECT_EQ(c[2], 4u * 96 * 5);  // the CAS loops never lose an increment
+}

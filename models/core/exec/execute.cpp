@@ -140,7 +140,8 @@ std::uint64_t iarith(const ptx::Instruction& in, std::uint64_t a, std::uint64_t 
     case Op::bfind: {
       std::uint64_t v = s && sa < 0 ? zext(~a, n) : ua;
       if (!v) return 0xffffffffu;
-      return 63 - static_cast<unsigned>(__builtin_clzll(v));
+      const unsigned msb = 63 - static_cast<unsigned>(__builtin_clzll(v));
+      return in.shiftamt ? n - 1 - msb : msb;  // .shiftamt: the left shift that makes it the top bit
     }
     case Op::bfe: {
       const unsigned pos = static_cast<unsigned>(zext(b, 8)), len = static_cast<unsigned>(zext(c, 8));

@@ -73,7 +73,7 @@ struct Instruction {
   Round round = Round::none;
   Mode mode = Mode::none;
   std::uint8_t vec = 1;  // .v2 / .v4
-  bool sat = false, ftz = false, approx = false, full = false, uni = false, nc = false, to = false;
+  bool sat = false, ftz = false, approx = false, full = false, uni = false, nc = false, to = false, shiftamt = false;
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register
   std::vector<Operand> ops;       // destination(s) first, as written

@@ -500,6 +500,8 @@ class Parser {
         ins.full = true;
       } else if (m == "nc" && ins.op == Op::ld) {
         ins.nc = true;
+      } else if (m == "shiftamt" && ins.op == Op::bfind) {
+        ins.shiftamt = true;
       } else if (m == "to" && ins.op == Op::cvta) {
         ins.to = true;
       } else if (std::find(std::begin(kIgnored), std::end(kIgnored), m) != std::end(kIgnored)) {
