@@ -91,6 +91,8 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
   ctx.module = &l.module;
   ctx.variable_address = l.addresses;
   ctx.memory = &memory_;
+  ctx.extensions = ext_;
+  ctx.max_instructions = max_instructions_;
   ctx.printf_out = [this](const std::string& s) {
     printf_ += s;
     if (echo_) std::cout << s << std::flush;

@@ -78,6 +78,7 @@ class Device {
   // Device printf output so far (also echoed to stdout unless disabled).
   const std::string& printf_output() const { return printf_; }
   void echo_printf(bool on) { echo_ = on; }
+  void set_instruction_limit(std::uint64_t n) { max_instructions_ = n; }
   mem::BackingStore& memory() { return memory_; }
 
  private:
@@ -92,6 +93,7 @@ class Device {
   std::uint64_t heap_ = 0x10000000;
   std::string printf_;
   bool echo_ = true;
+  std::uint64_t max_instructions_ = core::LaunchContext().max_instructions;
 };
 
 }  // namespace irr::runtime

@@ -225,3 +225,85 @@ TEST(Exec, AtomicsUnderContention) {
   EXPECT_EQ(c[1], 4u * 96 - 1);
   EXPECT_EQ(c[2], 4u * 96 * 5);  // the CAS loops never lose an increment
 }
+
+namespace {
+// A kernel using an extension instruction: each thread stores what `wlpull` gives it.
+const char* kPull = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry pull(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  // begin inline asm
+  wlpull.b32 %r2;
+  // end inline asm
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+
+core::ptx::Extension pull_extension() {
+  core::ptx::Extension e;
+  e.name = "wlpull";
+  e.unit = "hwwl";
+  e.route = "unit";
+  e.decode = [](core::ptx::Instruction& i, const std::vector<std::string>& mods) {
+    if (mods != std::vector<std::string>{"b32"}) throw std::invalid_argument("takes .b32");
+    i.type = core::ptx::Type::b32;
+  };
+  return e;
+}
+}  // namespace
+
+TEST(Exec, ExtensionInstructionSemanticsFromItsUnit) {
+  mem::BackingStore m;
+  core::ptx::ExtensionRegistry reg;
+  const auto idx = reg.add(pull_extension());
+  Device d(m, &reg);
+  const auto mod = d.load_module_text(kPull, "pull.ptx");
+  const auto out = d.malloc(64 * 4);
+  // Without its unit the instruction cannot run: a clear error naming the unit.
+  try {
+    d.launch(d.kernel(mod, "pull"), Dim3{1}, Dim3{64}, Args() << out);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("wlpull needs unit hwwl enabled"), std::string::npos) << e.what();
+  }
+  reg.at(idx).execute = [](core::ptx::ExtensionCall& c) {
+    for (unsigned l = 0; l < 32; ++l)
+      if (c.active() >> l & 1) c.write(0, l, 1000 * c.warp() + l);
+  };
+  d.launch(d.kernel(mod, "pull"), Dim3{1}, Dim3{64}, Args() << out);
+  const auto v = download<unsigned>(d, out, 64);
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(v[t], 1000 * (t / 32) + t % 32);
+}
+
+TEST(Exec, EndlessLoopIsReportedNotHung) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry spin()
+{
+$L__top:
+  bra.uni $L__top;
+}
+)", "spin.ptx");
+  d.set_instruction_limit(10000);
+  try {
+    d.launch(d.kernel(mod, "spin"), Dim3{1}, Dim3{32}, Args());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel spin exceeded 10000 warp instructions"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("warp 0, in spin, pc 0"), std::string::npos) << e.what();
+  }
+}

@@ -110,12 +110,15 @@ TEST(PtxParser, ExtensionInstructionsThroughTheRegistry) {
   const std::string use = "wlpull.b32 %r0;";
   EXPECT_NE(error_of(use).find("unsupported instruction 'wlpull'"), std::string::npos);
   ExtensionRegistry reg;
-  reg.add({"wlpull", "hwwl", [](Instruction& i, const std::vector<std::string>& mods) {
-             if (mods != std::vector<std::string>{"b32"}) throw std::invalid_argument("takes .b32");
-             i.type = Type::b32;
-             if (i.ops.size() > 1) throw std::invalid_argument("one operand");
-           }});
+  Extension e;
+  e.name = "wlpull";
+  e.unit = "hwwl";
+  e.decode = [](Instruction& i, const std::vector<std::string>& mods) {
+    if (mods != std::vector<std::string>{"b32"}) throw std::invalid_argument("takes .b32");
+    i.type = Type::b32;
+  };
+  reg.add(e);
   EXPECT_EQ(error_of(use, &reg), "");
   EXPECT_NE(error_of("wlpull.b64 %r0;", &reg).find("wlpull: takes .b32"), std::string::npos);
-  EXPECT_THROW(reg.add({"wlpull", "hwwl", nullptr}), std::logic_error);
+  EXPECT_THROW(reg.add(e), std::logic_error);
 }

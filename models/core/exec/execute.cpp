@@ -546,7 +546,39 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       each([&](unsigned l) { write(in.ops[0], l, acc); });
       return;
     }
-    case Op::testp: case Op::extension: break;
+    case Op::extension: {
+      const ptx::Extension* ext = cta_.ctx.extensions && in.extension < cta_.ctx.extensions->size()
+                                      ? &cta_.ctx.extensions->at(in.extension)
+                                      : nullptr;
+      if (!ext) throw std::invalid_argument("extension instruction without its registry");
+      if (!ext->execute) throw std::invalid_argument(ext->name + " needs unit " + ext->unit + " enabled");
+      struct Call : ptx::ExtensionCall {
+        Warp& w;
+        Frame& fr;
+        const ptx::Instruction& in;
+        std::uint32_t mask;
+        Step& step;
+        std::function<std::uint64_t(std::size_t, unsigned)> rd;
+        std::function<void(std::size_t, unsigned, std::uint64_t)> wr;
+        Call(Warp& w, Frame& fr, const ptx::Instruction& in, std::uint32_t mask, Step& step)
+            : w(w), fr(fr), in(in), mask(mask), step(step) {}
+        const ptx::Instruction& instruction() const override { return in; }
+        std::uint32_t active() const override { return mask; }
+        std::uint64_t read(std::size_t o, unsigned lane) override { return rd(o, lane); }
+        void write(std::size_t o, unsigned lane, std::uint64_t v) override { wr(o, lane, v); }
+        std::uint32_t warp() const override { return w.index(); }
+        std::uint64_t cta() const override {
+          const Dim3& c = w.cta().ctaid;
+          const Dim3& g = w.cta().grid;
+          return c.x + static_cast<std::uint64_t>(g.x) * (c.y + static_cast<std::uint64_t>(g.y) * c.z);
+        }
+      } call(*this, fr, in, active, step);
+      call.rd = [&](std::size_t o, unsigned lane) { return src(o, lane, t); };
+      call.wr = [&](std::size_t o, unsigned lane, std::uint64_t v) { write(in.ops.at(o), lane, v); };
+      ext->execute(call);
+      return;
+    }
+    case Op::testp: break;
   }
   throw std::invalid_argument(std::string(ptx::op_name(in.op)) + " is not supported at run time");
 }

@@ -32,6 +32,15 @@ std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 gri
           ++instructions;
           progressed = true;
         }
+        if (instructions > ctx.max_instructions) {
+          std::string who;
+          for (auto& c : live)
+            for (auto& x : c->warps())
+              if (x->state() != Warp::State::done) who += "\n  " + x->where();
+          throw Error("kernel " + kernel.name + " exceeded " + std::to_string(ctx.max_instructions) +
+                      " warp instructions (an endless loop, or a spin-wait that needs independent thread "
+                      "scheduling, which pre-Volta SIMT execution does not provide); still running:" + who);
+        }
       }
       cta->check_barrier();
     }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/core/ptx/module.h"
+#include "models/core/ptx/parser.h"
 #include "models/mem/backing_store.h"
 
 namespace irr::core {
@@ -36,6 +37,10 @@ struct LaunchContext {
   mem::BackingStore* memory = nullptr;
   std::function<void(const std::string&)> printf_out;  // device printf text
   std::uint32_t sms = 1, warps_per_sm = 48;              // for %nsmid, %nwarpid
+  const ptx::ExtensionRegistry* extensions = nullptr;     // semantics of extension instructions
+  // A launch that executes more warp instructions than this fails, naming every warp and PC: an
+  // endless loop, or a spin-wait that needs independent thread scheduling (pre-Volta SIMT).
+  std::uint64_t max_instructions = 20'000'000'000ull;
 };
 
 class Cta;
@@ -66,6 +71,7 @@ class Warp {
   void complete(const Step& s);
   void release_barrier() { state_ = State::ready; }
   std::uint32_t index() const { return index_; }
+  const Cta& cta() const { return cta_; }
   std::uint32_t pc() const;
   std::uint64_t instructions() const { return instructions_; }
   std::string where() const;  // "kernel k, pc 12 (file.cu:34)" for errors and the watchdog

@@ -13,6 +13,18 @@
 
 namespace irr::core::ptx {
 
+// What an extension instruction's semantics see when a warp executes it.
+class ExtensionCall {
+ public:
+  virtual ~ExtensionCall() = default;
+  virtual const Instruction& instruction() const = 0;
+  virtual std::uint32_t active() const = 0;  // lanes executing it
+  virtual std::uint64_t read(std::size_t operand, unsigned lane) = 0;  // as the instruction's type
+  virtual void write(std::size_t operand, unsigned lane, std::uint64_t value) = 0;
+  virtual std::uint32_t warp() const = 0;  // warp index within its CTA
+  virtual std::uint64_t cta() const = 0;   // linear CTA index
+};
+
 // An instruction a unit adds (written in CUDA as asm volatile("wlpull.b32 %0;" : "=r"(x) :: "memory")).
 struct Extension {
   std::string name;  // base opcode, e.g. "wlpull"
@@ -20,6 +32,10 @@ struct Extension {
   // Checks the modifiers (the parts after the base opcode) and operands of one use; throws
   // std::invalid_argument with the reason when they are wrong. May set the instruction's type.
   std::function<void(Instruction&, const std::vector<std::string>& modifiers)> decode;
+  // Functional semantics; empty while the unit is not enabled, and executing the instruction is
+  // then an error "needs unit X enabled".
+  std::function<void(ExtensionCall&)> execute = {};
+  std::string route = {};  // the timing core's route for it (the unit port it goes to)
 };
 
 class ExtensionRegistry {
@@ -27,6 +43,7 @@ class ExtensionRegistry {
   std::uint16_t add(Extension e);
   const Extension* find(const std::string& name) const;
   const Extension& at(std::uint16_t index) const { return extensions_.at(index); }
+  Extension& at(std::uint16_t index) { return extensions_.at(index); }
   std::size_t size() const { return extensions_.size(); }
 
  private:
