@@ -11,6 +11,7 @@
 
 #include "apps/irrgpu/area.h"
 #include "models/core/ptx/parser.h"
+#include "models/core/ptx/resources.h"
 #include "models/example/pipeline.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
@@ -144,12 +145,10 @@ int ptx_check(const std::string& file) {
       std::cout << "  " << k->name << "(";
       for (std::size_t i = 0; i < k->params.size(); ++i)
         std::cout << (i ? ", " : "") << "." << core::ptx::type_name(k->params[i].type) << " " << k->params[i].name;
-      std::map<std::string, unsigned> regs;
-      for (const auto& r : k->registers) ++regs[core::ptx::type_name(r.type)];
-      std::cout << ")\n    " << k->code.size() << " instructions; registers declared:";
-      for (const auto& [t, n] : regs) std::cout << " " << n << " ." << t;
-      std::cout << "; shared " << m.shared_bytes + k->shared_bytes << " B; local " << k->local_bytes << " B; params "
-                << k->param_bytes << " B\n";
+      const core::ptx::Resources res = core::ptx::kernel_resources(m, *k);
+      std::cout << ")\n    " << k->code.size() << " instructions; " << res.registers << " registers (" << res.source
+                << "); shared " << res.shared_bytes << " B; local " << res.local_bytes << " B; params " << k->param_bytes
+                << " B\n";
     }
     return 0;
   });

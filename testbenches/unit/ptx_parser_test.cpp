@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/core/ptx/parser.h"
+#include "models/core/ptx/resources.h"
 #include "testbenches/common/testing.h"
 
 using namespace irr;
@@ -121,4 +122,22 @@ TEST(PtxParser, ExtensionInstructionsThroughTheRegistry) {
   EXPECT_EQ(error_of(use, &reg), "");
   EXPECT_NE(error_of("wlpull.b64 %r0;", &reg).find("wlpull: takes .b32"), std::string::npos);
   EXPECT_THROW(reg.add(e), std::logic_error);
+}
+
+TEST(PtxResources, PtxasMetadataOrAnEstimate) {
+  Module m = parse_file(kDir + "kernels.ptx");
+  Resources r = kernel_resources(m, *m.find("matmul"));
+  EXPECT_EQ(r.source, "ptxas");
+  EXPECT_EQ(r.registers, 38u);  // kernels.meta.json, from ptxas -v
+  EXPECT_EQ(r.shared_bytes, 2048u);
+  irr::testing::TempDir d;
+  Module bare = parse(irr::testing::read_file(kDir + "kernels.ptx"), d.path() + "/nometa.ptx");
+  for (const char* k : {"scan", "matmul", "control"}) {
+    Resources e = kernel_resources(bare, *bare.find(k));
+    Resources p = kernel_resources(m, *m.find(k));
+    EXPECT_EQ(e.source, "estimate");
+    // Near what ptxas allocates: within a factor of two either way.
+    EXPECT_GE(e.registers * 2, p.registers) << k;
+    EXPECT_LE(e.registers, p.registers * 2) << k;
+  }
 }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/core/ptx/resources.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/error.h"
+
+namespace irr::core::ptx {
+namespace {
+
+// Registers an instruction writes (defs) and reads (uses).
+void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses) {
+  defs.clear();
+  uses.clear();
+  if (in.guarded) uses.push_back(in.guard);
+  auto regs_of = [](const Operand& o, std::vector<std::uint32_t>& into) {
+    if (o.kind == OperandKind::reg) into.push_back(o.reg);
+    if (o.kind == OperandKind::address && o.based) into.push_back(o.reg);
+    if (o.kind == OperandKind::vector)
+      for (auto r : o.regs)
+        if (r != ~0u) into.push_back(r);
+  };
+  std::size_t ndefs = 1;
+  switch (in.op) {
+    case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
+    case Op::fence: case Op::call:
+      ndefs = 0;
+      break;
+    case Op::setp:
+      ndefs = in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg &&
+                      in.ops.size() == 4u + (in.boolop != BoolOp::none)
+                  ? 2
+                  : 1;
+      break;
+    case Op::shfl: ndefs = in.ops.size() == 6 ? 2 : 1; break;
+    default: break;
+  }
+  for (std::size_t i = 0; i < in.ops.size(); ++i) {
+    const Operand& o = in.ops[i];
+    if (i < ndefs && o.kind != OperandKind::address) regs_of(o, defs);
+    else regs_of(o, uses);
+  }
+}
+
+}  // namespace
+
+unsigned estimate_registers(const Function& f) {
+  const std::size_t n = f.code.size(), regs = f.registers.size();
+  if (!n) return 0;
+  const std::size_t words = (regs + 63) / 64;
+  std::vector<std::vector<std::uint64_t>> live_in(n + 1, std::vector<std::uint64_t>(words, 0));
+  std::vector<std::uint32_t> defs, uses;
+  auto succ = [&](std::size_t pc, std::vector<std::size_t>& s) {
+    s.clear();
+    const auto& in = f.code[pc];
+    if (in.op == Op::ret || in.op == Op::exit) {
+      if (in.guarded) s.push_back(pc + 1);
+      return;
+    }
+    if (in.op == Op::bra) {
+      s.push_back(in.target);
+      if (in.guarded) s.push_back(pc + 1);
+      return;
+    }
+    s.push_back(pc + 1);
+  };
+  std::vector<std::size_t> next;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t pc = n; pc-- > 0;) {
+      std::vector<std::uint64_t> out(words, 0);
+      succ(pc, next);
+      for (std::size_t s : next)
+        for (std::size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
+      defs_uses(f.code[pc], defs, uses);
+      for (auto d : defs) out[d / 64] &= ~(1ull << (d % 64));
+      for (auto u : uses) out[u / 64] |= 1ull << (u % 64);
+      if (out != live_in[pc]) {
+        live_in[pc] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  unsigned best = 0;
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    unsigned units = 0;
+    for (std::size_t r = 0; r < regs; ++r)
+      if (live_in[pc][r / 64] >> (r % 64) & 1) {
+        const Type t = f.registers[r].type;
+        if (t != Type::pred) units += type_bits(t) > 32 ? 2 : 1;
+      }
+    best = std::max(best, units);
+  }
+  return best;
+}
+
+Resources kernel_resources(const Module& m, const Function& k) {
+  Resources r;
+  r.shared_bytes = (m.shared_bytes + 15) / 16 * 16 + k.shared_bytes;
+  r.local_bytes = k.local_bytes;
+  std::filesystem::path meta = m.file;
+  meta.replace_extension(".meta.json");
+  if (std::filesystem::exists(meta)) {
+    try {
+      const auto j = nlohmann::json::parse(std::ifstream(meta));
+      if (j.contains("kernels") && j["kernels"].contains(k.name)) {
+        const auto& e = j["kernels"][k.name];
+        r.registers = e.at("registers").get<unsigned>();
+        r.shared_bytes = e.at("shared_bytes").get<std::uint64_t>();
+        r.local_bytes = e.at("local_bytes").get<std::uint64_t>();
+        r.source = "ptxas";
+        return r;
+      }
+    } catch (const std::exception& e) {
+      throw Error({meta.string(), 0, 0}, std::string("bad kernel metadata: ") + e.what(), Error::Kind::config);
+    }
+  }
+  r.registers = estimate_registers(k);
+  r.source = "estimate";
+  return r;
+}
+
+}  // namespace irr::core::ptx

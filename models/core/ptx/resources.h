@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// A kernel's resource use for occupancy: registers per thread, static shared and local memory.
+// From the metadata written when the PTX was generated (NAME.meta.json beside NAME.ptx: what
+// `ptxas -v` reported), or, for PTX ptxas refuses (extension instructions), an estimate: the most
+// 32-bit register units live at once (predicates excluded), from a liveness analysis of the PTX.
+// The estimate ignores ptxas's own temporaries and scheduling: near, not equal to, what it allocates.
+#pragma once
+
+#include <string>
+
+#include "models/core/ptx/module.h"
+
+namespace irr::core::ptx {
+
+struct Resources {
+  unsigned registers = 0;
+  std::uint64_t shared_bytes = 0, local_bytes = 0;
+  std::string source;  // "ptxas" or "estimate"
+};
+
+unsigned estimate_registers(const Function& f);
+// Reads `<ptx path without .ptx>.meta.json` when it exists and names the kernel; else estimates.
+Resources kernel_resources(const Module& m, const Function& kernel);
+
+}  // namespace irr::core::ptx

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// Per-instruction semantics as PTX defines them, edge cases included: each row runs one
+// instruction in a generated kernel and compares with the value written here from the PTX ISA.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "models/runtime/device.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using irr::runtime::Args;
+using irr::runtime::Device;
+using irr::runtime::Dim3;
+
+namespace {
+
+std::uint64_t f(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return u;
+}
+std::uint64_t d(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, 8);
+  return u;
+}
+std::uint64_t s32(std::int32_t v) { return static_cast<std::uint32_t>(v); }
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+struct Row {
+  std::string op;      // with %A %B %C sources and %D destination
+  char a_kind, d_kind; // register class of sources and destination: r (b32), l (b64), f (f32), g (f64), p (pred)
+  std::uint64_t a, b, c, expect;
+};
+
+// Loads a, b, c (as 64-bit words) into registers of the row's class, runs the instruction,
+// stores the destination as a zero-extended 64-bit word.
+std::uint64_t run(const Row& row) {
+  auto reg = [](char k, int i) {
+    switch (k) {
+      case 'r': return "%r" + std::to_string(i);
+      case 'l': return "%rd" + std::to_string(i + 10);
+      case 'f': return "%f" + std::to_string(i);
+      case 'g': return "%fd" + std::to_string(i);
+      default: return "%p" + std::to_string(i);
+    }
+  };
+  auto from64 = [&](char k, int i, const std::string& src) -> std::string {
+    switch (k) {
+      case 'r': return "cvt.u32.u64 " + reg(k, i) + ", " + src + ";\n";
+      case 'l': return "mov.b64 " + reg(k, i) + ", " + src + ";\n";
+      case 'f': return "cvt.u32.u64 %r9, " + src + ";\nmov.b32 " + reg(k, i) + ", %r9;\n";
+      case 'g': return "mov.b64 " + reg(k, i) + ", " + src + ";\n";
+      default: return "setp.ne.u64 " + reg(k, i) + ", " + src + ", 0;\n";
+    }
+  };
+  auto to64 = [&](char k, const std::string& r) -> std::string {
+    switch (k) {
+      case 'r': return "cvt.u64.u32 %rd20, " + r + ";\n";
+      case 'l': case 'g': return "mov.b64 %rd20, " + r + ";\n";
+      case 'f': return "mov.b32 %r9, " + r + ";\ncvt.u64.u32 %rd20, %r9;\n";
+      default: return "selp.u64 %rd20, 1, 0, " + r + ";\n";
+    }
+  };
+  std::string op = row.op;
+  auto sub = [&](const std::string& from, const std::string& to) {
+    for (std::size_t p; (p = op.find(from)) != std::string::npos;) op.replace(p, from.size(), to);
+  };
+  sub("%A", reg(row.a_kind, 1));
+  sub("%B", reg(row.a_kind, 2));
+  sub("%C", reg(row.a_kind, 3));
+  sub("%D", reg(row.d_kind, 4));
+  std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                     ".visible .entry t(.param .u64 in, .param .u64 out)\n{\n"
+                     ".reg .b16 %rs<3>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<30>;\n.reg .f32 %f<5>;\n.reg .f64 %fd<5>;\n.reg .pred %p<5>;\n"
+                     "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+                     "ld.global.u64 %rd3, [%rd1];\nld.global.u64 %rd4, [%rd1+8];\nld.global.u64 %rd5, [%rd1+16];\n";
+  text += from64(row.a_kind, 1, "%rd3") + from64(row.a_kind, 2, "%rd4") + from64(row.a_kind, 3, "%rd5");
+  text += op + "\n" + to64(row.d_kind, reg(row.d_kind, 4)) + "st.global.u64 [%rd2], %rd20;\nret;\n}\n";
+  mem::BackingStore m;
+  Device dev(m);
+  const auto mod = dev.load_module_text(text, "row.ptx");
+  const std::uint64_t in = dev.malloc(24), out = dev.malloc(8);
+  const std::uint64_t v[3] = {row.a, row.b, row.c};
+  dev.memcpy_to_device(in, v, 24);
+  dev.launch(dev.kernel(mod, "t"), Dim3{1}, Dim3{1}, Args() << in << out);
+  std::uint64_t r;
+  dev.memcpy_to_host(&r, out, 8);
+  return r;
+}
+
+const std::int32_t kMin = std::numeric_limits<std::int32_t>::min(), kMax = std::numeric_limits<std::int32_t>::max();
+
+}  // namespace
+
+TEST(PtxSemantics, Integer) {
+  const std::vector<Row> rows = {
+      {"div.s32 %D, %A, %B;", 'r', 'r', s32(7), s32(-2), 0, s32(-3)},
+      {"div.s32 %D, %A, %B;", 'r', 'r', s32(-7), s32(2), 0, s32(-3)},
+      {"div.s32 %D, %A, %B;", 'r', 'r', s32(5), 0, 0, 0xffffffffu},         // by zero: -1
+      {"div.s32 %D, %A, %B;", 'r', 'r', s32(kMin), s32(-1), 0, s32(kMin)},  // overflow wraps
+      {"div.u32 %D, %A, %B;", 'r', 'r', 5, 0, 0, 0xffffffffu},
+      {"rem.s32 %D, %A, %B;", 'r', 'r', s32(-7), s32(2), 0, s32(-1)},
+      {"rem.u32 %D, %A, %B;", 'r', 'r', 5, 0, 0, 5},
+      {"shl.b32 %D, %A, %B;", 'r', 'r', 1, 31, 0, 0x80000000u},
+      {"shl.b32 %D, %A, %B;", 'r', 'r', 1, 32, 0, 0},                       // shifts of the width or more
+      {"shl.b32 %D, %A, %B;", 'r', 'r', 1, 40, 0, 0},
+      {"shr.s32 %D, %A, %B;", 'r', 'r', s32(-8), 1, 0, s32(-4)},
+      {"shr.s32 %D, %A, %B;", 'r', 'r', s32(-8), 40, 0, s32(-1)},
+      {"shr.u32 %D, %A, %B;", 'r', 'r', 0x80000000u, 40, 0, 0},
+      {"mul.hi.s32 %D, %A, %B;", 'r', 'r', s32(-2), 3, 0, 0xffffffffu},
+      {"mul.hi.u32 %D, %A, %B;", 'r', 'r', 0xffffffffu, 2, 0, 1},
+      {"mul.wide.s32 %rd24, %A, %B; mov.b64 %D, %rd24;", 'r', 'l', s32(-3), 4, 0, static_cast<std::uint64_t>(-12)},
+      {"mul.wide.u32 %rd24, %A, %B; mov.b64 %D, %rd24;", 'r', 'l', 0xffffffffu, 2, 0, 0x1fffffffeull},
+      {"mul.hi.u64 %D, %A, %B;", 'l', 'l', ~0ull, 2, 0, 1},
+      {"mad.lo.s32 %D, %A, %B, %C;", 'r', 'r', 3, 4, 5, 17},
+      {"add.sat.s32 %D, %A, %B;", 'r', 'r', s32(kMax), 1, 0, s32(kMax)},
+      {"abs.s32 %D, %A;", 'r', 'r', s32(kMin), 0, 0, s32(kMin)},
+      {"clz.b32 %D, %A;", 'r', 'r', 0, 0, 0, 32},
+      {"bfind.u32 %D, %A;", 'r', 'r', 0, 0, 0, 0xffffffffu},
+      {"bfind.u32 %D, %A;", 'r', 'r', 0x00f00000u, 0, 0, 23},
+      {"bfind.shiftamt.u32 %D, %A;", 'r', 'r', 0x00f00000u, 0, 0, 8},
+      {"brev.b32 %D, %A;", 'r', 'r', 1, 0, 0, 0x80000000u},
+      {"popc.b64 %r4, %A; cvt.u64.u32 %D, %r4;", 'l', 'l', 0xff000000000000ffull, 0, 0, 16},
+      {"bfe.u32 %D, %A, %B, %C;", 'r', 'r', 0xf0f0, 4, 8, 0x0f},
+      {"bfe.s32 %D, %A, %B, %C;", 'r', 'r', 0xf0, 4, 4, 0xffffffffu},
+      {"bfi.b32 %D, %A, %B, 8, 4;", 'r', 'r', 0xff, 0, 0, 0xf00},
+      {"prmt.b32 %D, %A, %B, 0x3210;", 'r', 'r', 0x44332211, 0x88776655, 0, 0x44332211},
+      {"prmt.b32 %D, %A, %B, 0x0123;", 'r', 'r', 0x44332211, 0x88776655, 0, 0x11223344},
+      {"min.s32 %D, %A, %B;", 'r', 'r', s32(-1), 0, 0, s32(-1)},
+      {"min.u32 %D, %A, %B;", 'r', 'r', s32(-1), 0, 0, 0},
+      {"setp.lt.s32 %D, %A, %B;", 'r', 'p', s32(-1), 0, 0, 1},
+      {"setp.lt.u32 %D, %A, %B;", 'r', 'p', s32(-1), 0, 0, 0},
+      {"cvt.sat.s8.s32 %D, %A;", 'r', 'r', 300, 0, 0, 127},
+      {"cvt.sat.u8.s32 %D, %A;", 'r', 'r', s32(-5), 0, 0, 0},
+      {"cvt.s64.s32 %D, %A;", 'r', 'l', s32(-2), 0, 0, static_cast<std::uint64_t>(-2)},
+      {"cvt.u32.u64 %D, %A;", 'l', 'r', 0x123456789ull, 0, 0, 0x23456789},
+  };
+  for (const Row& r : rows) EXPECT_EQ(run(r), r.expect) << r.op << " a=" << r.a << " b=" << r.b;
+}
+
+TEST(PtxSemantics, FloatAndConversions) {
+  const std::vector<Row> rows = {
+      {"setp.lt.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 0},   // ordered: NaN is false
+      {"setp.ltu.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 1},  // unordered: NaN is true
+      {"setp.ne.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 0},
+      {"setp.neu.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 1},
+      {"setp.nan.f32 %D, %A, %B;", 'f', 'p', f(1), f(kNaN), 0, 1},
+      {"min.f32 %D, %A, %B;", 'f', 'f', f(kNaN), f(2), 0, f(2)},   // NaN loses to a number
+      {"div.rn.f32 %D, %A, %B;", 'f', 'f', f(1), f(3), 0, f(1.0f / 3.0f)},
+      {"div.rz.f32 %D, %A, %B;", 'f', 'f', f(2), f(3), 0, f(0.66666663f)},
+      {"rcp.rn.f64 %D, %A;", 'g', 'g', d(4), 0, 0, d(0.25)},
+      {"sqrt.rn.f32 %D, %A;", 'f', 'f', f(2), 0, 0, f(std::sqrt(2.0f))},
+      {"fma.rn.f32 %D, %A, %B, %C;", 'f', 'f', f(1.5f), f(2), f(-0.5f), f(2.5f)},
+      {"add.sat.f32 %D, %A, %B;", 'f', 'f', f(0.75f), f(0.5f), 0, f(1.0f)},
+      {"neg.f32 %D, %A;", 'f', 'f', f(0.0f), 0, 0, 0x80000000u},
+      {"cvt.rzi.s32.f32 %D, %A;", 'f', 'r', f(1e10f), 0, 0, s32(kMax)},  // saturates
+      {"cvt.rzi.s32.f32 %D, %A;", 'f', 'r', f(-1e10f), 0, 0, s32(kMin)},
+      {"cvt.rzi.s32.f32 %D, %A;", 'f', 'r', f(kNaN), 0, 0, 0},           // NaN -> 0
+      {"cvt.rni.s32.f32 %D, %A;", 'f', 'r', f(2.5f), 0, 0, 2},           // ties to even
+      {"cvt.rni.s32.f32 %D, %A;", 'f', 'r', f(3.5f), 0, 0, 4},
+      {"cvt.rmi.s32.f32 %D, %A;", 'f', 'r', f(-1.5f), 0, 0, s32(-2)},
+      {"cvt.rpi.u32.f32 %D, %A;", 'f', 'r', f(-0.5f), 0, 0, 0},
+      {"cvt.rn.f32.s32 %D, %A;", 'r', 'f', 16777217, 0, 0, f(16777216.0f)},
+      {"cvt.rz.f32.s32 %D, %A;", 'r', 'f', 16777219, 0, 0, f(16777218.0f)},
+      {"cvt.rp.f32.s32 %D, %A;", 'r', 'f', 16777217, 0, 0, f(16777218.0f)},
+      {"cvt.f64.f32 %D, %A;", 'f', 'g', f(0.1f), 0, 0, d(static_cast<double>(0.1f))},
+      {"cvt.rn.f32.f64 %D, %A;", 'g', 'f', d(0.1), 0, 0, f(0.1f)},
+      {"cvt.rzi.f32.f32 %D, %A;", 'f', 'f', f(-2.7f), 0, 0, f(-2.0f)},
+      {"cvt.rn.f16.f32 %rs1, %A; cvt.f32.f16 %D, %rs1;", 'f', 'f', f(1.0009765625f), 0, 0, f(1.0009765625f)},
+  };
+  for (const Row& r : rows) EXPECT_EQ(run(r), r.expect) << r.op;
+}
