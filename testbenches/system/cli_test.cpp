@@ -197,7 +197,7 @@ TEST(Cli, PtxCheck) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("2 kernels"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("vadd(.u64 vadd_param_0, .u64 vadd_param_1, .u64 vadd_param_2, .u32 vadd_param_3)"), std::string::npos);
-  EXPECT_NE(r.out.find("shared 1024 B; local 8 B"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("24 registers (ptxas); shared 1024 B"), std::string::npos) << r.out;
   TempDir d;
   std::string bad = d.write("bad.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\nfoo.b32 %r1;\n}\n");
   r = run_cli({"ptx", "check", bad});
