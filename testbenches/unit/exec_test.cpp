@@ -307,3 +307,75 @@ $L__top:
     EXPECT_NE(std::string(e.what()).find("warp 0, in spin, pc 0"), std::string::npos) << e.what();
   }
 }
+
+TEST(Exec, WarpPrimitivesUnderPartialMasksAndStateSpaces) {
+  // Lanes 0..23 of one warp run the primitives (lanes 24..31 branched away); module-scope .global
+  // and .const variables, a red to global memory and the lane masks.
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.global .align 4 .u32 counter;
+.const .align 4 .u32 table[4] = {10, 20, 30, 40};
+.visible .entry prims(.param .u64 out)
+{
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd2, %r1, 40;
+  add.s64 %rd3, %rd1, %rd2;
+  setp.ge.u32 %p1, %r1, 24;
+  @%p1 bra $L__done;
+  shfl.sync.idx.b32 %r2, %r1, 5, 31, 16777215;
+  shfl.sync.up.b32 %r3|%p2, %r1, 2, 0, 16777215;
+  shfl.sync.bfly.b32 %r4, %r1, 1, 31, 16777215;
+  setp.lt.u32 %p3, %r1, 30;
+  vote.sync.all.pred %p4, %p3, 16777215;
+  selp.u32 %r5, 1, 0, %p4;
+  and.b32 %r6, %r1, 3;
+  match.any.sync.b32 %r7, %r6, 16777215;
+  redux.sync.add.u32 %r8, %r1, 16777215;
+  activemask.b32 %r9;
+  mov.u32 %r10, %lanemask_lt;
+  red.global.add.u32 [counter], 1;
+  ld.global.u32 %r11, [counter];
+  and.b32 %r12, %r1, 3;
+  mul.lo.u32 %r13, %r12, 4;
+  mov.u64 %rd4, table;
+  cvt.u64.u32 %rd5, %r13;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.const.u32 %r14, [%rd6];
+  selp.u32 %r15, 1, 0, %p2;
+  st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r5};
+  st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r10};
+  st.global.v2.u32 [%rd3+32], {%r14, %r15};
+$L__done:
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(text, "prims.ptx");
+  const auto out = upload(d, std::vector<unsigned>(32 * 10, 0));
+  d.launch(d.kernel(mod, "prims"), Dim3{1}, Dim3{32}, Args() << out);
+  const auto v = download<unsigned>(d, out, 32 * 10);
+  for (unsigned l = 0; l < 24; ++l) {
+    const unsigned* w = &v[l * 10];
+    EXPECT_EQ(w[0], 5u) << l;                       // idx: everyone reads lane 5
+    EXPECT_EQ(w[1], l >= 2 ? l - 2 : l) << l;       // up by 2; lanes 0, 1 keep their own
+    EXPECT_EQ(w[2], l ^ 1) << l;                    // butterfly
+    EXPECT_EQ(w[3], 1u) << l;                       // all 24 active lanes are < 30
+    unsigned same = 0;
+    for (unsigned k = 0; k < 24; ++k)
+      if ((k & 3) == (l & 3)) same |= 1u << k;
+    EXPECT_EQ(w[4], same) << l;                     // match.any over the active lanes
+    EXPECT_EQ(w[5], 23u * 24 / 2) << l;             // redux.add over lanes 0..23
+    EXPECT_EQ(w[6], 0x00ffffffu) << l;              // activemask
+    EXPECT_EQ(w[7], (1u << l) - 1) << l;            // lanemask_lt
+    EXPECT_EQ(w[8], 10u * ((l & 3) + 1)) << l;      // the .const table
+    EXPECT_EQ(w[9], l >= 2 ? 1u : 0u) << l;         // shfl.up's predicate
+  }
+  for (unsigned l = 24; l < 32; ++l) EXPECT_EQ(v[l * 10], 0u);
+}
