@@ -134,8 +134,11 @@ int run_area(const AreaOptions& o) {
   return guarded([&] { return area(o); });
 }
 
-int ptx_check(const std::string& file) {
+int ptx_check(const std::string& file, const ConfigOptions& config) {
   return guarded([&] {
+    sim::Config cfg = load(config);
+    std::map<std::string, unsigned> regs;
+    for (const auto& [kernel, n] : cfg.get_map("core.kernel_registers")) regs[kernel] = static_cast<unsigned>(std::stoul(n));
     const core::ptx::Module m = core::ptx::parse_file(file);
     const auto kernels = m.kernels();
     std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"
@@ -145,7 +148,7 @@ int ptx_check(const std::string& file) {
       std::cout << "  " << k->name << "(";
       for (std::size_t i = 0; i < k->params.size(); ++i)
         std::cout << (i ? ", " : "") << "." << core::ptx::type_name(k->params[i].type) << " " << k->params[i].name;
-      const core::ptx::Resources res = core::ptx::kernel_resources(m, *k);
+      const core::ptx::Resources res = core::ptx::kernel_resources(m, *k, regs);
       std::cout << ")\n    " << k->code.size() << " instructions; " << res.registers << " registers (" << res.source
                 << "); shared " << res.shared_bytes << " B; local " << res.local_bytes << " B; params " << k->param_bytes
                 << " B\n";

@@ -41,7 +41,7 @@ int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();
 int gtkw(const GtkwOptions& options);
-int ptx_check(const std::string& file);
+int ptx_check(const std::string& file, const ConfigOptions& config);
 int version();
 struct AreaOptions;
 int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command

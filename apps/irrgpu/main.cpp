@@ -83,6 +83,8 @@ extern "C" int sc_main(int argc, char** argv) {
   ptx_cmd->require_subcommand(1);
   auto* ptx_check_cmd = ptx_cmd->add_subcommand("check", "Parse a PTX module; list its kernels and resource use, or the first error");
   ptx_check_cmd->add_option("file", ptx_file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
+  irr::app::ConfigOptions ptx_config;
+  add_config_options(*ptx_check_cmd, ptx_config);
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {
@@ -102,7 +104,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*doc_cmd) return irr::app::config_doc();
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
-  if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file);
+  if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
   if (*version_cmd) return irr::app::version();
   return 2;
 }

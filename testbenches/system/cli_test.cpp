@@ -198,6 +198,9 @@ TEST(Cli, PtxCheck) {
   EXPECT_NE(r.out.find("2 kernels"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("vadd(.u64 vadd_param_0, .u64 vadd_param_1, .u64 vadd_param_2, .u32 vadd_param_3)"), std::string::npos);
   EXPECT_NE(r.out.find("24 registers (ptxas); shared 1024 B"), std::string::npos) << r.out;
+  r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/reduce.ptx", "-s",
+               "core.kernel_registers={reduce: 40}"});
+  EXPECT_NE(r.out.find("40 registers (config)"), std::string::npos) << r.out;
   TempDir d;
   std::string bad = d.write("bad.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\nfoo.b32 %r1;\n}\n");
   r = run_cli({"ptx", "check", bad});

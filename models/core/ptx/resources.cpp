@@ -96,10 +96,15 @@ unsigned estimate_registers(const Function& f) {
   return best;
 }
 
-Resources kernel_resources(const Module& m, const Function& k) {
+Resources kernel_resources(const Module& m, const Function& k, const std::map<std::string, unsigned>& override_regs) {
   Resources r;
   r.shared_bytes = (m.shared_bytes + 15) / 16 * 16 + k.shared_bytes;
   r.local_bytes = k.local_bytes;
+  if (auto it = override_regs.find(k.name); it != override_regs.end()) {
+    r.registers = it->second;
+    r.source = "config";
+    return r;
+  }
   std::filesystem::path meta = m.file;
   meta.replace_extension(".meta.json");
   if (std::filesystem::exists(meta)) {

@@ -6,6 +6,7 @@
 // The estimate ignores ptxas's own temporaries and scheduling: near, not equal to, what it allocates.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "models/core/ptx/module.h"
@@ -19,7 +20,9 @@ struct Resources {
 };
 
 unsigned estimate_registers(const Function& f);
-// Reads `<ptx path without .ptx>.meta.json` when it exists and names the kernel; else estimates.
-Resources kernel_resources(const Module& m, const Function& kernel);
+// A configured register count (core.kernel_registers) wins; else `<ptx path without
+// .ptx>.meta.json` when it exists and names the kernel; else the estimate.
+Resources kernel_resources(const Module& m, const Function& kernel,
+                           const std::map<std::string, unsigned>& registers_override = {});
 
 }  // namespace irr::core::ptx
