@@ -379,3 +379,42 @@ $L__done:
   }
   for (unsigned l = 24; l < 32; ++l) EXPECT_EQ(v[l * 10], 0u);
 }
+
+TEST(Exec, SpinWaitOnAnotherWarpTerminates) {
+  // Warp 1 spins on a flag that warp 0 sets: round-robin interleaving lets warp 0 run.
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry wait(.param .u64 flag, .param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [flag];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra $L__producer;
+$L__spin:
+  ld.volatile.global.u32 %r2, [%rd1];
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra $L__spin;
+  st.global.u32 [%rd2], %r2;
+  ret;
+$L__producer:
+  setp.ne.u32 %p2, %r1, 0;
+  @%p2 bra $L__end;
+  st.volatile.global.u32 [%rd1], 7;
+$L__end:
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  d.set_instruction_limit(100000);
+  const auto mod = d.load_module_text(text, "wait.ptx");
+  const auto flag = upload(d, std::vector<unsigned>{0}), out = upload(d, std::vector<unsigned>{0});
+  d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag << out);
+  EXPECT_EQ(download<unsigned>(d, out, 1)[0], 7u);
+}
