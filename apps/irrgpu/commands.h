@@ -28,6 +28,9 @@ struct RunOptions {
   std::vector<std::string> trace;
   std::uint64_t txn_trace_limit = 1000000;
   std::vector<std::string> command_line;
+  // A graph workload (docs/workloads.md) instead of sim.top.
+  std::string workload, variant = "data", graph, mode = "functional";
+  std::int64_t source = -1;  // -1: the first vertex with an outgoing edge
 };
 
 struct GtkwOptions {
@@ -43,6 +46,7 @@ int config_doc();
 int gtkw(const GtkwOptions& options);
 int ptx_check(const std::string& file, const ConfigOptions& config);
 int version();
+int list_workloads();
 struct AreaOptions;
 int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
 

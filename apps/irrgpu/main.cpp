@@ -44,6 +44,11 @@ extern "C" int sc_main(int argc, char** argv) {
                       "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
   run_cmd->add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
+  run_cmd->add_option("--workload", run.workload, "Run a graph workload (bfs, sssp, pr; see `irrgpu workloads`)");
+  run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data)");
+  run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
+  run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
+  run_cmd->add_option("--mode", run.mode, "functional (timing arrives with the timing core)");
   run_cmd->add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
   run_cmd->add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
   run_cmd->add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");
@@ -85,6 +90,7 @@ extern "C" int sc_main(int argc, char** argv) {
   ptx_check_cmd->add_option("file", ptx_file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
   irr::app::ConfigOptions ptx_config;
   add_config_options(*ptx_check_cmd, ptx_config);
+  auto* workloads_cmd = app.add_subcommand("workloads", "List the graph workloads and their variants");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {
@@ -105,6 +111,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
+  if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();
   return 2;
 }

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <array>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <memory>
 
 #include "tlm_glue/gpu_payload.h"
@@ -41,7 +41,8 @@ class BackingStore {
   using Page = std::array<std::uint8_t, kPageBytes>;
   const Page* find(std::uint64_t page) const;
   Page& touch(std::uint64_t page);
-  std::map<std::uint64_t, std::unique_ptr<Page>> pages_;  // ordered: deterministic everywhere
+  // Looked up only, never iterated: hashing is safe for determinism and faster for gathers.
+  std::unordered_map<std::uint64_t, std::unique_ptr<Page>> pages_;
   mutable std::uint64_t last_page_ = ~0ull;
   mutable Page* last_ = nullptr;
 };

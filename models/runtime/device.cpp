@@ -98,7 +98,9 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
     if (echo_) std::cout << s << std::flush;
   };
   LaunchStats st;
-  st.warp_instructions = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  const core::GridStats g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  st.warp_instructions = g.warp_instructions;
+  st.thread_instructions = g.thread_instructions;
   return st;
 }
 

@@ -53,7 +53,7 @@ class Args {
 };
 
 struct LaunchStats {
-  std::uint64_t warp_instructions = 0;
+  std::uint64_t warp_instructions = 0, thread_instructions = 0;
 };
 
 class Device {

@@ -3,7 +3,8 @@
 # Regenerates the checked-in PTX of the test kernels and their resource metadata (needs nvcc and
 # ptxas; the build never does). NAME.meta.json holds what `ptxas -v` reports per kernel.
 set -euo pipefail
-cd "$(dirname "$0")"
+# Usage: regenerate.sh [DIR]  (default: this folder)
+cd "${1:-$(dirname "$0")}"
 for cu in *.cu; do
   ptx="${cu%.cu}.ptx"
   nvcc -ptx -arch=sm_75 -lineinfo "$cu" -o "$ptx"

@@ -221,8 +221,10 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         w.value[lane] = v;
         return;
       }
-    step.writes.push_back({d.reg, 1u << lane, {}});
-    step.writes.back().value[lane] = v;
+    Step::Write& w = step.writes.emplace_back();
+    w.reg = d.reg;
+    w.mask = 1u << lane;
+    w.value[lane] = v;
   };
   auto src = [&](std::size_t i, unsigned lane, Type ty) { return read(fr, in.ops.at(i), lane, ty); };
   auto each = [&](auto f) {

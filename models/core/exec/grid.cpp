@@ -7,10 +7,10 @@
 
 namespace irr::core {
 
-std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
-                       const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident) {
+GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
+                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident) {
   const std::uint64_t ctas = grid.count();
-  std::uint64_t next = 0, instructions = 0;
+  std::uint64_t next = 0, instructions = 0, threads = 0;
   std::vector<std::unique_ptr<Cta>> live;
   auto launch = [&] {
     const std::uint64_t id = next++;
@@ -21,15 +21,17 @@ std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 gri
   while (next < ctas && live.size() < std::max<std::uint32_t>(1, resident)) launch();
   // Round-robin over every resident warp, one instruction each; a CTA that finishes makes room.
   std::uint64_t idle_rounds = 0;
+  Step s;
   while (!live.empty()) {
     bool progressed = false;
     for (auto& cta : live) {
       for (auto& w : cta->warps()) {
         if (w->state() != Warp::State::ready) continue;
-        Step s = w->issue();
+        w->issue(s);
         w->complete(s);
         if (s.inst) {
           ++instructions;
+          threads += static_cast<std::uint64_t>(__builtin_popcount(s.active));
           progressed = true;
         }
         if (instructions > ctx.max_instructions) {
@@ -66,7 +68,7 @@ std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 gri
       idle_rounds = 0;
     }
   }
-  return instructions;
+  return {instructions, threads};
 }
 
 }  // namespace irr::core

@@ -262,8 +262,11 @@ void Warp::do_return(std::uint32_t active) {
     for (auto& e : fr.stack) e.mask &= ~active;
 }
 
-Step Warp::issue() {
-  Step step;
+void Warp::issue(Step& step) {
+  step.inst = nullptr;
+  step.active = 0;
+  step.writes.clear();
+  step.addresses.clear();
   while (!frames_.empty()) {
     Frame& fr = frames_.back();
     while (fr.stack.size() > 1 && (fr.stack.back().mask == 0 || fr.stack.back().pc == fr.stack.back().rpc))
@@ -314,7 +317,7 @@ Step Warp::issue() {
         } else {
           branch(fr, pc, in, g, active);  // ret from a device function: to its exit
         }
-        return step;
+        return;
       }
       active = g;
     }
@@ -330,10 +333,9 @@ Step Warp::issue() {
         throw Error(where() + ": " + e.what());
       }
     }
-    return step;
+    return;
   }
   state_ = State::done;
-  return step;
 }
 
 void Warp::complete(const Step& s) {

@@ -52,8 +52,9 @@ struct Step {
   std::uint32_t active = 0;  // threads that executed it (guard applied)
   // Register write-back: (register, lane mask, values) — applied by complete().
   struct Write {
-    std::uint32_t reg;
-    std::uint32_t mask;
+    Write() {}  // leaves value[] uninitialised: only the lanes in mask are read
+    std::uint32_t reg = 0;
+    std::uint32_t mask = 0;
     std::uint64_t value[32];
   };
   std::vector<Write> writes;
@@ -66,8 +67,9 @@ class Warp {
   Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads);
 
   State state() const { return state_; }
-  // Executes the next instruction's functional effect and returns what to write back.
-  Step issue();
+  // Executes the next instruction's functional effect into `step` (reused: its buffers keep
+  // their capacity) — what to write back, and the addresses touched.
+  void issue(Step& step);
   void complete(const Step& s);
   void release_barrier() { state_ = State::ready; }
   std::uint32_t index() const { return index_; }
@@ -141,7 +143,10 @@ class Cta {
 // Runs a whole grid functionally: up to `resident` CTAs at a time, their warps interleaved
 // round-robin one instruction each, so spin-waits on other warps terminate. Throws irr::Error on a
 // fault (bad address, unsupported instruction at run time) naming kernel, CTA, warp and PC.
-std::uint64_t run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
-                       const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident);
+struct GridStats {
+  std::uint64_t warp_instructions = 0, thread_instructions = 0;
+};
+GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
+                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident);
 
 }  // namespace irr::core

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "workloads/graph/graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace irr::workloads {
+namespace {
+
+constexpr std::uint64_t kMaxVertices = 1ull << 31;
+constexpr std::uint64_t kMaxEdges = 1ull << 32;
+
+Error bad(const std::string& file, int line, const std::string& why) {
+  return Error({file, line, 0}, why, Error::Kind::config);
+}
+
+// Checks a header's claims before anything is allocated for them.
+void check_size(const std::string& file, int line, std::uint64_t n, std::uint64_t m) {
+  if (n == 0) throw bad(file, line, "a graph needs at least one vertex");
+  if (n >= kMaxVertices) throw bad(file, line, "too many vertices (" + std::to_string(n) + "; at most 2^31 - 1)");
+  if (m >= kMaxEdges) throw bad(file, line, "too many edges (" + std::to_string(m) + "; at most 2^32 - 1)");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  // Each edge takes at least 4 bytes of text ("1 2\n"): a claim far beyond the file is false.
+  if (!ec && m > size) throw bad(file, line, "the header claims " + std::to_string(m) + " edges; the file has " + std::to_string(size) + " bytes");
+}
+
+std::uint64_t number(const std::string& file, int line, const std::string& tok, const char* what) {
+  std::size_t pos = 0;
+  std::uint64_t v = 0;
+  try {
+    if (!tok.empty() && tok[0] == '-') throw std::invalid_argument(tok);
+    v = std::stoull(tok, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos != tok.size() || tok.empty()) throw bad(file, line, std::string("expected ") + what + ", found '" + tok + "'");
+  return v;
+}
+
+}  // namespace
+
+Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& name) {
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.weight < b.weight;
+  });
+  Graph g;
+  g.n = n;
+  g.name = name;
+  g.row.assign(n + 1, 0);
+  g.col.reserve(edges.size());
+  g.weight.reserve(edges.size());
+  for (const Edge& e : edges) {
+    ++g.row[e.from + 1];
+    g.col.push_back(e.to);
+    g.weight.push_back(e.weight);
+  }
+  for (std::uint32_t v = 0; v < n; ++v) g.row[v + 1] += g.row[v];
+  return g;
+}
+
+Graph read_mtx(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw bad(path, 0, "cannot read the graph file");
+  std::string line;
+  int ln = 0;
+  if (!std::getline(in, line)) throw bad(path, 1, "empty file");
+  ++ln;
+  std::istringstream h(line);
+  std::string banner, object, format, field, symmetry;
+  h >> banner >> object >> format >> field >> symmetry;
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  if (banner != "%%MatrixMarket" || lower(object) != "matrix" || lower(format) != "coordinate")
+    throw bad(path, 1, "not a MatrixMarket coordinate matrix ('%%MatrixMarket matrix coordinate ...')");
+  field = lower(field);
+  symmetry = lower(symmetry);
+  if (field != "pattern" && field != "integer" && field != "real")
+    throw bad(path, 1, "unsupported field '" + field + "' (pattern, integer or real)");
+  if (symmetry != "general" && symmetry != "symmetric")
+    throw bad(path, 1, "unsupported symmetry '" + symmetry + "' (general or symmetric)");
+  std::uint64_t rows = 0, cols = 0, nnz = 0;
+  while (std::getline(in, line)) {
+    ++ln;
+    if (line.empty() || line[0] == '%') continue;
+    std::istringstream s(line);
+    std::string a, b, c;
+    s >> a >> b >> c;
+    rows = number(path, ln, a, "the row count");
+    cols = number(path, ln, b, "the column count");
+    nnz = number(path, ln, c, "the entry count");
+    break;
+  }
+  if (!rows) throw bad(path, ln, "no size line");
+  const std::uint64_t n = std::max(rows, cols);
+  check_size(path, ln, n, nnz * (symmetry == "symmetric" ? 2 : 1));
+  std::vector<Edge> edges;
+  edges.reserve(nnz);
+  std::uint64_t seen = 0;
+  while (seen < nnz && std::getline(in, line)) {
+    ++ln;
+    if (line.empty() || line[0] == '%') continue;
+    std::istringstream s(line);
+    std::string a, b, w;
+    s >> a >> b >> w;
+    const std::uint64_t i = number(path, ln, a, "a row index"), j = number(path, ln, b, "a column index");
+    if (i < 1 || i > rows || j < 1 || j > cols) throw bad(path, ln, "entry (" + a + ", " + b + ") outside the " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+    std::uint32_t weight = 1;
+    if (field != "pattern") {
+      if (w.empty()) throw bad(path, ln, "missing value");
+      double v;
+      try {
+        v = std::stod(w);
+      } catch (const std::exception&) {
+        throw bad(path, ln, "'" + w + "' is not a number");
+      }
+      // Weights are positive integers for SSSP: real values are rounded, at least 1.
+      weight = static_cast<std::uint32_t>(std::clamp(std::llround(std::fabs(v)), 1ll, 1ll << 30));
+    }
+    edges.push_back({static_cast<std::uint32_t>(i - 1), static_cast<std::uint32_t>(j - 1), weight});
+    if (symmetry == "symmetric" && i != j) edges.push_back({static_cast<std::uint32_t>(j - 1), static_cast<std::uint32_t>(i - 1), weight});
+    ++seen;
+  }
+  if (seen < nnz) throw bad(path, ln, "truncated: " + std::to_string(seen) + " of " + std::to_string(nnz) + " entries");
+  return from_edges(static_cast<std::uint32_t>(n), std::move(edges), std::filesystem::path(path).filename().string());
+}
+
+Graph read_dimacs(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw bad(path, 0, "cannot read the graph file");
+  std::string line;
+  int ln = 0;
+  std::uint64_t n = 0, m = 0, seen = 0;
+  std::vector<Edge> edges;
+  while (std::getline(in, line)) {
+    ++ln;
+    if (line.empty() || line[0] == 'c') continue;
+    std::istringstream s(line);
+    std::string kind;
+    s >> kind;
+    if (kind == "p") {
+      std::string sp, a, b;
+      s >> sp >> a >> b;
+      if (sp != "sp") throw bad(path, ln, "expected 'p sp <vertices> <arcs>'");
+      n = number(path, ln, a, "the vertex count");
+      m = number(path, ln, b, "the arc count");
+      check_size(path, ln, n, m);
+      edges.reserve(m);
+    } else if (kind == "a") {
+      if (!n) throw bad(path, ln, "an arc before the 'p sp' line");
+      std::string a, b, w;
+      s >> a >> b >> w;
+      const std::uint64_t u = number(path, ln, a, "a vertex"), v = number(path, ln, b, "a vertex"),
+                          wt = number(path, ln, w, "a weight");
+      if (u < 1 || u > n || v < 1 || v > n) throw bad(path, ln, "arc " + a + " -> " + b + " outside 1.." + std::to_string(n));
+      edges.push_back({static_cast<std::uint32_t>(u - 1), static_cast<std::uint32_t>(v - 1),
+                       static_cast<std::uint32_t>(std::clamp<std::uint64_t>(wt, 1, 1u << 30))});
+      ++seen;
+    } else {
+      throw bad(path, ln, "unknown line '" + kind + "' (c, p or a)");
+    }
+  }
+  if (!n) throw bad(path, ln, "no 'p sp' line");
+  if (seen != m) throw bad(path, ln, "the header says " + std::to_string(m) + " arcs; the file has " + std::to_string(seen));
+  return from_edges(static_cast<std::uint32_t>(n), std::move(edges), std::filesystem::path(path).filename().string());
+}
+
+Graph read_snap(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw bad(path, 0, "cannot read the graph file");
+  std::string line;
+  int ln = 0;
+  std::vector<Edge> edges;
+  std::uint64_t n = 0;
+  while (std::getline(in, line)) {
+    ++ln;
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    std::istringstream s(line);
+    std::string a, b, extra;
+    if (!(s >> a >> b)) throw bad(path, ln, "expected '<from> <to>'");
+    const std::uint64_t u = number(path, ln, a, "a vertex id"), v = number(path, ln, b, "a vertex id");
+    if (std::max(u, v) + 1 >= kMaxVertices) throw bad(path, ln, "vertex id too large");
+    n = std::max(n, std::max(u, v) + 1);
+    edges.push_back({static_cast<std::uint32_t>(u), static_cast<std::uint32_t>(v), 1});
+  }
+  if (!n) throw bad(path, ln, "no edges");
+  return from_edges(static_cast<std::uint32_t>(n), std::move(edges), std::filesystem::path(path).filename().string());
+}
+
+bool is_generator(const std::string& spec) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return false;
+  const std::string kind = spec.substr(0, colon);
+  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg";
+}
+
+namespace {
+
+Graph generate(const std::string& spec) {
+  const std::string kind = spec.substr(0, spec.find(':'));
+  std::map<std::string, std::string> kv;
+  std::stringstream ss(spec.substr(spec.find(':') + 1));
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) throw Error(spec + ": '" + item + "' is not key=value", Error::Kind::config);
+    kv[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  auto take = [&](const std::string& key, double def, bool required) {
+    auto it = kv.find(key);
+    if (it == kv.end()) {
+      if (required) throw Error(spec + ": needs " + key + "=", Error::Kind::config);
+      return def;
+    }
+    double v;
+    try {
+      std::size_t pos;
+      v = std::stod(it->second, &pos);
+      if (pos != it->second.size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw Error(spec + ": " + key + "=" + it->second + " is not a number", Error::Kind::config);
+    }
+    kv.erase(it);
+    return v;
+  };
+  const auto seed = static_cast<std::uint64_t>(take("seed", 1, false));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::uint32_t> weight(1, 100);
+  std::vector<Edge> edges;
+  std::uint32_t n = 0;
+  if (kind == "grid") {
+    const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
+    if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
+    n = rows * cols;
+    // A road-like mesh: each vertex linked both ways to its right and lower neighbours.
+    for (std::uint32_t r = 0; r < rows; ++r)
+      for (std::uint32_t c = 0; c < cols; ++c) {
+        const std::uint32_t v = r * cols + c;
+        if (c + 1 < cols) {
+          const std::uint32_t w = weight(rng);
+          edges.push_back({v, v + 1, w});
+          edges.push_back({v + 1, v, w});
+        }
+        if (r + 1 < rows) {
+          const std::uint32_t w = weight(rng);
+          edges.push_back({v, v + cols, w});
+          edges.push_back({v + cols, v, w});
+        }
+      }
+  } else if (kind == "rmat") {
+    const auto scale = static_cast<unsigned>(take("scale", 0, true));
+    const double ef = take("edge_factor", 16, false);
+    if (scale < 1 || scale > 30) throw Error(spec + ": scale must be 1..30", Error::Kind::config);
+    n = 1u << scale;
+    const auto m = static_cast<std::uint64_t>(ef * n);
+    // Graph500's R-MAT: a = 0.57, b = 0.19, c = 0.19, d = 0.05, then ids scrambled.
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<std::uint32_t> perm(n);
+    for (std::uint32_t i = 0; i < n; ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    edges.reserve(m);
+    for (std::uint64_t e = 0; e < m; ++e) {
+      std::uint32_t from = 0, to = 0;
+      for (unsigned b = 0; b < scale; ++b) {
+        const double x = u(rng);
+        const unsigned q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
+        from = from << 1 | (q >> 1);
+        to = to << 1 | (q & 1);
+      }
+      edges.push_back({perm[from], perm[to], weight(rng)});
+    }
+  } else if (kind == "random") {
+    n = static_cast<std::uint32_t>(take("n", 0, true));
+    const auto m = static_cast<std::uint64_t>(take("m", 0, true));
+    if (!n) throw Error(spec + ": n must be at least 1", Error::Kind::config);
+    std::uniform_int_distribution<std::uint32_t> pick(0, n - 1);
+    edges.reserve(m);
+    for (std::uint64_t e = 0; e < m; ++e) edges.push_back({pick(rng), pick(rng), weight(rng)});
+  } else {  // rgg: random geometric, vertices in the unit square joined within `radius`
+    n = static_cast<std::uint32_t>(take("n", 0, true));
+    const double radius = take("radius", 0, true);
+    if (!n || radius <= 0) throw Error(spec + ": needs n >= 1 and radius > 0", Error::Kind::config);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<std::pair<double, double>> p(n);
+    for (auto& q : p) q = {u(rng), u(rng)};
+    const auto cells = static_cast<std::uint32_t>(std::max(1.0, std::floor(1.0 / radius)));
+    std::vector<std::vector<std::uint32_t>> grid(static_cast<std::size_t>(cells) * cells);
+    auto cell = [&](double x) { return std::min(cells - 1, static_cast<std::uint32_t>(x * cells)); };
+    for (std::uint32_t v = 0; v < n; ++v) grid[cell(p[v].first) * cells + cell(p[v].second)].push_back(v);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint32_t cx = cell(p[v].first), cy = cell(p[v].second);
+      for (std::uint32_t x = cx ? cx - 1 : 0; x <= std::min(cells - 1, cx + 1); ++x)
+        for (std::uint32_t y = cy ? cy - 1 : 0; y <= std::min(cells - 1, cy + 1); ++y)
+          for (std::uint32_t w : grid[x * cells + y]) {
+            if (w == v) continue;
+            const double dx = p[v].first - p[w].first, dy = p[v].second - p[w].second;
+            if (dx * dx + dy * dy <= radius * radius)
+              edges.push_back({v, w, 1 + static_cast<std::uint32_t>(std::sqrt(dx * dx + dy * dy) / radius * 99)});
+          }
+    }
+  }
+  if (!kv.empty()) throw Error(spec + ": unknown parameter '" + kv.begin()->first + "'", Error::Kind::config);
+  return from_edges(n, std::move(edges), spec);
+}
+
+}  // namespace
+
+Graph load_graph(const std::string& spec) {
+  if (is_generator(spec)) return generate(spec);
+  const std::string ext = std::filesystem::path(spec).extension().string();
+  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:)", Error::Kind::config);
+  if (ext == ".mtx") return read_mtx(spec);
+  if (ext == ".gr") return read_dimacs(spec);
+  return read_snap(spec);
+}
+
+}  // namespace irr::workloads

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Graphs for the workloads: CSR with 32-bit vertex ids and weights, read from MatrixMarket (.mtx),
+// DIMACS shortest-path (.gr) and SNAP edge lists (.txt, .el, anything else), or generated:
+// grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M  rgg:n=N,radius=R, each with
+// seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
+// irr::Error naming file:line and why.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace irr::workloads {
+
+struct Graph {
+  std::uint32_t n = 0;
+  std::vector<std::uint32_t> row;     // n + 1 offsets
+  std::vector<std::uint32_t> col;     // m destinations
+  std::vector<std::uint32_t> weight;  // m weights (1 when the input has none)
+  std::string name;
+  std::uint64_t edges() const { return col.size(); }
+  std::uint32_t degree(std::uint32_t v) const { return row[v + 1] - row[v]; }
+};
+
+struct Edge {
+  std::uint32_t from, to, weight;
+};
+
+// Sorted by source then destination; self loops kept, parallel edges kept.
+Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& name);
+
+Graph read_mtx(const std::string& path);
+Graph read_dimacs(const std::string& path);
+Graph read_snap(const std::string& path);
+// "kind:key=value,..." or a file path (by extension: .mtx, .gr, else SNAP).
+Graph load_graph(const std::string& spec);
+bool is_generator(const std::string& spec);
+
+}  // namespace irr::workloads

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "workloads/workloads.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <limits>
+#include <queue>
+
+#include "sim/error.h"
+
+namespace irr::workloads {
+namespace {
+
+using runtime::Args;
+using runtime::Device;
+using runtime::Dim3;
+
+constexpr std::uint32_t kInf = 0xffffffffu;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t kBlock = 256;
+constexpr float kDamping = 0.85f;
+
+// The graph's CSR in device memory.
+struct DeviceGraph {
+  std::uint64_t row, col, weight;
+  DeviceGraph(Device& d, const Graph& g) {
+    row = d.malloc(g.row.size() * 4);
+    col = d.malloc(std::max<std::size_t>(1, g.col.size()) * 4);
+    weight = d.malloc(std::max<std::size_t>(1, g.weight.size()) * 4);
+    d.memcpy_to_device(row, g.row.data(), g.row.size() * 4);
+    d.memcpy_to_device(col, g.col.data(), g.col.size() * 4);
+    d.memcpy_to_device(weight, g.weight.data(), g.weight.size() * 4);
+  }
+};
+
+struct Runner {
+  Device& d;
+  std::size_t module;
+  Result r;
+  Runner(Device& dev, const std::string& file) : d(dev), module(dev.load_module(kernels_dir() + "/" + file)) {}
+  void launch(const std::string& kernel, std::uint64_t threads, const Args& args) {
+    const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (threads + kBlock - 1) / kBlock));
+    const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
+    ++r.launches;
+    r.warp_instructions += st.warp_instructions;
+    r.thread_instructions += st.thread_instructions;
+  }
+  template <typename T>
+  T get(std::uint64_t p) {
+    T v;
+    d.memcpy_to_host(&v, p, sizeof v);
+    return v;
+  }
+  template <typename T>
+  void put(std::uint64_t p, T v) {
+    d.memcpy_to_device(p, &v, sizeof v);
+  }
+  template <typename T>
+  std::vector<T> download(std::uint64_t p, std::size_t n) {
+    std::vector<T> v(n);
+    d.memcpy_to_host(v.data(), p, n * sizeof(T));
+    return v;
+  }
+};
+
+std::vector<double> as_values(const std::vector<std::uint32_t>& v) {
+  std::vector<double> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] == kInf ? kInfinity : static_cast<double>(v[i]);
+  return out;
+}
+
+void check_source(const Graph& g, std::uint32_t s) {
+  if (s >= g.n) throw Error("source vertex " + std::to_string(s) + " is not in the graph (0.." + std::to_string(g.n - 1) + ")", Error::Kind::usage);
+}
+
+// The worklist loop shared by the data-driven variants: double-buffered, the grid sized to the
+// worklist at every launch (variable kernel configuration).
+template <typename Launch>
+void worklist_loop(Runner& run, std::uint64_t in, std::uint64_t out, std::uint64_t out_count, std::uint32_t count, Launch launch) {
+  while (count) {
+    run.put<std::uint32_t>(out_count, 0);
+    launch(in, count, out);
+    count = run.get<std::uint32_t>(out_count);
+    std::swap(in, out);
+  }
+}
+
+Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
+  check_source(g, src);
+  Runner run(d, "bfs.ptx");
+  DeviceGraph dg(d, g);
+  const std::uint64_t level = d.malloc(g.n * 4);
+  d.memset(level, 0xff, g.n * 4);
+  run.put<std::uint32_t>(level + src * 4ull, 0);
+  if (variant == "topology") {
+    const std::uint64_t changed = d.malloc(4);
+    for (std::uint32_t cur = 0;; ++cur) {
+      run.put<int>(changed, 0);
+      run.launch("bfs_topology", g.n, Args() << dg.row << dg.col << level << cur << g.n << changed);
+      if (!run.get<int>(changed)) break;
+    }
+  } else {
+    const std::string kernel = variant == "data" ? "bfs_data" : variant == "data_warp" ? "bfs_data_warp" : "bfs_data_block";
+    // Each vertex enters the worklist at most once (its level is claimed by CAS).
+    const std::uint64_t a = d.malloc(g.n * 4), b = d.malloc(g.n * 4), count = d.malloc(4);
+    run.put<std::uint32_t>(a, src);
+    worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
+      run.launch(kernel, n, Args() << dg.row << dg.col << level << in << n << out << count);
+    });
+  }
+  run.r.values = as_values(run.download<std::uint32_t>(level, g.n));
+  return run.r;
+}
+
+Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
+  check_source(g, src);
+  Runner run(d, "sssp.ptx");
+  DeviceGraph dg(d, g);
+  const std::uint64_t dist = d.malloc(g.n * 4);
+  d.memset(dist, 0xff, g.n * 4);
+  run.put<std::uint32_t>(dist + src * 4ull, 0);
+  if (variant == "topology") {
+    const std::uint64_t changed = d.malloc(4);
+    do {
+      run.put<int>(changed, 0);
+      run.launch("sssp_topology", g.n, Args() << dg.row << dg.col << dg.weight << dist << g.n << changed);
+    } while (run.get<int>(changed));
+  } else {
+    // A vertex can be pushed once per improving edge: the worklists hold up to m entries.
+    const std::uint64_t cap = std::max<std::uint64_t>(g.edges(), 1) + 1;
+    const std::uint64_t a = d.malloc(cap * 4), b = d.malloc(cap * 4), count = d.malloc(4);
+    run.put<std::uint32_t>(a, src);
+    const std::string kernel = variant == "data" ? "sssp_data" : "sssp_data_warp";
+    worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
+      run.launch(kernel, n, Args() << dg.row << dg.col << dg.weight << dist << in << n << out << count);
+    });
+  }
+  run.r.values = as_values(run.download<std::uint32_t>(dist, g.n));
+  return run.r;
+}
+
+Result pagerank(Device& d, const Graph& g, std::uint32_t, const std::string& variant) {
+  Runner run(d, "pr.ptx");
+  DeviceGraph dg(d, g);
+  const std::uint64_t rank = d.malloc(g.n * 4);
+  std::vector<float> values;
+  if (variant == "topology") {
+    const std::uint64_t next = d.malloc(g.n * 4), delta = d.malloc(4);
+    std::vector<float> init(g.n, 1.0f / static_cast<float>(g.n));
+    d.memcpy_to_device(rank, init.data(), g.n * 4);
+    d.memset(next, 0, g.n * 4);
+    for (int it = 0; it < 500; ++it) {
+      run.put<float>(delta, 0.0f);
+      run.launch("pr_push", g.n, Args() << dg.row << dg.col << rank << next << g.n);
+      run.launch("pr_update", g.n, Args() << rank << next << g.n << delta);
+      if (run.get<float>(delta) < 1e-7f) break;
+    }
+  } else {
+    const std::uint64_t residual = d.malloc(g.n * 4);
+    std::vector<float> r0(g.n, (1.0f - kDamping) / static_cast<float>(g.n));
+    d.memcpy_to_device(residual, r0.data(), g.n * 4);
+    d.memset(rank, 0, g.n * 4);
+    const float eps = 1e-4f / static_cast<float>(g.n);
+    const std::uint64_t cap = g.edges() + g.n + 1;
+    const std::uint64_t a = d.malloc(cap * 4), b = d.malloc(cap * 4), count = d.malloc(4);
+    std::vector<std::uint32_t> all(g.n);
+    for (std::uint32_t v = 0; v < g.n; ++v) all[v] = v;
+    d.memcpy_to_device(a, all.data(), g.n * 4);
+    worklist_loop(run, a, b, count, g.n, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
+      run.launch("pr_data", n, Args() << dg.row << dg.col << rank << residual << in << n << out << count << eps);
+    });
+  }
+  for (float f : run.download<float>(rank, g.n)) run.r.values.push_back(f);
+  return run.r;
+}
+
+std::vector<double> bfs_reference(const Graph& g, std::uint32_t src) {
+  std::vector<double> level(g.n, kInfinity);
+  std::deque<std::uint32_t> q{src};
+  level[src] = 0;
+  while (!q.empty()) {
+    const std::uint32_t v = q.front();
+    q.pop_front();
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (level[g.col[e]] == kInfinity) {
+        level[g.col[e]] = level[v] + 1;
+        q.push_back(g.col[e]);
+      }
+  }
+  return level;
+}
+
+std::vector<double> sssp_reference(const Graph& g, std::uint32_t src) {
+  std::vector<double> dist(g.n, kInfinity);
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  dist[src] = 0;
+  pq.push({0, src});
+  while (!pq.empty()) {
+    auto [d, v] = pq.top();
+    pq.pop();
+    if (d > dist[v]) continue;
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (d + g.weight[e] < dist[g.col[e]]) {
+        dist[g.col[e]] = d + g.weight[e];
+        pq.push({dist[g.col[e]], g.col[e]});
+      }
+  }
+  return dist;
+}
+
+std::vector<double> pagerank_reference(const Graph& g, std::uint32_t) {
+  const double d = kDamping;
+  std::vector<double> rank(g.n, 1.0 / g.n), next(g.n);
+  for (int it = 0; it < 10000; ++it) {
+    std::fill(next.begin(), next.end(), 0.0);
+    for (std::uint32_t v = 0; v < g.n; ++v) {
+      const std::uint32_t deg = g.degree(v);
+      if (!deg) continue;
+      for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) next[g.col[e]] += rank[v] / deg;
+    }
+    double delta = 0;
+    for (std::uint32_t v = 0; v < g.n; ++v) {
+      const double r = (1 - d) / g.n + d * next[v];
+      delta += std::fabs(r - rank[v]);
+      rank[v] = r;
+    }
+    if (delta < 1e-12) break;
+  }
+  return rank;
+}
+
+std::string exact(const std::vector<double>& got, const std::vector<double>& want) {
+  for (std::size_t v = 0; v < want.size(); ++v)
+    if (got[v] != want[v])
+      return "vertex " + std::to_string(v) + ": got " + std::to_string(got[v]) + ", expected " + std::to_string(want[v]);
+  return "";
+}
+
+std::string close(const std::vector<double>& got, const std::vector<double>& want) {
+  double err = 0, total = 0;
+  std::size_t worst = 0;
+  for (std::size_t v = 0; v < want.size(); ++v) {
+    const double e = std::fabs(got[v] - want[v]);
+    if (e > std::fabs(got[worst] - want[worst])) worst = v;
+    err += e;
+    total += std::fabs(want[v]);
+  }
+  if (total > 0 && err / total <= 1e-3) return "";
+  return "relative L1 error " + std::to_string(total > 0 ? err / total : err) + " > 1e-3 (worst: vertex " +
+         std::to_string(worst) + ", got " + std::to_string(got[worst]) + ", expected " + std::to_string(want[worst]) + ")";
+}
+
+}  // namespace
+
+std::string kernels_dir() {
+  if (const char* env = std::getenv("IRRGPU_WORKLOADS_DIR")) return env;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "irrgpu" / "workloads";
+    if (std::filesystem::exists(installed / "bfs.ptx")) return installed.string();
+  }
+  return std::string(IRRGPU_SOURCE_DIR) + "/workloads/kernels";
+}
+
+const std::vector<Workload>& workloads() {
+  static const std::vector<Workload> all = {
+      {"bfs", "breadth-first search: the level of every vertex from the source",
+       {{"topology", "a kernel over every vertex per level"},
+        {"data", "double-buffered worklist, one atomic per push"},
+        {"data_warp", "worklist with warp-aggregated pushes (one atomic per warp)"},
+        {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"}},
+       true, bfs, bfs_reference, exact, "exact"},
+      {"sssp", "single-source shortest paths over positive integer weights",
+       {{"topology", "Bellman-Ford rounds over every vertex"},
+        {"data", "double-buffered worklist of improved vertices"},
+        {"data_warp", "worklist with warp-aggregated pushes"}},
+       true, sssp, sssp_reference, exact, "exact"},
+      {"pr", "PageRank (damping 0.85), push style with atomic adds",
+       {{"topology", "power iterations until the L1 change is below 1e-7"},
+        {"data", "residual push over a worklist (threshold 1e-4 / n)"}},
+       false, pagerank, pagerank_reference, close, "relative L1 error <= 1e-3 against double-precision power iteration"},
+  };
+  return all;
+}
+
+const Workload& workload(const std::string& name) {
+  std::string names;
+  for (const auto& w : workloads()) {
+    if (w.name == name) return w;
+    names += (names.empty() ? "" : ", ") + w.name;
+  }
+  throw Error("unknown workload '" + name + "' (" + names + ")", Error::Kind::usage);
+}
+
+}  // namespace irr::workloads

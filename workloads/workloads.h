@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The graph workloads: BFS, SSSP and PageRank in topology-driven, data-driven and optimised
+// variants (workloads/kernels/*.cu, PTX checked in), host drivers on the runtime API, and CPU
+// references to check them against.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/runtime/device.h"
+#include "workloads/graph/graph.h"
+
+namespace irr::workloads {
+
+struct Result {
+  std::vector<double> values;  // per vertex; +infinity for unreachable
+  std::uint64_t launches = 0, warp_instructions = 0, thread_instructions = 0;
+};
+
+struct Variant {
+  std::string name, description;
+};
+
+struct Workload {
+  std::string name, description;
+  std::vector<Variant> variants;
+  bool needs_source;
+  std::function<Result(runtime::Device&, const Graph&, std::uint32_t source, const std::string& variant)> run;
+  std::function<std::vector<double>(const Graph&, std::uint32_t source)> reference;
+  // "" when the result matches the reference; else the first difference.
+  std::function<std::string(const std::vector<double>& got, const std::vector<double>& want)> check;
+  std::string tolerance;  // how check compares, for the docs and the CLI
+};
+
+const std::vector<Workload>& workloads();
+const Workload& workload(const std::string& name);  // throws irr::Error naming the known ones
+// Where the workloads' PTX lives: $IRRGPU_WORKLOADS_DIR, the installed share/irrgpu/workloads,
+// or the source tree.
+std::string kernels_dir();
+
+}  // namespace irr::workloads
