@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Graph readers and generators, and every workload variant against the CPU reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "testbenches/common/testing.h"
+#include "workloads/workloads.h"
+
+using namespace irr;
+using namespace irr::workloads;
+
+namespace {
+const std::string kGraphs = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/";
+const double kInf = std::numeric_limits<double>::infinity();
+
+std::string error_of(const std::string& text, const std::string& ext) {
+  irr::testing::TempDir d;
+  try {
+    load_graph(d.write("bad" + ext, text));
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    const std::string w = e.what();
+    return w.substr(w.find("bad" + ext));
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Graphs, MatrixMarketSymmetricWithValues) {
+  Graph g = read_mtx(kGraphs + "small.mtx");
+  EXPECT_EQ(g.n, 7u);
+  EXPECT_EQ(g.edges(), 14u);  // symmetric: both directions
+  // Row 2 of the file is vertex 1: linked to 0 (weight 4), 2 (2), 4 (9).
+  ASSERT_EQ(g.degree(1), 3u);
+  EXPECT_EQ(g.col[g.row[1]], 0u);
+  EXPECT_EQ(g.weight[g.row[1]], 4u);
+}
+
+TEST(Graphs, DimacsAndSnap) {
+  Graph gr = read_dimacs(kGraphs + "small.gr");
+  EXPECT_EQ(gr.n, 6u);
+  EXPECT_EQ(gr.edges(), 9u);
+  EXPECT_EQ(gr.weight[gr.row[0] + 2], 14u);  // a 1 6 14: vertex 0 -> 5
+  Graph sn = load_graph(kGraphs + "small.txt");
+  EXPECT_EQ(sn.n, 7u);
+  EXPECT_EQ(sn.edges(), 7u);
+  EXPECT_EQ(sn.degree(0), 2u);
+}
+
+TEST(Graphs, MalformedInputsNameTheirLine) {
+  EXPECT_EQ(error_of("%%MatrixMarket matrix array real general\n2 2\n", ".mtx"), "bad.mtx:1: not a MatrixMarket coordinate matrix ('%%MatrixMarket matrix coordinate ...')");
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n", ".mtx"), "bad.mtx:3: truncated: 1 of 2 entries");
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 9\n", ".mtx"), "bad.mtx:3: entry (1, 9) outside the 3 x 3 matrix");
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 x 4\n", ".mtx"), "bad.mtx:3: expected a column index, found 'x'");
+  // A huge header claim is rejected before anything is allocated for it.
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 4000000000\n1 2\n", ".mtx"),
+            "bad.mtx:2: the header claims 4000000000 edges; the file has 68 bytes");
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n4000000000 3 1\n1 2\n", ".mtx"),
+            "bad.mtx:2: too many vertices (4000000000; at most 2^31 - 1)");
+  EXPECT_EQ(error_of("p sp 3 1\na 1 4 2\n", ".gr"), "bad.gr:2: arc 1 -> 4 outside 1..3");
+  EXPECT_EQ(error_of("p sp 3 2\na 1 2 2\n", ".gr"), "bad.gr:2: the header says 2 arcs; the file has 1");
+  EXPECT_EQ(error_of("a 1 2 3\n", ".gr"), "bad.gr:1: an arc before the 'p sp' line");
+  EXPECT_EQ(error_of("0 1\n2\n", ".txt"), "bad.txt:2: expected '<from> <to>'");
+  EXPECT_EQ(error_of("0 -1\n", ".txt"), "bad.txt:1: expected a vertex id, found '-1'");
+}
+
+TEST(Graphs, GeneratorsAreDeterministicWithTheirShapes) {
+  auto same = [](const Graph& a, const Graph& b) { return a.row == b.row && a.col == b.col && a.weight == b.weight; };
+  for (const char* spec : {"grid:rows=20,cols=30", "rmat:scale=10,edge_factor=8", "random:n=500,m=3000", "rgg:n=800,radius=0.08"}) {
+    EXPECT_TRUE(same(load_graph(std::string(spec) + ",seed=4"), load_graph(std::string(spec) + ",seed=4"))) << spec;
+  }
+  EXPECT_FALSE(same(load_graph("random:n=500,m=3000,seed=1"), load_graph("random:n=500,m=3000,seed=2")));
+  // Grid: a road-like mesh; corners have degree 2, the interior 4.
+  Graph grid = load_graph("grid:rows=20,cols=30");
+  EXPECT_EQ(grid.n, 600u);
+  EXPECT_EQ(grid.degree(0), 2u);
+  EXPECT_EQ(grid.degree(31), 4u);
+  EXPECT_EQ(grid.edges(), 2u * (20 * 29 + 19 * 30));
+  // R-MAT: a power law — the top 1 % of vertices hold a large share of the edges; many are isolated.
+  Graph rmat = load_graph("rmat:scale=14,edge_factor=16");
+  EXPECT_EQ(rmat.n, 1u << 14);
+  EXPECT_EQ(rmat.edges(), 16u << 14);
+  std::vector<std::uint32_t> deg(rmat.n);
+  for (std::uint32_t v = 0; v < rmat.n; ++v) deg[v] = rmat.degree(v);
+  std::sort(deg.rbegin(), deg.rend());
+  std::uint64_t top = 0;
+  for (std::uint32_t i = 0; i < rmat.n / 100; ++i) top += deg[i];
+  EXPECT_GT(static_cast<double>(top) / static_cast<double>(rmat.edges()), 0.2);
+  EXPECT_GT(std::count(deg.begin(), deg.end(), 0u), rmat.n / 10);
+  // Random: degrees concentrate around m / n.
+  Graph rnd = load_graph("random:n=1000,m=10000");
+  std::uint32_t maxdeg = 0;
+  for (std::uint32_t v = 0; v < rnd.n; ++v) maxdeg = std::max(maxdeg, rnd.degree(v));
+  EXPECT_LT(maxdeg, 30u);
+  // RGG: symmetric, mean degree near n * pi * r^2.
+  Graph rgg = load_graph("rgg:n=2000,radius=0.05");
+  const double mean = static_cast<double>(rgg.edges()) / rgg.n;
+  EXPECT_NEAR(mean, 2000 * M_PI * 0.05 * 0.05, 4);
+  EXPECT_THROW(load_graph("rmat:edge_factor=4"), Error);   // scale is required
+  EXPECT_THROW(load_graph("grid:rows=3,cols=3,colour=red"), Error);
+}
+
+namespace {
+// Every variant of every workload on one graph, against the reference.
+void check_all(const std::string& spec) {
+  const Graph g = load_graph(spec);
+  std::uint32_t source = 0;
+  while (source + 1 < g.n && g.degree(source) == 0) ++source;
+  for (const Workload& w : irr::workloads::workloads()) {
+    const auto want = w.reference(g, source);
+    for (const Variant& v : w.variants) {
+      mem::BackingStore m;
+      runtime::Device dev(m);
+      const Result r = w.run(dev, g, source, v.name);
+      EXPECT_EQ(w.check(r.values, want), "") << w.name << "/" << v.name << " on " << spec;
+      EXPECT_GT(r.warp_instructions, 0u);
+    }
+  }
+}
+}  // namespace
+
+TEST(Workloads, EveryVariantOnGeneratedGraphs) {
+  for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "grid:rows=12,cols=17,seed=3", "random:n=400,m=2400,seed=5",
+                           "rgg:n=300,radius=0.1,seed=7"})
+    check_all(spec);
+}
+
+TEST(Workloads, EveryVariantOnSmallFiles) {
+  for (const char* f : {"small.mtx", "small.gr", "small.txt"}) check_all(kGraphs + f);
+  // Unreachable vertices are infinite; the BFS levels of the DIMACS graph are known.
+  const Graph g = read_dimacs(kGraphs + "small.gr");
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  const Result bfs = workload("bfs").run(dev, g, 0, "data");
+  EXPECT_EQ(bfs.values, (std::vector<double>{0, 1, 1, 2, 2, 1}));
+  const Result sssp = workload("sssp").run(dev, g, 0, "data");
+  EXPECT_EQ(sssp.values, (std::vector<double>{0, 7, 9, 20, 20, 11}));  // the classic Dijkstra example
+  const Graph two = read_mtx(kGraphs + "small.mtx");
+  const Result reach = workload("bfs").run(dev, two, 0, "topology");
+  EXPECT_EQ(reach.values[5], kInf);
+  EXPECT_EQ(reach.values[6], kInf);
+}
+
+TEST(Workloads, ErrorsForBadSourcesAndNames) {
+  EXPECT_THROW(workload("dfs"), Error);
+  const Graph g = load_graph("grid:rows=2,cols=2");
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  EXPECT_THROW(workload("bfs").run(dev, g, 9, "data"), Error);
+}
