@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <sys/wait.h>
+
 #include <filesystem>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "testbenches/common/testing.h"
@@ -206,4 +209,48 @@ TEST(Cli, PtxCheck) {
   r = run_cli({"ptx", "check", bad});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(bad + ":6:1: unsupported instruction 'foo'"), std::string::npos) << r.err;
+}
+
+TEST(Cli, WorkloadRunChecksAgainstTheReference) {
+  TempDir d;
+  auto r = run_cli({"run", "--workload", "bfs", "--variant", "data_warp", "--graph",
+                    std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx", "--source", "0", "-o", d.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
+  EXPECT_NE(r.out.find("thread instructions/s"), std::string::npos) << r.out;
+  EXPECT_EQ(read_file(d.path() + "/result.txt"), "0 0\n1 1\n2 1\n3 2\n4 2\n5 inf\n6 inf\n");
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
+  EXPECT_EQ(stats["check"], "PASS");
+  EXPECT_GT(stats["warp_instructions"].get<int>(), 0);
+  r = run_cli({"workloads"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("data_block"), std::string::npos);
+  r = run_cli({"run", "--workload", "bfs", "--variant", "nope", "--graph", "grid:rows=2,cols=2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_warp, data_block)"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=2,cols=2", "--mode", "timing"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, WorkloadCheckFailureExits1) {
+  // Fault injection through the documented kernel folder: a BFS that writes level + 2.
+  TempDir d;
+  std::string ptx = read_file(std::string(IRRGPU_SOURCE_DIR) + "/workloads/kernels/bfs.ptx");
+  // bfs_data's CAS writes the register computed as level + 1: make it level + 2.
+  const std::size_t kernel = ptx.find(".entry bfs_data(");
+  std::smatch cas;
+  const std::string body = ptx.substr(kernel);
+  ASSERT_TRUE(std::regex_search(body, cas, std::regex(R"(atom\.global\.cas\.b32\s+%r\d+, \[%rd\d+\], %r\d+, (%r\d+);)")));
+  const std::string plus1 = "add.s32 \t" + cas[1].str() + ", ";
+  const std::size_t at = ptx.find(plus1, kernel);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t one = ptx.find(", 1;", at);
+  ptx.replace(one, 4, ", 2;");
+  d.write("bfs.ptx", ptx);
+  const std::string cmd = "IRRGPU_WORKLOADS_DIR=" + d.path() + " '" + std::string(IRRGPU_CLI) +
+                          "' run --workload bfs --variant data --graph grid:rows=4,cols=4 > " + d.path() + "/out 2>&1";
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_NE(read_file(d.path() + "/out").find("check: FAIL vertex 1: got 2.000000, expected 1.000000"), std::string::npos)
+      << read_file(d.path() + "/out");
 }
