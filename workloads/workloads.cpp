@@ -21,6 +21,9 @@ using runtime::Dim3;
 constexpr std::uint32_t kInf = 0xffffffffu;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr std::uint32_t kBlock = 256;
+// The fixed grid of the plain data-driven variants (LonestarGPU launches a fixed configuration:
+// 15 SMs x 8 blocks); the _vkc variants size the grid to the worklist instead.
+constexpr std::uint32_t kFixedBlocks = 120;
 constexpr float kDamping = 0.85f;
 
 // The graph's CSR in device memory.
@@ -41,8 +44,10 @@ struct Runner {
   std::size_t module;
   Result r;
   Runner(Device& dev, const std::string& file) : d(dev), module(dev.load_module(kernels_dir() + "/" + file)) {}
+  // A grid covering `threads` (0: the fixed grid).
   void launch(const std::string& kernel, std::uint64_t threads, const Args& args) {
-    const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (threads + kBlock - 1) / kBlock));
+    const auto blocks = threads ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (threads + kBlock - 1) / kBlock))
+                                : kFixedBlocks;
     const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
     ++r.launches;
     r.warp_instructions += st.warp_instructions;
@@ -76,8 +81,7 @@ void check_source(const Graph& g, std::uint32_t s) {
   if (s >= g.n) throw Error("source vertex " + std::to_string(s) + " is not in the graph (0.." + std::to_string(g.n - 1) + ")", Error::Kind::usage);
 }
 
-// The worklist loop shared by the data-driven variants: double-buffered, the grid sized to the
-// worklist at every launch (variable kernel configuration).
+// The worklist loop shared by the data-driven variants: double-buffered until empty.
 template <typename Launch>
 void worklist_loop(Runner& run, std::uint64_t in, std::uint64_t out, std::uint64_t out_count, std::uint32_t count, Launch launch) {
   while (count) {
@@ -103,12 +107,15 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
       if (!run.get<int>(changed)) break;
     }
   } else {
-    const std::string kernel = variant == "data" ? "bfs_data" : variant == "data_warp" ? "bfs_data_warp" : "bfs_data_block";
+    const std::string kernel = variant == "data" || variant == "data_vkc" ? "bfs_data"
+                               : variant == "data_warp"                   ? "bfs_data_warp"
+                                                                          : "bfs_data_block";
+    const bool fixed = variant == "data";
     // Each vertex enters the worklist at most once (its level is claimed by CAS).
     const std::uint64_t a = d.malloc(g.n * 4), b = d.malloc(g.n * 4), count = d.malloc(4);
     run.put<std::uint32_t>(a, src);
     worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
-      run.launch(kernel, n, Args() << dg.row << dg.col << level << in << n << out << count);
+      run.launch(kernel, fixed ? 0 : n, Args() << dg.row << dg.col << level << in << n << out << count);
     });
   }
   run.r.values = as_values(run.download<std::uint32_t>(level, g.n));
@@ -133,9 +140,10 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
     const std::uint64_t cap = std::max<std::uint64_t>(g.edges(), 1) + 1;
     const std::uint64_t a = d.malloc(cap * 4), b = d.malloc(cap * 4), count = d.malloc(4);
     run.put<std::uint32_t>(a, src);
-    const std::string kernel = variant == "data" ? "sssp_data" : "sssp_data_warp";
+    const std::string kernel = variant == "data_warp" ? "sssp_data_warp" : "sssp_data";
+    const bool fixed = variant == "data";
     worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
-      run.launch(kernel, n, Args() << dg.row << dg.col << dg.weight << dist << in << n << out << count);
+      run.launch(kernel, fixed ? 0 : n, Args() << dg.row << dg.col << dg.weight << dist << in << n << out << count);
     });
   }
   run.r.values = as_values(run.download<std::uint32_t>(dist, g.n));
@@ -169,8 +177,9 @@ Result pagerank(Device& d, const Graph& g, std::uint32_t, const std::string& var
     std::vector<std::uint32_t> all(g.n);
     for (std::uint32_t v = 0; v < g.n; ++v) all[v] = v;
     d.memcpy_to_device(a, all.data(), g.n * 4);
+    const bool fixed = variant == "data";
     worklist_loop(run, a, b, count, g.n, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
-      run.launch("pr_data", n, Args() << dg.row << dg.col << rank << residual << in << n << out << count << eps);
+      run.launch("pr_data", fixed ? 0 : n, Args() << dg.row << dg.col << rank << residual << in << n << out << count << eps);
     });
   }
   for (float f : run.download<float>(rank, g.n)) run.r.values.push_back(f);
@@ -271,18 +280,21 @@ const std::vector<Workload>& workloads() {
   static const std::vector<Workload> all = {
       {"bfs", "breadth-first search: the level of every vertex from the source",
        {{"topology", "a kernel over every vertex per level"},
-        {"data", "double-buffered worklist, one atomic per push"},
+        {"data", "double-buffered worklist, one atomic per push, a fixed grid (120 blocks of 256)"},
+        {"data_vkc", "the same with variable kernel configuration: the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes (one atomic per warp)"},
         {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"}},
        true, bfs, bfs_reference, exact, "exact"},
       {"sssp", "single-source shortest paths over positive integer weights",
        {{"topology", "Bellman-Ford rounds over every vertex"},
-        {"data", "double-buffered worklist of improved vertices"},
+        {"data", "double-buffered worklist of improved vertices, a fixed grid"},
+        {"data_vkc", "the same, the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",
        {{"topology", "power iterations until the L1 change is below 1e-7"},
-        {"data", "residual push over a worklist (threshold 1e-4 / n)"}},
+        {"data", "residual push over a worklist (threshold 1e-4 / n), a fixed grid"},
+        {"data_vkc", "the same, the grid sized to the worklist"}},
        false, pagerank, pagerank_reference, close, "relative L1 error <= 1e-3 against double-precision power iteration"},
   };
   return all;

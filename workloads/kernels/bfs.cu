@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // BFS after LonestarGPU: a topology-driven kernel over every vertex per level, and data-driven
-// kernels over a double-buffered worklist, plain, with warp-aggregated pushes, and with
-// block-level atomic-reduced pushes (a prefix sum in shared memory, one atomic per block).
+// kernels over a double-buffered worklist: plain (fixed or worklist-sized grid), with
+// warp-aggregated pushes, and with block-level atomic-reduced pushes (a prefix sum in shared
+// memory, one atomic per block).
 #define INF 0xffffffffu
 #define FULL 0xffffffffu
 
@@ -18,14 +19,16 @@ extern "C" __global__ void bfs_topology(const unsigned* row, const unsigned* col
   }
 }
 
+// Grid-stride over the worklist, so the host may launch a fixed grid (`data`) or one sized to the
+// worklist (`data_vkc`, variable kernel configuration).
 extern "C" __global__ void bfs_data(const unsigned* row, const unsigned* col, unsigned* level, const unsigned* in,
                                     unsigned in_count, unsigned* out, unsigned* out_count) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= in_count) return;
-  unsigned v = in[i], next = level[v] + 1;
-  for (unsigned e = row[v]; e < row[v + 1]; ++e) {
-    unsigned u = col[e];
-    if (atomicCAS(&level[u], INF, next) == INF) out[atomicAdd(out_count, 1u)] = u;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < in_count; i += gridDim.x * blockDim.x) {
+    unsigned v = in[i], next = level[v] + 1;
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      unsigned u = col[e];
+      if (atomicCAS(&level[u], INF, next) == INF) out[atomicAdd(out_count, 1u)] = u;
+    }
   }
 }
 

@@ -23,18 +23,18 @@ extern "C" __global__ void pr_update(float* rank, float* next, unsigned n, float
 
 extern "C" __global__ void pr_data(const unsigned* row, const unsigned* col, float* rank, float* residual,
                                    const unsigned* in, unsigned in_count, unsigned* out, unsigned* out_count, float eps) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= in_count) return;
-  unsigned v = in[i];
-  float r = atomicExch(&residual[v], 0.0f);
-  if (r == 0.0f) return;
-  rank[v] += r;
-  unsigned deg = row[v + 1] - row[v];
-  if (!deg) return;
-  float share = D * r / deg;
-  for (unsigned e = row[v]; e < row[v + 1]; ++e) {
-    unsigned u = col[e];
-    float old = atomicAdd(&residual[u], share);
-    if (old < eps && old + share >= eps) out[atomicAdd(out_count, 1u)] = u;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < in_count; i += gridDim.x * blockDim.x) {
+    unsigned v = in[i];
+    float r = atomicExch(&residual[v], 0.0f);
+    if (r == 0.0f) continue;
+    rank[v] += r;
+    unsigned deg = row[v + 1] - row[v];
+    if (!deg) continue;
+    float share = D * r / deg;
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      unsigned u = col[e];
+      float old = atomicAdd(&residual[u], share);
+      if (old < eps && old + share >= eps) out[atomicAdd(out_count, 1u)] = u;
+    }
   }
 }

@@ -18,12 +18,12 @@ extern "C" __global__ void sssp_topology(const unsigned* row, const unsigned* co
 
 extern "C" __global__ void sssp_data(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
                                      const unsigned* in, unsigned in_count, unsigned* out, unsigned* out_count) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= in_count) return;
-  unsigned v = in[i], d = dist[v];
-  for (unsigned e = row[v]; e < row[v + 1]; ++e) {
-    unsigned u = col[e], nd = d + w[e];
-    if (atomicMin(&dist[u], nd) > nd) out[atomicAdd(out_count, 1u)] = u;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < in_count; i += gridDim.x * blockDim.x) {
+    unsigned v = in[i], d = dist[v];
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      unsigned u = col[e], nd = d + w[e];
+      if (atomicMin(&dist[u], nd) > nd) out[atomicAdd(out_count, 1u)] = u;
+    }
   }
 }
 
