@@ -28,24 +28,16 @@ void Device::memset(std::uint64_t dst, int value, std::uint64_t n) {
   memory_.write(dst, b.data(), n);
 }
 
-std::size_t Device::load_module(const std::string& path) {
-  auto l = std::make_unique<Loaded>();
-  l->module = core::ptx::parse_file(path, ext_);
-  for (const auto& v : l->module.variables) {
-    std::uint64_t a = 0;
-    if (v.space == core::ptx::Space::global || v.space == core::ptx::Space::constant) {
-      a = malloc(v.size);
-      if (!v.init.empty()) memory_.write(a, v.init.data(), v.init.size());
-    }
-    l->addresses.push_back(a);
-  }
-  modules_.push_back(std::move(l));
-  return modules_.size() - 1;
-}
+std::size_t Device::load_module(const std::string& path) { return install(core::ptx::parse_file(path, ext_)); }
 
 std::size_t Device::load_module_text(const std::string& text, const std::string& name) {
+  return install(core::ptx::parse(text, name, ext_));
+}
+
+// Places the module's global and constant variables in device memory, with their initialisers.
+std::size_t Device::install(core::ptx::Module m) {
   auto l = std::make_unique<Loaded>();
-  l->module = core::ptx::parse(text, name, ext_);
+  l->module = std::move(m);
   for (const auto& v : l->module.variables) {
     std::uint64_t a = 0;
     if (v.space == core::ptx::Space::global || v.space == core::ptx::Space::constant) {

@@ -88,6 +88,7 @@ class Device {
     core::ptx::Module module;
     std::vector<std::uint64_t> addresses;
   };
+  std::size_t install(core::ptx::Module m);
   std::vector<std::unique_ptr<Loaded>> modules_;
   std::map<std::uint64_t, std::uint64_t> allocations_;  // base -> size
   std::uint64_t heap_ = 0x10000000;
