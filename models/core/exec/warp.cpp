@@ -262,11 +262,9 @@ void Warp::do_return(std::uint32_t active) {
     for (auto& e : fr.stack) e.mask &= ~active;
 }
 
-void Warp::issue(Step& step) {
-  step.inst = nullptr;
-  step.active = 0;
-  step.writes.clear();
-  step.addresses.clear();
+// Pops reconverged stack entries and returns finished device-function frames; the frame whose
+// top entry holds the next instruction, or nullptr once the warp is done.
+Warp::Frame* Warp::settle() {
   while (!frames_.empty()) {
     Frame& fr = frames_.back();
     while (fr.stack.size() > 1 && (fr.stack.back().mask == 0 || fr.stack.back().pc == fr.stack.back().rpc))
@@ -298,6 +296,27 @@ void Warp::issue(Step& step) {
       caller.stack.back().pc++;
       continue;
     }
+    return &fr;
+  }
+  state_ = State::done;
+  return nullptr;
+}
+
+const ptx::Instruction* Warp::next() {
+  Frame* fr = settle();
+  return fr ? &fr->f->code[fr->stack.back().pc] : nullptr;
+}
+
+void Warp::issue(Step& step) {
+  step.inst = nullptr;
+  step.active = 0;
+  step.writes.clear();
+  step.addresses.clear();
+  {
+    Frame* fp = settle();
+    if (!fp) return;
+    Frame& fr = *fp;
+    Entry& top = fr.stack.back();
     const std::uint32_t pc = top.pc;
     const ptx::Instruction& in = fr.f->code[pc];
     std::uint32_t active = top.mask;
@@ -333,9 +352,7 @@ void Warp::issue(Step& step) {
         throw Error(where() + ": " + e.what());
       }
     }
-    return;
   }
-  state_ = State::done;
 }
 
 void Warp::complete(const Step& s) {

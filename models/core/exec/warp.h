@@ -70,6 +70,11 @@ class Warp {
   // Executes the next instruction's functional effect into `step` (reused: its buffers keep
   // their capacity) — what to write back, and the addresses touched.
   void issue(Step& step);
+  // The instruction issue() would execute next, without executing it (nullptr: the warp is done);
+  // settles reconvergence and device-function returns first, which have no timing of their own.
+  const ptx::Instruction* next();
+  // The frame depth: the timing core holds calls and returns until write-backs have landed.
+  std::size_t depth() const { return frames_.size(); }
   void complete(const Step& s);
   void release_barrier() { state_ = State::ready; }
   std::uint32_t index() const { return index_; }
@@ -93,6 +98,7 @@ class Warp {
     const ptx::Instruction* call = nullptr;  // the caller's call instruction
   };
 
+  Frame* settle();
   std::uint64_t read(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Type t) const;
   std::uint64_t address_of(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Space& space) const;
   void load(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n);

@@ -8,8 +8,6 @@
 #include "sim/error.h"
 
 namespace irr::core::ptx {
-namespace {
-
 // Registers an instruction writes (defs) and reads (uses).
 void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses) {
   defs.clear();
@@ -43,8 +41,6 @@ void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vec
     else regs_of(o, uses);
   }
 }
-
-}  // namespace
 
 unsigned estimate_registers(const Function& f) {
   const std::size_t n = f.code.size(), regs = f.registers.size();

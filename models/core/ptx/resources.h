@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/core/ptx/module.h"
 
@@ -20,6 +21,8 @@ struct Resources {
 };
 
 unsigned estimate_registers(const Function& f);
+// The registers an instruction writes (defs) and reads (uses, guard included).
+void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses);
 // A configured register count (core.kernel_registers) wins; else `<ptx path without
 // .ptx>.meta.json` when it exists and names the kernel; else the estimate.
 Resources kernel_resources(const Module& m, const Function& kernel,
