@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/mem/cache.h"
 
+#include <algorithm>
+
 #include "sim/error.h"
 
 namespace irr::mem {
@@ -69,6 +71,8 @@ bool CacheArray::invalidate(std::uint64_t line) {
   if (w) *w = Way{};
   return w != nullptr;
 }
+
+void CacheArray::clear() { std::fill(ways_array_.begin(), ways_array_.end(), Way{}); }
 
 void CacheArray::lock(std::uint64_t line, bool locked) {
   if (Way* w = find(line)) w->locked = locked;

@@ -42,6 +42,7 @@ class CacheArray {
   void mark_dirty(std::uint64_t line);
   bool invalidate(std::uint64_t line);  // true if it was present
   void lock(std::uint64_t line, bool locked);
+  void clear();  // invalidates every line
   std::uint32_t sets() const { return sets_; }
   std::uint32_t ways() const { return ways_; }
   std::uint32_t line_size() const { return line_size_; }

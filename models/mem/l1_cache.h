@@ -50,6 +50,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::vector<std::string> outstanding() const override;
   void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
   const CacheArray& array() const { return array_; }
+  void invalidate_all() { array_.clear(); }
 
  private:
   bool handle(const MemAccess& a, sim::Cycle c);

@@ -21,8 +21,14 @@ void Device::free(std::uint64_t ptr) {
   if (!allocations_.erase(ptr)) throw Error("free of " + std::to_string(ptr) + ", which malloc did not return");
 }
 
-void Device::memcpy_to_device(std::uint64_t dst, const void* src, std::uint64_t n) { memory_.write(dst, src, n); }
-void Device::memcpy_to_host(void* dst, std::uint64_t src, std::uint64_t n) { memory_.read(src, dst, n); }
+void Device::memcpy_to_device(std::uint64_t dst, const void* src, std::uint64_t n) {
+  if (backend_) backend_->copy(n);
+  memory_.write(dst, src, n);
+}
+void Device::memcpy_to_host(void* dst, std::uint64_t src, std::uint64_t n) {
+  if (backend_) backend_->copy(n);
+  memory_.read(src, dst, n);
+}
 void Device::memset(std::uint64_t dst, int value, std::uint64_t n) {
   std::vector<std::uint8_t> b(n, static_cast<std::uint8_t>(value));
   memory_.write(dst, b.data(), n);
@@ -90,7 +96,9 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
     if (echo_) std::cout << s << std::flush;
   };
   LaunchStats st;
-  const core::GridStats g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  const core::GridStats g =
+      backend_ ? backend_->launch(ctx, f, grid, block, params, dynamic_shared, core::ptx::kernel_resources(l.module, f))
+               : core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
   st.warp_instructions = g.warp_instructions;
   st.thread_instructions = g.thread_instructions;
   return st;

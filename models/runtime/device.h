@@ -15,6 +15,7 @@
 
 #include "models/core/exec/warp.h"
 #include "models/core/ptx/parser.h"
+#include "models/core/ptx/resources.h"
 #include "models/mem/backing_store.h"
 
 namespace irr::runtime {
@@ -23,6 +24,17 @@ using core::Dim3;
 
 class Device;
 
+// Where launches and copies run: Device runs them functionally and at once by default; a timed
+// backend (the GPU model) takes simulated time for them and must be called from a SystemC thread.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, Dim3 grid, Dim3 block,
+                                 const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                                 const core::ptx::Resources& resources) = 0;
+  virtual void copy(std::uint64_t bytes) = 0;  // host <-> device transfer time
+};
+
 class Kernel {
  public:
   const std::string& name() const { return f_->name; }
@@ -30,6 +42,17 @@ class Kernel {
 
  private:
   friend class Device;
+
+// Where launches and copies run: Device runs them functionally and at once by default; a timed
+// backend (the GPU model) takes simulated time for them and must be called from a SystemC thread.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, Dim3 grid, Dim3 block,
+                                 const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                                 const core::ptx::Resources& resources) = 0;
+  virtual void copy(std::uint64_t bytes) = 0;  // host <-> device transfer time
+};
   Kernel(std::size_t module, const core::ptx::Function* f) : module_(module), f_(f) {}
   std::size_t module_;
   const core::ptx::Function* f_;
@@ -79,6 +102,7 @@ class Device {
   const std::string& printf_output() const { return printf_; }
   void echo_printf(bool on) { echo_ = on; }
   void set_instruction_limit(std::uint64_t n) { max_instructions_ = n; }
+  void set_backend(Backend* b) { backend_ = b; }
   mem::BackingStore& memory() { return memory_; }
 
  private:
@@ -95,6 +119,7 @@ class Device {
   std::string printf_;
   bool echo_ = true;
   std::uint64_t max_instructions_ = core::LaunchContext().max_instructions;
+  Backend* backend_ = nullptr;
 };
 
 }  // namespace irr::runtime

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/core/sm.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+
+namespace irr::core {
+
+using ptx::Op;
+using ptx::Space;
+
+namespace {
+
+bool is_memory(Op op) { return op == Op::ld || op == Op::ldu || op == Op::st || op == Op::atom || op == Op::red; }
+
+bool sfu(Op op) {
+  return op == Op::rcp || op == Op::sqrt || op == Op::rsqrt || op == Op::ex2 || op == Op::lg2 || op == Op::sin ||
+         op == Op::cos || op == Op::div || op == Op::rem;
+}
+
+}  // namespace
+
+Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
+       tlm_glue::PayloadPool& pool, std::function<void()> cta_finished)
+    : sc_core::sc_module(name),
+      sim_(sim),
+      index_(index),
+      coalescer_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size")),
+                 static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
+      cta_finished_(std::move(cta_finished)),
+      max_warps_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_warps"))),
+      max_threads_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_threads"))),
+      max_ctas_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_ctas"))),
+      max_registers_(static_cast<std::uint32_t>(sim.config().get_uint("core.registers"))),
+      schedulers_(static_cast<std::uint32_t>(sim.config().get_uint("core.warp_schedulers"))),
+      passes_(static_cast<std::uint32_t>((32 + sim.config().get_uint("core.simd_width") - 1) / sim.config().get_uint("core.simd_width"))),
+      max_shared_(sim.config().get_size("core.shared_memory")),
+      gto_(sim.config().get_string("core.scheduler") == "gto"),
+      lat_int_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_int"))),
+      lat_fp_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_fp"))),
+      lat_sfu_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_sfu"))),
+      lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
+      last_issued_(schedulers_, 0),
+      scheduler_free_(schedulers_, 0),
+      issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
+      thread_instructions_(sim.counter(*this, "thread_instructions", "thread instructions issued (active lanes)", "instructions")),
+      cycles_active_(sim.counter(*this, "active_cycles", "cycles with a resident CTA", "cycles")),
+      stall_empty_(sim.counter(*this, "stall.empty", "scheduler cycles with no warp to issue from", "cycles")),
+      stall_dependence_(sim.counter(*this, "stall.dependence", "scheduler cycles whose warps waited on arithmetic results", "cycles")),
+      stall_memory_(sim.counter(*this, "stall.memory", "scheduler cycles whose warps waited on memory", "cycles")),
+      stall_barrier_(sim.counter(*this, "stall.barrier", "scheduler cycles whose warps waited at a barrier", "cycles")),
+      stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
+      loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
+      load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
+      active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")) {
+  const std::string policy = sim.config().get_string("core.scheduler");
+  if (policy != "gto" && policy != "lrr")
+    throw Error("core.scheduler: '" + policy + "' is not modelled yet (lrr, gto)", Error::Kind::config);
+  if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
+  l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
+  sim.clock("core").add(*this);
+  sim.watch(this->name(), *this);
+}
+
+bool Sm::idle() const {
+  return std::all_of(ctas_.begin(), ctas_.end(), [](const auto& c) { return c == nullptr; });
+}
+
+bool Sm::fits(const KernelLaunch& k) const {
+  const auto threads = static_cast<std::uint32_t>(k.block.count());
+  const std::uint32_t warps = (threads + 31) / 32;
+  const std::uint32_t regs = k.resources.registers * warps * 32;
+  const std::uint64_t shared = k.resources.shared_bytes + k.dynamic_shared;
+  std::size_t resident = 0;
+  for (const auto& c : ctas_) resident += c != nullptr;
+  return resident < max_ctas_ && used_warps_ + warps <= max_warps_ && used_threads_ + threads <= max_threads_ &&
+         used_registers_ + regs <= max_registers_ && used_shared_ + shared <= max_shared_;
+}
+
+void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
+  const Dim3 c{static_cast<std::uint32_t>(id % k.grid.x), static_cast<std::uint32_t>(id / k.grid.x % k.grid.y),
+               static_cast<std::uint32_t>(id / (static_cast<std::uint64_t>(k.grid.x) * k.grid.y))};
+  auto rc = std::make_unique<ResidentCta>();
+  rc->cta = std::make_unique<Cta>(k.ctx, *k.kernel, k.grid, k.block, c, k.params, k.dynamic_shared);
+  rc->launch = &k;
+  rc->threads = static_cast<std::uint32_t>(k.block.count());
+  rc->warps = static_cast<std::uint32_t>(rc->cta->warps().size());
+  rc->registers = k.resources.registers * rc->warps * 32;
+  rc->shared = k.resources.shared_bytes + k.dynamic_shared;
+  std::size_t idx = 0;
+  while (idx < ctas_.size() && ctas_[idx]) ++idx;
+  if (idx == ctas_.size()) ctas_.emplace_back();
+  for (auto& w : rc->cta->warps()) {
+    std::size_t s;
+    if (!free_slots_.empty()) {
+      s = free_slots_.front();
+      free_slots_.erase(free_slots_.begin());
+    } else {
+      s = slots_.size();
+      slots_.emplace_back();
+    }
+    Slot& slot = slots_[s];
+    slot = Slot{};
+    slot.warp = w.get();
+    slot.cta = idx;
+    slot.age = next_age_++;
+    slot.pending.assign(k.kernel->registers.size(), 0);
+    rc->slots.push_back(s);
+  }
+  used_threads_ += rc->threads;
+  used_warps_ += rc->warps;
+  used_registers_ += rc->registers;
+  used_shared_ += rc->shared;
+  ctas_[idx] = std::move(rc);
+  active_warps_probe_.set(used_warps_);
+  wake();
+}
+
+std::uint32_t Sm::latency(const ptx::Instruction& in) const {
+  if (is_memory(in.op)) return lat_shared_;  // shared, local, param, const: the on-chip path
+  if (sfu(in.op)) return lat_sfu_;
+  if (ptx::is_float(in.type)) return lat_fp_;
+  return lat_int_;
+}
+
+Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
+  Slot& slot = slots_[s];
+  if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
+  if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
+  in = slot.warp->next();
+  if (!in) return Stall::empty;
+  ptx::defs_uses(*in, defs_, uses_);
+  auto busy = [&](std::uint32_t r) { return r < slot.pending.size() && slot.pending[r]; };
+  const bool waits = std::any_of(uses_.begin(), uses_.end(), busy) || std::any_of(defs_.begin(), defs_.end(), busy);
+  // Calls, returns, exits and barriers wait for every write-back of the warp (frames change).
+  const bool drain = in->op == Op::call || in->op == Op::ret || in->op == Op::exit || in->op == Op::bar;
+  bool any_pending = false;
+  if (drain) any_pending = std::any_of(slot.pending.begin(), slot.pending.end(), [](std::uint8_t p) { return p != 0; });
+  if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
+  if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
+  if (is_memory(in->op) && ldst_.size() >= 64) return Stall::structural;
+  return Stall::none;
+}
+
+void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
+  Slot& slot = slots_[s];
+  KernelLaunch& k = *ctas_[slot.cta]->launch;
+  Step& step = scratch_;
+  slot.warp->issue(step);
+  if (!step.inst) return;
+  ++issued_;
+  ++k.warp_instructions;
+  const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
+  thread_instructions_ += threads;
+  k.thread_instructions += threads;
+  auto hold = [&](const Step& st) {
+    for (const auto& w : st.writes)
+      if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
+  };
+  const std::size_t token = next_token_++;
+  bool global = false;
+  std::uint64_t addr[32] = {};
+  std::uint32_t mask = 0;
+  if (is_memory(in.op) && step.active) {
+    std::size_t i = 0;
+    for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
+      if (step.active >> l & 1) {
+        const std::uint64_t a = step.addresses[i++];
+        const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
+                              (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
+        if (in.space == Space::global || (in.space == Space::none && !windowed)) {
+          addr[l] = a;
+          mask |= 1u << l;
+        }
+      }
+    global = mask != 0;
+  }
+  if (global) {
+    const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
+    const bool atomic = in.op == Op::atom || in.op == Op::red;
+    const unsigned size = ptx::type_bits(in.type) / 8 * in.vec;
+    std::uint32_t lines = 0;
+    auto push = [&](std::uint64_t line, std::uint32_t sectors, std::uint32_t bytes, std::uint64_t address) {
+      mem::MemAccess a;
+      a.id = token;
+      a.warp = static_cast<std::uint32_t>(s);
+      a.access = atomic ? tlm_glue::Access::atomic : load ? tlm_glue::Access::load : tlm_glue::Access::store;
+      a.atomic = atomic ? tlm_glue::AtomicOp::add : tlm_glue::AtomicOp::none;
+      a.line = line;
+      a.sectors = sectors;
+      a.bytes = bytes;
+      a.address = address;
+      ldst_.push_back(a);
+      ++lines;
+    };
+    if (atomic) {  // one request per active thread, serialised at the L2's atomic unit
+      for (unsigned l = 0; l < 32; ++l)
+        if (mask >> l & 1) push(addr[l] / coalescer_.line_size() * coalescer_.line_size(), 0, size, addr[l]);
+    } else {
+      for (const auto& la : coalescer_.coalesce(addr, mask, size)) {
+        std::uint32_t bytes = 0;
+        for (std::uint32_t x = la.sectors; x; x &= x - 1) bytes += coalescer_.sector_size();
+        push(la.line, la.sectors, bytes, la.line);
+      }
+    }
+    if (load) {
+      ++loads_;
+      load_requests_ += lines;
+      ++slot.loads;
+      hold(step);
+      pending_.emplace(token, Pending{s, step, lines});
+    } else {
+      slot.stores += lines;
+      slot.warp->complete(step);  // a store writes no register
+      pending_.emplace(token, Pending{s, Step{}, lines});
+    }
+  } else if (!step.writes.empty()) {
+    hold(step);
+    pending_.emplace(token, Pending{s, step, 0});
+    alu_done_.emplace(c + latency(in), token);
+  }
+  const std::size_t sched = s % schedulers_;
+  scheduler_free_[sched] = c + passes_;
+  last_issued_[sched] = s;
+}
+
+void Sm::finish(std::size_t token, sim::Cycle) {
+  auto it = pending_.find(token);
+  if (it == pending_.end()) return;
+  Slot& slot = slots_[it->second.slot];
+  slot.warp->complete(it->second.step);
+  for (const auto& w : it->second.step.writes)
+    if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
+  pending_.erase(it);
+}
+
+void Sm::completed(const mem::MemAccess& a) {
+  auto it = pending_.find(a.id);
+  if (it == pending_.end()) return;
+  Slot& slot = slots_[it->second.slot];
+  const bool store = a.access == tlm_glue::Access::store;
+  if (store) --slot.stores;
+  if (--it->second.lines_left == 0) {
+    if (store) {
+      pending_.erase(it);
+    } else {
+      --slot.loads;
+      finish(a.id, 0);
+    }
+  }
+  wake();
+}
+
+void Sm::retire_cta(std::size_t idx) {
+  ResidentCta& rc = *ctas_[idx];
+  for (std::size_t s : rc.slots) {
+    slots_[s] = Slot{};
+    free_slots_.push_back(s);
+  }
+  std::sort(free_slots_.begin(), free_slots_.end());
+  used_threads_ -= rc.threads;
+  used_warps_ -= rc.warps;
+  used_registers_ -= rc.registers;
+  used_shared_ -= rc.shared;
+  ++rc.launch->finished_ctas;
+  ctas_[idx].reset();
+  active_warps_probe_.set(used_warps_);
+  cta_finished_();
+}
+
+bool Sm::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
+    finish(alu_done_.begin()->second, c);
+    alu_done_.erase(alu_done_.begin());
+  }
+  if (!ldst_.empty() && l1_->can_accept(now)) {
+    l1_->accept(ldst_.front(), now);
+    ldst_.pop_front();
+  }
+  bool resident = false;
+  for (const auto& rc : ctas_) resident = resident || rc != nullptr;
+  if (resident) ++cycles_active_;
+  bool issued_any = false, soon = false;
+  for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
+    if (scheduler_free_[sch] > c) {
+      soon = true;
+      continue;
+    }
+    // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
+    // the oldest; loose round-robin starts after the last one.
+    std::vector<std::size_t> order;
+    for (std::size_t s = sch; s < slots_.size(); s += schedulers_)
+      if (slots_[s].warp) order.push_back(s);
+    if (gto_) {
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
+      auto last = std::find(order.begin(), order.end(), last_issued_[sch]);
+      if (last != order.end()) std::rotate(order.begin(), last, last + 1);
+    } else {
+      auto after = std::upper_bound(order.begin(), order.end(), last_issued_[sch]);
+      std::rotate(order.begin(), after, order.end());
+    }
+    Stall why = Stall::empty;
+    bool went = false;
+    for (std::size_t s : order) {
+      const ptx::Instruction* in = nullptr;
+      const Stall st = ready(s, in);
+      if (st == Stall::none) {
+        issue(s, *in, c);
+        went = issued_any = true;
+        break;
+      }
+      if (static_cast<int>(st) > static_cast<int>(why)) why = st;
+    }
+    if (!went) {
+      switch (why) {
+        case Stall::empty: ++stall_empty_; break;
+        case Stall::dependence: ++stall_dependence_; break;
+        case Stall::memory: ++stall_memory_; break;
+        case Stall::barrier: ++stall_barrier_; break;
+        default: ++stall_structural_; soon = true; break;
+      }
+    }
+  }
+  // Barriers, and CTAs whose warps have all finished with nothing in flight.
+  bool released = false;
+  for (std::size_t i = 0; i < ctas_.size(); ++i) {
+    if (!ctas_[i]) continue;
+    ResidentCta& rc = *ctas_[i];
+    bool waiting_before = false;
+    for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
+    rc.cta->check_barrier();
+    for (std::size_t s : rc.slots) released = released || (waiting_before && slots_[s].warp->state() == Warp::State::ready);
+    bool done = rc.cta->done();
+    for (std::size_t s : rc.slots) done = done && slots_[s].loads == 0 && slots_[s].stores == 0;
+    if (done) {
+      bool inflight = false;
+      for (const auto& [t, p] : pending_)
+        for (std::size_t s : rc.slots) inflight = inflight || p.slot == s;
+      if (!inflight) retire_cta(i);
+    }
+  }
+  return issued_any || released || soon || !alu_done_.empty() || !ldst_.empty();
+}
+
+std::vector<std::string> Sm::outstanding() const {
+  std::vector<std::string> v;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    const Slot& slot = slots_[s];
+    if (!slot.warp || slot.warp->state() == Warp::State::done) continue;
+    std::string what = slot.warp->state() == Warp::State::at_barrier ? "waits at a barrier"
+                       : slot.loads                                   ? "waits for " + std::to_string(slot.loads) + " loads"
+                                                                      : "ready";
+    v.push_back(slot.warp->where() + ": " + what);
+  }
+  return v;
+}
+
+}  // namespace irr::core

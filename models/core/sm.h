@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// The timing model of one SM (streaming multiprocessor), in the core clock domain. Resident CTAs
+// occupy warp, thread, register, shared-memory and CTA slots; N warp schedulers each issue one
+// warp instruction per cycle (two passes on 16 lanes) by loose round-robin or greedy-then-oldest;
+// a scoreboard holds registers with write-backs in flight; arithmetic completes after its class's
+// latency; global memory goes through the coalescer, the LD/ST unit and the L1 into the TLM memory
+// system, and a load completes when its last line returns. Instructions take their functional
+// effect at issue (core::Warp), so the timed results equal the functional ones.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "models/core/exec/warp.h"
+#include "models/core/ptx/resources.h"
+#include "models/mem/coalescer.h"
+#include "models/mem/l1_cache.h"
+#include "sim/simulation.h"
+
+namespace irr::core {
+
+// One kernel in flight on the GPU, shared by the SMs and the CTA scheduler.
+struct KernelLaunch {
+  LaunchContext ctx;
+  const ptx::Function* kernel = nullptr;
+  Dim3 grid, block;
+  std::vector<std::uint8_t> params;
+  std::uint32_t dynamic_shared = 0;
+  ptx::Resources resources;
+  std::uint64_t next_cta = 0, finished_ctas = 0;
+  std::uint64_t warp_instructions = 0, thread_instructions = 0;
+  std::uint64_t ctas() const { return grid.count(); }
+};
+
+class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding, public mem::L1Client {
+ public:
+  Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
+     tlm_glue::PayloadPool& pool, std::function<void()> cta_finished);
+  mem::L1Cache& l1() { return *l1_; }
+
+  // Occupancy: whether one more CTA of this launch fits (threads, warps, registers, shared, CTAs).
+  bool fits(const KernelLaunch& k) const;
+  void start_cta(KernelLaunch& k, std::uint64_t cta_index);
+  bool idle() const;
+
+  bool tick(sim::Cycle cycle) override;
+  void completed(const mem::MemAccess& a) override;
+  std::vector<std::string> outstanding() const override;
+
+ private:
+  struct Slot {
+    Warp* warp = nullptr;
+    std::size_t cta = 0;          // index into ctas_
+    std::uint64_t age = 0;        // launch order, for greedy-then-oldest
+    std::vector<std::uint8_t> pending;  // registers with a write-back in flight
+    std::uint32_t loads = 0;      // instructions waiting for memory
+    std::uint32_t stores = 0;     // store lines not yet acknowledged
+  };
+  struct ResidentCta {
+    std::unique_ptr<Cta> cta;
+    KernelLaunch* launch;
+    std::vector<std::size_t> slots;
+    std::uint32_t threads, warps, registers;
+    std::uint64_t shared;
+  };
+  struct Pending {  // an issued instruction whose write-back waits
+    std::size_t slot;
+    Step step;
+    std::uint32_t lines_left;
+  };
+  enum class Stall { none, empty, dependence, memory, barrier, structural };
+
+  Stall ready(std::size_t s, const ptx::Instruction*& in);
+  void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
+  void finish(std::size_t token, sim::Cycle c);
+  void retire_cta(std::size_t idx);
+  std::uint32_t latency(const ptx::Instruction& in) const;
+
+  sim::Simulation& sim_;
+  const std::uint32_t index_;
+  std::unique_ptr<mem::L1Cache> l1_;
+  mem::Coalescer coalescer_;
+  std::function<void()> cta_finished_;
+  // Limits.
+  const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
+  const std::uint64_t max_shared_;
+  const bool gto_;
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_;
+  // State.
+  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
+  std::vector<std::size_t> free_slots_;
+  std::uint32_t used_threads_ = 0, used_warps_ = 0, used_registers_ = 0;
+  std::uint64_t used_shared_ = 0, next_age_ = 0;
+  std::vector<std::size_t> last_issued_;    // per scheduler: slot issued last (GTO greed, LRR rotation)
+  std::vector<sim::Cycle> scheduler_free_;  // per scheduler: cycle its issue port frees (SIMD passes)
+  std::map<std::size_t, Pending> pending_;  // token -> instruction in flight
+  std::multimap<sim::Cycle, std::size_t> alu_done_;  // completion cycle -> token
+  std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
+  std::size_t next_token_ = 1;
+  Step scratch_;
+  std::vector<std::uint32_t> defs_, uses_;
+  // Statistics.
+  sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
+      &stall_barrier_, &stall_structural_, &loads_, &load_requests_;
+  sim::Probe& active_warps_probe_;
+};
+
+}  // namespace irr::core

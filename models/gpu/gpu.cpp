@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/gpu/gpu.h"
+
+#include "models/mem/memory_system.h"
+#include "sim/error.h"
+
+namespace irr::gpu {
+
+void RoundRobinCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) {
+  // Give out CTAs in order, one per SM per round, while some SM has room.
+  for (bool placed = true; placed && k.next_cta < k.ctas();) {
+    placed = false;
+    for (std::size_t tried = 0; tried < sms.size() && k.next_cta < k.ctas(); ++tried) {
+      core::Sm& sm = *sms[next_sm_];
+      next_sm_ = (next_sm_ + 1) % sms.size();
+      if (!sm.fits(k)) continue;
+      sm.start_cta(k, k.next_cta++);
+      placed = true;
+    }
+  }
+}
+
+Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
+    : sc_core::sc_module(name),
+      sim_(sim),
+      map_(mem::address_map(sim.config())),
+      launch_overhead_(sim.config().get_time("host.launch_overhead")),
+      copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
+      kernel_count_(sim.counter(*this, "kernels", "kernels launched", "kernels")),
+      copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")) {
+  const auto sms = static_cast<std::uint32_t>(sim.config().get_uint("gpu.num_sms"));
+  crossbar_ = std::make_unique<mem::Crossbar>("interconnect", sim, sms, map_.partitions);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p)
+    partitions_.push_back(std::make_unique<mem::MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
+  for (std::uint32_t i = 0; i < sms; ++i)
+    sms_.push_back(std::make_unique<core::Sm>(("sm" + std::to_string(i)).c_str(), sim, i, map_, pool_, [this] { cta_finished(); }));
+  for (std::uint32_t i = 0; i < sms; ++i) sms_[i]->l1().mem_side.socket.bind(crossbar_->sm_side[i]->socket);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
+  scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
+  sim.watch(this->name(), *this);
+}
+
+core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                            const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                            const core::ptx::Resources& resources) {
+  wait(sc_core::sc_time(static_cast<double>(launch_overhead_), sc_core::SC_PS));  // the host's launch cost
+  core::KernelLaunch k;
+  k.ctx = ctx;
+  k.ctx.sms = static_cast<std::uint32_t>(sms_.size());
+  k.kernel = &kernel;
+  k.grid = grid;
+  k.block = block;
+  k.params = params;
+  k.dynamic_shared = dynamic_shared;
+  k.resources = resources;
+  // Fermi: the L1s are invalidated at each kernel start (no coherence between SMs).
+  for (auto& sm : sms_) sm->l1().invalidate_all();
+  if (std::none_of(sms_.begin(), sms_.end(), [&](const auto& sm) { return sm->idle() && sm->fits(k); }))
+    throw Error("kernel " + kernel.name + ": one CTA (" + std::to_string(block.count()) + " threads, " +
+                std::to_string(resources.registers) + " registers per thread, " +
+                std::to_string(resources.shared_bytes + dynamic_shared) + " B shared) does not fit an SM");
+  current_ = &k;
+  ++kernels_;
+  ++kernel_count_;
+  sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
+  scheduler_->dispatch(k, sms_);
+  wait(done_);
+  current_ = nullptr;
+  sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
+  return {k.warp_instructions, k.thread_instructions};
+}
+
+void Gpu::cta_finished() {
+  if (!current_) return;
+  sim_.note_progress();
+  scheduler_->dispatch(*current_, sms_);
+  if (current_->finished_ctas == current_->ctas()) done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Gpu::copy(std::uint64_t bytes) {
+  copied_bytes_ += bytes;
+  if (copy_bandwidth_ > 0) wait(sc_core::sc_time(static_cast<double>(bytes) / copy_bandwidth_, sc_core::SC_SEC));
+}
+
+std::vector<std::string> Gpu::outstanding() const {
+  if (!current_) return {};
+  return {"kernel " + current_->kernel->name + ": " + std::to_string(current_->ctas() - current_->finished_ctas) +
+          " CTAs not finished"};
+}
+
+}  // namespace irr::gpu

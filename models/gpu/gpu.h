@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GPU top: SMs (models/core) with their L1s, the request and reply crossbars and the memory
+// partitions (models/mem), a CTA scheduler and the host model, assembled from the configuration.
+// It is the timed backend of runtime::Device: a host program (a workload driver) runs in a SystemC
+// thread, and its launches and copies take simulated time.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "models/core/sm.h"
+#include "models/mem/crossbar.h"
+#include "models/mem/partition.h"
+#include "models/runtime/device.h"
+#include "sim/simulation.h"
+
+namespace irr::gpu {
+
+// Which CTA goes to which SM, and when. The baseline hands CTAs in order to the SMs with room,
+// round-robin; the dependency-aware scheduler (DATS) will replace it.
+class CtaScheduler {
+ public:
+  virtual ~CtaScheduler() = default;
+  virtual void dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) = 0;
+};
+
+class RoundRobinCtaScheduler : public CtaScheduler {
+ public:
+  void dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) override;
+
+ private:
+  std::size_t next_sm_ = 0;
+};
+
+class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outstanding {
+ public:
+  Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim);
+  mem::BackingStore& memory() { return store_; }
+  core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                         const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                         const core::ptx::Resources& resources) override;
+  void copy(std::uint64_t bytes) override;
+  std::vector<std::string> outstanding() const override;
+  std::size_t kernels() const { return kernels_; }
+
+ private:
+  void cta_finished();
+
+  sim::Simulation& sim_;
+  mem::BackingStore store_;
+  tlm_glue::PayloadPool pool_;
+  mem::AddressMap map_;
+  std::unique_ptr<mem::Crossbar> crossbar_;
+  std::vector<std::unique_ptr<mem::MemoryPartition>> partitions_;
+  std::vector<std::unique_ptr<core::Sm>> sms_;
+  std::unique_ptr<CtaScheduler> scheduler_;
+  core::KernelLaunch* current_ = nullptr;
+  sc_core::sc_event done_;
+  const sim::Picoseconds launch_overhead_;
+  const double copy_bandwidth_;
+  std::size_t kernels_ = 0;
+  sim::Counter &kernel_count_, &copied_bytes_;
+};
+
+// Runs a host program in a SystemC thread (the host driver), so that its launches and copies on a
+// timed Device take simulated time.
+class Host : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Host);
+  Host(const sc_core::sc_module_name& name, std::function<void()> program)
+      : sc_core::sc_module(name), program_(std::move(program)) {
+    SC_THREAD(run);
+  }
+  bool finished() const { return finished_; }
+
+ private:
+  void run() {
+    program_();
+    finished_ = true;
+  }
+  std::function<void()> program_;
+  bool finished_ = false;
+};
+
+}  // namespace irr::gpu
