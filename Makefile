@@ -17,10 +17,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The default simulation: the frontier gather through the gtx480 memory system (all statistics
-# in $(BUILD)/run/stats.json; the summary on stdout).
+# The default simulation: the data-driven BFS on an R-MAT graph, timed on the gtx480 preset (all
+# statistics in $(BUILD)/run/stats.json; the summary, the check and the speed on stdout).
 run: build
-	$(IRRGPU) run --config gtx480 --output-dir $(BUILD)/run --stats 'memory.total.*' 
+	$(IRRGPU) run --config gtx480 --workload bfs --variant data --graph rmat:scale=14 --output-dir $(BUILD)/run
 
 test: build
 	cd $(BUILD) && ctest -LE slow -j $(JOBS) --output-on-failure

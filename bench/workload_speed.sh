@@ -12,8 +12,8 @@ printf '%-16s %-24s %16s %14s %14s\n' workload graph "thread instr." "M warp/s" 
 run() {
   local w=$1 v=$2 g=$3 rates=()
   for i in 1 2 3; do
-    "$irrgpu" run -q --workload "$w" --variant "$v" --graph "$g" -o "$tmp/$i" >/dev/null
-    rates+=("$(python3 -c "import json; s=json.load(open('$tmp/$i/stats.json')); r=json.load(open('$tmp/$i/run.json')); print(s['thread_instructions'], r['warp_instructions_per_second']/1e6, r['thread_instructions_per_second']/1e6)")")
+    "$irrgpu" run -q --mode functional --workload "$w" --variant "$v" --graph "$g" -o "$tmp/$i" >/dev/null
+    rates+=("$(python3 -c "import json; r=json.load(open('$tmp/$i/workload.json')); print(r['thread_instructions'], r['warp_instructions_per_second']/1e6, r['thread_instructions_per_second']/1e6)")")
   done
   printf '%s\n' "${rates[@]}" | sort -k3 -g | sed -n 2p |
     awk -v w="$w/$v" -v g="$g" '{ printf "%-16s %-24s %16d %14.2f %14.2f\n", w, g, $1, $2, $3 }'

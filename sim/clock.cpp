@@ -61,6 +61,13 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   Entry& e = entries_.at(c.slot_);
   Picoseconds t = now_ps();
   Cycle due = std::max(cycle, sc_core::sc_is_running() ? domain_.edge_after(t) : domain_.edge_at_or_after(t));
+  if (e.active && domain_.time_of(e.due) <= t) {
+    // Due at this very instant and not stepped yet: that step may run before the work that
+    // prompted this wake is visible, so step again at `due` unless it asks to anyway.
+    if (!e.rewake || due < e.rewake_due) e.rewake_due = due;
+    e.rewake = true;
+    return;
+  }
   if (e.active && e.due <= due) return;  // already due no later
   e.active = true;
   e.due = due;
@@ -85,9 +92,15 @@ void ClockScheduler::on_edge() {
     stepped = true;
     ++ticks_;
     e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
+    const bool rewake = e.rewake;
+    const Cycle rewake_due = e.rewake_due;
+    e.rewake = false;
     if (e.component->tick(cycle)) {
-      entries_[i].active = true;
-      entries_[i].due = cycle + 1;
+      e.active = true;
+      e.due = cycle + 1;
+    } else if (rewake && (!e.active || rewake_due < e.due)) {
+      e.active = true;
+      e.due = rewake_due;
     }
   }
   if (stepped) {

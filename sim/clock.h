@@ -89,6 +89,8 @@ class ClockScheduler : public sc_core::sc_module {
     Clocked* component;
     bool active;
     Cycle due;
+    bool rewake = false;  // woken while due at the current instant (see wake_at)
+    Cycle rewake_due = 0;
   };
   ClockDomain domain_;
   std::vector<Entry> entries_;

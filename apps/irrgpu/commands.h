@@ -29,7 +29,7 @@ struct RunOptions {
   std::uint64_t txn_trace_limit = 1000000;
   std::vector<std::string> command_line;
   // A graph workload (docs/workloads.md) instead of sim.top.
-  std::string workload, variant = "data", graph, mode = "functional";
+  std::string workload, variant = "data", graph, mode = "timing";
   std::int64_t source = -1;  // -1: the first vertex with an outgoing edge
 };
 

@@ -38,6 +38,40 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
   for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
   scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
   sim.watch(this->name(), *this);
+  add_summary();
+}
+
+// Whole-GPU figures under <name>.total.*: what a timing run prints by default.
+void Gpu::add_summary() {
+  auto& stats = sim_.stats();
+  const std::string prefix = std::string(name()) + ".";
+  auto total = [&stats, prefix](const std::string& suffix) {
+    double s = 0;
+    for (const auto& [n, stat] : stats.all())
+      if (n.rfind(prefix, 0) == 0 && n.find(".total.") == std::string::npos && n.size() > suffix.size() &&
+          n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+        s += stat->value();
+    return s;
+  };
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  sim::ClockScheduler* core = &sim_.clock("core");
+  auto cycles = [core] { return static_cast<double>(core->domain().cycle_at(sim::now_ps())); };
+  const std::string t = prefix + "total.";
+  stats.formula(t + "core_cycles", "core cycles simulated (host launch and copy time included)", "cycles", cycles);
+  stats.formula(t + "warp_instructions", "warp instructions issued, all SMs", "instructions", [=] { return total(".warp_instructions"); });
+  stats.formula(t + "thread_instructions", "thread instructions issued, all SMs", "instructions", [=] { return total(".thread_instructions"); });
+  stats.formula(t + "warp_ipc", "warp instructions per core cycle, whole GPU", "instructions/cycle",
+                [=] { return ratio(total(".warp_instructions"), cycles()); });
+  stats.formula(t + "thread_ipc", "thread instructions per core cycle, whole GPU", "instructions/cycle",
+                [=] { return ratio(total(".thread_instructions"), cycles()); });
+  stats.formula(t + "requests_per_load", "line requests per global warp load", "requests",
+                [=] { return ratio(total(".global_load_requests"), total(".global_loads")); });
+  stats.formula(t + "l1_hit_rate", "L1 load hits per load access", "ratio",
+                [=] { return ratio(total(".l1.hits"), total(".l1.hits") + total(".l1.misses")); });
+  stats.formula(t + "l2_hit_rate", "L2 hits per access", "ratio", [=] { return ratio(total(".l2.hits"), total(".l2.accesses")); });
+  for (const char* why : {"empty", "dependence", "memory", "barrier", "structural"})
+    stats.formula(t + "stall." + why, std::string("scheduler cycles without issue: ") + why, "cycles",
+                  [=] { return total(std::string(".stall.") + why); });
 }
 
 core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,

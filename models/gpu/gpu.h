@@ -45,6 +45,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
 
  private:
   void cta_finished();
+  void add_summary();
 
   sim::Simulation& sim_;
   mem::BackingStore store_;

@@ -219,9 +219,12 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
   EXPECT_NE(r.out.find("thread instructions/s"), std::string::npos) << r.out;
   EXPECT_EQ(read_file(d.path() + "/result.txt"), "0 0\n1 1\n2 1\n3 2\n4 2\n5 inf\n6 inf\n");
-  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
-  EXPECT_EQ(stats["check"], "PASS");
-  EXPECT_GT(stats["warp_instructions"].get<int>(), 0);
+  auto record = nlohmann::json::parse(read_file(d.path() + "/workload.json"));
+  EXPECT_EQ(record["check"], "PASS");
+  EXPECT_EQ(record["mode"], "timing");  // the default
+  EXPECT_GT(record["warp_instructions"].get<int>(), 0);
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));  // the timed GPU's statistics
+  EXPECT_GT(stats["stats"]["gpu.total.core_cycles"]["value"].get<double>(), 0) << stats.dump().substr(0, 300);
   r = run_cli({"workloads"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("data_block"), std::string::npos);

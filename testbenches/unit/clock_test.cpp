@@ -154,6 +154,24 @@ TEST(ClockScheduler, WakeDuringOwnTickRearms) {
   EXPECT_EQ(s.at, (std::vector<Cycle>{0, 1, 2}));
 }
 
+TEST(ClockScheduler, WakeWhileDueAtThisInstantStepsAgain) {
+  // `woken` is due at cycle 0 and steps after `waker` there; the work waker hands it at 0 is
+  // visible only after 0 (timed queues), so woken must step again at 1 even though it asks not to.
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Recorder waker, woken;
+  waker.wakes = &woken;
+  waker.busy_for = waker.left = 1;
+  woken.busy_for = woken.left = 1;
+  woken.bursts = 0;
+  sched.add(waker);
+  sched.add(woken);
+  woken.wake();
+  waker.wake();
+  sc_core::sc_start();
+  EXPECT_EQ(woken.cycles, (std::vector<Cycle>{0, 1}));
+}
+
 TEST(ClockScheduler, WakeBeforeAddIsAProgrammingError) {
   Recorder r;
   EXPECT_THROW(r.wake(), std::logic_error);

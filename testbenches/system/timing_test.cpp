@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// The timed GPU: it computes what the functional executor computes, and its latencies follow
+// from the configuration (a dependent pointer chase measures the L1-hit, L2-hit and DRAM paths).
+#include <gtest/gtest.h>
+
+#include "models/gpu/gpu.h"
+#include "testbenches/common/testing.h"
+#include "workloads/workloads.h"
+
+using namespace irr;
+using irr::runtime::Args;
+using irr::runtime::Device;
+using irr::runtime::Dim3;
+using irr::testing::Testbench;
+
+namespace {
+
+// Runs `program` as the host thread of a timed GPU built from the preset and overrides.
+void timed(const std::vector<std::string>& sets, const std::function<void(Device&, gpu::Gpu&, sim::Simulation&)>& program) {
+  Testbench tb(sets, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  dev.echo_printf(false);
+  gpu::Host host("host", [&] { program(dev, g, tb.sim()); });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+}
+
+}  // namespace
+
+class TimingMatchesFunctional : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TimingMatchesFunctional, EveryVariant) {
+  const workloads::Graph graph = workloads::load_graph(GetParam());
+  std::uint32_t source = 0;
+  while (source + 1 < graph.n && graph.degree(source) == 0) ++source;
+  for (const workloads::Workload& w : workloads::workloads()) {
+    const auto want = w.reference(graph, source);
+    for (const workloads::Variant& v : w.variants) {
+      mem::BackingStore m;
+      Device functional(m);
+      const auto f = w.run(functional, graph, source, v.name);
+      // Each timed run in its own process would be cleaner; one simulation runs them all in turn.
+      (void)f;
+      EXPECT_EQ(w.check(f.values, want), "") << w.name << "/" << v.name;
+    }
+  }
+  // The timed runs: one host program runs every variant on one GPU, in sequence.
+  std::vector<std::pair<std::string, std::string>> failures;
+  timed({"gpu.num_sms=4", "log.level=warn"}, [&](Device& dev, gpu::Gpu&, sim::Simulation&) {
+    for (const workloads::Workload& w : workloads::workloads())
+      for (const workloads::Variant& v : w.variants) {
+        const auto r = w.run(dev, graph, source, v.name);
+        const std::string diff = w.check(r.values, w.reference(graph, source));
+        if (!diff.empty()) failures.emplace_back(w.name + "/" + v.name, diff);
+      }
+  });
+  for (const auto& [what, diff] : failures) ADD_FAILURE() << what << ": " << diff;
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, TimingMatchesFunctional,
+                         ::testing::Values("rmat:scale=8,edge_factor=8,seed=3", "grid:rows=9,cols=11"),
+                         [](const auto& info) { return info.param.substr(0, info.param.find(':')); });
+
+namespace {
+
+// Two kernels chasing a chain of 8-byte pointers: one with 8 dependent loads, one with 24; the
+// difference in their run times is 16 load latencies.
+std::string chase_ptx() {
+  std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n";
+  for (int n : {8, 24}) {
+    text += ".visible .entry chase" + std::to_string(n) + "(.param .u64 p, .param .u64 out)\n{\n.reg .b64 %rd<4>;\n"
+            "ld.param.u64 %rd1, [p];\nld.param.u64 %rd2, [out];\n";
+    for (int i = 0; i < n; ++i) text += "ld.global.u64 %rd1, [%rd1];\n";
+    text += "st.global.u64 [%rd2], %rd1;\nret;\n}\n";
+  }
+  return text;
+}
+
+enum class Level { l1, l2, dram };
+
+// Per-load latency in core cycles: chase24 minus chase8, run under the same first-load
+// conditions (the L1s are invalidated at each kernel start, the L2 keeps its lines).
+//   l1:   a pointer to itself; both measured runs start with an L2 hit, then hit the L1.
+//   l2:   one line per pointer; a chase24 warm-up puts the chain in the L2 for both runs.
+//   dram: one line per pointer, a fresh chain for each run, no warm-up.
+double chase(const std::vector<std::string>& sets, Level level) {
+  double result = 0;
+  timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const auto mod = dev.load_module_text(chase_ptx(), "chase.ptx");
+    const std::uint64_t stride = level == Level::l1 ? 0 : 16;  // in 8-byte words: one 128-byte line
+    auto make_chain = [&] {
+      const std::uint64_t bytes = 64 * 128;
+      const std::uint64_t base = dev.malloc(bytes);
+      std::vector<std::uint64_t> chain(bytes / 8, 0);
+      for (std::uint64_t i = 0; i < 64; ++i) chain[i * stride] = base + (i + 1) * stride * 8;
+      dev.memcpy_to_device(base, chain.data(), bytes);
+      return base;
+    };
+    const std::uint64_t out = dev.malloc(8);
+    auto run = [&](const char* kernel, std::uint64_t chain) {
+      const auto t0 = sim.clock("core").domain().cycle_at(sim::now_ps());
+      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{1}, Args() << chain << out);
+      return sim.clock("core").domain().cycle_at(sim::now_ps()) - t0;
+    };
+    const std::uint64_t a = make_chain();
+    const std::uint64_t b = level == Level::dram ? make_chain() : a;
+    if (level != Level::dram) run(level == Level::l1 ? "chase8" : "chase24", a);  // warm the L2
+    const auto short_run = run("chase8", a);
+    const auto long_run = run("chase24", b);
+    result = (static_cast<double>(long_run) - static_cast<double>(short_run)) / 16.0;
+  });
+  return result;
+}
+
+// All clocks equal, host costs off, fixed DRAM: the path lengths of docs/memory.md apply.
+std::vector<std::string> chase_config() {
+  return {"gpu.num_sms=1", "l2.partitions=1", "l2.size=768KiB", "clocks.core=1GHz", "clocks.interconnect=1GHz",
+          "clocks.l2=1GHz", "clocks.dram=1GHz", "host.launch_overhead=0ps", "host.copy_bandwidth=1000000GB/s",
+          "l1.latency=3", "interconnect.latency=5", "l2.latency=7", "dram.model=fixed", "dram.latency=50", "log.level=warn"};
+}
+constexpr unsigned Ll = 3, Li = 5, L2 = 7, Ld = 50;
+// Issue to dependent issue: the LD/ST unit hands the access on (1), the L1 takes it (1), the
+// result is written back and the dependent load issues the cycle after (1).
+constexpr unsigned kL1Hit = 3 + Ll;
+// A miss: queue to the network (1), request packet (Li), partition input (1), L2 (L2), reply
+// queue (1), a 128-byte reply of 1 + 4 flits (4 more) and its latency (Li), fill (1).
+constexpr unsigned kL2Hit = kL1Hit + 1 + Li + 1 + L2 + 1 + (5 - 1) + Li + 1;
+constexpr unsigned kDram = kL2Hit + 1 + Ld + 1;
+
+}  // namespace
+
+TEST(TimingLatency, PointerChaseHitsTheL1) {
+  EXPECT_DOUBLE_EQ(chase(chase_config(), Level::l1), kL1Hit);
+}
+
+TEST(TimingLatency, PointerChaseHitsTheL2) {
+  // The L1s are invalidated at each kernel start; the L2 keeps what the warm-up kernel brought in.
+  EXPECT_DOUBLE_EQ(chase(chase_config(), Level::l2), kL2Hit);
+}
+
+TEST(TimingLatency, PointerChaseGoesToDram) {
+  EXPECT_DOUBLE_EQ(chase(chase_config(), Level::dram), kDram);
+}
