@@ -69,9 +69,46 @@ std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
 
 namespace {
 
+// The simulation `irrgpu run` asks for: configuration, seed, sampling, fast-forward, logging and
+// observation options applied; the caller elaborates its model into it.
+std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
+  sim::Config cfg = load(o.config);
+  if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
+  if (!o.sample_every.empty()) cfg.set("stats.sample_every=" + o.sample_every, {"--sample-every", 0, 0});
+  if (!o.timing_from_kernel.empty())
+    cfg.set("gpu.timing_from_kernel=" + o.timing_from_kernel, {"--timing-from-kernel", 0, 0});
+  auto sim = std::make_unique<sim::Simulation>(std::move(cfg), o.log_file);
+  if (o.quiet) sim->logging().add_level("*", "warn");
+  for (const auto& spec : o.log_levels) {
+    try {
+      sim->logging().add_level(spec);
+    } catch (const std::invalid_argument& e) {
+      throw Error({"--log", 0, 0}, e.what(), Error::Kind::usage);
+    }
+  }
+  sim::ObserveOptions observe;
+  observe.vcd = o.vcd;
+  observe.fst = o.fst;
+  observe.trace = o.trace;
+  observe.txn_trace = o.txn_trace;
+  observe.txn_trace_limit = o.txn_trace_limit;
+  if (!o.quiet && (o.progress || isatty(STDERR_FILENO))) observe.progress = &std::cerr;
+  sim->observe(observe);
+  return sim;
+}
+
+// After elaboration: a --trace pattern must name some probe.
+void check_trace(const RunOptions& o, sim::Simulation& sim) {
+  if (!o.trace.empty() && sim.probes().select(o.trace).empty())
+    throw Error({"--trace", 0, 0}, "no probe matches " + o.trace.front() + (o.trace.size() > 1 ? " ..." : ""),
+                Error::Kind::usage);
+}
+
 int run_workload(const RunOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+  if (o.mode == "functional" && !o.timing_from_kernel.empty())
+    throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --mode timing", Error::Kind::usage);
   if (o.graph.empty()) throw Error({"--graph", 0, 0}, "a workload needs --graph FILE|GENERATOR", Error::Kind::usage);
   const workloads::Workload& w = workloads::workload(o.workload);
   std::string names;
@@ -93,19 +130,9 @@ int run_workload(const RunOptions& o) {
   std::unique_ptr<sim::Simulation> timed;
   if (o.mode == "timing") {
     // The GPU model; the workload's host driver runs as a SystemC thread on it.
-    sim::Config cfg = load(o.config);
-    if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
-    timed = std::make_unique<sim::Simulation>(std::move(cfg), o.log_file);
-    if (o.quiet) timed->logging().add_level("*", "warn");
-    sim::ObserveOptions observe;
-    observe.vcd = o.vcd;
-    observe.fst = o.fst;
-    observe.trace = o.trace;
-    observe.txn_trace = o.txn_trace;
-    observe.txn_trace_limit = o.txn_trace_limit;
-    if (!o.quiet && (o.progress || isatty(STDERR_FILENO))) observe.progress = &std::cerr;
-    timed->observe(observe);
+    timed = make_simulation(o);
     gpu::Gpu gpu("gpu", *timed);
+    check_trace(o, *timed);
     runtime::Device dev(gpu.memory());
     dev.echo_printf(!o.quiet);
     dev.set_backend(&gpu);
@@ -166,30 +193,12 @@ int list_workloads() {
 int run(const RunOptions& o) {
   if (!o.workload.empty()) return guarded([&] { return run_workload(o); });
   return guarded([&] {
-    sim::Config cfg = load(o.config);
-    if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
-    if (!o.sample_every.empty()) cfg.set("stats.sample_every=" + o.sample_every, {"--sample-every", 0, 0});
-    sim::Simulation sim(std::move(cfg), o.log_file);
-    if (o.quiet) sim.logging().add_level("*", "warn");
-    for (const auto& spec : o.log_levels) {
-      try {
-        sim.logging().add_level(spec);
-      } catch (const std::invalid_argument& e) {
-        throw Error({"--log", 0, 0}, e.what(), Error::Kind::usage);
-      }
-    }
-    sim::ObserveOptions observe;
-    observe.vcd = o.vcd;
-    observe.fst = o.fst;
-    observe.trace = o.trace;
-    observe.txn_trace = o.txn_trace;
-    observe.txn_trace_limit = o.txn_trace_limit;
-    if (!o.quiet && (o.progress || isatty(STDERR_FILENO))) observe.progress = &std::cerr;
-    sim.observe(observe);
+    if (!o.timing_from_kernel.empty())
+      throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --workload", Error::Kind::usage);
+    auto owned = make_simulation(o);
+    sim::Simulation& sim = *owned;
     auto top = build_top(sim);
-    if (!o.trace.empty() && sim.probes().select(o.trace).empty())
-      throw Error({"--trace", 0, 0}, "no probe matches " + o.trace.front() + (o.trace.size() > 1 ? " ..." : ""),
-                  Error::Kind::usage);
+    check_trace(o, sim);
     sim.run();
     if (!o.output_dir.empty()) sim.write_outputs(o.output_dir, o.command_line);
     if (!o.quiet) sim.print_summary(std::cout, o.stats_pattern);

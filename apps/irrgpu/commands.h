@@ -18,6 +18,7 @@ struct RunOptions {
   ConfigOptions config;
   std::string output_dir;
   std::string seed;  // as given; validated as sim.seed
+  std::string timing_from_kernel;  // as given; validated as gpu.timing_from_kernel
   std::string sample_every;
   std::vector<std::string> log_levels;  // --log PATTERN=LEVEL
   std::string log_file;

@@ -49,6 +49,8 @@ extern "C" int sc_main(int argc, char** argv) {
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
   run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
   run_cmd->add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
+  run_cmd->add_option("--timing-from-kernel", run.timing_from_kernel,
+                      "Timing mode: run kernel launches before K functionally (sets gpu.timing_from_kernel)");
   run_cmd->add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
   run_cmd->add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
   run_cmd->add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");

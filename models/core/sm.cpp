@@ -53,7 +53,9 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
       loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
       load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
-      active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")) {
+      active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
+      issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
+      loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
   const std::string policy = sim.config().get_string("core.scheduler");
   if (policy != "gto" && policy != "lrr")
     throw Error("core.scheduler: '" + policy + "' is not modelled yet (lrr, gto)", Error::Kind::config);
@@ -208,6 +210,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       ++loads_;
       load_requests_ += lines;
       ++slot.loads;
+      ++loads_in_flight_;
       hold(step);
       pending_.emplace(token, Pending{s, step, lines});
     } else {
@@ -246,6 +249,7 @@ void Sm::completed(const mem::MemAccess& a) {
       pending_.erase(it);
     } else {
       --slot.loads;
+      --loads_in_flight_;
       finish(a.id, 0);
     }
   }
@@ -283,6 +287,7 @@ bool Sm::tick(sim::Cycle c) {
   for (const auto& rc : ctas_) resident = resident || rc != nullptr;
   if (resident) ++cycles_active_;
   bool issued_any = false, soon = false;
+  std::uint32_t issued_now = 0;
   for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
     if (scheduler_free_[sch] > c) {
       soon = true;
@@ -309,6 +314,7 @@ bool Sm::tick(sim::Cycle c) {
       if (st == Stall::none) {
         issue(s, *in, c);
         went = issued_any = true;
+        ++issued_now;
         break;
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
@@ -341,6 +347,8 @@ bool Sm::tick(sim::Cycle c) {
       if (!inflight) retire_cta(i);
     }
   }
+  issue_probe_.set(issued_now);
+  loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
   return issued_any || released || soon || !alu_done_.empty() || !ldst_.empty();
 }
 

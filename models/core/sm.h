@@ -106,7 +106,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
       &stall_barrier_, &stall_structural_, &loads_, &load_requests_;
-  sim::Probe& active_warps_probe_;
+  sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
+  std::uint64_t loads_in_flight_ = 0;
 };
 
 }  // namespace irr::core

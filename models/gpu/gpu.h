@@ -59,8 +59,9 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   sc_core::sc_event done_;
   const sim::Picoseconds launch_overhead_;
   const double copy_bandwidth_;
-  std::size_t kernels_ = 0;
-  sim::Counter &kernel_count_, &copied_bytes_;
+  std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
+  const std::uint64_t timing_from_kernel_;
+  sim::Counter &kernel_count_, &fast_forwarded_, &copied_bytes_;
 };
 
 // Runs a host program in a SystemC thread (the host driver), so that its launches and copies on a

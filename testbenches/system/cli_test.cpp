@@ -235,6 +235,51 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+TEST(Cli, TimedWorkloadProbesShowInTheWaveform) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "bfs", "--graph", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx",
+                    "--vcd", d.path() + "/w.vcd", "--trace", "gpu.sm0.*"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string vcd = read_file(d.path() + "/w.vcd");
+  // Each SM probe is declared, and each takes a non-zero value at some point of the run.
+  for (const char* probe : {"active_warps", "issued", "outstanding_loads"}) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(vcd, m, std::regex(std::string("\\$var wire \\d+ (\\S+) ") + probe + " ")))
+        << probe;
+    EXPECT_TRUE(std::regex_search(vcd, std::regex("\\nb[01]*1[01]* " + std::regex_replace(m[1].str(), std::regex(R"([^\w])"), R"(\$&)") + "\\n")))
+        << probe << " never non-zero";
+  }
+}
+
+TEST(Cli, TimingFromKernelFastForwardsTheFirstKernels) {
+  TempDir d;
+  const std::vector<std::string> bfs = {"run", "-q", "--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=8"};
+  auto with = [&](std::vector<std::string> extra, const std::string& out) {
+    std::vector<std::string> args = bfs;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"-o", d.path() + "/" + out});
+    auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::make_pair(nlohmann::json::parse(read_file(d.path() + "/" + out + "/stats.json"))["stats"],
+                          nlohmann::json::parse(read_file(d.path() + "/" + out + "/workload.json")));
+  };
+  const auto [all_stats, all] = with({}, "all");
+  const auto [ff_stats, ff] = with({"--timing-from-kernel", "2"}, "ff");
+  EXPECT_EQ(ff["check"], "PASS");
+  EXPECT_EQ(ff["warp_instructions"], all["warp_instructions"]);  // every kernel ran, timed or not
+  EXPECT_EQ(ff_stats["gpu.fast_forwarded_kernels"]["value"], 2);
+  EXPECT_EQ(ff_stats["gpu.kernels"]["value"].get<int>() + 2, all_stats["gpu.kernels"]["value"].get<int>());
+  EXPECT_LT(ff_stats["gpu.total.warp_instructions"]["value"].get<double>(),
+            all_stats["gpu.total.warp_instructions"]["value"].get<double>());
+  EXPECT_LT(ff_stats["gpu.total.core_cycles"]["value"].get<double>(), all_stats["gpu.total.core_cycles"]["value"].get<double>());
+  auto r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=3,cols=3", "--mode", "functional", "--timing-from-kernel", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--timing-from-kernel: fast-forward needs --mode timing"), std::string::npos) << r.err;
+  r = run_cli({"run", "--timing-from-kernel", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("fast-forward needs --workload"), std::string::npos) << r.err;
+}
+
 TEST(Cli, WorkloadCheckFailureExits1) {
   // Fault injection through the documented kernel folder: a BFS that writes level + 2.
   TempDir d;
