@@ -128,6 +128,15 @@ std::uint32_t Sm::latency(const ptx::Instruction& in) const {
 
 Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
+  const auto cached = static_cast<Stall>(slot.stall);
+  if (!slot.dirty && cached != Stall::none && cached != Stall::structural) return cached;
+  const Stall st = check(slot, in);
+  slot.stall = static_cast<int>(st);
+  slot.dirty = false;
+  return st;
+}
+
+Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
   if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
   if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
   in = slot.warp->next();
@@ -147,6 +156,7 @@ Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
 
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
+  slot.dirty = true;
   KernelLaunch& k = *ctas_[slot.cta]->launch;
   Step& step = scratch_;
   slot.warp->issue(step);
@@ -232,6 +242,7 @@ void Sm::finish(std::size_t token, sim::Cycle) {
   auto it = pending_.find(token);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
+  slot.dirty = true;
   slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
@@ -242,6 +253,7 @@ void Sm::completed(const mem::MemAccess& a) {
   auto it = pending_.find(a.id);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
+  slot.dirty = true;
   const bool store = a.access == tlm_glue::Access::store;
   if (store) --slot.stores;
   if (--it->second.lines_left == 0) {
@@ -295,7 +307,8 @@ bool Sm::tick(sim::Cycle c) {
     }
     // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
     // the oldest; loose round-robin starts after the last one.
-    std::vector<std::size_t> order;
+    std::vector<std::size_t>& order = order_;
+    order.clear();
     for (std::size_t s = sch; s < slots_.size(); s += schedulers_)
       if (slots_[s].warp) order.push_back(s);
     if (gto_) {
@@ -337,7 +350,11 @@ bool Sm::tick(sim::Cycle c) {
     bool waiting_before = false;
     for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
     rc.cta->check_barrier();
-    for (std::size_t s : rc.slots) released = released || (waiting_before && slots_[s].warp->state() == Warp::State::ready);
+    for (std::size_t s : rc.slots) {
+      const bool go = waiting_before && slots_[s].warp->state() == Warp::State::ready;
+      released = released || go;
+      slots_[s].dirty = slots_[s].dirty || go;
+    }
     bool done = rc.cta->done();
     for (std::size_t s : rc.slots) done = done && slots_[s].loads == 0 && slots_[s].stores == 0;
     if (done) {

@@ -58,6 +58,10 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::vector<std::uint8_t> pending;  // registers with a write-back in flight
     std::uint32_t loads = 0;      // instructions waiting for memory
     std::uint32_t stores = 0;     // store lines not yet acknowledged
+    // Why the warp could not issue when last checked; valid until something it waits on changes
+    // (an issue, a write-back, a store acknowledgement, a barrier release set `dirty`).
+    bool dirty = true;
+    int stall = 0;
   };
   struct ResidentCta {
     std::unique_ptr<Cta> cta;
@@ -74,6 +78,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   enum class Stall { none, empty, dependence, memory, barrier, structural };
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
+  Stall check(Slot& slot, const ptx::Instruction*& in);
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   void finish(std::size_t token, sim::Cycle c);
   void retire_cta(std::size_t idx);
@@ -103,6 +108,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::size_t next_token_ = 1;
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
+  std::vector<std::size_t> order_;  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
       &stall_barrier_, &stall_structural_, &loads_, &load_requests_;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/mem/crossbar.h"
 
+#include <algorithm>
+
 namespace irr::mem {
 
 using tlm_glue::Access;
@@ -60,11 +62,20 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
     }
     busy = busy || !flight.empty();
   }
-  for (std::uint32_t j = 0; j < partitions_; ++j) {
+  // Each input's head packet and the output it wants (none: partitions_), found once per cycle.
+  head_.assign(sms_, partitions_);
+  bool any = false;
+  for (std::uint32_t i = 0; i < sms_; ++i)
+    if (sm_side[i]->has_request(now)) {
+      head_[i] = gpu(sm_side[i]->front()).partition;
+      any = true;
+    }
+  for (std::uint32_t j = 0; any && j < partitions_; ++j) {
     if (req_.link_free[j] > c) continue;
     for (std::uint32_t k = 0; k < sms_; ++k) {
       const std::uint32_t i = (req_.next_input[j] + k) % sms_;
-      if (!sm_side[i]->has_request(now) || gpu(sm_side[i]->front()).partition != j) continue;
+      if (head_[i] != j) continue;
+      head_[i] = partitions_;
       tlm::tlm_generic_payload& p = sm_side[i]->pop_request(now);
       const std::uint32_t flits = request_flits(p);
       req_.link_free[j] = c + flits;
@@ -98,7 +109,8 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     }
     busy = busy || !flight.empty();
   }
-  for (std::uint32_t i = 0; i < sms_; ++i) {
+  const bool any = std::any_of(replies_in_.begin(), replies_in_.end(), [](const auto& q) { return !q.empty(); });
+  for (std::uint32_t i = 0; any && i < sms_; ++i) {
     if (rep_.link_free[i] > c) continue;
     for (std::uint32_t k = 0; k < partitions_; ++k) {
       const std::uint32_t j = (rep_.next_input[i] + k) % partitions_;

@@ -5,7 +5,8 @@
 // carries one flit per cycle; a packet granted at cycle g occupies its output link for its flits
 // and is delivered at g + flits - 1 + latency. Inputs are queues of interconnect.input_buffer
 // packets (backpressure to the sender when full); outputs arbitrate round-robin over inputs in
-// port order; an input's head packet blocks the ones behind it (an input-queued crossbar).
+// port order; an input sends at most one packet per cycle, and its head packet blocks the ones
+// behind it (an input-queued crossbar).
 #pragma once
 
 #include <deque>
@@ -45,6 +46,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   const std::uint32_t sms_, partitions_, latency_, flit_size_;
   Network req_, rep_;
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
+  std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle
   sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
   sim::Probe& in_flight_probe_;
   sim::TxnTrace* trace_;
