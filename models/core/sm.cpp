@@ -41,6 +41,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_fp_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_fp"))),
       lat_sfu_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_sfu"))),
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
+      banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
@@ -53,6 +54,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
       loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
       load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
+      bank_conflict_cycles_(sim.counter(*this, "shared.bank_conflict_cycles", "extra shared-memory port cycles from bank conflicts", "cycles")),
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
@@ -117,6 +119,27 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   ctas_[idx] = std::move(rc);
   active_warps_probe_.set(used_warps_);
   wake();
+}
+
+std::uint32_t Sm::shared_ways(const ptx::Instruction& in, const Step& step) const {
+  if (!is_memory(in.op) || (in.space != Space::shared && in.space != Space::none)) return 0;
+  // Distinct 4-byte words per bank: lanes reading one word share it (broadcast).
+  std::uint64_t words[32][32];
+  std::uint32_t count[32] = {};
+  std::uint32_t ways = 0;
+  for (const std::uint64_t a : step.addresses) {
+    std::uint64_t offset = a;
+    if (in.space == Space::none) {
+      if (a < kSharedWindow || a >= kSharedWindow + kWindowSize) continue;
+      offset = a - kSharedWindow;
+    }
+    const std::uint64_t word = offset / 4;
+    const auto bank = static_cast<std::uint32_t>(word % banks_);
+    std::uint32_t& n = count[bank];
+    if (std::find(words[bank], words[bank] + n, word) == words[bank] + n && n < 32) words[bank][n++] = word;
+    ways = std::max(ways, n);
+  }
+  return ways;
 }
 
 std::uint32_t Sm::latency(const ptx::Instruction& in) const {
@@ -227,6 +250,16 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       slot.stores += lines;
       slot.warp->complete(step);  // a store writes no register
       pending_.emplace(token, Pending{s, Step{}, lines});
+    }
+  } else if (const std::uint32_t ways = shared_ways(in, step)) {
+    // Shared memory: a w-way bank conflict replays the access w times on the SM's one port.
+    const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
+    shared_free_ = start + ways;
+    bank_conflict_cycles_ += ways - 1;
+    if (!step.writes.empty()) {
+      hold(step);
+      pending_.emplace(token, Pending{s, step, 0});
+      alu_done_.emplace(start + ways - 1 + lat_shared_, token);
     }
   } else if (!step.writes.empty()) {
     hold(step);

@@ -83,6 +83,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void finish(std::size_t token, sim::Cycle c);
   void retire_cta(std::size_t idx);
   std::uint32_t latency(const ptx::Instruction& in) const;
+  // Shared-memory accesses of a warp instruction: 0 if none, else the bank-conflict degree.
+  std::uint32_t shared_ways(const ptx::Instruction& in, const Step& step) const;
 
   sim::Simulation& sim_;
   const std::uint32_t index_;
@@ -93,7 +95,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
   const std::uint64_t max_shared_;
   const bool gto_;
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_;
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_;
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
@@ -108,10 +110,11 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::size_t next_token_ = 1;
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
-  std::vector<std::size_t> order_;  // scratch: one scheduler's candidates in priority order
+  std::vector<std::size_t> order_;
+  sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
-      &stall_barrier_, &stall_structural_, &loads_, &load_requests_;
+      &stall_barrier_, &stall_structural_, &loads_, &load_requests_, &bank_conflict_cycles_;
   sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
   std::uint64_t loads_in_flight_ = 0;
 };

@@ -309,3 +309,41 @@ TEST(TimingBaselines, DataDrivenExecutesLessAndGathersMore) {
     EXPECT_GT(data.requests_per_load, 2 * topo.requests_per_load) << name;
   }
 }
+
+namespace {
+
+// A dependent chain of shared loads, each lane at word tid * stride: a w-way bank conflict per load.
+std::string bank_ptx() {
+  std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.shared .align 4 .b8 buf[4096];\n";
+  for (int n : {8, 24}) {
+    text += ".visible .entry bank" + std::to_string(n) + "(.param .u32 stride)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+            "mov.u32 %r0, %tid.x;\nld.param.u32 %r1, [stride];\nmul.lo.u32 %r2, %r0, %r1;\nshl.b32 %r2, %r2, 2;\n"
+            "mov.u64 %rd1, buf;\ncvt.u64.u32 %rd2, %r2;\nadd.u64 %rd3, %rd1, %rd2;\nst.shared.u32 [%rd3], 0;\nbar.sync 0;\n";
+    for (int i = 0; i < n; ++i) text += "ld.shared.u32 %r5, [%rd3];\ncvt.u64.u32 %rd4, %r5;\nadd.u64 %rd3, %rd3, %rd4;\n";
+    text += "ret;\n}\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
+  std::map<std::uint32_t, double> per_load;  // stride -> core cycles per chained load
+  double conflict_cycles = 0;
+  timed({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const auto mod = dev.load_module_text(bank_ptx(), "bank.ptx");
+    auto& core = sim.clock("core").domain();
+    auto run = [&](const char* kernel, std::uint32_t stride) {
+      const auto t0 = core.cycle_at(sim::now_ps());
+      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args() << stride);
+      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+    };
+    for (std::uint32_t stride : {1u, 2u, 3u, 32u}) per_load[stride] = (run("bank24", stride) - run("bank8", stride)) / 16;
+    conflict_cycles = sum(sim, ".shared.bank_conflict_cycles");
+  });
+  EXPECT_DOUBLE_EQ(per_load[2] - per_load[1], 1);    // 2-way
+  EXPECT_DOUBLE_EQ(per_load[3] - per_load[1], 0);    // odd strides are conflict-free
+  EXPECT_DOUBLE_EQ(per_load[32] - per_load[1], 31);  // every lane in bank 0
+  // Per stride, bank24 and bank8 make 24 + 8 loads and 2 stores: 34 accesses, each w - 1 extra.
+  EXPECT_DOUBLE_EQ(conflict_cycles, 34 * (1 + 31));
+}
