@@ -36,7 +36,11 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       schedulers_(static_cast<std::uint32_t>(sim.config().get_uint("core.warp_schedulers"))),
       passes_(static_cast<std::uint32_t>((32 + sim.config().get_uint("core.simd_width") - 1) / sim.config().get_uint("core.simd_width"))),
       max_shared_(sim.config().get_size("core.shared_memory")),
-      gto_(sim.config().get_string("core.scheduler") == "gto"),
+      policy_(sim.config().get_string("core.scheduler") == "gto"   ? Policy::gto
+              : sim.config().get_string("core.scheduler") == "lrr" ? Policy::lrr
+                                                                   : Policy::two_level),
+      active_size_(static_cast<std::uint32_t>(sim.config().get_uint("core.two_level_active"))),
+      active_(schedulers_),
       lat_int_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_int"))),
       lat_fp_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_fp"))),
       lat_sfu_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_sfu"))),
@@ -58,9 +62,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
-  const std::string policy = sim.config().get_string("core.scheduler");
-  if (policy != "gto" && policy != "lrr")
-    throw Error("core.scheduler: '" + policy + "' is not modelled yet (lrr, gto)", Error::Kind::config);
+  if (policy_ == Policy::two_level && active_size_ == 0)
+    throw Error("core.two_level_active must be at least 1", Error::Kind::config);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
   l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
   sim.clock("core").add(*this);
@@ -318,6 +321,27 @@ void Sm::retire_cta(std::size_t idx) {
   cta_finished_();
 }
 
+// Two-level scheduling (Narasiman et al., MICRO 2011, as GPGPU-Sim's two_level_active): a warp
+// that waits on memory or at a barrier, or has finished, leaves the active set; the oldest pending
+// warps that wait on neither take the free places.
+void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& candidates) {
+  auto& act = active_[sch];
+  auto long_wait = [&](std::size_t s) {
+    const ptx::Instruction* in = nullptr;
+    const Stall st = slots_[s].warp ? ready(s, in) : Stall::empty;
+    return st == Stall::empty || st == Stall::memory || st == Stall::barrier;
+  };
+  act.erase(std::remove_if(act.begin(), act.end(), long_wait), act.end());
+  if (act.size() >= active_size_) return;
+  std::vector<std::size_t>& by_age = pending_scratch_;
+  by_age = candidates;
+  std::sort(by_age.begin(), by_age.end(), [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
+  for (std::size_t s : by_age) {
+    if (act.size() >= active_size_) break;
+    if (std::find(act.begin(), act.end(), s) == act.end() && !long_wait(s)) act.push_back(s);
+  }
+}
+
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
@@ -339,16 +363,22 @@ bool Sm::tick(sim::Cycle c) {
       continue;
     }
     // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
-    // the oldest; loose round-robin starts after the last one.
+    // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
+    // over its active set only.
     std::vector<std::size_t>& order = order_;
     order.clear();
     for (std::size_t s = sch; s < slots_.size(); s += schedulers_)
       if (slots_[s].warp) order.push_back(s);
-    if (gto_) {
+    if (policy_ == Policy::gto) {
       std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
       auto last = std::find(order.begin(), order.end(), last_issued_[sch]);
       if (last != order.end()) std::rotate(order.begin(), last, last + 1);
-    } else {
+    } else if (policy_ == Policy::two_level) {
+      refill_active(sch, order);
+      order = active_[sch];
+      std::sort(order.begin(), order.end());
+    }
+    if (policy_ != Policy::gto) {
       auto after = std::upper_bound(order.begin(), order.end(), last_issued_[sch]);
       std::rotate(order.begin(), after, order.end());
     }
@@ -364,6 +394,12 @@ bool Sm::tick(sim::Cycle c) {
         break;
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
+    }
+    if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
+      for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
+        const ptx::Instruction* in = nullptr;
+        if (slots_[s].warp) why = std::max(why, ready(s, in));
+      }
     }
     if (!went) {
       switch (why) {

@@ -79,6 +79,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(Slot& slot, const ptx::Instruction*& in);
+  void refill_active(std::uint32_t sch, const std::vector<std::size_t>& candidates);
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   void finish(std::size_t token, sim::Cycle c);
   void retire_cta(std::size_t idx);
@@ -94,7 +95,10 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
   const std::uint64_t max_shared_;
-  const bool gto_;
+  enum class Policy { lrr, gto, two_level };
+  const Policy policy_;
+  const std::uint32_t active_size_;                // two-level: active warps per scheduler
+  std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
   const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_;
   // State.
   std::vector<Slot> slots_;
@@ -110,7 +114,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::size_t next_token_ = 1;
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
-  std::vector<std::size_t> order_;
+  std::vector<std::size_t> order_, pending_scratch_;
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
