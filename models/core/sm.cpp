@@ -7,6 +7,10 @@
 
 namespace irr::core {
 
+namespace {
+constexpr std::uint64_t kUnitIds = 1ull << 62;  // access ids of units' injected accesses
+}  // namespace
+
 using ptx::Op;
 using ptx::Space;
 
@@ -55,6 +59,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       stall_dependence_(sim.counter(*this, "stall.dependence", "scheduler cycles whose warps waited on arithmetic results", "cycles")),
       stall_memory_(sim.counter(*this, "stall.memory", "scheduler cycles whose warps waited on memory", "cycles")),
       stall_barrier_(sim.counter(*this, "stall.barrier", "scheduler cycles whose warps waited at a barrier", "cycles")),
+      stall_unit_(sim.counter(*this, "stall.unit", "scheduler cycles whose warps waited on a unit (busy, or working for them)", "cycles")),
       stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
       loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
       load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
@@ -155,7 +160,7 @@ std::uint32_t Sm::latency(const ptx::Instruction& in) const {
 Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
   const auto cached = static_cast<Stall>(slot.stall);
-  if (!slot.dirty && cached != Stall::none && cached != Stall::structural) return cached;
+  if (!slot.dirty && cached != Stall::none && cached != Stall::structural && cached != Stall::unit) return cached;
   const Stall st = check(slot, in);
   slot.stall = static_cast<int>(st);
   slot.dirty = false;
@@ -165,6 +170,7 @@ Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
 Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
   if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
   if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
+  if (slot.unit_wait) return Stall::unit;
   in = slot.warp->next();
   if (!in) return Stall::empty;
   ptx::defs_uses(*in, defs_, uses_);
@@ -177,6 +183,15 @@ Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
   if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
   if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
   if (is_memory(in->op) && ldst_.size() >= 64) return Stall::structural;
+  if (in->op == Op::extension) {
+    const ResidentCta& rc = *ctas_[slot.cta];
+    if (SmUnit* unit = unit_for(*in, *rc.launch)) {
+      UnitOp op;
+      op.sm = index_;
+      op.instruction = in;
+      if (!unit->can_accept(op)) return Stall::unit;
+    }
+  }
   return Stall::none;
 }
 
@@ -214,7 +229,20 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       }
     global = mask != 0;
   }
-  if (global) {
+  SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
+  if (unit) {
+    UnitOp op;
+    op.token = token;
+    op.sm = index_;
+    op.warp = static_cast<std::uint32_t>(s);
+    op.cta = ctas_[slot.cta]->cta->linear_index();
+    op.active = step.active;
+    op.instruction = &in;
+    hold(step);
+    pending_.emplace(token, Pending{s, step, 1});
+    slot.unit_wait = true;
+    unit->accept(op, *this);
+  } else if (global) {
     const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
     const bool atomic = in.op == Op::atom || in.op == Op::red;
     const unsigned size = ptx::type_bits(in.type) / 8 * in.vec;
@@ -285,7 +313,56 @@ void Sm::finish(std::size_t token, sim::Cycle) {
   pending_.erase(it);
 }
 
+SmUnit* Sm::unit_for(const ptx::Instruction& in, const KernelLaunch& k) const {
+  if (!k.ctx.extensions || in.extension >= k.ctx.extensions->size()) return nullptr;
+  const ptx::Extension& ext = k.ctx.extensions->at(in.extension);
+  if (ext.route.empty()) return nullptr;  // timed as arithmetic
+  auto it = units_.find(ext.route);
+  if (it == units_.end())
+    throw Error(std::string(name()) + ": " + ext.name + " needs unit " + ext.unit + " attached to the SMs (route '" +
+                ext.route + "')");
+  return it->second;
+}
+
+void Sm::attach(const std::string& route, SmUnit& unit) {
+  if (!units_.emplace(route, &unit).second) throw std::logic_error(std::string(name()) + ": two units on route " + route);
+}
+
+void Sm::kernel_begin(const KernelLaunch& k) {
+  for (auto& [route, unit] : units_) unit->kernel_begin(k, *this);
+}
+
+void Sm::kernel_end(const KernelLaunch& k) {
+  for (auto& [route, unit] : units_) unit->kernel_end(k, *this);
+}
+
+void Sm::complete(std::uint64_t token) {
+  auto it = pending_.find(token);
+  if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  slots_[it->second.slot].unit_wait = false;
+  finish(token, 0);
+  wake();
+}
+
+void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) {
+  mem::MemAccess a = access;
+  a.id = kUnitIds + next_unit_id_++;
+  a.warp = ~0u;
+  unit_tags_.emplace(a.id, std::make_pair(&from, tag));
+  (low_priority ? ldst_low_ : ldst_).push_back(a);
+  wake();
+}
+
 void Sm::completed(const mem::MemAccess& a) {
+  if (a.id >= kUnitIds) {  // a unit's own access
+    auto t = unit_tags_.find(a.id);
+    if (t == unit_tags_.end()) return;
+    auto [unit, tag] = t->second;
+    unit_tags_.erase(t);
+    unit->memory_reply(tag, *this);
+    wake();
+    return;
+  }
   auto it = pending_.find(a.id);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
@@ -351,6 +428,9 @@ bool Sm::tick(sim::Cycle c) {
   if (!ldst_.empty() && l1_->can_accept(now)) {
     l1_->accept(ldst_.front(), now);
     ldst_.pop_front();
+  } else if (ldst_.empty() && !ldst_low_.empty() && l1_->can_accept(now)) {
+    l1_->accept(ldst_low_.front(), now);
+    ldst_low_.pop_front();
   }
   bool resident = false;
   for (const auto& rc : ctas_) resident = resident || rc != nullptr;
@@ -407,6 +487,7 @@ bool Sm::tick(sim::Cycle c) {
         case Stall::dependence: ++stall_dependence_; break;
         case Stall::memory: ++stall_memory_; break;
         case Stall::barrier: ++stall_barrier_; break;
+        case Stall::unit: ++stall_unit_; break;
         default: ++stall_structural_; soon = true; break;
       }
     }
@@ -435,7 +516,7 @@ bool Sm::tick(sim::Cycle c) {
   }
   issue_probe_.set(issued_now);
   loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
-  return issued_any || released || soon || !alu_done_.empty() || !ldst_.empty();
+  return issued_any || released || soon || !alu_done_.empty() || !ldst_.empty() || !ldst_low_.empty();
 }
 
 std::vector<std::string> Sm::outstanding() const {
@@ -444,6 +525,7 @@ std::vector<std::string> Sm::outstanding() const {
     const Slot& slot = slots_[s];
     if (!slot.warp || slot.warp->state() == Warp::State::done) continue;
     std::string what = slot.warp->state() == Warp::State::at_barrier ? "waits at a barrier"
+                       : slot.unit_wait                               ? "waits for a unit"
                        : slot.loads                                   ? "waits for " + std::to_string(slot.loads) + " loads"
                                                                       : "ready";
     v.push_back(slot.warp->where() + ": " + what);

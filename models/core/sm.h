@@ -16,6 +16,7 @@
 
 #include "models/core/exec/warp.h"
 #include "models/core/ptx/resources.h"
+#include "models/core/unit_port.h"
 #include "models/mem/coalescer.h"
 #include "models/mem/l1_cache.h"
 #include "sim/simulation.h"
@@ -35,7 +36,7 @@ struct KernelLaunch {
   std::uint64_t ctas() const { return grid.count(); }
 };
 
-class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding, public mem::L1Client {
+class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding, public mem::L1Client, public SmPort {
  public:
   Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
      tlm_glue::PayloadPool& pool, std::function<void()> cta_finished);
@@ -45,6 +46,14 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   bool fits(const KernelLaunch& k) const;
   void start_cta(KernelLaunch& k, std::uint64_t cta_index);
   bool idle() const;
+
+  // Units: extension instructions whose route is `route` go to `unit` (unit_port.h).
+  void attach(const std::string& route, SmUnit& unit);
+  void kernel_begin(const KernelLaunch& k);
+  void kernel_end(const KernelLaunch& k);
+  void complete(std::uint64_t token) override;
+  void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) override;
+  std::uint32_t sm_index() const override { return index_; }
 
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;
@@ -58,6 +67,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::vector<std::uint8_t> pending;  // registers with a write-back in flight
     std::uint32_t loads = 0;      // instructions waiting for memory
     std::uint32_t stores = 0;     // store lines not yet acknowledged
+    bool unit_wait = false;       // an operation at a unit holds the whole warp
     // Why the warp could not issue when last checked; valid until something it waits on changes
     // (an issue, a write-back, a store acknowledgement, a barrier release set `dirty`).
     bool dirty = true;
@@ -75,7 +85,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     Step step;
     std::uint32_t lines_left;
   };
-  enum class Stall { none, empty, dependence, memory, barrier, structural };
+  enum class Stall { none, empty, dependence, memory, barrier, unit, structural };
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(Slot& slot, const ptx::Instruction*& in);
@@ -83,6 +93,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   void finish(std::size_t token, sim::Cycle c);
   void retire_cta(std::size_t idx);
+  SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   std::uint32_t latency(const ptx::Instruction& in) const;
   // Shared-memory accesses of a warp instruction: 0 if none, else the bank-conflict degree.
   std::uint32_t shared_ways(const ptx::Instruction& in, const Step& step) const;
@@ -111,6 +122,10 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::map<std::size_t, Pending> pending_;  // token -> instruction in flight
   std::multimap<sim::Cycle, std::size_t> alu_done_;  // completion cycle -> token
   std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
+  std::deque<mem::MemAccess> ldst_low_;     // units' low-priority accesses: only when ldst_ is empty
+  std::map<std::string, SmUnit*> units_;    // by route
+  std::map<std::uint64_t, std::pair<SmUnit*, std::uint64_t>> unit_tags_;  // access id -> unit, tag
+  std::uint64_t next_unit_id_ = 0;
   std::size_t next_token_ = 1;
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
@@ -118,7 +133,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
-      &stall_barrier_, &stall_structural_, &loads_, &load_requests_, &bank_conflict_cycles_;
+      &stall_barrier_, &stall_unit_, &stall_structural_, &loads_, &load_requests_, &bank_conflict_cycles_;
   sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
   std::uint64_t loads_in_flight_ = 0;
 };

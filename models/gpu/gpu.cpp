@@ -71,7 +71,7 @@ void Gpu::add_summary() {
   stats.formula(t + "l1_hit_rate", "L1 load hits per load access", "ratio",
                 [=] { return ratio(total(".l1.hits"), total(".l1.hits") + total(".l1.misses")); });
   stats.formula(t + "l2_hit_rate", "L2 hits per access", "ratio", [=] { return ratio(total(".l2.hits"), total(".l2.accesses")); });
-  for (const char* why : {"empty", "dependence", "memory", "barrier", "structural"})
+  for (const char* why : {"empty", "dependence", "memory", "barrier", "unit", "structural"})
     stats.formula(t + "stall." + why, std::string("scheduler cycles without issue: ") + why, "cycles",
                   [=] { return total(std::string(".stall.") + why); });
 }
@@ -106,11 +106,21 @@ core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function&
   ++kernels_;
   ++kernel_count_;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
+  for (auto& sm : sms_) sm->kernel_begin(k);
   scheduler_->dispatch(k, sms_);
   wait(done_);
+  for (auto& sm : sms_) sm->kernel_end(k);
   current_ = nullptr;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
   return {k.warp_instructions, k.thread_instructions};
+}
+
+void Gpu::attach_sm_units(const std::string& route,
+                          const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make) {
+  for (auto& sm : sms_) {
+    units_.push_back(make(*sm));
+    sm->attach(route, *units_.back());
+  }
 }
 
 void Gpu::cta_finished() {

@@ -5,6 +5,7 @@
 // thread, and its launches and copies take simulated time.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -42,6 +43,11 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   void copy(std::uint64_t bytes) override;
   std::vector<std::string> outstanding() const override;
   std::size_t kernels() const { return kernels_; }
+  // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
+  // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
+  void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make);
+  std::size_t sms() const { return sms_.size(); }
+  core::Sm& sm(std::size_t i) { return *sms_.at(i); }
 
  private:
   void cta_finished();
@@ -55,6 +61,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::vector<std::unique_ptr<mem::MemoryPartition>> partitions_;
   std::vector<std::unique_ptr<core::Sm>> sms_;
   std::unique_ptr<CtaScheduler> scheduler_;
+  std::vector<std::unique_ptr<core::SmUnit>> units_;
   core::KernelLaunch* current_ = nullptr;
   sc_core::sc_event done_;
   const sim::Picoseconds launch_overhead_;

@@ -35,6 +35,8 @@ sim::Config make_config(const std::vector<std::string>& sets = {}, const std::st
 //   tb.add<example::Pipeline>("example");
 //   tb.run();
 //   EXPECT_EQ(tb.stat("example.server.completed"), 10);
+double stat_sum(sim::Simulation& sim, const std::string& suffix);
+
 class Testbench {
  public:
   explicit Testbench(const std::vector<std::string>& sets = {}, const std::string& preset = "");
@@ -49,6 +51,9 @@ class Testbench {
   sim::RunReport run() { return sim_->run(); }
   // The headline value of a statistic; fails the test (throws) if there is none of that name.
   double stat(const std::string& name) const;
+  // A statistic summed over every instance whose name ends in `suffix` (".l2.hits": all
+  // partitions), summary formulas (".total.") left out.
+  double sum(const std::string& suffix) const { return stat_sum(*sim_, suffix); }
 
  private:
   std::unique_ptr<sim::Simulation> sim_;

@@ -11,15 +11,6 @@
 using namespace irr;
 using irr::testing::Testbench;
 
-namespace {
-double sum(Testbench& tb, const std::string& suffix) {
-  double s = 0;
-  for (const auto& [name, stat] : tb.sim().stats().all())
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      s += stat->value();
-  return s;
-}
-}  // namespace
 
 TEST(MemSystem, BackpressureLosesAndDuplicatesNothing) {
   // Buffers of one everywhere, loads, stores and atomics from every SM to random addresses.
@@ -31,14 +22,14 @@ TEST(MemSystem, BackpressureLosesAndDuplicatesNothing) {
   auto& m = tb.add<mem::MemorySystem>("memory");
   tb.run();  // fails if anything is left outstanding or a payload is still allocated
   EXPECT_EQ(m.pool().in_use(), 0u);
-  EXPECT_EQ(sum(tb, "_traffic.instructions"), 4 * 150);
+  EXPECT_EQ(tb.sum("_traffic.instructions"), 4 * 150);
   const double requests = tb.stat("memory.interconnect.request.packets");
   EXPECT_GT(requests, 0);
   EXPECT_EQ(tb.stat("memory.interconnect.reply.packets"), requests);   // every request answered once
-  EXPECT_EQ(sum(tb, ".l2.accesses"), requests);                         // and looked up once
+  EXPECT_EQ(tb.sum(".l2.accesses"), requests);                         // and looked up once
   EXPECT_EQ(tb.stat("sim.memory_transactions"), requests);
-  EXPECT_GT(sum(tb, ".reservation_fails"), 0);                          // backpressure did happen
-  EXPECT_GT(sum(tb, ".atomic.operations"), 0);
+  EXPECT_GT(tb.sum(".reservation_fails"), 0);                          // backpressure did happen
+  EXPECT_GT(tb.sum(".atomic.operations"), 0);
 }
 
 class MemPresets : public ::testing::TestWithParam<const char*> {};
@@ -48,7 +39,7 @@ TEST_P(MemPresets, ElaborateAndRun) {
   auto& m = tb.add<mem::MemorySystem>("memory");
   tb.run();
   EXPECT_EQ(m.pool().in_use(), 0u);
-  EXPECT_EQ(sum(tb, "_traffic.instructions"), 40 * tb.sim().config().get_uint("gpu.num_sms"));
+  EXPECT_EQ(tb.sum("_traffic.instructions"), 40 * tb.sim().config().get_uint("gpu.num_sms"));
   EXPECT_GT(tb.stat("sim.memory_transactions"), 0);
 }
 
@@ -61,7 +52,7 @@ TEST(MemSystem, StreamingReachesDramBandwidth) {
   const auto& c = tb.sim().config();
   const double peak_per_cycle = static_cast<double>(c.get_size("dram.bus_width") * c.get_uint("dram.data_rate"));
   const double channels = static_cast<double>(c.get_uint("l2.partitions"));
-  const double bytes = sum(tb, ".dram.reads") * 128;
+  const double bytes = tb.sum(".dram.reads") * 128;
   const double elapsed = tb.stat("clocks.dram.cycles");
   EXPECT_GE(bytes / (elapsed * peak_per_cycle * channels), 0.85);
 }
@@ -72,7 +63,7 @@ TEST(MemSystem, FrontierGatherIsAGather) {
   tb.add<mem::MemorySystem>("memory");
   tb.run();
   EXPECT_GT(tb.stat("memory.sm0_traffic.requests_per_instruction"), 16);
-  EXPECT_GT(sum(tb, ".l2.hits"), 0);  // the power law's hot vertices do hit
+  EXPECT_GT(tb.sum(".l2.hits"), 0);  // the power law's hot vertices do hit
 }
 
 namespace {

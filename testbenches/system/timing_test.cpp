@@ -11,6 +11,7 @@ using namespace irr;
 using irr::runtime::Args;
 using irr::runtime::Device;
 using irr::runtime::Dim3;
+using irr::testing::stat_sum;
 using irr::testing::Testbench;
 
 namespace {
@@ -164,16 +165,6 @@ TEST(TimingLatency, PointerChaseGoesToDram) {
 
 namespace {
 
-// Statistic `suffix` summed over every instance (e.g. ".dram.reads" over the partitions).
-double sum(sim::Simulation& sim, const std::string& suffix) {
-  double s = 0;
-  for (const auto& [n, stat] : sim.stats().all())
-    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        n.find(".total.") == std::string::npos)
-      s += stat->value();
-  return s;
-}
-
 // An independent ALU stream: 16 independent adds per loop iteration (4 chains of 4 would stall a
 // lone warp; with 48 warps per SM every cycle has a ready warp).
 const char* kAluPtx = R"(.version 9.0
@@ -316,7 +307,7 @@ TEST(TimingThroughput, StreamingKernelReachesDramBandwidth) {
   const auto& c = tb.sim().config();
   const double peak_per_cycle = static_cast<double>(c.get_size("dram.bus_width") * c.get_uint("dram.data_rate")) *
                                 static_cast<double>(c.get_uint("l2.partitions"));
-  const double bytes = sum(tb.sim(), ".dram.reads") * 128;
+  const double bytes = tb.sum(".dram.reads") * 128;
   EXPECT_GE(bytes, 4.0 * n);  // every line came from DRAM
   EXPECT_GE(bytes / (dram_cycles * peak_per_cycle), 0.85) << bytes / dram_cycles << " B per DRAM cycle";
 }
@@ -334,11 +325,13 @@ TEST(TimingBaselines, DataDrivenExecutesLessAndGathersMore) {
     for (const char* name : {"bfs", "sssp"})
       for (const char* variant : {"topology", "data_vkc"}) {
         const auto& w = workloads::workload(name);
-        const double i0 = sum(sim, ".warp_instructions"), r0 = sum(sim, ".global_load_requests"), l0 = sum(sim, ".global_loads");
+        const double i0 = stat_sum(sim, ".warp_instructions"), r0 = stat_sum(sim, ".global_load_requests"),
+                     l0 = stat_sum(sim, ".global_loads");
         const auto r = w.run(dev, graph, 0, variant);
         EXPECT_EQ(w.check(r.values, w.reference(graph, 0)), "") << name << "/" << variant;
-        m[std::string(name) + "/" + variant] = {sum(sim, ".warp_instructions") - i0,
-                                                (sum(sim, ".global_load_requests") - r0) / (sum(sim, ".global_loads") - l0)};
+        m[std::string(name) + "/" + variant] = {
+            stat_sum(sim, ".warp_instructions") - i0,
+            (stat_sum(sim, ".global_load_requests") - r0) / (stat_sum(sim, ".global_loads") - l0)};
       }
   });
   for (const char* name : {"bfs", "sssp"}) {
@@ -377,7 +370,7 @@ TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
       return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
     };
     for (std::uint32_t stride : {1u, 2u, 3u, 32u}) per_load[stride] = (run("bank24", stride) - run("bank8", stride)) / 16;
-    conflict_cycles = sum(sim, ".shared.bank_conflict_cycles");
+    conflict_cycles = stat_sum(sim, ".shared.bank_conflict_cycles");
   });
   EXPECT_DOUBLE_EQ(per_load[2] - per_load[1], 1);    // 2-way
   EXPECT_DOUBLE_EQ(per_load[3] - per_load[1], 0);    // odd strides are conflict-free

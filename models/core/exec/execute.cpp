@@ -569,11 +569,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         std::uint64_t read(std::size_t o, unsigned lane) override { return rd(o, lane); }
         void write(std::size_t o, unsigned lane, std::uint64_t v) override { wr(o, lane, v); }
         std::uint32_t warp() const override { return w.index(); }
-        std::uint64_t cta() const override {
-          const Dim3& c = w.cta().ctaid;
-          const Dim3& g = w.cta().grid;
-          return c.x + static_cast<std::uint64_t>(g.x) * (c.y + static_cast<std::uint64_t>(g.y) * c.z);
-        }
+        std::uint64_t cta() const override { return w.cta().linear_index(); }
       } call(*this, fr, in, active, step);
       call.rd = [&](std::size_t o, unsigned lane) { return src(o, lane, t); };
       call.wr = [&](std::size_t o, unsigned lane, std::uint64_t v) { write(in.ops.at(o), lane, v); };

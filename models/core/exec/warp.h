@@ -131,6 +131,9 @@ class Cta {
   bool done() const;
   // Releases the barrier once every warp that has not finished waits at it.
   void check_barrier();
+  std::uint64_t linear_index() const {  // x fastest, as %ctaid numbers CTAs
+    return ctaid.x + static_cast<std::uint64_t>(grid.x) * (ctaid.y + static_cast<std::uint64_t>(grid.y) * ctaid.z);
+  }
 
   LaunchContext& ctx;
   const ptx::Function& kernel;

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// The contract a unit attaches to an SM through (DESIGN.md, "Units attach to the core through one
+// contract"). An extension instruction whose registry entry names a route goes, at issue, to the
+// unit attached under that route:
+//   - issue-time backpressure: the SM asks can_accept(); no means the warp stalls ("unit");
+//   - whole-warp wait: the issuing warp issues nothing more until the unit completes the operation;
+//   - write-back: SmPort::complete() releases the instruction's registers through the same
+//     completion path as loads;
+//   - memory: SmPort::inject() puts unit-generated line accesses into the LD/ST path (behind or
+//     ahead of the warps' accesses), and replies come back tagged through memory_reply();
+//   - kernel begin/end events.
+// The functional effect of the instruction is its registry semantics, applied at issue like every
+// instruction's; the unit decides only when it completes and what traffic it causes.
+#pragma once
+
+#include <cstdint>
+
+#include "models/core/ptx/module.h"
+#include "models/mem/l1_cache.h"
+
+namespace irr::core {
+
+struct KernelLaunch;
+class SmUnit;
+
+// One extension instruction a warp issued to a unit.
+struct UnitOp {
+  std::uint64_t token = 0;           // names the operation in SmPort::complete()
+  std::uint32_t sm = 0, warp = 0;    // SM index and warp slot within it
+  std::uint64_t cta = 0;             // linear CTA index within the launch
+  std::uint32_t active = 0;          // lanes executing it
+  const ptx::Instruction* instruction = nullptr;
+};
+
+// What an SM offers the units attached to it.
+class SmPort {
+ public:
+  virtual ~SmPort() = default;
+  // The operation is done: its register writes become visible and its warp may issue again.
+  virtual void complete(std::uint64_t token) = 0;
+  // A line access on behalf of unit `from` (access.id and warp are ignored); `low_priority` ones
+  // wait until no warp access is queued. Its reply comes back through from.memory_reply(tag).
+  virtual void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) = 0;
+  virtual std::uint32_t sm_index() const = 0;
+};
+
+// A unit as one SM sees it; models/gpu attaches one per SM (or one shared by several SMs).
+class SmUnit {
+ public:
+  virtual ~SmUnit() = default;
+  virtual bool can_accept(const UnitOp& op) = 0;
+  virtual void accept(const UnitOp& op, SmPort& port) = 0;
+  virtual void memory_reply(std::uint64_t /*tag*/, SmPort& /*port*/) {}
+  virtual void kernel_begin(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
+  virtual void kernel_end(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
+};
+
+}  // namespace irr::core
