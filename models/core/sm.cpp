@@ -50,6 +50,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_sfu_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_sfu"))),
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
       banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
+      writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
@@ -63,6 +64,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
       loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
       load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
+      writeback_waits_(sim.counter(*this, "writeback_waits", "result-cycles spent waiting for a register-file write port", "cycles")),
       bank_conflict_cycles_(sim.counter(*this, "shared.bank_conflict_cycles", "extra shared-memory port cycles from bank conflicts", "cycles")),
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
@@ -239,7 +241,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     op.active = step.active;
     op.instruction = &in;
     hold(step);
-    pending_.emplace(token, Pending{s, step, 1});
+    pending_.emplace(token, Pending{s, step, 1, true});
     slot.unit_wait = true;
     unit->accept(op, *this);
   } else if (global) {
@@ -302,11 +304,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   last_issued_[sched] = s;
 }
 
-void Sm::finish(std::size_t token, sim::Cycle) {
+void Sm::finish(std::size_t token) {
   auto it = pending_.find(token);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
   slot.dirty = true;
+  if (it->second.unit) slot.unit_wait = false;
   slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
@@ -339,8 +342,7 @@ void Sm::kernel_end(const KernelLaunch& k) {
 void Sm::complete(std::uint64_t token) {
   auto it = pending_.find(token);
   if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
-  slots_[it->second.slot].unit_wait = false;
-  finish(token, 0);
+  writeback_.push_back(token);
   wake();
 }
 
@@ -375,7 +377,7 @@ void Sm::completed(const mem::MemAccess& a) {
     } else {
       --slot.loads;
       --loads_in_flight_;
-      finish(a.id, 0);
+      writeback_.push_back(a.id);
     }
   }
   wake();
@@ -421,10 +423,17 @@ void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& candid
 
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
+  // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
+  // many as the register file has write ports; the rest wait (their registers stay held).
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
-    finish(alu_done_.begin()->second, c);
+    writeback_.push_back(alu_done_.begin()->second);
     alu_done_.erase(alu_done_.begin());
   }
+  for (std::uint32_t port = 0; port < writeback_ports_ && !writeback_.empty(); ++port) {
+    finish(writeback_.front());
+    writeback_.pop_front();
+  }
+  writeback_waits_ += writeback_.size();
   if (!ldst_.empty() && l1_->can_accept(now)) {
     l1_->accept(ldst_.front(), now);
     ldst_.pop_front();
@@ -516,7 +525,8 @@ bool Sm::tick(sim::Cycle c) {
   }
   issue_probe_.set(issued_now);
   loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
-  return issued_any || released || soon || !alu_done_.empty() || !ldst_.empty() || !ldst_low_.empty();
+  return issued_any || released || soon || !alu_done_.empty() || !writeback_.empty() || !ldst_.empty() ||
+         !ldst_low_.empty();
 }
 
 std::vector<std::string> Sm::outstanding() const {

@@ -84,6 +84,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::size_t slot;
     Step step;
     std::uint32_t lines_left;
+    bool unit = false;  // an operation at a unit: its write-back also ends the whole-warp wait
   };
   enum class Stall { none, empty, dependence, memory, barrier, unit, structural };
 
@@ -91,7 +92,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   Stall check(Slot& slot, const ptx::Instruction*& in);
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& candidates);
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
-  void finish(std::size_t token, sim::Cycle c);
+  void finish(std::size_t token);
   void retire_cta(std::size_t idx);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   std::uint32_t latency(const ptx::Instruction& in) const;
@@ -110,7 +111,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const Policy policy_;
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_;
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, writeback_ports_;
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
@@ -121,6 +122,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<sim::Cycle> scheduler_free_;  // per scheduler: cycle its issue port frees (SIMD passes)
   std::map<std::size_t, Pending> pending_;  // token -> instruction in flight
   std::multimap<sim::Cycle, std::size_t> alu_done_;  // completion cycle -> token
+  std::deque<std::size_t> writeback_;       // tokens whose results wait for a write port
   std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
   std::deque<mem::MemAccess> ldst_low_;     // units' low-priority accesses: only when ldst_ is empty
   std::map<std::string, SmUnit*> units_;    // by route
@@ -133,7 +135,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
-      &stall_barrier_, &stall_unit_, &stall_structural_, &loads_, &load_requests_, &bank_conflict_cycles_;
+      &stall_barrier_, &stall_unit_, &stall_structural_, &loads_, &load_requests_, &writeback_waits_,
+      &bank_conflict_cycles_;
   sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
   std::uint64_t loads_in_flight_ = 0;
 };

@@ -279,6 +279,15 @@ TEST(TwoLevelScheduler, ActiveSetSizeHidesShortStalls) {
   EXPECT_GT(one, 0.5 * peak);
 }
 
+// One register-file write port: every instruction of the stream but the branch writes a
+// register, so the SM retires about one per cycle however fast it issues.
+TEST(WritebackPorts, OnePortLimitsTheAluStream) {
+  const auto [ipc, peak] = alu_ipc("gtx480", {"core.writeback_ports=1"});
+  EXPECT_LE(ipc, 19.0 / 18.0);
+  EXPECT_GE(ipc, 0.95);
+  EXPECT_EQ(peak, 2);
+}
+
 TEST(TwoLevelScheduler, SixActiveWarpsReachTheIssueRate) {
   const auto [six, peak] = alu_ipc("gtx480", {"core.scheduler=two_level", "core.two_level_active=6"});
   EXPECT_GE(six, 0.95 * peak);
