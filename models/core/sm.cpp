@@ -23,7 +23,21 @@ bool sfu(Op op) {
          op == Op::cos || op == Op::div || op == Op::rem;
 }
 
+bool control(Op op) {
+  return op == Op::bra || op == Op::call || op == Op::ret || op == Op::exit || op == Op::bar || op == Op::membar ||
+         op == Op::fence;
+}
+
 }  // namespace
+
+// The issue class an instruction is counted under (issued.<class>).
+std::size_t Sm::issue_class(const ptx::Instruction& in) {
+  if (in.op == Op::extension) return 5;
+  if (is_memory(in.op)) return 3;
+  if (control(in.op)) return 4;
+  if (sfu(in.op)) return 2;
+  return ptx::is_float(in.type) ? 1 : 0;
+}
 
 Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
        tlm_glue::PayloadPool& pool, std::function<void()> cta_finished)
@@ -51,6 +65,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
       banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
+      sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
@@ -69,6 +84,10 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
+  const char* classes[] = {"int", "fp", "sfu", "memory", "control", "extension"};
+  for (std::size_t i = 0; i < 6; ++i)
+    issued_by_class_[i] = &sim.counter(*this, std::string("issued.") + classes[i],
+                                       std::string("warp instructions issued: ") + classes[i], "instructions");
   if (policy_ == Policy::two_level && active_size_ == 0)
     throw Error("core.two_level_active must be at least 1", Error::Kind::config);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
@@ -185,6 +204,7 @@ Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
   if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
   if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
   if (is_memory(in->op) && ldst_.size() >= 64) return Stall::structural;
+  if (sfu(in->op) && sfu_free_ > now_cycle_) return Stall::structural;
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
     if (SmUnit* unit = unit_for(*in, *rc.launch)) {
@@ -205,6 +225,8 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   slot.warp->issue(step);
   if (!step.inst) return;
   ++issued_;
+  ++*issued_by_class_[issue_class(in)];
+  if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;
   const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
   thread_instructions_ += threads;
@@ -423,6 +445,7 @@ void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& candid
 
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
+  now_cycle_ = c;
   // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
   // many as the register file has write ports; the rest wait (their registers stay held).
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {

@@ -96,6 +96,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void retire_cta(std::size_t idx);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   std::uint32_t latency(const ptx::Instruction& in) const;
+  static std::size_t issue_class(const ptx::Instruction& in);
   // Shared-memory accesses of a warp instruction: 0 if none, else the bank-conflict degree.
   std::uint32_t shared_ways(const ptx::Instruction& in, const Step& step) const;
 
@@ -111,7 +112,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const Policy policy_;
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, writeback_ports_;
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, writeback_ports_,
+      sfu_interval_;
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
@@ -132,7 +134,10 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
   std::vector<std::size_t> order_, pending_scratch_;
-  sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle  // scratch: one scheduler's candidates in priority order
+  sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
+  sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
+  sim::Cycle now_cycle_ = 0;    // the cycle being stepped
+  sim::Counter* issued_by_class_[6] = {};  // scratch: one scheduler's candidates in priority order
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
       &stall_barrier_, &stall_unit_, &stall_structural_, &loads_, &load_requests_, &writeback_waits_,

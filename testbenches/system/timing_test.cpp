@@ -236,31 +236,43 @@ ret;
 
 }  // namespace
 
-// Warp IPC of one SM running the ALU stream with 48 warps, and the configured peak.
+// One SM runs `kernel` of `ptx` with 8 CTAs of 192 threads (48 warps) and an output array.
+struct OneSmRun {
+  double cycles = 0, warp_instructions = 0;
+  double peak = 0;  // warp instructions per cycle the schedulers can issue
+  std::map<std::string, double> issued;  // by class
+};
+
+OneSmRun one_sm(const char* preset, const char* ptx, const char* kernel, const std::vector<std::string>& extra) {
+  OneSmRun r;
+  std::vector<std::string> sets = {"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  Testbench tb(sets, preset);
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(ptx, std::string(kernel) + ".ptx");
+    const std::uint64_t out = dev.malloc(4 * 192);
+    auto& core = tb.sim().clock("core").domain();
+    const auto t0 = core.cycle_at(sim::now_ps());
+    dev.launch(dev.kernel(mod, kernel), Dim3{8}, Dim3{192}, Args() << out);
+    r.cycles = static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+  });
+  tb.run();
+  EXPECT_TRUE(host.finished());
+  for (const char* c : {"int", "fp", "sfu", "memory", "control", "extension"}) r.issued[c] = tb.sum(std::string(".issued.") + c);
+  r.warp_instructions = tb.sum(".warp_instructions");
+  const auto& c = tb.sim().config();
+  // Each scheduler issues once per cycle, a warp occupying it warp_size / simd_width cycles.
+  r.peak = static_cast<double>(c.get_uint("core.warp_schedulers")) * static_cast<double>(c.get_uint("core.simd_width")) / 32.0;
+  return r;
+}
+
+// Warp IPC of one SM running the ALU stream, and the configured peak.
 std::pair<double, double> alu_ipc(const char* preset, const std::vector<std::string>& extra) {
-  double ipc = 0, peak = 0;
-  {
-    std::vector<std::string> sets = {"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"};
-    sets.insert(sets.end(), extra.begin(), extra.end());
-    Testbench tb(sets, preset);
-    auto& g = tb.add<gpu::Gpu>("gpu");
-    Device dev(g.memory());
-    dev.set_backend(&g);
-    gpu::Host host("host", [&] {
-      const auto mod = dev.load_module_text(kAluPtx, "alu.ptx");
-      const std::uint64_t out = dev.malloc(4 * 192);
-      auto& core = tb.sim().clock("core").domain();
-      const auto t0 = core.cycle_at(sim::now_ps());
-      const auto st = dev.launch(dev.kernel(mod, "alu"), Dim3{8}, Dim3{192}, Args() << out);  // 48 warps
-      ipc = static_cast<double>(st.warp_instructions) / static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
-    });
-    tb.run();
-    EXPECT_TRUE(host.finished());
-    const auto& c = tb.sim().config();
-    // Each scheduler issues once per cycle, a warp occupying it warp_size / simd_width cycles.
-    peak = static_cast<double>(c.get_uint("core.warp_schedulers")) * static_cast<double>(c.get_uint("core.simd_width")) / 32.0;
-  }
-  return {ipc, peak};
+  const OneSmRun r = one_sm(preset, kAluPtx, "alu", extra);
+  return {r.warp_instructions / r.cycles, r.peak};
 }
 
 class AluStream : public ::testing::TestWithParam<const char*> {};
@@ -386,4 +398,57 @@ TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
   EXPECT_DOUBLE_EQ(per_load[32] - per_load[1], 31);  // every lane in bank 0
   // Per stride, bank24 and bank8 make 24 + 8 loads and 2 stores: 34 accesses, each w - 1 extra.
   EXPECT_DOUBLE_EQ(conflict_cycles, 34 * (1 + 31));
+}
+
+namespace {
+
+const char* kSfuPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry sfu(.param .u64 out)
+{
+.reg .f32 %f<8>;
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.reg .pred %p;
+mov.u32 %r0, %tid.x;
+cvt.rn.f32.u32 %f1, %r0;
+add.f32 %f1, %f1, 0f3F800000;
+mov.u32 %r1, 0;
+LOOP:
+rcp.approx.f32 %f2, %f1;
+rcp.approx.f32 %f3, %f1;
+rcp.approx.f32 %f4, %f1;
+rcp.approx.f32 %f5, %f1;
+add.u32 %r1, %r1, 1;
+setp.lt.u32 %p, %r1, 16;
+@%p bra LOOP;
+add.f32 %f2, %f2, %f3;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r0, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.f32 [%rd3], %f2;
+ret;
+}
+)";
+
+}  // namespace
+
+TEST(SpecialFunctionUnit, InitiationIntervalBoundsTheRate) {
+  const OneSmRun r = one_sm("gtx480", kSfuPtx, "sfu", {});
+  const double sfu_ops = 48.0 * 16 * 4;
+  EXPECT_EQ(r.issued.at("sfu"), sfu_ops);
+  EXPECT_EQ(r.issued.at("control"), 48.0 * 17);        // 16 branches and a return per warp
+  EXPECT_EQ(r.issued.at("memory"), 48.0 * 2);          // ld.param, st.global
+  EXPECT_EQ(r.issued.at("fp"), 48.0 * 3);              // cvt.rn.f32, two add.f32
+  EXPECT_EQ(r.issued.at("extension"), 0);
+  double all = 0;
+  for (const auto& [c, n] : r.issued) all += n;
+  EXPECT_EQ(all, r.warp_instructions);                 // every instruction in exactly one class
+  EXPECT_GE(r.cycles, 8 * sfu_ops);                    // one warp instruction per 8 cycles
+  EXPECT_LE(r.cycles, 8 * sfu_ops * 1.05);
+}
+
+TEST(SpecialFunctionUnit, IntervalOneIsFullyPipelined) {
+  EXPECT_LT(one_sm("gtx480", kSfuPtx, "sfu", {"core.sfu_interval=1"}).cycles, 2 * 48.0 * 16 * 4);
 }
