@@ -88,6 +88,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   for (std::size_t i = 0; i < 6; ++i)
     issued_by_class_[i] = &sim.counter(*this, std::string("issued.") + classes[i],
                                        std::string("warp instructions issued: ") + classes[i], "instructions");
+  by_slot_.resize(schedulers_);
+  by_age_.resize(schedulers_);
   if (policy_ == Policy::two_level && active_size_ == 0)
     throw Error("core.two_level_active must be at least 1", Error::Kind::config);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
@@ -146,6 +148,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   used_registers_ += rc->registers;
   used_shared_ += rc->shared;
   ctas_[idx] = std::move(rc);
+  slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   wake();
 }
@@ -418,6 +421,7 @@ void Sm::retire_cta(std::size_t idx) {
   used_shared_ -= rc.shared;
   ++rc.launch->finished_ctas;
   ctas_[idx].reset();
+  slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   cta_finished_();
 }
@@ -425,7 +429,7 @@ void Sm::retire_cta(std::size_t idx) {
 // Two-level scheduling (Narasiman et al., MICRO 2011, as GPGPU-Sim's two_level_active): a warp
 // that waits on memory or at a barrier, or has finished, leaves the active set; the oldest pending
 // warps that wait on neither take the free places.
-void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& candidates) {
+void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age) {
   auto& act = active_[sch];
   auto long_wait = [&](std::size_t s) {
     const ptx::Instruction* in = nullptr;
@@ -434,13 +438,22 @@ void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& candid
   };
   act.erase(std::remove_if(act.begin(), act.end(), long_wait), act.end());
   if (act.size() >= active_size_) return;
-  std::vector<std::size_t>& by_age = pending_scratch_;
-  by_age = candidates;
-  std::sort(by_age.begin(), by_age.end(), [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
   for (std::size_t s : by_age) {
     if (act.size() >= active_size_) break;
     if (std::find(act.begin(), act.end(), s) == act.end() && !long_wait(s)) act.push_back(s);
   }
+}
+
+void Sm::index_slots() {
+  for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
+    by_slot_[sch].clear();
+    for (std::size_t s = sch; s < slots_.size(); s += schedulers_)
+      if (slots_[s].warp) by_slot_[sch].push_back(s);
+    by_age_[sch] = by_slot_[sch];
+    std::sort(by_age_[sch].begin(), by_age_[sch].end(),
+              [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
+  }
+  slots_changed_ = false;
 }
 
 bool Sm::tick(sim::Cycle c) {
@@ -477,12 +490,10 @@ bool Sm::tick(sim::Cycle c) {
     // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
     // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
     // over its active set only.
+    if (slots_changed_) index_slots();
     std::vector<std::size_t>& order = order_;
-    order.clear();
-    for (std::size_t s = sch; s < slots_.size(); s += schedulers_)
-      if (slots_[s].warp) order.push_back(s);
+    order = policy_ == Policy::lrr ? by_slot_[sch] : by_age_[sch];
     if (policy_ == Policy::gto) {
-      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
       auto last = std::find(order.begin(), order.end(), last_issued_[sch]);
       if (last != order.end()) std::rotate(order.begin(), last, last + 1);
     } else if (policy_ == Policy::two_level) {

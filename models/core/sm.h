@@ -90,7 +90,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(Slot& slot, const ptx::Instruction*& in);
-  void refill_active(std::uint32_t sch, const std::vector<std::size_t>& candidates);
+  void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
+  void index_slots();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   void finish(std::size_t token);
   void retire_cta(std::size_t idx);
@@ -133,7 +134,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::size_t next_token_ = 1;
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
-  std::vector<std::size_t> order_, pending_scratch_;
+  std::vector<std::size_t> order_;
+  std::vector<std::vector<std::size_t>> by_slot_, by_age_;  // per scheduler: its warps, two orders
+  bool slots_changed_ = true;  // a CTA started or retired: rebuild by_slot_ and by_age_
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
   sim::Cycle now_cycle_ = 0;    // the cycle being stepped
