@@ -47,6 +47,9 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
   void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make);
   std::size_t sms() const { return sms_.size(); }
+  // Units beside the L2 attach to each partition (mem::PartitionUnit, MemoryPartition::attach).
+  std::size_t partitions() const { return partitions_.size(); }
+  mem::MemoryPartition& partition(std::size_t i) { return *partitions_.at(i); }
   core::Sm& sm(std::size_t i) { return *sms_.at(i); }
 
  private:

@@ -156,3 +156,36 @@ TEST(UnitPort, ExtensionWithoutItsUnitIsAClearError) {
   }
   EXPECT_NE(error.find("tsum needs unit test attached to the SMs (route 'test')"), std::string::npos) << error;
 }
+
+TEST(UnitPort, PartitionUnitsSeeTheRequestsOfTheirPartition) {
+  Testbench tb({"gpu.num_sms=2", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  struct Counter : mem::PartitionUnit {
+    std::uint64_t seen = 0;
+    bool intercept(tlm::tlm_generic_payload&, mem::MemoryPartition&) override {
+      ++seen;
+      return false;  // the partition handles it as usual
+    }
+  };
+  std::vector<Counter> units(g.partitions());
+  for (std::size_t i = 0; i < units.size(); ++i) g.partition(i).attach(&units[i]);
+  core::ptx::ExtensionRegistry reg;
+  reg.add(tsum_extension());
+  Device dev(g.memory(), &reg);
+  dev.set_backend(&g);
+  g.attach_sm_units("test", [&](core::Sm&) {
+    auto u = std::make_unique<TestUnit>();
+    u->issued = [] { return 0.0; };
+    return u;
+  });
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kTsum, "tsum.ptx");
+    dev.launch(dev.kernel(mod, "k"), Dim3{4}, Dim3{128}, Args() << dev.malloc(4 * 512));
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  std::uint64_t seen = 0;
+  for (const auto& u : units) seen += u.seen;
+  EXPECT_EQ(static_cast<double>(seen), tb.sum(".l2.accesses"));  // every request, once
+  EXPECT_GT(seen, 0u);
+}
