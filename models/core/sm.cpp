@@ -226,6 +226,9 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   KernelLaunch& k = *ctas_[slot.cta]->launch;
   Step& step = scratch_;
   slot.warp->issue(step);
+  // Settle now (reconvergence, returns, the end of the warp): a warp that has finished must not
+  // look "ready" to a barrier or to its CTA's retirement until the scheduler happens to visit it.
+  slot.warp->next();
   if (!step.inst) return;
   ++issued_;
   ++*issued_by_class_[issue_class(in)];

@@ -266,7 +266,10 @@ TEST(Cli, TimingFromKernelFastForwardsTheFirstKernels) {
   const auto [all_stats, all] = with({}, "all");
   const auto [ff_stats, ff] = with({"--timing-from-kernel", "2"}, "ff");
   EXPECT_EQ(ff["check"], "PASS");
-  EXPECT_EQ(ff["warp_instructions"], all["warp_instructions"]);  // every kernel ran, timed or not
+  // workload.json counts every kernel, the timed statistics only the timed ones. (Counts of
+  // timed and functional runs differ a little: which thread wins a race changes the work.)
+  EXPECT_GT(ff["warp_instructions"].get<double>(), ff_stats["gpu.total.warp_instructions"]["value"].get<double>());
+  EXPECT_EQ(all["warp_instructions"].get<double>(), all_stats["gpu.total.warp_instructions"]["value"].get<double>());
   EXPECT_EQ(ff_stats["gpu.fast_forwarded_kernels"]["value"], 2);
   EXPECT_EQ(ff_stats["gpu.kernels"]["value"].get<int>() + 2, all_stats["gpu.kernels"]["value"].get<int>());
   EXPECT_LT(ff_stats["gpu.total.warp_instructions"]["value"].get<double>(),
