@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// One HWWL bank (Kim & Batten, ../shared/specs/hwwl_iru_dats.md 1.4): a per-lane single-port
+// (1rw) SRAM FIFO of 24-bit work IDs, used whole (single-buffer mode) or as two half-capacity
+// partitions with their own pointers (double-buffer mode: pulls drain the pull partition, pushes
+// fill the push partition, and the two swap at a kernel end once the pull partition is empty).
+// Entries reserved for an in-flight refill count as occupied but cannot be pulled until written.
+// One access per cycle: pull, push, a redistribution move or a refill write; callers with lower
+// priority (redistribution, refill) check port_free() and yield.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <stdexcept>
+#include <string>
+
+#include "sim/clock.h"
+
+namespace irr::hwwl {
+
+enum class Mode { single, double_buffer };
+
+constexpr std::uint32_t kMaxWorkId = (1u << 24) - 1;  // 24-bit entries [K L233]
+// Tokens a pull returns instead of a work ID (the paper leaves the encoding open, 1.10).
+constexpr std::uint32_t kWait = 0xFFFFFFFEu;
+constexpr std::uint32_t kDone = 0xFFFFFFFFu;
+
+class Bank {
+ public:
+  Bank(std::uint32_t entries, Mode mode);
+
+  Mode mode() const { return mode_; }
+  // Entries one partition holds: all of them in single-buffer mode, half in double-buffer mode.
+  std::uint32_t capacity() const { return capacity_; }
+
+  // Pull side (the pull partition; in single-buffer mode the one worklist).
+  std::uint32_t pullable() const { return static_cast<std::uint32_t>(part(pull_).ids.size()); }
+  std::uint32_t reserved() const { return part(pull_).reserved; }
+  std::uint32_t occupied() const { return pullable() + reserved(); }  // for greedy / needy and refills
+  bool empty() const { return occupied() == 0; }                      // the core's empty bit ANDs these
+  // Push side (the push partition; in single-buffer mode the same worklist).
+  std::uint32_t push_occupied() const { return static_cast<std::uint32_t>(part(push_).ids.size()) + part(push_).reserved; }
+  bool push_full() const { return push_occupied() >= capacity_; }
+  std::uint32_t free_pull_entries() const { return capacity_ - occupied(); }
+
+  bool port_free(sim::Cycle c) const { return !used_ || used_at_ != c; }
+  // Accesses: each takes the port for cycle `c` (a second access in the same cycle is a
+  // programming error: check port_free()).
+  std::uint32_t pull(sim::Cycle c);                 // needs pullable() > 0; oldest first
+  void push(sim::Cycle c, std::uint32_t id);        // needs !push_full()
+  std::uint32_t move_out(sim::Cycle c);             // redistribution: the newest pullable entry
+  void move_in(sim::Cycle c, std::uint32_t id);     // redistribution into the pull partition
+  void reserve(std::uint32_t n);                    // a refill of n IDs is on its way (no port)
+  void fill_reserved(sim::Cycle c, std::uint32_t id);  // one refilled ID lands in a reserved entry
+
+  // Double-buffer mode at a kernel end: swaps the partitions if the pull one is empty.
+  bool swap();
+  std::uint64_t held() const;  // every ID in the bank, both partitions, reserved ones excluded
+
+ private:
+  struct Partition {
+    std::deque<std::uint32_t> ids;
+    std::uint32_t reserved = 0;
+  };
+  const Partition& part(int i) const { return parts_[i]; }
+  void take_port(sim::Cycle c, const char* what);
+
+  const Mode mode_;
+  const std::uint32_t capacity_;
+  Partition parts_[2];
+  int pull_ = 0, push_ = 0;  // partition indices (equal in single-buffer mode)
+  bool used_ = false;
+  sim::Cycle used_at_ = 0;
+};
+
+}  // namespace irr::hwwl

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HWWL's banks across a GPU: cores x lanes, one bank per lane, and the pull/push semantics of
+// wlpull / wlpush (../shared/specs/hwwl_iru_dats.md 1.2, 1.5.1, 1.5.2). A pull takes from the
+// thread's own lane bank; an empty bank answers DONE without redistribution (it will never be
+// refilled [K L233]) and, with it, DONE only when every core's empty bit is set, WAIT otherwise
+// [K L239]. Work the other HWWL parts hold (ICRN, HVU, overflow buffer) counts as "work in the
+// system" through elsewhere(); those parts arrive with their models.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "models/hwwl/bank.h"
+
+namespace irr::hwwl {
+
+class Worklist {
+ public:
+  Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, bool redistribution);
+
+  std::uint32_t cores() const { return cores_; }
+  std::uint32_t lanes() const { return lanes_; }
+  Bank& bank(std::uint32_t core, std::uint32_t lane) { return banks_.at(core * lanes_ + lane); }
+  const Bank& bank(std::uint32_t core, std::uint32_t lane) const { return banks_.at(core * lanes_ + lane); }
+
+  // A work ID, kWait or kDone. The bank's port must be free in cycle `c` when it has work.
+  std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
+  // False when the lane's push partition is full: the HVU's spill takes it from there.
+  bool push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c);
+  bool core_empty(std::uint32_t core) const;  // the core's empty bit: all its banks empty
+  // Kernel end: in double-buffer mode each bank swaps if its pull partition drained.
+  void kernel_end();
+
+  // Work held outside the banks (ICRN in flight, HVU buffers, overflow buffer), for DONE.
+  void set_elsewhere(std::function<std::uint64_t()> f) { elsewhere_ = std::move(f); }
+  std::uint64_t held() const;  // IDs in every bank
+  std::uint64_t pushed() const { return pushed_; }
+  std::uint64_t pulled() const { return pulled_; }
+
+ private:
+  const std::uint32_t cores_, lanes_;
+  const bool redistribution_;
+  std::vector<Bank> banks_;
+  std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
+  std::uint64_t pushed_ = 0, pulled_ = 0;
+};
+
+}  // namespace irr::hwwl

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HWWL bank and the wlpull / wlpush semantics as the paper defines them
+// (../shared/specs/hwwl_iru_dats.md 1.2, 1.4, 1.5, 1.6, and the synthetic vectors of 1.9).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "models/hwwl/worklist.h"
+#include "sim/error.h"
+
+using namespace irr;
+using namespace irr::hwwl;
+
+TEST(HwwlBank, FifoWithCapacityPerPartition) {
+  Bank single(32, Mode::single);
+  EXPECT_EQ(single.capacity(), 32u);
+  Bank dbl(32, Mode::double_buffer);
+  EXPECT_EQ(dbl.capacity(), 16u);  // two worklists at half capacity [K L233]
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 100; id < 132; ++id) single.push(c++, id);
+  EXPECT_TRUE(single.push_full());
+  for (std::uint32_t id = 100; id < 132; ++id) EXPECT_EQ(single.pull(c++), id);  // oldest first
+  EXPECT_TRUE(single.empty());
+}
+
+TEST(HwwlBank, DoubleBufferPushesWaitForTheSwap) {
+  Bank b(32, Mode::double_buffer);
+  sim::Cycle c = 0;
+  b.push(c++, 7);
+  b.push(c++, 8);
+  EXPECT_EQ(b.pullable(), 0u);  // pushes fill the push partition; this kernel's pulls never see them
+  EXPECT_EQ(b.push_occupied(), 2u);
+  EXPECT_TRUE(b.swap());        // at the kernel end, with the pull partition empty
+  EXPECT_EQ(b.pullable(), 2u);
+  EXPECT_EQ(b.pull(c++), 7u);
+  b.push(c++, 9);
+  EXPECT_FALSE(b.swap());       // the pull partition still holds 8: no swap
+  EXPECT_EQ(b.pull(c++), 8u);
+  EXPECT_TRUE(b.swap());
+  EXPECT_EQ(b.pull(c++), 9u);
+  Bank s(32, Mode::single);
+  s.push(c++, 1);
+  EXPECT_EQ(s.pullable(), 1u);  // one worklist: a push is pullable at once
+  EXPECT_FALSE(s.swap());
+}
+
+TEST(HwwlBank, OnePortPerCycle) {
+  Bank b(32, Mode::single);
+  b.push(5, 1);
+  EXPECT_FALSE(b.port_free(5));
+  EXPECT_THROW(b.pull(5), std::logic_error);  // pulls and pushes never in the same cycle [K L233]
+  EXPECT_THROW(b.push(5, 2), std::logic_error);
+  EXPECT_TRUE(b.port_free(6));
+  EXPECT_EQ(b.pull(6), 1u);
+}
+
+TEST(HwwlBank, ReservedEntriesAreOccupiedButNotPullable) {
+  Bank b(4, Mode::single);
+  b.push(0, 1);
+  b.reserve(2);  // a refill of two IDs is on its way [K L257]
+  EXPECT_EQ(b.occupied(), 3u);
+  EXPECT_EQ(b.pullable(), 1u);
+  EXPECT_EQ(b.free_pull_entries(), 1u);
+  EXPECT_THROW(b.reserve(2), std::logic_error);
+  EXPECT_EQ(b.pull(1), 1u);
+  EXPECT_FALSE(b.empty());  // reserved entries keep the bank (and its core's empty bit) non-empty
+  b.fill_reserved(2, 40);
+  b.fill_reserved(3, 41);
+  EXPECT_THROW(b.fill_reserved(4, 42), std::logic_error);
+  EXPECT_EQ(b.pull(5), 40u);
+  EXPECT_EQ(b.pull(6), 41u);
+  EXPECT_TRUE(b.empty());
+}
+
+TEST(HwwlBank, RedistributionMovesTheNewestAndWorkIdsAre24Bits) {
+  Bank b(8, Mode::single);
+  b.push(0, 1);
+  b.push(1, 2);
+  EXPECT_EQ(b.move_out(2), 2u);
+  b.move_in(3, 9);
+  EXPECT_EQ(b.pull(4), 1u);
+  EXPECT_EQ(b.pull(5), 9u);
+  EXPECT_NO_THROW(b.push(6, kMaxWorkId));
+  EXPECT_THROW(b.push(7, kMaxWorkId + 1), Error);
+  EXPECT_THROW(Bank(1, Mode::double_buffer), Error);  // no entry left per partition
+}
+
+// ../shared/specs/hwwl_iru_dats.md 1.9, vectors 1 and 2: one core, two banks, bank 0 = {7}.
+TEST(HwwlWorklist, WaitVersusDone) {
+  for (const bool redistribution : {true, false}) {
+    Worklist wl(1, 2, 32, Mode::single, redistribution);
+    ASSERT_TRUE(wl.push(0, 0, 7, 0));
+    if (redistribution) {
+      EXPECT_EQ(wl.pull(0, 1, 1), kWait);  // more work in the system [K L239]
+      EXPECT_EQ(wl.pull(0, 0, 2), 7u);
+      EXPECT_EQ(wl.pull(0, 1, 3), kDone);  // every empty bit set, nothing elsewhere
+    } else {
+      EXPECT_EQ(wl.pull(0, 1, 1), kDone);  // baseline: an empty bank is never refilled [K L233]
+      EXPECT_EQ(wl.pull(0, 0, 2), 7u);
+    }
+  }
+}
+
+TEST(HwwlWorklist, WorkElsewhereIsWorkInTheSystem) {
+  Worklist wl(2, 16, 32, Mode::single, true);
+  std::uint64_t in_overflow = 3;
+  wl.set_elsewhere([&] { return in_overflow; });
+  EXPECT_EQ(wl.pull(1, 4, 0), kWait);  // the overflow buffer still holds work [K L253-L255]
+  in_overflow = 0;
+  EXPECT_EQ(wl.pull(1, 4, 1), kDone);
+  ASSERT_TRUE(wl.push(0, 3, 11, 2));
+  EXPECT_FALSE(wl.core_empty(0));
+  EXPECT_TRUE(wl.core_empty(1));
+  EXPECT_EQ(wl.pull(1, 4, 3), kWait);  // another core's bank has work
+}
+
+TEST(HwwlWorklist, FullBankHandsThePushOn) {
+  Worklist wl(1, 1, 4, Mode::double_buffer, false);
+  EXPECT_TRUE(wl.push(0, 0, 1, 0));
+  EXPECT_TRUE(wl.push(0, 0, 2, 1));
+  EXPECT_FALSE(wl.push(0, 0, 3, 2));  // the push partition (2 entries) is full: the HVU spills it
+  EXPECT_EQ(wl.pushed(), 2u);
+}
+
+// Seeded random pushes and pulls on 4 cores x 16 banks: no work ID lost or duplicated.
+TEST(HwwlWorklist, RandomTrafficKeepsEveryWorkId) {
+  for (const Mode mode : {Mode::single, Mode::double_buffer}) {
+    Worklist wl(4, 16, 32, mode, true);
+    std::mt19937 rng(1234);
+    std::set<std::uint32_t> out, delivered;
+    std::uint32_t next_id = 0;
+    for (sim::Cycle c = 0; c < 20000; ++c) {
+      const std::uint32_t core = rng() % 4, lane = rng() % 16;
+      if (!wl.bank(core, lane).port_free(c)) continue;
+      if (rng() % 2) {
+        if (wl.push(core, lane, next_id, c)) out.insert(next_id++);
+      } else {
+        const std::uint32_t id = wl.pull(core, lane, c);
+        if (id == kWait || id == kDone) continue;
+        EXPECT_TRUE(out.erase(id)) << "delivered twice or never pushed: " << id;
+        delivered.insert(id);
+      }
+      if (mode == Mode::double_buffer && c % 1000 == 999) wl.kernel_end();
+      ASSERT_EQ(wl.pushed(), wl.pulled() + wl.held());
+    }
+    EXPECT_EQ(out.size(), wl.held());
+    EXPECT_GT(delivered.size(), 1000u);
+  }
+}
