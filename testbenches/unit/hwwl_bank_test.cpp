@@ -7,6 +7,7 @@
 #include <set>
 
 #include "models/hwwl/worklist.h"
+#include "models/hwwl/wru_plan.h"
 #include "sim/error.h"
 
 using namespace irr;
@@ -147,4 +148,36 @@ TEST(HwwlWorklist, RandomTrafficKeepsEveryWorkId) {
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
   }
+}
+
+// ../shared/specs/hwwl_iru_dats.md 1.9, vector 3: threshold 5, counts {9, 6, 2, 0}.
+TEST(HwwlWru, ThresholdPairsGreedyWithNeedy) {
+  const Plan p = plan_threshold({9, 6, 2, 0}, 5);
+  EXPECT_EQ(p.moves, (std::vector<Transfer>{{0, 2}, {1, 3}}));
+  EXPECT_FALSE(p.global_greedy);  // two greedy, two needy
+  EXPECT_FALSE(p.export_bank);
+  // A bank at exactly the threshold is neither; round-robin rotates the receivers.
+  const Plan q = plan_threshold({5, 8, 1, 0}, 5, 1);
+  EXPECT_EQ(q.moves, (std::vector<Transfer>{{1, 3}}));
+  // More greedy than needy: the core is globally greedy and an unpaired greedy bank exports.
+  const Plan r = plan_threshold({9, 12, 7, 0}, 5);
+  EXPECT_EQ(r.moves, (std::vector<Transfer>{{0, 3}}));
+  EXPECT_TRUE(r.global_greedy);
+  EXPECT_EQ(r.export_bank, 1u);  // the fullest greedy bank not giving inside the core
+}
+
+// Vector 4: lsorting, every bank needy: the fuller half gives to the emptier half.
+TEST(HwwlWru, LocalSortingHalvesWhenAllAreNeedy) {
+  const Plan p = plan_lsorting({4, 3, 1, 0}, 5);
+  EXPECT_EQ(p.moves, (std::vector<Transfer>{{0, 3}, {1, 2}}));
+  EXPECT_FALSE(p.global_greedy);
+  // One needy bank: the fullest gives to it, even though the others are not greedy.
+  EXPECT_EQ(plan_lsorting({5, 7, 6, 2}, 5).moves, (std::vector<Transfer>{{1, 3}}));
+  // Nothing to gain: a pair one apart does not move.
+  EXPECT_TRUE(plan_lsorting({1, 0}, 5).moves.empty());
+  EXPECT_TRUE(plan_lsorting({5, 5, 5, 5}, 5).moves.empty());  // nobody needy
+  const Plan g = plan_lsorting({9, 9, 9, 0}, 5);
+  EXPECT_TRUE(g.global_greedy);
+  EXPECT_EQ(g.moves, (std::vector<Transfer>{{2, 3}}));  // stable ranking: the last of equals gives
+  EXPECT_EQ(g.export_bank, 0u);
 }
