@@ -11,12 +11,17 @@
 #include <vector>
 
 #include "models/hwwl/bank.h"
+#include "models/hwwl/wru_plan.h"
 
 namespace irr::hwwl {
+
+enum class Scheme { none, threshold, lsorting };
 
 class Worklist {
  public:
   Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, bool redistribution);
+  Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
+           std::uint32_t threshold);
 
   std::uint32_t cores() const { return cores_; }
   std::uint32_t lanes() const { return lanes_; }
@@ -30,6 +35,12 @@ class Worklist {
   bool core_empty(std::uint32_t core) const;  // the core's empty bit: all its banks empty
   // Kernel end: in double-buffer mode each bank swaps if its pull partition drained.
   void kernel_end();
+  // One redistribution point of `core`'s WRU in cycle `c` (after the cycle's pulls and pushes): the
+  // plan's transfers whose two banks both have a free port move one ID; the others are skipped
+  // [K L241]. Returns the plan (its export decision is the ICRN's to carry out).
+  Plan redistribute(std::uint32_t core, sim::Cycle c);
+  std::uint64_t moved() const { return moved_; }
+  std::uint64_t skipped() const { return skipped_; }
 
   // Work held outside the banks (ICRN in flight, HVU buffers, overflow buffer), for DONE.
   void set_elsewhere(std::function<std::uint64_t()> f) { elsewhere_ = std::move(f); }
@@ -40,9 +51,12 @@ class Worklist {
  private:
   const std::uint32_t cores_, lanes_;
   const bool redistribution_;
+  const Scheme scheme_;
+  const std::uint32_t threshold_;
+  std::vector<std::uint32_t> rotation_;  // per core: the threshold scheme's round-robin
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
-  std::uint64_t pushed_ = 0, pulled_ = 0;
+  std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0;
 };
 
 }  // namespace irr::hwwl

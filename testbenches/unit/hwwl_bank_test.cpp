@@ -124,20 +124,28 @@ TEST(HwwlWorklist, FullBankHandsThePushOn) {
   EXPECT_EQ(wl.pushed(), 2u);
 }
 
-// Seeded random pushes and pulls on 4 cores x 16 banks: no work ID lost or duplicated.
-TEST(HwwlWorklist, RandomTrafficKeepsEveryWorkId) {
+// Seeded random pushes and pulls on 4 cores x 16 banks, pushes skewed to a few lanes, the WRU
+// redistributing every 10 cycles: no work ID lost or duplicated, DONE never while work remains.
+class HwwlSchemes : public ::testing::TestWithParam<Scheme> {};
+
+TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
   for (const Mode mode : {Mode::single, Mode::double_buffer}) {
-    Worklist wl(4, 16, 32, mode, true);
+    Worklist wl(4, 16, 32, mode, GetParam(), 5);
     std::mt19937 rng(1234);
     std::set<std::uint32_t> out, delivered;
     std::uint32_t next_id = 0;
     for (sim::Cycle c = 0; c < 20000; ++c) {
-      const std::uint32_t core = rng() % 4, lane = rng() % 16;
+      const bool push = rng() % 2;
+      const std::uint32_t core = rng() % 4, lane = push ? rng() % 4 : rng() % 16;
+      if (c % 10 == 0)
+        for (std::uint32_t k = 0; k < 4; ++k) wl.redistribute(k, c);
       if (!wl.bank(core, lane).port_free(c)) continue;
-      if (rng() % 2) {
+      if (push) {
         if (wl.push(core, lane, next_id, c)) out.insert(next_id++);
       } else {
         const std::uint32_t id = wl.pull(core, lane, c);
+        if (id == kDone && GetParam() != Scheme::none)
+          for (std::uint32_t k = 0; k < 4; ++k) ASSERT_TRUE(wl.core_empty(k)) << "DONE while core " << k << " has work";
         if (id == kWait || id == kDone) continue;
         EXPECT_TRUE(out.erase(id)) << "delivered twice or never pushed: " << id;
         delivered.insert(id);
@@ -147,7 +155,35 @@ TEST(HwwlWorklist, RandomTrafficKeepsEveryWorkId) {
     }
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
+    if (GetParam() != Scheme::none) EXPECT_GT(wl.moved(), 0u);
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, HwwlSchemes, ::testing::Values(Scheme::none, Scheme::threshold, Scheme::lsorting),
+                         [](const auto& info) {
+                           return std::string(info.param == Scheme::none        ? "none"
+                                              : info.param == Scheme::threshold ? "threshold"
+                                                                                : "lsorting");
+                         });
+
+TEST(HwwlWorklist, LocalSortingSpreadsOneBanksWork) {
+  Worklist wl(1, 4, 32, Mode::single, Scheme::lsorting, 5);
+  for (std::uint32_t id = 0; id < 16; ++id) ASSERT_TRUE(wl.push(0, 0, id, id));
+  for (sim::Cycle c = 100; c < 400; c += 10) wl.redistribute(0, c);  // one ID per bank port per interval
+  for (std::uint32_t l = 0; l < 4; ++l) EXPECT_EQ(wl.bank(0, l).occupied(), 4u) << l;
+  EXPECT_EQ(wl.held(), 16u);
+}
+
+TEST(HwwlWorklist, RedistributionYieldsThePortToAPull) {
+  Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
+  for (std::uint32_t id = 0; id < 4; ++id) ASSERT_TRUE(wl.push(0, 0, id, id));
+  EXPECT_EQ(wl.pull(0, 0, 10), 0u);  // the pull has bank 0's port in cycle 10
+  wl.redistribute(0, 10);
+  EXPECT_EQ(wl.moved(), 0u);
+  EXPECT_EQ(wl.skipped(), 1u);
+  wl.redistribute(0, 11);
+  EXPECT_EQ(wl.moved(), 1u);
+  EXPECT_EQ(wl.bank(0, 1).pullable(), 1u);
 }
 
 // ../shared/specs/hwwl_iru_dats.md 1.9, vector 3: threshold 5, counts {9, 6, 2, 0}.
