@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "models/hwwl/icrn.h"
 #include "models/hwwl/worklist.h"
 #include "models/hwwl/wru_plan.h"
 #include "sim/error.h"
@@ -216,4 +217,37 @@ TEST(HwwlWru, LocalSortingHalvesWhenAllAreNeedy) {
   EXPECT_TRUE(g.global_greedy);
   EXPECT_EQ(g.moves, (std::vector<Transfer>{{2, 3}}));  // stable ranking: the last of equals gives
   EXPECT_EQ(g.export_bank, 0u);
+}
+
+TEST(HwwlIcrn, TwoHopsWithoutContention) {
+  Icrn net(4, 4);
+  ASSERT_TRUE(net.can_send(0, 2, 10));
+  net.send(0, 2, 77, 10);
+  EXPECT_FALSE(net.can_send(0, 3, 10));  // one injection per core per cycle
+  EXPECT_TRUE(net.can_send(0, 3, 11));
+  EXPECT_FALSE(net.can_send(1, 1, 10));  // not to itself
+  for (sim::Cycle c = 10; c <= 12; ++c) {
+    net.step(c);
+    EXPECT_EQ(net.peek(2, c).has_value(), c == 12) << c;  // sent at 10, delivered at 12
+  }
+  EXPECT_EQ(net.in_flight(), 1u);  // still in the network until the core takes it
+  net.take(2);
+  EXPECT_EQ(net.in_flight(), 0u);
+}
+
+TEST(HwwlIcrn, OneIdPerDestinationPerCycleAndHubBackpressure) {
+  Icrn net(4, 2);
+  net.send(0, 3, 1, 0);
+  net.send(1, 3, 2, 0);
+  EXPECT_FALSE(net.can_send(2, 3, 0));  // the hub's buffer for core 3 is full
+  std::vector<sim::Cycle> arrivals;
+  for (sim::Cycle c = 0; c < 6; ++c) {
+    net.step(c);
+    if (auto id = net.peek(3, c)) {
+      arrivals.push_back(c);
+      net.take(3);
+    }
+  }
+  EXPECT_EQ(arrivals, (std::vector<sim::Cycle>{2, 3}));  // the second waits a cycle at the hub
+  EXPECT_EQ(net.contention_cycles(), 1u);
 }
