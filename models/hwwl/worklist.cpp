@@ -7,9 +7,9 @@ Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_
     : Worklist(cores, lanes, bank_entries, mode, redistribution ? Scheme::lsorting : Scheme::none, 5) {}
 
 Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
-                   std::uint32_t threshold)
+                   std::uint32_t threshold, std::uint32_t hub_buffer)
     : cores_(cores), lanes_(lanes), redistribution_(scheme != Scheme::none), scheme_(scheme), threshold_(threshold),
-      rotation_(cores, 0) {
+      rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer) {
   banks_.reserve(static_cast<std::size_t>(cores) * lanes);
   for (std::uint32_t i = 0; i < cores * lanes; ++i) banks_.emplace_back(bank_entries, mode);
 }
@@ -29,7 +29,7 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
   if (!redistribution_) return kDone;
   for (std::uint32_t k = 0; k < cores_; ++k)
     if (!core_empty(k)) return kWait;
-  return elsewhere_() ? kWait : kDone;
+  return icrn_.in_flight() + elsewhere_() ? kWait : kDone;
 }
 
 bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c) {
@@ -44,26 +44,57 @@ void Worklist::kernel_end() {
   for (Bank& b : banks_) b.swap();
 }
 
-Plan Worklist::redistribute(std::uint32_t core, sim::Cycle c) {
-  if (scheme_ == Scheme::none) return {};
+void Worklist::redistribute(sim::Cycle c) {
+  if (scheme_ == Scheme::none) return;
+  std::vector<Plan> plans(cores_);
   std::vector<std::uint32_t> occupancy(lanes_);
-  for (std::uint32_t l = 0; l < lanes_; ++l) occupancy[l] = bank(core, l).occupied();
-  Plan plan = scheme_ == Scheme::threshold ? plan_threshold(occupancy, threshold_, rotation_[core]++)
-                                           : plan_lsorting(occupancy, threshold_);
-  for (const Transfer& t : plan.moves) {
-    Bank &from = bank(core, t.from), &to = bank(core, t.to);
-    if (!from.port_free(c) || !to.port_free(c) || from.pullable() == 0 || to.free_pull_entries() == 0) {
-      ++skipped_;  // a pull or push has the port this cycle (or the IDs are reserved, not yet landed)
-      continue;
-    }
-    to.move_in(c, from.move_out(c));
-    ++moved_;
+  for (std::uint32_t k = 0; k < cores_; ++k) {
+    for (std::uint32_t l = 0; l < lanes_; ++l) occupancy[l] = bank(k, l).occupied();
+    plans[k] = scheme_ == Scheme::threshold ? plan_threshold(occupancy, threshold_, rotation_[k]++)
+                                            : plan_lsorting(occupancy, threshold_);
   }
-  return plan;
+  for (std::uint32_t k = 0; k < cores_; ++k) {
+    for (const Transfer& t : plans[k].moves) {
+      Bank &from = bank(k, t.from), &to = bank(k, t.to);
+      if (!from.port_free(c) || !to.port_free(c) || from.pullable() == 0 || to.free_pull_entries() == 0) {
+        ++skipped_;  // a pull or push has the port this cycle (or the IDs are reserved, not yet landed)
+        continue;
+      }
+      to.move_in(c, from.move_out(c));
+      ++moved_;
+    }
+    if (!plans[k].export_bank) continue;
+    Bank& from = bank(k, *plans[k].export_bank);
+    for (std::uint32_t i = 1; i < cores_; ++i) {  // the next core, round-robin, that is not greedy
+      const std::uint32_t d = (next_destination_[k] + i) % cores_;
+      if (d == k || plans[d].global_greedy) continue;
+      if (from.port_free(c) && from.pullable() > 0 && icrn_.can_send(k, d, c)) {
+        icrn_.send(k, d, from.move_out(c), c);
+        next_destination_[k] = d;
+        ++exported_;
+      }
+      break;
+    }
+  }
+}
+
+void Worklist::deliver(sim::Cycle c) {
+  icrn_.step(c);
+  for (std::uint32_t k = 0; k < cores_; ++k) {
+    if (!icrn_.peek(k, c)) continue;
+    std::optional<std::uint32_t> best;
+    for (std::uint32_t l = 0; l < lanes_; ++l) {
+      const Bank& b = bank(k, l);
+      if (b.port_free(c) && b.free_pull_entries() > 0 && (!best || b.occupied() < bank(k, *best).occupied())) best = l;
+    }
+    if (!best) continue;  // every bank busy or full: it waits at the core's input
+    bank(k, *best).move_in(c, *icrn_.peek(k, c));
+    icrn_.take(k);
+  }
 }
 
 std::uint64_t Worklist::held() const {
-  std::uint64_t n = 0;
+  std::uint64_t n = icrn_.in_flight();
   for (const Bank& b : banks_) n += b.held();
   return n;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/hwwl/bank.h"
+#include "models/hwwl/icrn.h"
 #include "models/hwwl/wru_plan.h"
 
 namespace irr::hwwl {
@@ -21,7 +22,7 @@ class Worklist {
  public:
   Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, bool redistribution);
   Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
-           std::uint32_t threshold);
+           std::uint32_t threshold, std::uint32_t hub_buffer = 4);
 
   std::uint32_t cores() const { return cores_; }
   std::uint32_t lanes() const { return lanes_; }
@@ -35,16 +36,23 @@ class Worklist {
   bool core_empty(std::uint32_t core) const;  // the core's empty bit: all its banks empty
   // Kernel end: in double-buffer mode each bank swaps if its pull partition drained.
   void kernel_end();
-  // One redistribution point of `core`'s WRU in cycle `c` (after the cycle's pulls and pushes): the
-  // plan's transfers whose two banks both have a free port move one ID; the others are skipped
-  // [K L241]. Returns the plan (its export decision is the ICRN's to carry out).
-  Plan redistribute(std::uint32_t core, sim::Cycle c);
+  // A redistribution point in cycle `c`, after the cycle's pulls and pushes: every core's WRU plans
+  // from its occupancies (the global greedy bits are broadcast), moves one ID per planned transfer
+  // whose two banks have a free port (the others are skipped [K L241]), and a globally greedy core
+  // sends one ID from its exporting bank over the ICRN to the next core, round-robin, whose greedy
+  // bit is clear.
+  void redistribute(sim::Cycle c);
+  // Every cycle, after pulls and pushes: the ICRN moves a hop, and each core writes an ID it
+  // received into its neediest bank with a free port.
+  void deliver(sim::Cycle c);
+  const Icrn& icrn() const { return icrn_; }
   std::uint64_t moved() const { return moved_; }
+  std::uint64_t exported() const { return exported_; }
   std::uint64_t skipped() const { return skipped_; }
 
-  // Work held outside the banks (ICRN in flight, HVU buffers, overflow buffer), for DONE.
+  // Work held outside the banks and the ICRN (HVU buffers, overflow buffer), for DONE.
   void set_elsewhere(std::function<std::uint64_t()> f) { elsewhere_ = std::move(f); }
-  std::uint64_t held() const;  // IDs in every bank
+  std::uint64_t held() const;  // IDs in every bank and in the ICRN
   std::uint64_t pushed() const { return pushed_; }
   std::uint64_t pulled() const { return pulled_; }
 
@@ -54,9 +62,11 @@ class Worklist {
   const Scheme scheme_;
   const std::uint32_t threshold_;
   std::vector<std::uint32_t> rotation_;  // per core: the threshold scheme's round-robin
+  std::vector<std::uint32_t> next_destination_;  // per core: where its next export goes (round-robin)
+  Icrn icrn_;
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
-  std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0;
+  std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;
 };
 
 }  // namespace irr::hwwl

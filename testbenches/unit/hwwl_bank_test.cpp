@@ -125,7 +125,7 @@ TEST(HwwlWorklist, FullBankHandsThePushOn) {
   EXPECT_EQ(wl.pushed(), 2u);
 }
 
-// Seeded random pushes and pulls on 4 cores x 16 banks, pushes skewed to a few lanes, the WRU
+// Seeded random pushes and pulls on 4 cores x 16 banks, every push to core 0, the WRU
 // redistributing every 10 cycles: no work ID lost or duplicated, DONE never while work remains.
 class HwwlSchemes : public ::testing::TestWithParam<Scheme> {};
 
@@ -137,16 +137,18 @@ TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
     std::uint32_t next_id = 0;
     for (sim::Cycle c = 0; c < 20000; ++c) {
       const bool push = rng() % 2;
-      const std::uint32_t core = rng() % 4, lane = push ? rng() % 4 : rng() % 16;
-      if (c % 10 == 0)
-        for (std::uint32_t k = 0; k < 4; ++k) wl.redistribute(k, c);
+      const std::uint32_t core = push ? 0 : rng() % 4, lane = rng() % 16;
+      if (c % 10 == 0) wl.redistribute(c);  // (before this cycle's access: the harness's order)
+      wl.deliver(c);
       if (!wl.bank(core, lane).port_free(c)) continue;
       if (push) {
         if (wl.push(core, lane, next_id, c)) out.insert(next_id++);
       } else {
         const std::uint32_t id = wl.pull(core, lane, c);
-        if (id == kDone && GetParam() != Scheme::none)
+        if (id == kDone && GetParam() != Scheme::none) {
           for (std::uint32_t k = 0; k < 4; ++k) ASSERT_TRUE(wl.core_empty(k)) << "DONE while core " << k << " has work";
+          ASSERT_EQ(wl.icrn().in_flight(), 0u) << "DONE with work on the ICRN";
+        }
         if (id == kWait || id == kDone) continue;
         EXPECT_TRUE(out.erase(id)) << "delivered twice or never pushed: " << id;
         delivered.insert(id);
@@ -156,7 +158,10 @@ TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
     }
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
-    if (GetParam() != Scheme::none) EXPECT_GT(wl.moved(), 0u);
+    if (GetParam() != Scheme::none) {
+      EXPECT_GT(wl.moved(), 0u);
+      EXPECT_GT(wl.exported(), 0u);  // core 0 fills, turns globally greedy and exports
+    }
   }
 }
 
@@ -170,7 +175,7 @@ INSTANTIATE_TEST_SUITE_P(Schemes, HwwlSchemes, ::testing::Values(Scheme::none, S
 TEST(HwwlWorklist, LocalSortingSpreadsOneBanksWork) {
   Worklist wl(1, 4, 32, Mode::single, Scheme::lsorting, 5);
   for (std::uint32_t id = 0; id < 16; ++id) ASSERT_TRUE(wl.push(0, 0, id, id));
-  for (sim::Cycle c = 100; c < 400; c += 10) wl.redistribute(0, c);  // one ID per bank port per interval
+  for (sim::Cycle c = 100; c < 400; c += 10) wl.redistribute(c);  // one ID per bank port per interval
   for (std::uint32_t l = 0; l < 4; ++l) EXPECT_EQ(wl.bank(0, l).occupied(), 4u) << l;
   EXPECT_EQ(wl.held(), 16u);
 }
@@ -179,10 +184,10 @@ TEST(HwwlWorklist, RedistributionYieldsThePortToAPull) {
   Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
   for (std::uint32_t id = 0; id < 4; ++id) ASSERT_TRUE(wl.push(0, 0, id, id));
   EXPECT_EQ(wl.pull(0, 0, 10), 0u);  // the pull has bank 0's port in cycle 10
-  wl.redistribute(0, 10);
+  wl.redistribute(10);
   EXPECT_EQ(wl.moved(), 0u);
   EXPECT_EQ(wl.skipped(), 1u);
-  wl.redistribute(0, 11);
+  wl.redistribute(11);
   EXPECT_EQ(wl.moved(), 1u);
   EXPECT_EQ(wl.bank(0, 1).pullable(), 1u);
 }
@@ -250,4 +255,17 @@ TEST(HwwlIcrn, OneIdPerDestinationPerCycleAndHubBackpressure) {
   }
   EXPECT_EQ(arrivals, (std::vector<sim::Cycle>{2, 3}));  // the second waits a cycle at the hub
   EXPECT_EQ(net.contention_cycles(), 1u);
+}
+
+TEST(HwwlWorklist, GreedyCoreSendsWorkToAnIdleCore) {
+  Worklist wl(2, 4, 32, Mode::single, Scheme::lsorting, 5);
+  for (std::uint32_t l = 0; l < 4; ++l)
+    for (std::uint32_t id = 0; id < 8; ++id) ASSERT_TRUE(wl.push(0, l, l * 8 + id, id));
+  EXPECT_EQ(wl.pull(1, 0, 20), kWait);  // core 1 is empty, core 0 has work
+  wl.redistribute(30);                  // core 0: all four banks greedy -> exports to core 1
+  EXPECT_EQ(wl.exported(), 1u);
+  EXPECT_EQ(wl.pull(1, 0, 31), kWait);  // on the ICRN: still work in the system
+  for (sim::Cycle c = 30; c <= 32; ++c) wl.deliver(c);
+  EXPECT_EQ(wl.bank(1, 0).pullable(), 1u);  // two hops later, in core 1's neediest bank
+  EXPECT_EQ(wl.held(), 32u);
 }
