@@ -185,13 +185,14 @@ Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
   const auto cached = static_cast<Stall>(slot.stall);
   if (!slot.dirty && cached != Stall::none && cached != Stall::structural && cached != Stall::unit) return cached;
-  const Stall st = check(slot, in);
+  const Stall st = check(s, in);
   slot.stall = static_cast<int>(st);
   slot.dirty = false;
   return st;
 }
 
-Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
+Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
+  Slot& slot = slots_[s];
   if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
   if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
   if (slot.unit_wait) return Stall::unit;
@@ -211,8 +212,11 @@ Sm::Stall Sm::check(Slot& slot, const ptx::Instruction*& in) {
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
     if (SmUnit* unit = unit_for(*in, *rc.launch)) {
-      UnitOp op;
+      UnitOp op;  // as accept() will see it, but for the token (assigned at issue)
       op.sm = index_;
+      op.warp = static_cast<std::uint32_t>(s);
+      op.cta = rc.cta->linear_index();
+      op.active = slot.warp->active_mask();
       op.instruction = in;
       if (!unit->can_accept(op)) return Stall::unit;
     }

@@ -25,10 +25,10 @@ class SmUnit;
 
 // One extension instruction a warp issued to a unit.
 struct UnitOp {
-  std::uint64_t token = 0;           // names the operation in SmPort::complete()
+  std::uint64_t token = 0;           // names the operation in SmPort::complete() (0 in can_accept)
   std::uint32_t sm = 0, warp = 0;    // SM index and warp slot within it
   std::uint64_t cta = 0;             // linear CTA index within the launch
-  std::uint32_t active = 0;          // lanes executing it
+  std::uint32_t active = 0;          // lanes executing it (can_accept: before the guard predicate)
   const ptx::Instruction* instruction = nullptr;
 };
 

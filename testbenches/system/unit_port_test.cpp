@@ -61,7 +61,8 @@ struct TestUnit : core::SmUnit {
   std::vector<std::uint64_t> accept_ps, complete_ps;
   std::function<double()> issued;  // the SM's warp instructions so far
   std::vector<double> issued_at_accept, issued_at_complete;
-  bool can_accept(const core::UnitOp&) override {
+  bool can_accept(const core::UnitOp& op) override {
+    EXPECT_EQ(op.active, 0xffffffffu);
     refused += busy;
     return !busy;
   }

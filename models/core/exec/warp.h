@@ -73,6 +73,10 @@ class Warp {
   // The instruction issue() would execute next, without executing it (nullptr: the warp is done);
   // settles reconvergence and device-function returns first, which have no timing of their own.
   const ptx::Instruction* next();
+  // The lanes that will execute next() (before its guard predicate), after next() settled them.
+  std::uint32_t active_mask() const {
+    return frames_.empty() || frames_.back().stack.empty() ? 0 : frames_.back().stack.back().mask;
+  }
   // The frame depth: the timing core holds calls and returns until write-backs have landed.
   std::size_t depth() const { return frames_.size(); }
   void complete(const Step& s);
