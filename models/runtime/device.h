@@ -2,7 +2,7 @@
 // The host runtime, a public C++ API in the manner of CUDA's: device memory, copies, modules
 // loaded from .ptx files, kernels by name, launches with grid, block, dynamic shared memory and
 // arguments, synchronisation and device printf. This is the functional device; the timed one
-// (issue: timing core) runs the same calls through the GPU model.
+// (models/gpu, a Backend) runs the same calls through the GPU model.
 #pragma once
 
 #include <cstdint>
@@ -43,16 +43,6 @@ class Kernel {
  private:
   friend class Device;
 
-// Where launches and copies run: Device runs them functionally and at once by default; a timed
-// backend (the GPU model) takes simulated time for them and must be called from a SystemC thread.
-class Backend {
- public:
-  virtual ~Backend() = default;
-  virtual core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, Dim3 grid, Dim3 block,
-                                 const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
-                                 const core::ptx::Resources& resources) = 0;
-  virtual void copy(std::uint64_t bytes) = 0;  // host <-> device transfer time
-};
   Kernel(std::size_t module, const core::ptx::Function* f) : module_(module), f_(f) {}
   std::size_t module_;
   const core::ptx::Function* f_;
