@@ -90,8 +90,6 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
                                        std::string("warp instructions issued: ") + classes[i], "instructions");
   by_slot_.resize(schedulers_);
   by_age_.resize(schedulers_);
-  if (policy_ == Policy::two_level && active_size_ == 0)
-    throw Error("core.two_level_active must be at least 1", Error::Kind::config);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
   l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
   sim.clock("core").add(*this);
