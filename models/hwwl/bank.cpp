@@ -62,6 +62,17 @@ void Bank::fill_reserved(sim::Cycle c, std::uint32_t id) {
   p.ids.push_back(id);
 }
 
+void Bank::drain_into(std::vector<std::uint32_t>& out) {
+  Partition& p = parts_[pull_];
+  out.insert(out.end(), p.ids.begin(), p.ids.end());
+  p.ids.clear();
+}
+
+void Bank::place(std::uint32_t id) {
+  if (free_pull_entries() == 0) throw std::logic_error("HWWL bank: magic placement into a full partition");
+  parts_[pull_].ids.push_back(id);
+}
+
 bool Bank::swap() {
   if (mode_ != Mode::double_buffer || !empty()) return false;
   std::swap(pull_, push_);

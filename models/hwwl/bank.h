@@ -12,6 +12,7 @@
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/clock.h"
 
@@ -51,6 +52,9 @@ class Bank {
   void move_in(sim::Cycle c, std::uint32_t id);     // redistribution into the pull partition
   void reserve(std::uint32_t n);                    // a refill of n IDs is on its way (no port)
   void fill_reserved(sim::Cycle c, std::uint32_t id);  // one refilled ID lands in a reserved entry
+  // The magic scheme's port-free moves: every pullable ID out, and one ID in (needs a free entry).
+  void drain_into(std::vector<std::uint32_t>& out);
+  void place(std::uint32_t id);
 
   // Double-buffer mode at a kernel end: swaps the partitions if the pull one is empty.
   bool swap();

@@ -46,6 +46,10 @@ void Worklist::kernel_end() {
 
 void Worklist::redistribute(sim::Cycle c) {
   if (scheme_ == Scheme::none) return;
+  if (scheme_ == Scheme::magic) {
+    spread_evenly();
+    return;
+  }
   std::vector<Plan> plans(cores_);
   std::vector<std::uint32_t> occupancy(lanes_);
   for (std::uint32_t k = 0; k < cores_; ++k) {
@@ -76,6 +80,20 @@ void Worklist::redistribute(sim::Cycle c) {
       break;
     }
   }
+}
+
+void Worklist::spread_evenly() {
+  std::vector<std::uint32_t> all;
+  for (Bank& b : banks_) b.drain_into(all);
+  // Deal them out oldest first, one bank after another, to banks with room.
+  std::size_t next = 0;
+  for (std::uint32_t id : all) {
+    for (std::size_t tries = 0; banks_[next].free_pull_entries() == 0 && tries < banks_.size(); ++tries)
+      next = (next + 1) % banks_.size();
+    banks_[next].place(id);
+    next = (next + 1) % banks_.size();
+  }
+  moved_ += all.size();
 }
 
 void Worklist::deliver(sim::Cycle c) {

@@ -16,7 +16,9 @@
 
 namespace irr::hwwl {
 
-enum class Scheme { none, threshold, lsorting };
+// magic: the limit study's ideal [K L305] — every redistribution point spreads all pullable IDs
+// evenly over every bank of every core at once, ignoring ports and bandwidth.
+enum class Scheme { none, threshold, lsorting, magic };
 
 class Worklist {
  public:
@@ -64,6 +66,7 @@ class Worklist {
   std::vector<std::uint32_t> rotation_;  // per core: the threshold scheme's round-robin
   std::vector<std::uint32_t> next_destination_;  // per core: where its next export goes (round-robin)
   Icrn icrn_;
+  void spread_evenly();
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;

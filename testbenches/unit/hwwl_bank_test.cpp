@@ -158,19 +158,28 @@ TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
     }
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
-    if (GetParam() != Scheme::none) {
-      EXPECT_GT(wl.moved(), 0u);
+    if (GetParam() != Scheme::none) EXPECT_GT(wl.moved(), 0u);
+    if (GetParam() == Scheme::threshold || GetParam() == Scheme::lsorting)
       EXPECT_GT(wl.exported(), 0u);  // core 0 fills, turns globally greedy and exports
-    }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Schemes, HwwlSchemes, ::testing::Values(Scheme::none, Scheme::threshold, Scheme::lsorting),
-                         [](const auto& info) {
-                           return std::string(info.param == Scheme::none        ? "none"
-                                              : info.param == Scheme::threshold ? "threshold"
-                                                                                : "lsorting");
-                         });
+std::string scheme_name(const ::testing::TestParamInfo<Scheme>& info) {
+  static const char* const names[] = {"none", "threshold", "lsorting", "magic"};
+  return names[static_cast<int>(info.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, HwwlSchemes,
+                         ::testing::Values(Scheme::none, Scheme::threshold, Scheme::lsorting, Scheme::magic), scheme_name);
+
+TEST(HwwlWorklist, MagicSpreadsEverythingAtOnce) {
+  Worklist wl(2, 4, 32, Mode::single, Scheme::magic, 5);
+  for (std::uint32_t id = 0; id < 16; ++id) ASSERT_TRUE(wl.push(0, 0, id, id));
+  wl.redistribute(100);
+  for (std::uint32_t k = 0; k < 2; ++k)
+    for (std::uint32_t l = 0; l < 4; ++l) EXPECT_EQ(wl.bank(k, l).pullable(), 2u) << k << "/" << l;
+  EXPECT_EQ(wl.held(), 16u);
+}
 
 TEST(HwwlWorklist, LocalSortingSpreadsOneBanksWork) {
   Worklist wl(1, 4, 32, Mode::single, Scheme::lsorting, 5);
