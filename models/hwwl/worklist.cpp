@@ -50,15 +50,33 @@ void Worklist::redistribute(sim::Cycle c) {
     spread_evenly();
     return;
   }
-  std::vector<Plan> plans(cores_);
-  std::vector<std::uint32_t> occupancy(lanes_);
-  for (std::uint32_t k = 0; k < cores_; ++k) {
-    for (std::uint32_t l = 0; l < lanes_; ++l) occupancy[l] = bank(k, l).occupied();
-    plans[k] = scheme_ == Scheme::threshold ? plan_threshold(occupancy, threshold_, rotation_[k]++)
-                                            : plan_lsorting(occupancy, threshold_);
+  // Plans, then destinations for the exports: gsorting chooses its own; the per-core schemes send
+  // to the next core, round-robin, whose global greedy bit is clear.
+  GlobalPlan g;
+  if (scheme_ == Scheme::gsorting) {
+    std::vector<std::vector<std::uint32_t>> occupancy(cores_, std::vector<std::uint32_t>(lanes_));
+    for (std::uint32_t k = 0; k < cores_; ++k)
+      for (std::uint32_t l = 0; l < lanes_; ++l) occupancy[k][l] = bank(k, l).occupied();
+    g = plan_gsorting(occupancy, threshold_);
+  } else {
+    g.cores.resize(cores_);
+    g.destination.resize(cores_);
+    std::vector<std::uint32_t> occupancy(lanes_);
+    for (std::uint32_t k = 0; k < cores_; ++k) {
+      for (std::uint32_t l = 0; l < lanes_; ++l) occupancy[l] = bank(k, l).occupied();
+      g.cores[k] = scheme_ == Scheme::threshold ? plan_threshold(occupancy, threshold_, rotation_[k]++)
+                                                : plan_lsorting(occupancy, threshold_);
+    }
+    for (std::uint32_t k = 0; k < cores_; ++k) {
+      if (!g.cores[k].export_bank) continue;
+      for (std::uint32_t i = 1; i < cores_ && !g.destination[k]; ++i) {
+        const std::uint32_t d = (next_destination_[k] + i) % cores_;
+        if (!g.cores[d].global_greedy) g.destination[k] = d;
+      }
+    }
   }
   for (std::uint32_t k = 0; k < cores_; ++k) {
-    for (const Transfer& t : plans[k].moves) {
+    for (const Transfer& t : g.cores[k].moves) {
       Bank &from = bank(k, t.from), &to = bank(k, t.to);
       if (!from.port_free(c) || !to.port_free(c) || from.pullable() == 0 || to.free_pull_entries() == 0) {
         ++skipped_;  // a pull or push has the port this cycle (or the IDs are reserved, not yet landed)
@@ -67,17 +85,13 @@ void Worklist::redistribute(sim::Cycle c) {
       to.move_in(c, from.move_out(c));
       ++moved_;
     }
-    if (!plans[k].export_bank) continue;
-    Bank& from = bank(k, *plans[k].export_bank);
-    for (std::uint32_t i = 1; i < cores_; ++i) {  // the next core, round-robin, that is not greedy
-      const std::uint32_t d = (next_destination_[k] + i) % cores_;
-      if (d == k || plans[d].global_greedy) continue;
-      if (from.port_free(c) && from.pullable() > 0 && icrn_.can_send(k, d, c)) {
-        icrn_.send(k, d, from.move_out(c), c);
-        next_destination_[k] = d;
-        ++exported_;
-      }
-      break;
+    if (!g.cores[k].export_bank || !g.destination[k]) continue;
+    Bank& from = bank(k, *g.cores[k].export_bank);
+    const std::uint32_t d = *g.destination[k];
+    if (from.port_free(c) && from.pullable() > 0 && icrn_.can_send(k, d, c)) {
+      icrn_.send(k, d, from.move_out(c), c);
+      next_destination_[k] = d;
+      ++exported_;
     }
   }
 }

@@ -18,7 +18,7 @@ namespace irr::hwwl {
 
 // magic: the limit study's ideal [K L305] — every redistribution point spreads all pullable IDs
 // evenly over every bank of every core at once, ignoring ports and bandwidth.
-enum class Scheme { none, threshold, lsorting, magic };
+enum class Scheme { none, threshold, lsorting, gsorting, magic };
 
 class Worklist {
  public:
@@ -42,7 +42,7 @@ class Worklist {
   // from its occupancies (the global greedy bits are broadcast), moves one ID per planned transfer
   // whose two banks have a free port (the others are skipped [K L241]), and a globally greedy core
   // sends one ID from its exporting bank over the ICRN to the next core, round-robin, whose greedy
-  // bit is clear.
+  // bit is clear (gsorting: to the core its global ranking chose).
   void redistribute(sim::Cycle c);
   // Every cycle, after pulls and pushes: the ICRN moves a hop, and each core writes an ID it
   // received into its neediest bank with a free port.

@@ -58,4 +58,46 @@ Plan plan_lsorting(const std::vector<std::uint32_t>& occ, std::uint32_t threshol
   return plan;
 }
 
+GlobalPlan plan_gsorting(const std::vector<std::vector<std::uint32_t>>& occ, std::uint32_t threshold) {
+  struct Ref {
+    std::uint32_t core, lane, n;
+  };
+  std::vector<Ref> all;
+  for (std::uint32_t k = 0; k < occ.size(); ++k)
+    for (std::uint32_t l = 0; l < occ[k].size(); ++l) all.push_back({k, l, occ[k][l]});
+  std::stable_sort(all.begin(), all.end(), [](const Ref& a, const Ref& b) { return a.n < b.n; });
+  const std::size_t half = all.size() / 2;
+  GlobalPlan g;
+  g.cores.resize(occ.size());
+  g.destination.resize(occ.size());
+  std::vector<std::vector<Ref>> greedy(occ.size()), needy(occ.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Ref& r = all[i];
+    if (i < half || r.n < threshold) needy[r.core].push_back(r);  // emptiest first
+    else greedy[r.core].insert(greedy[r.core].begin(), r);       // fullest first
+  }
+  std::vector<std::size_t> spare_needy(occ.size(), 0);
+  for (std::uint32_t k = 0; k < occ.size(); ++k) {
+    const std::size_t pairs = std::min(greedy[k].size(), needy[k].size());
+    for (std::size_t i = 0; i < pairs; ++i)
+      if (greedy[k][i].n >= needy[k][i].n + 2) g.cores[k].moves.push_back({greedy[k][i].lane, needy[k][i].lane});
+    spare_needy[k] = needy[k].size() - pairs;
+    g.cores[k].global_greedy = greedy[k].size() > needy[k].size();
+    if (g.cores[k].global_greedy) g.cores[k].export_bank = greedy[k][pairs].lane;  // the fullest unpaired
+  }
+  for (std::uint32_t k = 0; k < occ.size(); ++k) {
+    if (!g.cores[k].export_bank) continue;
+    std::optional<std::uint32_t> best;
+    for (std::uint32_t d = 0; d < occ.size(); ++d)
+      if (d != k && spare_needy[d] > 0 && (!best || spare_needy[d] > spare_needy[*best])) best = d;
+    if (best) {
+      g.destination[k] = best;
+      --spare_needy[*best];
+    } else {
+      g.cores[k].export_bank.reset();  // nobody has room to spare
+    }
+  }
+  return g;
+}
+
 }  // namespace irr::hwwl

@@ -33,4 +33,15 @@ Plan plan_threshold(const std::vector<std::uint32_t>& occupancy, std::uint32_t t
 // would just swap their roles).
 Plan plan_lsorting(const std::vector<std::uint32_t>& occupancy, std::uint32_t threshold);
 
+// Global sorting [K L249], the monolithic WRU of the limit study: every bank of every core ranked
+// together; the fuller half is greedy, the emptier half needy, and a bank below `threshold` is needy
+// (a preferred receiver) even in the fuller half. In each core the fullest greedy banks give to the
+// emptiest needy ones; a core left with unpaired greedy banks exports from its fullest one to the
+// core with the most unpaired needy banks (lowest index on ties), which is recorded as `destination`.
+struct GlobalPlan {
+  std::vector<Plan> cores;                               // per core: moves and export_bank
+  std::vector<std::optional<std::uint32_t>> destination;  // per core: where its export goes
+};
+GlobalPlan plan_gsorting(const std::vector<std::vector<std::uint32_t>>& occupancy, std::uint32_t threshold);
+
 }  // namespace irr::hwwl

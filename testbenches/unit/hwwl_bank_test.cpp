@@ -159,18 +159,20 @@ TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
     if (GetParam() != Scheme::none) EXPECT_GT(wl.moved(), 0u);
-    if (GetParam() == Scheme::threshold || GetParam() == Scheme::lsorting)
+    if (GetParam() != Scheme::none && GetParam() != Scheme::magic)
       EXPECT_GT(wl.exported(), 0u);  // core 0 fills, turns globally greedy and exports
   }
 }
 
 std::string scheme_name(const ::testing::TestParamInfo<Scheme>& info) {
-  static const char* const names[] = {"none", "threshold", "lsorting", "magic"};
+  static const char* const names[] = {"none", "threshold", "lsorting", "gsorting", "magic"};
   return names[static_cast<int>(info.param)];
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, HwwlSchemes,
-                         ::testing::Values(Scheme::none, Scheme::threshold, Scheme::lsorting, Scheme::magic), scheme_name);
+                         ::testing::Values(Scheme::none, Scheme::threshold, Scheme::lsorting, Scheme::gsorting,
+                                           Scheme::magic),
+                         scheme_name);
 
 TEST(HwwlWorklist, MagicSpreadsEverythingAtOnce) {
   Worklist wl(2, 4, 32, Mode::single, Scheme::magic, 5);
@@ -277,4 +279,23 @@ TEST(HwwlWorklist, GreedyCoreSendsWorkToAnIdleCore) {
   for (sim::Cycle c = 30; c <= 32; ++c) wl.deliver(c);
   EXPECT_EQ(wl.bank(1, 0).pullable(), 1u);  // two hops later, in core 1's neediest bank
   EXPECT_EQ(wl.held(), 32u);
+}
+
+TEST(HwwlWru, GlobalSortingRanksEveryBankTogether) {
+  // Core 0 {20, 18, 2, 9}, core 1 {0, 1, 3, 4}: ranked, the fuller half is 20, 18, 9 (core 0) and 4
+  // (core 1, but below the threshold: needy). Core 0 pairs 20 -> 2; 18 and 9 are unpaired, so
+  // core 0 exports from 18 to core 1, whose four needy banks have no greedy partner.
+  const GlobalPlan g = plan_gsorting({{20, 18, 2, 9}, {0, 1, 3, 4}}, 5);
+  EXPECT_EQ(g.cores[0].moves, (std::vector<Transfer>{{0, 2}}));
+  EXPECT_TRUE(g.cores[0].global_greedy);
+  EXPECT_EQ(g.cores[0].export_bank, 1u);
+  EXPECT_EQ(g.destination[0], 1u);
+  EXPECT_TRUE(g.cores[1].moves.empty());
+  EXPECT_FALSE(g.cores[1].global_greedy);
+  EXPECT_FALSE(g.destination[1]);
+  // Balanced cores: nothing crosses.
+  const GlobalPlan b = plan_gsorting({{8, 0}, {8, 0}}, 5);
+  EXPECT_EQ(b.cores[0].moves, (std::vector<Transfer>{{0, 1}}));
+  EXPECT_FALSE(b.cores[0].export_bank);
+  EXPECT_FALSE(b.cores[1].export_bank);
 }
