@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "models/hwwl/hvu.h"
 #include "models/hwwl/icrn.h"
 #include "models/hwwl/worklist.h"
 #include "models/hwwl/wru_plan.h"
@@ -298,4 +299,95 @@ TEST(HwwlWru, GlobalSortingRanksEveryBankTogether) {
   EXPECT_EQ(b.cores[0].moves, (std::vector<Transfer>{{0, 1}}));
   EXPECT_FALSE(b.cores[0].export_bank);
   EXPECT_FALSE(b.cores[1].export_bank);
+}
+
+namespace {
+// Memory with a fixed latency, stepped by the test: accesses complete `latency` cycles after issue.
+struct StubMemory : MemoryPort {
+  sim::Cycle now = 0, latency = 10;
+  std::vector<std::pair<sim::Cycle, std::function<void()>>> pending;
+  std::vector<std::uint64_t> store_addresses, load_addresses;
+  void store(std::uint64_t address, std::vector<std::uint32_t>, std::function<void()> done) override {
+    store_addresses.push_back(address);
+    pending.emplace_back(now + latency, std::move(done));
+  }
+  void load(std::uint64_t address, std::uint32_t count, std::function<void(std::vector<std::uint32_t>)> done) override {
+    load_addresses.push_back(address);
+    pending.emplace_back(now + latency, [done, count] { done(std::vector<std::uint32_t>(count)); });
+  }
+  void step(sim::Cycle c) {
+    now = c;
+    for (auto it = pending.begin(); it != pending.end();)
+      if (it->first <= c) {
+        auto f = std::move(it->second);
+        it = pending.erase(it);
+        f();
+      } else {
+        ++it;
+      }
+  }
+};
+}  // namespace
+
+TEST(HwwlHvu, SpillsCoalesceAWarpsWorthPerStore) {
+  StubMemory mem;
+  Hvu hvu(0, 0x1000, 1024, mem);
+  std::vector<Bank> storage(16, Bank(32, Mode::single));
+  std::vector<Bank*> banks;
+  for (auto& b : storage) banks.push_back(&b);
+  for (std::uint32_t id = 0; id < 40; ++id) hvu.spill(id);
+  hvu.step(banks, false, 0);
+  hvu.step(banks, false, 1);
+  EXPECT_EQ(hvu.stores(), 2u);  // 32 + 8 [K L255]
+  EXPECT_EQ(mem.store_addresses, (std::vector<std::uint64_t>{0x1000, 0x1000 + 32 * 4}));
+  EXPECT_EQ(hvu.held(), 40u);   // in flight still counts as work in the system
+}
+
+TEST(HwwlHvu, OverflowBufferFullIsTheHardwareException) {
+  StubMemory mem;
+  Hvu hvu(3, 0, 4, mem);
+  for (std::uint32_t id = 0; id < 4; ++id) hvu.spill(id);
+  try {
+    hvu.spill(4);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("core 3: its bank and its overflow buffer (4 IDs, set by wlinit) are full"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
+  StubMemory mem;
+  Hvu hvu(0, 0x2000, 1024, mem);
+  std::vector<Bank> storage(4, Bank(2, Mode::single));
+  std::vector<Bank*> banks;
+  for (auto& b : storage) banks.push_back(&b);
+  for (std::uint32_t id = 0; id < 6; ++id) hvu.spill(id);
+  sim::Cycle c = 0;
+  for (; c < 12; ++c) {  // the spill store completes at cycle 10
+    mem.step(c);
+    hvu.step(banks, false, c);
+  }
+  storage[1].push(c, 99);
+  storage[1].push(c + 1, 98);  // bank 1 full: no refill [K L257]
+  c += 2;
+  mem.step(c);
+  hvu.step(banks, true, c);
+  EXPECT_EQ(hvu.loads(), 0u);
+  EXPECT_EQ(storage[1].pull(++c), 99u);
+  mem.step(++c);
+  hvu.step(banks, true, c);
+  EXPECT_EQ(hvu.loads(), 1u);
+  for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 1u);  // reserved: occupied, not pullable
+  EXPECT_EQ(storage[0].pullable(), 0u);
+  const sim::Cycle issued = c;
+  for (++c; c <= issued + mem.latency + 1; ++c) {
+    mem.step(c);
+    hvu.step(banks, false, c);
+  }
+  for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 0u);
+  EXPECT_EQ(storage[0].pull(c), 0u);  // the oldest spilled IDs, one per bank
+  EXPECT_EQ(storage[3].pull(c), 3u);
+  EXPECT_EQ(hvu.held(), 2u);          // 4 and 5 still in the overflow buffer
+  EXPECT_EQ(mem.load_addresses, (std::vector<std::uint64_t>{0x2000}));
 }
