@@ -327,14 +327,20 @@ struct StubMemory : MemoryPort {
       }
   }
 };
+
+// One core's banks as the HVU sees them.
+std::vector<Bank*> pointers(std::vector<Bank>& banks) {
+  std::vector<Bank*> p;
+  for (auto& b : banks) p.push_back(&b);
+  return p;
+}
 }  // namespace
 
 TEST(HwwlHvu, SpillsCoalesceAWarpsWorthPerStore) {
   StubMemory mem;
   Hvu hvu(0, 0x1000, 1024, mem);
   std::vector<Bank> storage(16, Bank(32, Mode::single));
-  std::vector<Bank*> banks;
-  for (auto& b : storage) banks.push_back(&b);
+  std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 40; ++id) hvu.spill(id);
   hvu.step(banks, false, 0);
   hvu.step(banks, false, 1);
@@ -360,8 +366,7 @@ TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
   StubMemory mem;
   Hvu hvu(0, 0x2000, 1024, mem);
   std::vector<Bank> storage(4, Bank(2, Mode::single));
-  std::vector<Bank*> banks;
-  for (auto& b : storage) banks.push_back(&b);
+  std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 6; ++id) hvu.spill(id);
   sim::Cycle c = 0;
   for (; c < 12; ++c) {  // the spill store completes at cycle 10
