@@ -29,15 +29,47 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
   if (!redistribution_) return kDone;
   for (std::uint32_t k = 0; k < cores_; ++k)
     if (!core_empty(k)) return kWait;
-  return icrn_.in_flight() + elsewhere_() ? kWait : kDone;
+  std::uint64_t virtualized = 0;
+  for (const auto& h : hvus_) virtualized += h->held();
+  return icrn_.in_flight() + virtualized + elsewhere_() ? kWait : kDone;
 }
 
 bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c) {
   Bank& b = bank(core, lane);
-  if (b.push_full()) return false;
-  b.push(c, id);
+  if (b.push_full()) {
+    if (hvus_.empty()) return false;
+    hvus_[core]->spill(id);  // throws the hardware exception when the overflow buffer is full
+  } else {
+    b.push(c, id);
+  }
   ++pushed_;
   return true;
+}
+
+void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory) {
+  hvus_.clear();
+  for (std::uint32_t k = 0; k < cores_; ++k)
+    hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory));
+}
+
+void Worklist::virtualize(sim::Cycle c, bool refill_point) {
+  std::vector<Bank*> banks(lanes_);
+  for (std::uint32_t k = 0; k < hvus_.size(); ++k) {
+    for (std::uint32_t l = 0; l < lanes_; ++l) banks[l] = &bank(k, l);
+    hvus_[k]->step(banks, refill_point, c);
+  }
+}
+
+std::uint64_t Worklist::spill_stores() const {
+  std::uint64_t n = 0;
+  for (const auto& h : hvus_) n += h->stores();
+  return n;
+}
+
+std::uint64_t Worklist::refill_loads() const {
+  std::uint64_t n = 0;
+  for (const auto& h : hvus_) n += h->loads();
+  return n;
 }
 
 void Worklist::kernel_end() {
@@ -128,6 +160,7 @@ void Worklist::deliver(sim::Cycle c) {
 std::uint64_t Worklist::held() const {
   std::uint64_t n = icrn_.in_flight();
   for (const Bank& b : banks_) n += b.held();
+  for (const auto& h : hvus_) n += h->held();
   return n;
 }
 

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "models/hwwl/bank.h"
+#include "models/hwwl/hvu.h"
 #include "models/hwwl/icrn.h"
 #include "models/hwwl/wru_plan.h"
 
@@ -33,8 +35,14 @@ class Worklist {
 
   // A work ID, kWait or kDone. The bank's port must be free in cycle `c` when it has work.
   std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
-  // False when the lane's push partition is full: the HVU's spill takes it from there.
+  // False when the lane's push partition is full and no overflow buffer is set up (wlinit); with
+  // one, the core's HVU spills it (and throws the hardware exception when the buffer is full).
   bool push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c);
+  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`.
+  void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory);
+  // Every cycle, after pulls, pushes and redistribution: each HVU stores spills and, at refill
+  // points, refills its core's banks.
+  void virtualize(sim::Cycle c, bool refill_point);
   bool core_empty(std::uint32_t core) const;  // the core's empty bit: all its banks empty
   // Kernel end: in double-buffer mode each bank swaps if its pull partition drained.
   void kernel_end();
@@ -50,11 +58,13 @@ class Worklist {
   const Icrn& icrn() const { return icrn_; }
   std::uint64_t moved() const { return moved_; }
   std::uint64_t exported() const { return exported_; }
+  std::uint64_t spill_stores() const;  // all HVUs'
+  std::uint64_t refill_loads() const;
   std::uint64_t skipped() const { return skipped_; }
 
-  // Work held outside the banks and the ICRN (HVU buffers, overflow buffer), for DONE.
+  // Work held by parts not modelled here, for DONE (tests; the banks, ICRN and HVUs count anyway).
   void set_elsewhere(std::function<std::uint64_t()> f) { elsewhere_ = std::move(f); }
-  std::uint64_t held() const;  // IDs in every bank and in the ICRN
+  std::uint64_t held() const;  // IDs in every bank, the ICRN and the HVUs (overflow buffers included)
   std::uint64_t pushed() const { return pushed_; }
   std::uint64_t pulled() const { return pulled_; }
 
@@ -67,6 +77,7 @@ class Worklist {
   std::vector<std::uint32_t> next_destination_;  // per core: where its next export goes (round-robin)
   Icrn icrn_;
   void spread_evenly();
+  std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;

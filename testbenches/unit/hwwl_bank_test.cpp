@@ -396,3 +396,41 @@ TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
   EXPECT_EQ(hvu.held(), 2u);          // 4 and 5 still in the overflow buffer
   EXPECT_EQ(mem.load_addresses, (std::vector<std::uint64_t>{0x2000}));
 }
+
+// Small banks, so pushes spill and refills come back: still no loss, no duplicate, no early DONE.
+TEST(HwwlWorklist, RandomTrafficWithVirtualization) {
+  Worklist wl(4, 16, 4, Mode::single, Scheme::lsorting, 5);
+  StubMemory mem;
+  wl.init_overflow(0x10000, 1u << 14, mem);
+  std::mt19937 rng(99);
+  std::set<std::uint32_t> out;
+  std::uint32_t next_id = 0;
+  std::uint64_t delivered = 0;
+  for (sim::Cycle c = 0; c < 60000 && (c < 5000 || !out.empty()); ++c) {
+    mem.step(c);
+    const bool push = c < 5000 && rng() % 3 != 0;  // fill, then drain
+    const std::uint32_t core = push ? 0 : rng() % 4, lane = rng() % 16;
+    if (wl.bank(core, lane).port_free(c)) {
+      if (push) {
+        ASSERT_TRUE(wl.push(core, lane, next_id, c));
+        out.insert(next_id++);
+      } else {
+        const std::uint32_t id = wl.pull(core, lane, c);
+        if (id == kDone) ASSERT_TRUE(out.empty()) << "DONE with " << out.size() << " IDs left";
+        if (id != kWait && id != kDone) {
+          ASSERT_TRUE(out.erase(id)) << id;
+          ++delivered;
+        }
+      }
+    }
+    if (c % 10 == 0) wl.redistribute(c);
+    wl.deliver(c);
+    wl.virtualize(c, c % 10 == 5);
+    ASSERT_EQ(wl.pushed(), wl.pulled() + wl.held());
+  }
+  EXPECT_TRUE(out.empty()) << out.size() << " IDs never came back";  // through the overflow buffer too
+  EXPECT_EQ(delivered, next_id);
+  EXPECT_GT(next_id, 3000u);
+  EXPECT_GT(wl.spill_stores(), 10u);
+  EXPECT_GT(wl.refill_loads(), 10u);
+}
