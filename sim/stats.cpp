@@ -94,6 +94,17 @@ const Stat* StatsRegistry::find(const std::string& name) const {
   return it == stats_.end() ? nullptr : it->second.get();
 }
 
+double StatsRegistry::sum(const std::string& prefix, const std::string& suffix) const {
+  double total = 0;
+  for (auto it = stats_.lower_bound(prefix); it != stats_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    const std::string& n = it->first;
+    if (n.size() >= prefix.size() + suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        n.find(".total.") == std::string::npos)
+      total += it->second->value();
+  }
+  return total;
+}
+
 void StatsRegistry::snapshot(const std::string& label, std::uint64_t time_ps) {
   Snapshot s{label, time_ps, {}, {}};
   for (const auto& [name, stat] : stats_) {

@@ -106,6 +106,9 @@ class StatsRegistry {
                    std::function<double()> f);
 
   const Stat* find(const std::string& name) const;
+  // The values of every statistic named prefix...suffix added up (".l2.hits" over all
+  // partitions), summary formulas (a ".total." in the name) left out.
+  double sum(const std::string& prefix, const std::string& suffix) const;
   const std::map<std::string, std::unique_ptr<Stat>>& all() const { return stats_; }
 
   // Records every statistic's value now, labelled (e.g. "kernel 3: bfs_kernel").

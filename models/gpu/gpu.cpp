@@ -47,14 +47,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
 void Gpu::add_summary() {
   auto& stats = sim_.stats();
   const std::string prefix = std::string(name()) + ".";
-  auto total = [&stats, prefix](const std::string& suffix) {
-    double s = 0;
-    for (const auto& [n, stat] : stats.all())
-      if (n.rfind(prefix, 0) == 0 && n.find(".total.") == std::string::npos && n.size() > suffix.size() &&
-          n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-        s += stat->value();
-    return s;
-  };
+  auto total = [&stats, prefix](const std::string& suffix) { return stats.sum(prefix, suffix); };
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
   sim::ClockScheduler* core = &sim_.clock("core");
   auto cycles = [core] { return static_cast<double>(core->domain().cycle_at(sim::now_ps())); };

@@ -38,14 +38,8 @@ MemorySystem::MemorySystem(const sc_core::sc_module_name& name, sim::Simulation&
 // Whole-system figures under memory.total.*, the summary `make run` prints.
 void MemorySystem::add_summary(sim::Simulation& sim) {
   auto& stats = sim.stats();
-  auto total = [&stats](const std::string& suffix) {
-    double s = 0;
-    for (const auto& [name, stat] : stats.all())
-      if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-          name.rfind("memory.total.", 0) != 0)
-        s += stat->value();
-    return s;
-  };
+  const std::string prefix = std::string(name()) + ".";
+  auto total = [&stats, prefix](const std::string& suffix) { return stats.sum(prefix, suffix); };
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
   const std::string t = std::string(name()) + ".total.";
   stats.formula(t + "instructions", "warp memory instructions issued, all SMs", "instructions",

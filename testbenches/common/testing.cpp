@@ -47,14 +47,7 @@ sim::Config make_config(const std::vector<std::string>& sets, const std::string&
 Testbench::Testbench(const std::vector<std::string>& sets, const std::string& preset)
     : sim_(std::make_unique<sim::Simulation>(make_config(sets, preset))) {}
 
-double stat_sum(sim::Simulation& sim, const std::string& suffix) {
-  double s = 0;
-  for (const auto& [name, stat] : sim.stats().all())
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        name.find(".total.") == std::string::npos)
-      s += stat->value();
-  return s;
-}
+double stat_sum(sim::Simulation& sim, const std::string& suffix) { return sim.stats().sum("", suffix); }
 
 double Testbench::stat(const std::string& name) const {
   const sim::Stat* s = sim_->stats().find(name);

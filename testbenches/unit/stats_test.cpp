@@ -85,3 +85,15 @@ TEST(Stats, CsvAndFilteredTable) {
   EXPECT_NE(table.str().find("l1.hits"), std::string::npos);
   EXPECT_EQ(table.str().find("l2.hits"), std::string::npos);
 }
+
+TEST(Stats, SumOverInstancesLeavesSummariesOut) {
+  StatsRegistry r;
+  r.counter("gpu.sm0.l1.hits", "", "") += 3;
+  r.counter("gpu.sm1.l1.hits", "", "") += 4;
+  r.counter("gpu.sm1.l1.hits_extra", "", "") += 100;  // another suffix
+  r.counter("memory.sm0_l1.hits", "", "") += 10;      // another prefix
+  r.formula("gpu.total.l1.hits", "", "", [] { return 1000.0; });
+  EXPECT_EQ(r.sum("gpu.", ".l1.hits"), 7);
+  EXPECT_EQ(r.sum("", "l1.hits"), 17);
+  EXPECT_EQ(r.sum("nothing.", ".l1.hits"), 0);
+}
