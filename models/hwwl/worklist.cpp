@@ -3,12 +3,9 @@
 
 namespace irr::hwwl {
 
-Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, bool redistribution)
-    : Worklist(cores, lanes, bank_entries, mode, redistribution ? Scheme::lsorting : Scheme::none, 5) {}
-
 Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
                    std::uint32_t threshold, std::uint32_t hub_buffer)
-    : cores_(cores), lanes_(lanes), redistribution_(scheme != Scheme::none), scheme_(scheme), threshold_(threshold),
+    : cores_(cores), lanes_(lanes), scheme_(scheme), threshold_(threshold),
       rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer) {
   banks_.reserve(static_cast<std::size_t>(cores) * lanes);
   for (std::uint32_t i = 0; i < cores * lanes; ++i) banks_.emplace_back(bank_entries, mode);
@@ -26,7 +23,7 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
     ++pulled_;
     return b.pull(c);
   }
-  if (!redistribution_) return kDone;
+  if (scheme_ == Scheme::none) return kDone;
   for (std::uint32_t k = 0; k < cores_; ++k)
     if (!core_empty(k)) return kWait;
   std::uint64_t virtualized = 0;

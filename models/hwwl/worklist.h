@@ -24,7 +24,6 @@ enum class Scheme { none, threshold, lsorting, gsorting, magic };
 
 class Worklist {
  public:
-  Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, bool redistribution);
   Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
            std::uint32_t threshold, std::uint32_t hub_buffer = 4);
 
@@ -70,7 +69,6 @@ class Worklist {
 
  private:
   const std::uint32_t cores_, lanes_;
-  const bool redistribution_;
   const Scheme scheme_;
   const std::uint32_t threshold_;
   std::vector<std::uint32_t> rotation_;  // per core: the threshold scheme's round-robin

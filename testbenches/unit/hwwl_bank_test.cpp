@@ -92,7 +92,7 @@ TEST(HwwlBank, RedistributionMovesTheNewestAndWorkIdsAre24Bits) {
 // ../shared/specs/hwwl_iru_dats.md 1.9, vectors 1 and 2: one core, two banks, bank 0 = {7}.
 TEST(HwwlWorklist, WaitVersusDone) {
   for (const bool redistribution : {true, false}) {
-    Worklist wl(1, 2, 32, Mode::single, redistribution);
+    Worklist wl(1, 2, 32, Mode::single, redistribution ? Scheme::lsorting : Scheme::none, 5);
     ASSERT_TRUE(wl.push(0, 0, 7, 0));
     if (redistribution) {
       EXPECT_EQ(wl.pull(0, 1, 1), kWait);  // more work in the system [K L239]
@@ -106,7 +106,7 @@ TEST(HwwlWorklist, WaitVersusDone) {
 }
 
 TEST(HwwlWorklist, WorkElsewhereIsWorkInTheSystem) {
-  Worklist wl(2, 16, 32, Mode::single, true);
+  Worklist wl(2, 16, 32, Mode::single, Scheme::lsorting, 5);
   std::uint64_t in_overflow = 3;
   wl.set_elsewhere([&] { return in_overflow; });
   EXPECT_EQ(wl.pull(1, 4, 0), kWait);  // the overflow buffer still holds work [K L253-L255]
@@ -119,7 +119,7 @@ TEST(HwwlWorklist, WorkElsewhereIsWorkInTheSystem) {
 }
 
 TEST(HwwlWorklist, FullBankHandsThePushOn) {
-  Worklist wl(1, 1, 4, Mode::double_buffer, false);
+  Worklist wl(1, 1, 4, Mode::double_buffer, Scheme::none, 5);
   EXPECT_TRUE(wl.push(0, 0, 1, 0));
   EXPECT_TRUE(wl.push(0, 0, 2, 1));
   EXPECT_FALSE(wl.push(0, 0, 3, 2));  // the push partition (2 entries) is full: the HVU spills it
