@@ -159,9 +159,12 @@ TEST_P(HwwlSchemes, RandomTrafficKeepsEveryWorkId) {
     }
     EXPECT_EQ(out.size(), wl.held());
     EXPECT_GT(delivered.size(), 1000u);
-    if (GetParam() != Scheme::none) EXPECT_GT(wl.moved(), 0u);
-    if (GetParam() != Scheme::none && GetParam() != Scheme::magic)
+    if (GetParam() != Scheme::none) {
+      EXPECT_GT(wl.moved(), 0u);
+    }
+    if (GetParam() != Scheme::none && GetParam() != Scheme::magic) {
       EXPECT_GT(wl.exported(), 0u);  // core 0 fills, turns globally greedy and exports
+    }
   }
 }
 
@@ -416,7 +419,9 @@ TEST(HwwlWorklist, RandomTrafficWithVirtualization) {
         out.insert(next_id++);
       } else {
         const std::uint32_t id = wl.pull(core, lane, c);
-        if (id == kDone) ASSERT_TRUE(out.empty()) << "DONE with " << out.size() << " IDs left";
+        if (id == kDone) {
+          ASSERT_TRUE(out.empty()) << "DONE with " << out.size() << " IDs left";
+        }
         if (id != kWait && id != kDone) {
           ASSERT_TRUE(out.erase(id)) << id;
           ++delivered;
