@@ -225,6 +225,10 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_GT(record["warp_instructions"].get<int>(), 0);
   auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));  // the timed GPU's statistics
   EXPECT_GT(stats["stats"]["gpu.total.core_cycles"]["value"].get<double>(), 0) << stats.dump().substr(0, 300);
+  // Per-kernel figures: a snapshot at each timed kernel's start and end.
+  ASSERT_EQ(stats["snapshots"].size(), 2 * record["kernel_launches"].get<std::size_t>());
+  EXPECT_EQ(stats["snapshots"][1]["label"], "kernel 0: bfs_data_warp");
+  EXPECT_GT(stats["snapshots"][1]["values"]["gpu.sm0.warp_instructions"].get<double>(), 0);
   r = run_cli({"workloads"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("data_block"), std::string::npos);
