@@ -36,6 +36,7 @@ docs: build
 waveforms: build
 	$(IRRGPU) gtkw -s sim.top=example --trace 'example.*' -o waveforms/example.gtkw
 	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
+	$(IRRGPU) gtkw -s sim.top=hwwl --trace 'hwwl_tb.hwwl.*' -o waveforms/hwwl.gtkw
 
 clean:
 	rm -rf $(BUILD)

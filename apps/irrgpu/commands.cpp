@@ -20,6 +20,7 @@
 #include "workloads/workloads.h"
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
+#include "models/hwwl/testbench.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
@@ -61,7 +62,9 @@ sim::Config load(const ConfigOptions& o) {
 
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
-  if (sim.config().get_string("sim.top") == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
+  const std::string top = sim.config().get_string("sim.top");
+  if (top == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
+  if (top == "hwwl") return std::make_unique<hwwl::Testbench>("hwwl_tb", sim);
   return std::make_unique<example::Pipeline>("example", sim);
 }
 

@@ -32,6 +32,7 @@ void Bank::push(sim::Cycle c, std::uint32_t id) {
   if (push_full()) throw std::logic_error("HWWL bank: push to a full partition (the HVU spills those)");
   take_port(c, "a push");
   parts_[push_].ids.push_back(id);
+  retired_ = false;
 }
 
 std::uint32_t Bank::move_out(sim::Cycle c) {
@@ -81,6 +82,12 @@ bool Bank::swap() {
 
 std::uint64_t Bank::held() const {
   return parts_[0].ids.size() + (mode_ == Mode::double_buffer ? parts_[1].ids.size() : 0);
+}
+
+void Bank::for_each(const std::function<void(std::uint32_t)>& f) const {
+  for (std::uint32_t id : parts_[0].ids) f(id);
+  if (mode_ == Mode::double_buffer)
+    for (std::uint32_t id : parts_[1].ids) f(id);
 }
 
 }  // namespace irr::hwwl

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,7 +59,14 @@ class Bank {
 
   // Double-buffer mode at a kernel end: swaps the partitions if the pull one is empty.
   bool swap();
+  // Set when the bank answers DONE, cleared by a push (a live thread on the lane) or a kernel end:
+  // no redistribution, ICRN delivery or refill writes into a retired bank, where no thread would
+  // pull it (single-buffer termination, which the paper leaves open).
+  bool retired() const { return retired_; }
+  void retire() { retired_ = true; }
+  void revive() { retired_ = false; }
   std::uint64_t held() const;  // every ID in the bank, both partitions, reserved ones excluded
+  void for_each(const std::function<void(std::uint32_t)>& f) const;  // every held ID (invariant checks)
 
  private:
   struct Partition {
@@ -72,7 +80,7 @@ class Bank {
   const std::uint32_t capacity_;
   Partition parts_[2];
   int pull_ = 0, push_ = 0;  // partition indices (equal in single-buffer mode)
-  bool used_ = false;
+  bool used_ = false, retired_ = false;
   sim::Cycle used_at_ = 0;
 };
 

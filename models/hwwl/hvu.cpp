@@ -12,21 +12,38 @@ constexpr std::uint32_t kWarp = 32;      // IDs per coalesced spill store [K L25
 constexpr std::uint64_t kEntryBytes = 4; // 32-bit overflow entries: a warp's worth is 128 B
 }  // namespace
 
-Hvu::Hvu(std::uint32_t core, std::uint64_t base, std::uint64_t capacity, MemoryPort& memory)
-    : core_(core), base_(base), capacity_(capacity), memory_(memory) {}
+Hvu::Hvu(std::uint32_t core, std::uint64_t base, std::uint64_t capacity, MemoryPort& memory, Mode mode)
+    : core_(core), base_(base), capacity_(capacity), memory_(memory), mode_(mode) {}
 
 std::uint64_t Hvu::held() const {
-  return queued_.size() + storing_ + overflow_.size() + loading_ + landing_.size();
+  return queued_.size() + storing_ids_ + overflow_.size() + loading_ + landing_.size();
+}
+
+std::uint64_t Hvu::refillable() const {
+  if (mode_ == Mode::single) return overflow_.size();
+  return static_cast<std::uint64_t>(
+      std::count_if(overflow_.begin(), overflow_.end(), [this](const Entry& e) { return may_refill(e); }));
+}
+
+void Hvu::for_each(const std::function<void(std::uint32_t)>& f) const {
+  for (const Entry& e : queued_) f(e.id);
+  for (const auto& [tag, entries] : storing_)
+    for (const Entry& e : entries) f(e.id);
+  for (const Entry& e : overflow_) f(e.id);
+  for (const auto& [tag, ids] : loads_in_flight_)
+    for (const auto& [bank, id] : ids) f(id);
+  for (const auto& [bank, id] : landing_) f(id);
 }
 
 void Hvu::spill(std::uint32_t id) {
-  if (queued_.size() + storing_ + overflow_.size() >= capacity_)
+  if (queued_.size() + storing_ids_ + overflow_.size() >= capacity_)
     throw Error("wlpush on core " + std::to_string(core_) + ": its bank and its overflow buffer (" +
                 std::to_string(capacity_) + " IDs, set by wlinit) are full — allocate a larger overflow buffer");
-  queued_.push_back(id);
+  queued_.push_back({id, kernel_});
+  ++spilled_;
 }
 
-void Hvu::step(std::vector<Bank*>& banks, bool refill_point, sim::Cycle c) {
+void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c) {
   // Refilled IDs land in their reserved entries on cycles the bank's port is free [K L257].
   for (auto it = landing_.begin(); it != landing_.end();) {
     Bank& b = *banks[it->first];
@@ -35,33 +52,77 @@ void Hvu::step(std::vector<Bank*>& banks, bool refill_point, sim::Cycle c) {
       continue;
     }
     b.fill_reserved(c, it->second);
+    ++refilled_;
     it = landing_.erase(it);
   }
-  if (!queued_.empty()) {
-    const auto n = std::min<std::size_t>(queued_.size(), kWarp);
-    std::vector<std::uint32_t> ids(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(n));
-    queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(n));
-    storing_ += n;
-    ++stores_;
-    const std::uint64_t address = base_ + ((head_ + overflow_.size() + storing_ - n) % capacity_) * kEntryBytes;
-    memory_.store(address, ids, [this, ids] {
-      storing_ -= ids.size();
-      overflow_.insert(overflow_.end(), ids.begin(), ids.end());
-    });
+  if (queued_.empty()) return;
+  const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(queued_.size(), kWarp));
+  std::vector<Entry> entries(queued_.begin(), queued_.begin() + n);
+  queued_.erase(queued_.begin(), queued_.begin() + n);
+  std::vector<std::uint32_t> ids;
+  for (const Entry& e : entries) ids.push_back(e.id);
+  const std::uint64_t address = base_ + (tail_ % capacity_) * kEntryBytes;
+  tail_ += ids.size();
+  const std::uint64_t tag = next_access_++;
+  storing_ids_ += entries.size();
+  storing_.emplace(tag, std::move(entries));
+  ++stores_;
+  memory_.store(address, std::move(ids), [this, tag] {
+    auto it = storing_.find(tag);
+    storing_ids_ -= it->second.size();
+    overflow_.insert(overflow_.end(), it->second.begin(), it->second.end());
+    storing_.erase(it);
+  });
+}
+
+bool Hvu::refill_all(std::vector<Bank*>& banks, std::uint32_t limit) {
+  if (loads_in_flight_.size() >= limit) return false;
+  std::vector<std::uint32_t> targets;
+  for (std::uint32_t i = 0; i < banks.size(); ++i) {
+    if (banks[i]->retired()) continue;
+    if (banks[i]->free_pull_entries() == 0) return false;
+    targets.push_back(i);
   }
-  if (!refill_point || overflow_.empty()) return;
-  if (!std::all_of(banks.begin(), banks.end(), [](const Bank* b) { return b->free_pull_entries() > 0; })) return;
-  const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(overflow_.size(), banks.size()));
-  std::vector<std::uint32_t> ids(overflow_.begin(), overflow_.begin() + n);
-  overflow_.erase(overflow_.begin(), overflow_.begin() + n);
+  const std::uint64_t before = loads_;
+  load(banks, targets);
+  return loads_ > before;
+}
+
+bool Hvu::refill_free(std::vector<Bank*>& banks, std::uint32_t limit) {
+  if (loads_in_flight_.size() >= limit) return false;
+  std::vector<std::uint32_t> targets;
+  for (std::uint32_t i = 0; i < banks.size(); ++i)
+    if (!banks[i]->retired() && banks[i]->free_pull_entries() > 0) targets.push_back(i);
+  const std::uint64_t before = loads_;
+  load(banks, targets);
+  return loads_ > before;
+}
+
+// One load of the oldest refillable IDs, one into each target bank, as far as they go.
+void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
+  for (auto it = overflow_.begin(); it != overflow_.end() && ids.size() < targets.size();) {
+    if (!may_refill(*it)) {
+      ++it;
+      continue;
+    }
+    ids.emplace_back(targets[ids.size()], it->id);
+    it = overflow_.erase(it);
+  }
+  if (ids.empty()) return;  // (also when every bank is retired: no target)
+  for (const auto& [bank, id] : ids) banks[bank]->reserve(1);
   const std::uint64_t address = base_ + (head_ % capacity_) * kEntryBytes;
-  head_ += n;
-  for (std::uint32_t i = 0; i < n; ++i) banks[i]->reserve(1);
-  loading_ += n;
+  head_ += ids.size();
+  const std::uint64_t tag = next_access_++;
+  loading_ += ids.size();
+  const auto count = static_cast<std::uint32_t>(ids.size());
+  loads_in_flight_.emplace(tag, std::move(ids));
   ++loads_;
-  memory_.load(address, n, [this, ids](std::vector<std::uint32_t>) {
-    loading_ -= ids.size();
-    for (std::uint32_t i = 0; i < ids.size(); ++i) landing_.emplace_back(i, ids[i]);
+  memory_.load(address, count, [this, tag](std::vector<std::uint32_t>) {
+    auto it = loads_in_flight_.find(tag);
+    loading_ -= it->second.size();
+    landing_.insert(landing_.end(), it->second.begin(), it->second.end());
+    loads_in_flight_.erase(it);
   });
 }
 

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // One core's hardware virtualization unit (../shared/specs/hwwl_iru_dats.md 1.4, 1.5.6, 1.5.7):
 // pushes that find their bank full are spilled to the core's overflow buffer in memory, up to a
-// warp's worth (32 IDs) per coalesced store; the interval-based refill, when every bank of the
-// core has a free entry, loads one ID per bank (16 on the paper's cores — our resolution of the
-// spec's "a warp's worth" vs 16 free entries conflict), reserving the entries until the load
-// returns. Memory is reached through MemoryPort (a stub with a fixed latency in unit tests, the
-// SM's LD/ST path in the GPU). The overflow buffer is a per-core FIFO of `capacity` IDs set by
-// wlinit; a spill that finds it full is the paper's hardware exception.
+// warp's worth (32 IDs) per coalesced store; refills load one ID per bank (16 on the paper's
+// cores — our resolution of the spec's "a warp's worth" vs 16 free entries conflict), reserving
+// the entries until the load returns. Interval-based refills wait until every bank of the core has
+// a free entry [K L257]; on-demand ones, triggered by a pull from an empty bank, fill the banks
+// that have one. Memory is reached through MemoryPort (FixedLatencyMemory in unit tests, the SM's
+// LD/ST path in the GPU). The overflow buffer is a per-core FIFO of `capacity` IDs set by wlinit;
+// a spill that finds it full is the paper's hardware exception.
+//
+// Double-buffer mode: a spilled ID is a push, so it belongs to the push partition — the next
+// kernel's work. Each ID carries the kernel it was spilled in, and a refill (which writes the pull
+// side) takes only IDs spilled before the current kernel; in single-buffer mode any ID.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "models/hwwl/bank.h"
@@ -29,28 +35,57 @@ class MemoryPort {
 
 class Hvu {
  public:
-  Hvu(std::uint32_t core, std::uint64_t base, std::uint64_t capacity, MemoryPort& memory);
+  Hvu(std::uint32_t core, std::uint64_t base, std::uint64_t capacity, MemoryPort& memory, Mode mode);
   // A push whose bank is full: queued for the next spill store; throws irr::Error (the hardware
   // exception) when the overflow buffer cannot take it.
   void spill(std::uint32_t id);
-  // Once per cycle: issues a spill store of what is queued (up to 32 IDs), and, at refill points,
-  // a refill load for `banks` (one ID each, entries reserved) if all have room and IDs wait.
-  void step(std::vector<Bank*>& banks, bool refill_point, sim::Cycle c);
+  // Once per cycle, after the cycle's pulls and pushes: writes returned IDs into their reserved
+  // entries where the bank's port is free, and issues a spill store of what is queued (up to 32).
+  void step(std::vector<Bank*>& banks, sim::Cycle c);
+  // Interval-based refill: one load, one ID per bank, if every bank has a free entry and fewer than
+  // `limit` loads are outstanding. True if issued. (Retired banks, whose lanes pulled DONE, are left out.)
+  bool refill_all(std::vector<Bank*>& banks, std::uint32_t limit);
+  // On-demand refill: one load, one ID per bank with a free entry, while fewer than `limit` loads
+  // are outstanding. True if issued.
+  bool refill_free(std::vector<Bank*>& banks, std::uint32_t limit);
+  void kernel_end() { ++kernel_; }
+
+  std::uint64_t refillable() const;  // stored IDs a refill may load now
+  // Work that reaches the pull side without a kernel end: refillable, loading or landing (for DONE).
+  std::uint64_t pull_side() const { return refillable() + loading_ + landing_.size(); }
   std::uint64_t held() const;  // queued, in flight, in the overflow buffer, returned-not-written
+  void for_each(const std::function<void(std::uint32_t)>& f) const;  // every held ID (invariant checks)
+  std::uint64_t stored() const { return overflow_.size(); }           // in the overflow buffer
+  std::uint64_t queued() const { return queued_.size(); }
+  std::uint32_t loads_outstanding() const { return static_cast<std::uint32_t>(loads_in_flight_.size()); }
   std::uint64_t stores() const { return stores_; }
   std::uint64_t loads() const { return loads_; }
+  std::uint64_t spilled() const { return spilled_; }
+  std::uint64_t refilled() const { return refilled_; }
 
  private:
+  struct Entry {
+    std::uint32_t id;
+    std::uint64_t kernel;  // the kernel that spilled it
+  };
+  bool may_refill(const Entry& e) const { return mode_ == Mode::single || e.kernel < kernel_; }
+  void load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets);
+
   const std::uint32_t core_;
   const std::uint64_t base_, capacity_;
   MemoryPort& memory_;
-  std::deque<std::uint32_t> queued_;     // spilled, not yet stored
-  std::uint64_t storing_ = 0;            // in spill stores not yet complete
-  std::deque<std::uint32_t> overflow_;   // stored in the overflow buffer
-  std::uint64_t head_ = 0;               // FIFO index of the oldest stored ID
+  const Mode mode_;
+  std::uint64_t kernel_ = 0;
+  std::deque<Entry> queued_;                                // spilled, not yet stored
+  std::map<std::uint64_t, std::vector<Entry>> storing_;      // per spill store in flight
+  std::uint64_t storing_ids_ = 0;
+  std::deque<Entry> overflow_;                              // in the overflow buffer, oldest first
+  std::uint64_t tail_ = 0, head_ = 0;                       // FIFO indices (the HVU's index registers)
+  std::map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> loads_in_flight_;  // (bank, id)
+  std::uint64_t loading_ = 0;
   std::deque<std::pair<std::uint32_t, std::uint32_t>> landing_;  // (bank, id) returned, to write
-  std::uint64_t loading_ = 0;            // IDs in refill loads not yet returned
-  std::uint64_t stores_ = 0, loads_ = 0;
+  std::uint64_t next_access_ = 0;
+  std::uint64_t stores_ = 0, loads_ = 0, spilled_ = 0, refilled_ = 0;
 };
 
 }  // namespace irr::hwwl

@@ -17,6 +17,7 @@ bool Icrn::can_send(std::uint32_t from, std::uint32_t to, sim::Cycle c) const {
 void Icrn::send(std::uint32_t from, std::uint32_t to, std::uint32_t id, sim::Cycle c) {
   if (!can_send(from, to, c)) throw std::logic_error("ICRN: send without can_send");
   sent_at_[from] = c;
+  ++sent_;
   hub_[to].push_back({c + 1, id});  // hop 1: at the hub next cycle
 }
 
@@ -44,6 +45,13 @@ std::uint64_t Icrn::in_flight() const {
   for (const auto& q : hub_) n += q.size();
   for (const auto& q : delivered_) n += q.size();
   return n;
+}
+
+void Icrn::for_each(const std::function<void(std::uint32_t)>& f) const {
+  for (const auto& q : hub_)
+    for (const Hop& h : q) f(h.id);
+  for (const auto& q : delivered_)
+    for (const Hop& h : q) f(h.id);
 }
 
 }  // namespace irr::hwwl

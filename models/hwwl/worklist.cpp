@@ -1,7 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/hwwl/worklist.h"
 
+#include <string>
+
+#include "sim/error.h"
+
 namespace irr::hwwl {
+
+namespace {
+// A 64-bit mix of a work ID (splitmix64's finaliser): sums of it tell a lost-and-duplicated pair
+// apart from a clean count.
+std::uint64_t id_hash(std::uint32_t id) {
+  std::uint64_t z = id + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
 
 Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
                    std::uint32_t threshold, std::uint32_t hub_buffer)
@@ -17,18 +32,44 @@ bool Worklist::core_empty(std::uint32_t core) const {
   return true;
 }
 
+std::vector<Bank*> Worklist::core_banks(std::uint32_t core) {
+  std::vector<Bank*> banks(lanes_);
+  for (std::uint32_t l = 0; l < lanes_; ++l) banks[l] = &bank(core, l);
+  return banks;
+}
+
 std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
   Bank& b = bank(core, lane);
   if (b.pullable() > 0) {
+    const std::uint32_t id = b.pull(c);
     ++pulled_;
-    return b.pull(c);
+    pulled_hash_ += id_hash(id);
+    return id;
   }
-  if (scheme_ == Scheme::none) return kDone;
+  if (refill_ == Refill::on_demand && !hvus_.empty()) {
+    if (b.reserved() == 0 && hvus_[core]->refillable() > 0) {
+      auto banks = core_banks(core);
+      hvus_[core]->refill_free(banks, refill_loads_);
+    }
+    if (b.reserved() > 0) return kRefill;
+  }
+  if (scheme_ == Scheme::none) {
+    // Nothing but a refill reaches this bank [K L233]; with the HVU's work gone, DONE.
+    const bool refill_coming = b.reserved() > 0 || (!hvus_.empty() && hvus_[core]->pull_side() > 0);
+    if (refill_coming) return kWait;
+    b.retire();
+    return kDone;
+  }
   for (std::uint32_t k = 0; k < cores_; ++k)
     if (!core_empty(k)) return kWait;
   std::uint64_t virtualized = 0;
-  for (const auto& h : hvus_) virtualized += h->held();
-  return icrn_.in_flight() + virtualized + elsewhere_() ? kWait : kDone;
+  for (const auto& h : hvus_) virtualized += h->pull_side();
+  if (icrn_.in_flight() + virtualized + elsewhere_()) return kWait;
+  if (const std::uint64_t left = pullable_work())
+    throw Error("HWWL invariant: DONE at cycle " + std::to_string(c) + " while " + std::to_string(left) +
+                " work IDs can still be pulled");
+  b.retire();
+  return kDone;
 }
 
 bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c) {
@@ -40,20 +81,28 @@ bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, si
     b.push(c, id);
   }
   ++pushed_;
+  pushed_hash_ += id_hash(id);
   return true;
 }
 
-void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory) {
+void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, Refill refill,
+                             std::uint32_t refill_loads) {
+  if (per_core == 0) throw Error("wlinit: an overflow buffer of 0 IDs per core", Error::Kind::usage);
+  if (held() > 0) throw Error("wlinit while the worklist holds " + std::to_string(held()) + " work IDs", Error::Kind::usage);
   hvus_.clear();
+  refill_ = refill;
+  refill_loads_ = refill_loads;
   for (std::uint32_t k = 0; k < cores_; ++k)
-    hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory));
+    hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory, banks_.front().mode()));
 }
 
 void Worklist::virtualize(sim::Cycle c, bool refill_point) {
-  std::vector<Bank*> banks(lanes_);
   for (std::uint32_t k = 0; k < hvus_.size(); ++k) {
-    for (std::uint32_t l = 0; l < lanes_; ++l) banks[l] = &bank(k, l);
-    hvus_[k]->step(banks, refill_point, c);
+    auto banks = core_banks(k);
+    hvus_[k]->step(banks, c);
+    if (refill_point && refill_ == Refill::interval)
+      while (hvus_[k]->refill_all(banks, refill_loads_)) {
+      }
   }
 }
 
@@ -70,7 +119,11 @@ std::uint64_t Worklist::refill_loads() const {
 }
 
 void Worklist::kernel_end() {
-  for (Bank& b : banks_) b.swap();
+  for (Bank& b : banks_) {
+    b.swap();
+    b.revive();
+  }
+  for (auto& h : hvus_) h->kernel_end();
 }
 
 void Worklist::redistribute(sim::Cycle c) {
@@ -107,6 +160,7 @@ void Worklist::redistribute(sim::Cycle c) {
   for (std::uint32_t k = 0; k < cores_; ++k) {
     for (const Transfer& t : g.cores[k].moves) {
       Bank &from = bank(k, t.from), &to = bank(k, t.to);
+      if (to.retired()) continue;  // its lane pulled DONE: nobody would pull the ID there
       if (!from.port_free(c) || !to.port_free(c) || from.pullable() == 0 || to.free_pull_entries() == 0) {
         ++skipped_;  // a pull or push has the port this cycle (or the IDs are reserved, not yet landed)
         continue;
@@ -131,7 +185,8 @@ void Worklist::spread_evenly() {
   // Deal them out oldest first, one bank after another, to banks with room.
   std::size_t next = 0;
   for (std::uint32_t id : all) {
-    for (std::size_t tries = 0; banks_[next].free_pull_entries() == 0 && tries < banks_.size(); ++tries)
+    for (std::size_t tries = 0; (banks_[next].retired() || banks_[next].free_pull_entries() == 0) && tries < banks_.size();
+         ++tries)
       next = (next + 1) % banks_.size();
     banks_[next].place(id);
     next = (next + 1) % banks_.size();
@@ -146,12 +201,34 @@ void Worklist::deliver(sim::Cycle c) {
     std::optional<std::uint32_t> best;
     for (std::uint32_t l = 0; l < lanes_; ++l) {
       const Bank& b = bank(k, l);
-      if (b.port_free(c) && b.free_pull_entries() > 0 && (!best || b.occupied() < bank(k, *best).occupied())) best = l;
+      if (b.port_free(c) && !b.retired() && b.free_pull_entries() > 0 && (!best || b.occupied() < bank(k, *best).occupied())) best = l;
     }
     if (!best) continue;  // every bank busy or full: it waits at the core's input
     bank(k, *best).move_in(c, *icrn_.peek(k, c));
     icrn_.take(k);
   }
+}
+
+std::uint64_t Worklist::pullable_work() const {
+  std::uint64_t n = icrn_.in_flight() + elsewhere_();
+  for (const Bank& b : banks_) n += b.occupied();
+  for (const auto& h : hvus_) n += h->pull_side();
+  return n;
+}
+
+void Worklist::check(sim::Cycle c) const {
+  std::uint64_t count = 0, hash = 0;
+  const auto add = [&](std::uint32_t id) {
+    ++count;
+    hash += id_hash(id);
+  };
+  for (const Bank& b : banks_) b.for_each(add);
+  icrn_.for_each(add);
+  for (const auto& h : hvus_) h->for_each(add);
+  if (pushed_ != pulled_ + count || pushed_hash_ != pulled_hash_ + hash)
+    throw Error("HWWL invariant at cycle " + std::to_string(c) + ": " + std::to_string(pushed_) + " IDs pushed, " +
+                std::to_string(pulled_) + " pulled, " + std::to_string(count) + " held" +
+                (pushed_ == pulled_ + count ? " (counts agree, the IDs do not: one lost and one duplicated)" : ""));
 }
 
 std::uint64_t Worklist::held() const {

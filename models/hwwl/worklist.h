@@ -4,7 +4,7 @@
 // thread's own lane bank; an empty bank answers DONE without redistribution (it will never be
 // refilled [K L233]) and, with it, DONE only when every core's empty bit is set, WAIT otherwise
 // [K L239]. Work the other HWWL parts hold (ICRN, HVU, overflow buffer) counts as "work in the
-// system" through elsewhere(); those parts arrive with their models.
+// system" through pullable_work().
 #pragma once
 
 #include <functional>
@@ -18,6 +18,14 @@
 
 namespace irr::hwwl {
 
+// When the HVU refills banks from the overflow buffer [K L257]: periodically, once every bank of
+// the core has a free entry, or on a pull from an empty bank (the pull then waits for the load).
+enum class Refill { interval, on_demand };
+
+// A pull's third answer under on-demand refill: a load is on its way to this bank; the pulling warp
+// waits for it (the HVU marks the pull as a pending load [K L257]) and pulls again.
+constexpr std::uint32_t kRefill = 0xFFFFFFFDu;
+
 // magic: the limit study's ideal [K L305] — every redistribution point spreads all pullable IDs
 // evenly over every bank of every core at once, ignoring ports and bandwidth.
 enum class Scheme { none, threshold, lsorting, gsorting, magic };
@@ -29,21 +37,28 @@ class Worklist {
 
   std::uint32_t cores() const { return cores_; }
   std::uint32_t lanes() const { return lanes_; }
+  std::uint32_t threshold() const { return threshold_; }
   Bank& bank(std::uint32_t core, std::uint32_t lane) { return banks_.at(core * lanes_ + lane); }
   const Bank& bank(std::uint32_t core, std::uint32_t lane) const { return banks_.at(core * lanes_ + lane); }
 
-  // A work ID, kWait or kDone. The bank's port must be free in cycle `c` when it has work.
+  // A work ID, kWait, kDone or (on-demand refill) kRefill. The bank's port must be free in cycle
+  // `c` when it has work.
   std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   // False when the lane's push partition is full and no overflow buffer is set up (wlinit); with
   // one, the core's HVU spills it (and throws the hardware exception when the buffer is full).
   bool push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c);
-  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`.
-  void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory);
-  // Every cycle, after pulls, pushes and redistribution: each HVU stores spills and, at refill
-  // points, refills its core's banks.
+  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`;
+  // each core's HVU keeps at most `refill_loads` refill loads outstanding.
+  void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, Refill refill = Refill::interval,
+                     std::uint32_t refill_loads = 16);
+  bool virtualized() const { return !hvus_.empty(); }
+  const Hvu& hvu(std::uint32_t core) const { return *hvus_.at(core); }
+  // Every cycle, after pulls, pushes and redistribution: each HVU writes returned IDs and stores
+  // spills; at interval refill points it refills its core's banks.
   void virtualize(sim::Cycle c, bool refill_point);
   bool core_empty(std::uint32_t core) const;  // the core's empty bit: all its banks empty
-  // Kernel end: in double-buffer mode each bank swaps if its pull partition drained.
+  // Kernel end: in double-buffer mode each bank swaps if its pull partition drained, and the IDs
+  // spilled so far become refillable.
   void kernel_end();
   // A redistribution point in cycle `c`, after the cycle's pulls and pushes: every core's WRU plans
   // from its occupancies (the global greedy bits are broadcast), moves one ID per planned transfer
@@ -64,8 +79,14 @@ class Worklist {
   // Work held by parts not modelled here, for DONE (tests; the banks, ICRN and HVUs count anyway).
   void set_elsewhere(std::function<std::uint64_t()> f) { elsewhere_ = std::move(f); }
   std::uint64_t held() const;  // IDs in every bank, the ICRN and the HVUs (overflow buffers included)
+  // Work that a pull of this kernel can still get: pull sides (reserved entries included), the ICRN,
+  // refillable and returning HVU IDs and elsewhere() — DONE only when it is zero.
+  std::uint64_t pullable_work() const;
   std::uint64_t pushed() const { return pushed_; }
   std::uint64_t pulled() const { return pulled_; }
+  // The invariants, from an independent count of every held ID: none lost or duplicated (pushed =
+  // pulled + held, and the same for a hash sum of the IDs). Throws irr::Error naming the numbers.
+  void check(sim::Cycle c) const;
 
  private:
   const std::uint32_t cores_, lanes_;
@@ -76,9 +97,13 @@ class Worklist {
   Icrn icrn_;
   void spread_evenly();
   std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
+  Refill refill_ = Refill::interval;
+  std::uint32_t refill_loads_ = 16;
+  std::vector<Bank*> core_banks(std::uint32_t core);
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;
+  std::uint64_t pushed_hash_ = 0, pulled_hash_ = 0;  // sums of id_hash() for check()
 };
 
 }  // namespace irr::hwwl

@@ -14,6 +14,8 @@
 using irr::testing::read_file;
 using irr::testing::run_cli;
 using irr::testing::TempDir;
+using irr::testing::parse_vcd;
+using irr::testing::Vcd;
 namespace fs = std::filesystem;
 
 namespace {
@@ -181,6 +183,31 @@ TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/memory.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/memory.gtkw"))
       << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "-s", "sim.top=hwwl", "--trace", "hwwl_tb.hwwl.*", "-o", d.path() + "/hwwl.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/hwwl.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/hwwl.gtkw"))
+      << "regenerate with: make waveforms";
+}
+
+// The HWWL unit testbench: same seed, same statistics; its waveform holds the unit's signals and
+// shows work crossing between cores and banks.
+TEST(Cli, HwwlTestbenchIsDeterministicAndTraced) {
+  TempDir d;
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(run_cli({"run", "-q", "-s", "sim.top=hwwl", "-s", "hwwl.testbench.work_ids=2000", "-o", d.path() + "/" + run,
+                       "--vcd", d.path() + "/" + run + ".vcd"})
+                  .exit_code,
+              0);
+  const std::string a = read_file(d.path() + "/a/stats.json");
+  EXPECT_EQ(a, read_file(d.path() + "/b/stats.json"));
+  const auto stats = nlohmann::json::parse(a)["stats"];
+  EXPECT_EQ(stats["hwwl_tb.processed"]["value"], 2000);
+  const Vcd vcd = parse_vcd(read_file(d.path() + "/a.vcd"));
+  EXPECT_EQ(vcd.widths.at("hwwl_tb.hwwl.core0.occupancy.bank00"), 5u);  // 0..16 (double-buffer partition of 32)
+  EXPECT_EQ(vcd.widths.at("hwwl_tb.hwwl.core1.greedy"), 16u);
+  EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.core0.occupancy.bank00").size(), 10u);
+  EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.core0.hvu.stored").size(), 2u);
+  EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.icrn.in_flight").size(), 2u);
 }
 
 TEST(Cli, MemorySystemRunIsDeterministic) {

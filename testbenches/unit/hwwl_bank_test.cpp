@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "models/hwwl/fixed_latency_memory.h"
 #include "models/hwwl/hvu.h"
 #include "models/hwwl/icrn.h"
 #include "models/hwwl/worklist.h"
@@ -305,32 +306,6 @@ TEST(HwwlWru, GlobalSortingRanksEveryBankTogether) {
 }
 
 namespace {
-// Memory with a fixed latency, stepped by the test: accesses complete `latency` cycles after issue.
-struct StubMemory : MemoryPort {
-  sim::Cycle now = 0, latency = 10;
-  std::vector<std::pair<sim::Cycle, std::function<void()>>> pending;
-  std::vector<std::uint64_t> store_addresses, load_addresses;
-  void store(std::uint64_t address, std::vector<std::uint32_t>, std::function<void()> done) override {
-    store_addresses.push_back(address);
-    pending.emplace_back(now + latency, std::move(done));
-  }
-  void load(std::uint64_t address, std::uint32_t count, std::function<void(std::vector<std::uint32_t>)> done) override {
-    load_addresses.push_back(address);
-    pending.emplace_back(now + latency, [done, count] { done(std::vector<std::uint32_t>(count)); });
-  }
-  void step(sim::Cycle c) {
-    now = c;
-    for (auto it = pending.begin(); it != pending.end();)
-      if (it->first <= c) {
-        auto f = std::move(it->second);
-        it = pending.erase(it);
-        f();
-      } else {
-        ++it;
-      }
-  }
-};
-
 // One core's banks as the HVU sees them.
 std::vector<Bank*> pointers(std::vector<Bank>& banks) {
   std::vector<Bank*> p;
@@ -340,21 +315,21 @@ std::vector<Bank*> pointers(std::vector<Bank>& banks) {
 }  // namespace
 
 TEST(HwwlHvu, SpillsCoalesceAWarpsWorthPerStore) {
-  StubMemory mem;
-  Hvu hvu(0, 0x1000, 1024, mem);
+  FixedLatencyMemory mem(10);
+  Hvu hvu(0, 0x1000, 1024, mem, Mode::single);
   std::vector<Bank> storage(16, Bank(32, Mode::single));
   std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 40; ++id) hvu.spill(id);
-  hvu.step(banks, false, 0);
-  hvu.step(banks, false, 1);
+  hvu.step(banks, 0);
+  hvu.step(banks, 1);
   EXPECT_EQ(hvu.stores(), 2u);  // 32 + 8 [K L255]
   EXPECT_EQ(mem.store_addresses, (std::vector<std::uint64_t>{0x1000, 0x1000 + 32 * 4}));
   EXPECT_EQ(hvu.held(), 40u);   // in flight still counts as work in the system
 }
 
 TEST(HwwlHvu, OverflowBufferFullIsTheHardwareException) {
-  StubMemory mem;
-  Hvu hvu(3, 0, 4, mem);
+  FixedLatencyMemory mem(10);
+  Hvu hvu(3, 0, 4, mem, Mode::single);
   for (std::uint32_t id = 0; id < 4; ++id) hvu.spill(id);
   try {
     hvu.spill(4);
@@ -366,32 +341,34 @@ TEST(HwwlHvu, OverflowBufferFullIsTheHardwareException) {
 }
 
 TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
-  StubMemory mem;
-  Hvu hvu(0, 0x2000, 1024, mem);
+  FixedLatencyMemory mem(10);
+  Hvu hvu(0, 0x2000, 1024, mem, Mode::single);
   std::vector<Bank> storage(4, Bank(2, Mode::single));
   std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 6; ++id) hvu.spill(id);
   sim::Cycle c = 0;
   for (; c < 12; ++c) {  // the spill store completes at cycle 10
     mem.step(c);
-    hvu.step(banks, false, c);
+    hvu.step(banks, c);
   }
   storage[1].push(c, 99);
   storage[1].push(c + 1, 98);  // bank 1 full: no refill [K L257]
   c += 2;
   mem.step(c);
-  hvu.step(banks, true, c);
+  hvu.step(banks, c);
+  EXPECT_FALSE(hvu.refill_all(banks, 1));
   EXPECT_EQ(hvu.loads(), 0u);
   EXPECT_EQ(storage[1].pull(++c), 99u);
   mem.step(++c);
-  hvu.step(banks, true, c);
+  hvu.step(banks, c);
+  EXPECT_TRUE(hvu.refill_all(banks, 1));
   EXPECT_EQ(hvu.loads(), 1u);
   for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 1u);  // reserved: occupied, not pullable
   EXPECT_EQ(storage[0].pullable(), 0u);
   const sim::Cycle issued = c;
-  for (++c; c <= issued + mem.latency + 1; ++c) {
+  for (++c; c <= issued + mem.latency() + 1; ++c) {
     mem.step(c);
-    hvu.step(banks, false, c);
+    hvu.step(banks, c);
   }
   for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 0u);
   EXPECT_EQ(storage[0].pull(c), 0u);  // the oldest spilled IDs, one per bank
@@ -403,7 +380,7 @@ TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
 // Small banks, so pushes spill and refills come back: still no loss, no duplicate, no early DONE.
 TEST(HwwlWorklist, RandomTrafficWithVirtualization) {
   Worklist wl(4, 16, 4, Mode::single, Scheme::lsorting, 5);
-  StubMemory mem;
+  FixedLatencyMemory mem(10);
   wl.init_overflow(0x10000, 1u << 14, mem);
   std::mt19937 rng(99);
   std::set<std::uint32_t> out;
@@ -438,4 +415,105 @@ TEST(HwwlWorklist, RandomTrafficWithVirtualization) {
   EXPECT_GT(next_id, 3000u);
   EXPECT_GT(wl.spill_stores(), 10u);
   EXPECT_GT(wl.refill_loads(), 10u);
+}
+
+namespace {
+// Steps a worklist's background work for `cycles` cycles from `c` (memory first, as the unit does).
+sim::Cycle run_background(Worklist& wl, FixedLatencyMemory& mem, sim::Cycle c, sim::Cycle cycles, bool refill = true) {
+  for (const sim::Cycle end = c + cycles; c < end; ++c) {
+    mem.step(c);
+    wl.deliver(c);
+    wl.virtualize(c, refill);
+  }
+  return c;
+}
+}  // namespace
+
+// Double-buffer mode: a spilled push belongs to the next kernel. It is not refilled into this
+// kernel's pull side, does not hold DONE back, and comes back after the swap.
+TEST(HwwlWorklist, DoubleBufferSpillsWaitForTheNextKernel) {
+  Worklist wl(1, 1, 4, Mode::double_buffer, Scheme::lsorting, 5);
+  FixedLatencyMemory mem(10);
+  wl.init_overflow(0x1000, 64, mem);
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 1; id <= 6; ++id) ASSERT_TRUE(wl.push(0, 0, id, c++));  // 2 in the bank, 4 spilled
+  c = run_background(wl, mem, c, 40);
+  EXPECT_EQ(wl.hvu(0).stored(), 4u);
+  EXPECT_EQ(wl.hvu(0).loads(), 0u);     // refill points passed: nothing of this kernel's pushes refilled
+  EXPECT_EQ(wl.pull(0, 0, c++), kDone);  // the pull side is drained: the kernel may end
+  wl.kernel_end();
+  std::vector<std::uint32_t> got;
+  for (int i = 0; i < 200 && got.size() < 6; ++i) {
+    const std::uint32_t id = wl.pull(0, 0, c);
+    if (id != kWait) {
+      ASSERT_NE(id, kDone) << "DONE with " << 6 - got.size() << " IDs left";
+      got.push_back(id);
+    }
+    c = run_background(wl, mem, c, 1);
+  }
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6}));  // bank first, then the overflow FIFO
+  EXPECT_GE(wl.hvu(0).loads(), 4u);  // one bank: one ID per load
+  EXPECT_EQ(wl.pull(0, 0, c), kDone);
+  wl.check(c);
+}
+
+// On-demand refill [K L257]: a pull from an empty bank starts a load and waits for it (kRefill);
+// the pull after it lands gets the ID.
+TEST(HwwlWorklist, OnDemandRefillMakesThePullWait) {
+  Worklist wl(1, 2, 4, Mode::single, Scheme::none, 5);
+  FixedLatencyMemory mem(10);
+  wl.init_overflow(0x1000, 64, mem, Refill::on_demand, 2);
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 1; id <= 6; ++id) ASSERT_TRUE(wl.push(0, 0, id, c++));  // 4 in bank 0, 2 spilled
+  c = run_background(wl, mem, c, 20, false);
+  ASSERT_EQ(wl.hvu(0).stored(), 2u);
+  EXPECT_EQ(wl.hvu(0).loads(), 0u);  // nothing refills until a pull asks
+  EXPECT_EQ(wl.pull(0, 1, c), kRefill);
+  EXPECT_EQ(wl.hvu(0).loads(), 1u);  // one ID into each bank with a free entry: bank 1 only (bank 0 is full)
+  EXPECT_EQ(wl.bank(0, 1).reserved(), 1u);
+  EXPECT_EQ(wl.pull(0, 1, c + 1), kRefill);  // still on its way: no second load
+  EXPECT_EQ(wl.hvu(0).loads(), 1u);
+  c = run_background(wl, mem, c + 1, 12, false);
+  EXPECT_EQ(wl.pull(0, 1, c), 5u);
+  wl.check(c);
+}
+
+// Single-buffer termination: a bank that answered DONE is retired until a push or a kernel end;
+// redistribution and ICRN deliveries pass it by, so no ID is stranded where no thread pulls.
+TEST(HwwlWorklist, RetiredBanksReceiveNothing) {
+  Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
+  sim::Cycle c = 0;
+  EXPECT_EQ(wl.pull(0, 1, c++), kDone);
+  EXPECT_TRUE(wl.bank(0, 1).retired());
+  for (std::uint32_t id = 0; id < 8; ++id) ASSERT_TRUE(wl.push(0, 0, id, c++));
+  wl.redistribute(c++);
+  EXPECT_EQ(wl.bank(0, 1).occupied(), 0u);
+  EXPECT_EQ(wl.moved(), 0u);
+  ASSERT_TRUE(wl.push(0, 1, 100, c++));  // a live thread on lane 1
+  EXPECT_FALSE(wl.bank(0, 1).retired());
+  wl.redistribute(c++);
+  EXPECT_EQ(wl.moved(), 1u);
+  EXPECT_EQ(wl.bank(0, 1).occupied(), 2u);
+}
+
+// The invariant check counts and hashes every held ID independently of the worklist's own books.
+TEST(HwwlWorklist, InvariantCheckCatchesLostAndDuplicatedIds) {
+  {
+    Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
+    ASSERT_TRUE(wl.push(0, 0, 7, 0));
+    EXPECT_NO_THROW(wl.check(1));
+    wl.bank(0, 1).place(7);  // a duplicate appears
+    EXPECT_THROW(wl.check(2), Error);
+  }
+  Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
+  ASSERT_TRUE(wl.push(0, 0, 7, 0));
+  std::vector<std::uint32_t> drained;
+  wl.bank(0, 0).drain_into(drained);  // 7 lost ...
+  wl.bank(0, 0).place(8);             // ... and 8 made up: the counts agree
+  try {
+    wl.check(3);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("one lost and one duplicated"), std::string::npos) << e.what();
+  }
 }

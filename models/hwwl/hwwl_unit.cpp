@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/hwwl/hwwl_unit.h"
+
+#include <string>
+
+#include "sim/error.h"
+
+namespace irr::hwwl {
+
+namespace {
+
+Scheme scheme_of(const std::string& s) {
+  if (s == "none") return Scheme::none;
+  if (s == "threshold") return Scheme::threshold;
+  if (s == "lsorting") return Scheme::lsorting;
+  if (s == "gsorting") return Scheme::gsorting;
+  return Scheme::magic;
+}
+
+}  // namespace
+
+HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t cores, std::uint32_t lanes)
+    : sc_core::sc_module(name),
+      sim_(sim),
+      clock_(sim.clock("core")),
+      wl_(cores, lanes, static_cast<std::uint32_t>(sim.config().get_uint("hwwl.bank_entries")),
+          sim.config().get_string("hwwl.mode") == "double" ? Mode::double_buffer : Mode::single,
+          scheme_of(sim.config().get_string("hwwl.redistribution")),
+          static_cast<std::uint32_t>(sim.config().get_uint("hwwl.threshold")),
+          static_cast<std::uint32_t>(sim.config().get_uint("hwwl.hub_buffer"))),
+      on_demand_(sim.config().get_string("hwwl.trigger") == "on_demand"),
+      on_demand_refill_(sim.config().get_string("hwwl.virtualization") == "on_demand"),
+      invariants_(sim.config().get_bool("hwwl.check_invariants")),
+      interval_(sim.config().get_uint("hwwl.interval")),
+      refill_interval_(sim.config().get_uint("hwwl.refill_interval")),
+      refill_loads_(static_cast<std::uint32_t>(sim.config().get_uint("hwwl.refill_loads"))),
+      pulls_(sim.counter(*this, "pulls", "wlpull accesses", "pulls")),
+      wait_pulls_(sim.counter(*this, "wait_pulls", "pulls answered WAIT (work exists elsewhere)", "pulls")),
+      done_pulls_(sim.counter(*this, "done_pulls", "pulls answered DONE", "pulls")),
+      refill_pulls_(sim.counter(*this, "refill_pulls", "pulls that wait for an on-demand refill", "pulls")),
+      pushes_(sim.counter(*this, "pushes", "wlpush accesses", "pushes")),
+      points_(sim.counter(*this, "redistribution_points", "cycles the WRUs redistributed", "points")),
+      kernels_(sim.counter(*this, "kernels", "kernel ends seen", "kernels")),
+      occupancy_(sim.average(*this, "occupancy", "work IDs held per bank (pull side), averaged over redistribution points",
+                             "IDs")),
+      icrn_probe_(sim.probe(*this, "icrn.in_flight", 16, "work IDs in the inter-core network")),
+      point_probe_(sim.probe(*this, "wru.point", 1, "a redistribution point this cycle")) {
+  const std::string n = this->name();
+  auto& stats = sim.stats();
+  const auto formula = [&](const std::string& leaf, const std::string& what, const std::string& unit, auto f) {
+    stats.formula(n + "." + leaf, what, unit, [this, f] { return static_cast<double>(f(wl_)); });
+  };
+  formula("wru.moved", "work IDs moved between banks of a core", "IDs", [](const Worklist& w) { return w.moved(); });
+  formula("wru.skipped", "planned moves skipped for a port conflict [K L241]", "moves",
+          [](const Worklist& w) { return w.skipped(); });
+  formula("icrn.sent", "work IDs sent to another core", "IDs", [](const Worklist& w) { return w.exported(); });
+  formula("icrn.contention_cycles", "cycles an ID waited in the hub behind another", "cycles",
+          [](const Worklist& w) { return w.icrn().contention_cycles(); });
+  formula("hvu.spill_stores", "coalesced spill stores", "stores", [](const Worklist& w) { return w.spill_stores(); });
+  formula("hvu.refill_loads", "refill loads", "loads", [](const Worklist& w) { return w.refill_loads(); });
+  formula("hvu.spilled", "work IDs spilled to the overflow buffers", "IDs", [](const Worklist& w) {
+    std::uint64_t s = 0;
+    for (std::uint32_t k = 0; w.virtualized() && k < w.cores(); ++k) s += w.hvu(k).spilled();
+    return s;
+  });
+  formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) {
+    std::uint64_t s = 0;
+    for (std::uint32_t k = 0; w.virtualized() && k < w.cores(); ++k) s += w.hvu(k).refilled();
+    return s;
+  });
+  if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);
+  const std::uint32_t entries = wl_.bank(0, 0).capacity();  // a partition's
+  for (std::uint32_t k = 0; k < cores; ++k) {
+    const std::string core = "core" + std::to_string(k) + ".";
+    CoreProbes p;
+    p.greedy = &sim.probe(*this, core + "greedy", lanes, "per bank (bit = lane): more than hwwl.threshold IDs");
+    p.needy = &sim.probe(*this, core + "needy", lanes, "per bank (bit = lane): fewer than hwwl.threshold IDs");
+    p.empty = &sim.probe(*this, core + "empty", 1, "the core's empty bit: every bank's pull side empty");
+    p.global_greedy = &sim.probe(*this, core + "global_greedy", 1, "more greedy banks than needy ones");
+    p.hvu_queued = &sim.probe(*this, core + "hvu.queued", 16, "spilled IDs waiting for a store");
+    p.hvu_stored = &sim.probe(*this, core + "hvu.stored", 32, "IDs in the overflow buffer");
+    p.hvu_loads = &sim.probe(*this, core + "hvu.loads", 8, "refill loads outstanding");
+    for (std::uint32_t l = 0; l < lanes; ++l)
+      p.occupancy.push_back(&sim.probe(*this, core + "occupancy.bank" + (l < 10 ? "0" : "") + std::to_string(l),
+                                       sim::bits_for(entries), "pull-side IDs, reserved entries included"));
+    probes_.push_back(std::move(p));
+  }
+  clock_.add(*this);
+  sim.watch(n, *this);
+}
+
+void HwwlUnit::wlinit(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory) {
+  wl_.init_overflow(base, per_core, memory, on_demand_refill_ ? Refill::on_demand : Refill::interval, refill_loads_);
+}
+
+bool HwwlUnit::port_free(std::uint32_t core, std::uint32_t lane) const { return wl_.bank(core, lane).port_free(now()); }
+
+std::uint32_t HwwlUnit::pull(std::uint32_t core, std::uint32_t lane) {
+  const std::uint32_t id = wl_.pull(core, lane, now());
+  ++pulls_;
+  if (id == kWait) ++wait_pulls_;
+  if (id == kDone) ++done_pulls_;
+  if (id == kRefill) ++refill_pulls_;
+  if (id == kWait || id == kRefill) demand_ = true;
+  if (id < kRefill) sim_.note_progress();
+  wake();
+  return id;
+}
+
+void HwwlUnit::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id) {
+  const bool full = wl_.bank(core, lane).push_full();
+  if (!wl_.push(core, lane, id, now()))
+    throw Error("wlpush on core " + std::to_string(core) + " lane " + std::to_string(lane) +
+                ": the bank is full and no overflow buffer is set up (wlinit)");
+  ++pushes_;
+  demand_ = demand_ || full;
+  wake();
+}
+
+void HwwlUnit::kernel_end() {
+  wl_.kernel_end();
+  ++kernels_;
+  if (invariants_) wl_.check(now());
+  wake();
+}
+
+bool HwwlUnit::tick(sim::Cycle c) {
+  wl_.deliver(c);
+  // Interval trigger: every hwwl.interval cycles [K L305]; on-demand: at the end of a cycle in
+  // which a pull found its bank empty or a push found it full.
+  const bool point = on_demand_ ? demand_ : c % interval_ == 0;
+  demand_ = false;
+  if (point) {
+    wl_.redistribute(c);
+    ++points_;
+    for (std::uint32_t k = 0; k < wl_.cores(); ++k)
+      for (std::uint32_t l = 0; l < wl_.lanes(); ++l) occupancy_.sample(wl_.bank(k, l).occupied());
+  }
+  wl_.virtualize(c, c % refill_interval_ == 0);
+  if (invariants_ && c % interval_ == 0) wl_.check(c);
+  point_probe_.set(point);
+  sample();
+  // Stepped every cycle while IDs are held anywhere: redistribution, the ICRN and the HVU work on
+  // them. With nothing held the unit sleeps until a pull or a push wakes it.
+  return wl_.held() > 0;
+}
+
+void HwwlUnit::sample() {
+  icrn_probe_.set(std::min<std::uint64_t>(wl_.icrn().in_flight(), 0xffff));
+  const std::uint32_t threshold = wl_.threshold();
+  for (std::uint32_t k = 0; k < wl_.cores(); ++k) {
+    CoreProbes& p = probes_[k];
+    std::uint64_t greedy = 0, needy = 0;
+    std::uint32_t greedy_n = 0, needy_n = 0;
+    for (std::uint32_t l = 0; l < wl_.lanes(); ++l) {
+      const std::uint32_t n = wl_.bank(k, l).occupied();
+      p.occupancy[l]->set(n);
+      if (n > threshold) greedy |= 1ull << l, ++greedy_n;
+      if (n < threshold) needy |= 1ull << l, ++needy_n;
+    }
+    p.greedy->set(greedy);
+    p.needy->set(needy);
+    p.global_greedy->set(greedy_n > needy_n);
+    p.empty->set(wl_.core_empty(k));
+    if (wl_.virtualized()) {
+      const Hvu& h = wl_.hvu(k);
+      p.hvu_queued->set(std::min<std::uint64_t>(h.queued(), 0xffff));
+      p.hvu_stored->set(std::min<std::uint64_t>(h.stored(), 0xffffffff));
+      p.hvu_loads->set(std::min<std::uint32_t>(h.loads_outstanding(), 0xff));
+    }
+  }
+}
+
+std::vector<std::string> HwwlUnit::outstanding() const {
+  if (!wl_.held()) return {};
+  return {std::to_string(wl_.held()) + " work IDs held (" + std::to_string(wl_.icrn().in_flight()) + " in the ICRN)"};
+}
+
+}  // namespace irr::hwwl

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HWWL as a clocked unit (../shared/specs/hwwl_iru_dats.md part 1): the Worklist (banks, WRUs,
+// ICRN, HVUs) built from the hwwl.* configuration and stepped in the core clock domain. Clients
+// (the unit testbench; the SMs' wlpull/wlpush in the GPU) pull and push during their own tick of
+// a cycle; the unit's tick, registered after them, then does the cycle's background work in this
+// order: the ICRN moves a hop and cores write received IDs, the WRUs redistribute at
+// redistribution points, the HVUs write refilled IDs, store spills and refill at refill points.
+// It checks its invariants at every redistribution interval and at kernel ends, publishes
+// statistics under its name and probes for the waveforms (waveforms/hwwl.gtkw).
+#pragma once
+
+#include <vector>
+
+#include "models/hwwl/worklist.h"
+#include "sim/simulation.h"
+
+namespace irr::hwwl {
+
+class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
+ public:
+  // `cores` x `lanes` banks (the GPU: SMs x core.simd_width).
+  HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t cores, std::uint32_t lanes);
+
+  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`.
+  void wlinit(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory);
+  // Whether the lane's bank can take an access this cycle (one port: a pull or a push).
+  bool port_free(std::uint32_t core, std::uint32_t lane) const;
+  // wlpull: a work ID, kWait, kDone or kRefill (on-demand refill: pull again once it has landed).
+  std::uint32_t pull(std::uint32_t core, std::uint32_t lane);
+  // wlpush: throws irr::Error when the bank and the overflow buffer are both full (the hardware
+  // exception), or when the bank is full and no wlinit set up an overflow buffer.
+  void push(std::uint32_t core, std::uint32_t lane, std::uint32_t id);
+  // The kernel ended: double-buffer swap; invariants checked.
+  void kernel_end();
+  // Whether any work ID is held anywhere (what the host asks before launching the next kernel).
+  bool work_remains() const { return wl_.held() > 0; }
+
+  const Worklist& worklist() const { return wl_; }
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+
+ private:
+  sim::Cycle now() const { return clock_.now_cycle(); }
+  void sample();
+
+  sim::Simulation& sim_;
+  sim::ClockScheduler& clock_;
+  Worklist wl_;
+  const bool on_demand_, on_demand_refill_, invariants_;
+  const std::uint64_t interval_, refill_interval_;
+  const std::uint32_t refill_loads_;
+  bool demand_ = false;  // on-demand trigger: a pull found its bank empty or a push found it full
+  sim::Counter &pulls_, &wait_pulls_, &done_pulls_, &refill_pulls_, &pushes_, &points_, &kernels_;
+  sim::Average& occupancy_;
+  struct CoreProbes {
+    sim::Probe *greedy, *needy, *empty, *global_greedy, *hvu_queued, *hvu_stored, *hvu_loads;
+    std::vector<sim::Probe*> occupancy;  // per bank
+  };
+  std::vector<CoreProbes> probes_;
+  sim::Probe &icrn_probe_, &point_probe_;
+};
+
+}  // namespace irr::hwwl
