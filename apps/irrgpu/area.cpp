@@ -93,12 +93,14 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
   ys << "hierarchy -check -top " << top << "\n"
      << "synth -top " << top << " -run begin:fine\n"
      << "tee -q -o " << (dir / "mem.txt").string() << " dump t:$mem_v2\n"  // tee takes no quotes
-     << (flops ? "memory_map\n" : "") << "opt -fast -full\ntechmap\nopt -fast\n"
-     // Plain flip-flops and CMOS gates (NAND, NOR, NOT, AOI, OAI), which stat -tech cmos counts.
-     << "dfflegalize -cell $_DFF_P_ 01\nabc -g cmos4\nopt -fast\n"
+     << (flops ? "memory_map\n" : "") << "opt -fast -full\ntechmap\nopt -fast\ndesign -save generic\n"
+     // The transistor estimate on a copy: plain flip-flops and CMOS gates (NAND, NOR, NOT, AOI,
+     // OAI), which stat -tech cmos counts, mapped with the same short ABC script as the liberty.
+     << "dfflegalize -cell $_DFF_P_ 01\nabc -g cmos4 -script +strash;ifraig;dc2;dch,-f;map\nopt -fast\n"
      << "tee -q -o " << (dir / "cmos.txt").string() << " stat -tech cmos\n"
+     << "design -load generic\n"
      << "dfflibmap -liberty \"" << liberty << "\"\n"
-     << "abc -liberty \"" << liberty << "\" -script +strash;dch,-f;map;topo;stime,-p\n"
+     << "abc -liberty \"" << liberty << "\" -script +strash;ifraig;dc2;dch,-f;map;topo;stime,-p\n"
      << "opt_clean\n"
      << "tee -q -o " << (dir / "cells.json").string() << " stat -json\n";
   std::ofstream(dir / "area.ys") << ys.str();

@@ -31,6 +31,7 @@ class Bank {
   Bank(std::uint32_t entries, Mode mode);
 
   Mode mode() const { return mode_; }
+  int pull_partition() const { return pull_; }  // 0 or 1 (double-buffer mode swaps it)
   // Entries one partition holds: all of them in single-buffer mode, half in double-buffer mode.
   std::uint32_t capacity() const { return capacity_; }
 

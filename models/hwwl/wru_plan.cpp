@@ -43,10 +43,15 @@ Plan plan_threshold(const std::vector<std::uint32_t>& occ, std::uint32_t thresho
   return plan;
 }
 
-Plan plan_lsorting(const std::vector<std::uint32_t>& occ, std::uint32_t threshold) {
+std::vector<std::uint32_t> rank_by_occupancy(const std::vector<std::uint32_t>& occ) {
   std::vector<std::uint32_t> rank(occ.size());
   std::iota(rank.begin(), rank.end(), 0u);
   std::stable_sort(rank.begin(), rank.end(), [&](std::uint32_t a, std::uint32_t b) { return occ[a] < occ[b]; });
+  return rank;
+}
+
+Plan plan_lsorting(const std::vector<std::uint32_t>& occ, std::uint32_t threshold) {
+  const std::vector<std::uint32_t> rank = rank_by_occupancy(occ);
   const auto needy = static_cast<std::size_t>(std::count_if(occ.begin(), occ.end(), [&](std::uint32_t n) { return n < threshold; }));
   const std::size_t k = std::min(needy, occ.size() / 2);
   Plan plan;

@@ -27,6 +27,9 @@ struct Plan {
 // in bank order, the needy list rotated by `rotation` (round-robin across intervals).
 Plan plan_threshold(const std::vector<std::uint32_t>& occupancy, std::uint32_t threshold, std::uint32_t rotation = 0);
 
+// The banks in increasing order of occupancy, ties by bank index (the sorting network's output).
+std::vector<std::uint32_t> rank_by_occupancy(const std::vector<std::uint32_t>& occupancy);
+
 // Local sorting [K L247]: banks ranked by occupancy; the k most loaded give to the k least loaded,
 // k = min(needy banks, half the banks) — so when every bank is needy the fuller half gives to the
 // emptier half. A pair moves only if the giver holds at least two more than the taker (one fewer

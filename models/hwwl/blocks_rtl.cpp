@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// The RTL side of the HWWL's islands: each parameter set the build verilated
+// (models/hwwl/CMakeLists.txt) behind BankBlock and WruBlock.
+#include <iterator>
+#include <type_traits>
+
+#include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
+// Generated: the Verilated headers and IRRGPU_HWWL_{BANK,WRU}_VARIANTS(X).
+#include "hwwl_variants.inc"
+#include "models/hwwl/blocks.h"
+
+namespace irr::hwwl {
+
+namespace {
+
+// Packs `values` of `width` bits each into a Verilated port (an integer or a VlWide), and back.
+template <typename P>
+void pack(P& port, const std::vector<std::uint32_t>& values, unsigned width) {
+  if constexpr (std::is_integral_v<P>) {
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) x |= std::uint64_t{values[i] & ((1u << width) - 1)} << (i * width);
+    port = static_cast<P>(x);
+  } else {
+    for (auto& word : port.m_storage) word = 0;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      for (unsigned b = 0; b < width; ++b)
+        if (values[i] >> b & 1) port[(i * width + b) / 32] |= 1u << ((i * width + b) % 32);
+  }
+}
+
+template <typename P>
+std::vector<std::uint32_t> unpack(const P& port, std::size_t n, unsigned width) {
+  std::vector<std::uint32_t> v(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (unsigned b = 0; b < width; ++b) {
+      const std::size_t bit = i * width + b;
+      bool set;
+      if constexpr (std::is_integral_v<P>) set = std::uint64_t{port} >> bit & 1;
+      else set = port[bit / 32] >> (bit % 32) & 1;
+      if (set) v[i] |= 1u << b;
+    }
+  return v;
+}
+
+unsigned bits_for(unsigned n) {  // $clog2(n)
+  unsigned b = 0;
+  while ((1u << b) < n) ++b;
+  return b;
+}
+
+template <typename V>
+class BankRtl : public BankBlock {
+ public:
+  BankRtl(BankParams p, std::uint64_t seed, const std::string& fst) : mask_((1u << p.width) - 1), v_("hwwl_bank", seed, fst, 1000) {}
+  BankOut eval(const BankIn& in) override {
+    V& t = v_.top();
+    t.rst = in.rst;
+    t.cfg_double = in.cfg_double;
+    t.op = static_cast<std::uint8_t>(in.op);
+    t.wdata = in.wdata & mask_;
+    t.reserve = in.reserve;
+    t.kernel_end = in.kernel_end;
+    t.retire = in.retire;
+    v_.settle();
+    BankOut o;
+    o.op_ok = t.op_ok;
+    o.reserve_ok = t.reserve_ok;
+    o.swapped = t.swapped;
+    o.rd_valid = t.rd_valid;
+    o.rd_data = t.rd_data;
+    o.pullable = t.pullable;
+    o.reserved = t.reserved;
+    o.occupied = t.occupied;
+    o.push_occupied = t.push_occupied;
+    o.push_full = t.push_full;
+    o.empty = t.empty;
+    o.greedy = t.greedy;
+    o.needy = t.needy;
+    o.retired = t.retired;
+    o.double_mode = t.double_mode;
+    o.pull_part = t.pull_part;
+    return o;
+  }
+  void edge() override { v_.rising_edge(); }
+
+ private:
+  std::uint32_t mask_;
+  blocks::Verilated<V> v_;
+};
+
+template <typename V>
+class WruRtl : public WruBlock {
+ public:
+  WruRtl(WruParams p, std::uint64_t seed, const std::string& fst)
+      : p_(p), iw_(bits_for(p.banks)), v_("hwwl_wru_lsort", seed, fst, 1000) {}
+  WruOut eval(const WruIn& in) override {
+    V& t = v_.top();
+    t.rst = in.rst;
+    pack(t.occ, in.occupancy, p_.count_width);
+    v_.settle();
+    WruOut o;
+    o.rank = unpack(t.rank, p_.banks, iw_);
+    o.move_valid = t.move_valid;
+    o.move_from = unpack(t.move_from, p_.banks / 2, iw_);
+    o.move_to = unpack(t.move_to, p_.banks / 2, iw_);
+    o.global_greedy = t.global_greedy;
+    o.export_valid = t.export_valid;
+    o.export_bank = t.export_bank;
+    return o;
+  }
+  void edge() override { v_.rising_edge(); }
+
+ private:
+  const WruParams p_;
+  const unsigned iw_;
+  blocks::Verilated<V> v_;
+};
+
+template <typename P>
+std::string built_list(const std::vector<P>& builds, std::string (*name)(const P&)) {
+  std::string s;
+  for (const P& b : builds) s += " " + name(b);
+  return s;
+}
+
+std::string bank_name(const BankParams& p) {
+  return std::to_string(p.depth) + "x" + std::to_string(p.width) + "/T" + std::to_string(p.threshold);
+}
+std::string wru_name(const WruParams& p) {
+  return std::to_string(p.banks) + " banks x " + std::to_string(p.count_width) + " bits/T" + std::to_string(p.threshold);
+}
+
+}  // namespace
+
+std::vector<BankParams> bank_rtl_builds() {
+  std::vector<BankParams> v;
+#define IRRGPU_LIST(D, W, T) v.push_back({D, W, T});
+  IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_LIST)
+#undef IRRGPU_LIST
+  return v;
+}
+
+std::vector<WruParams> wru_rtl_builds() {
+  std::vector<WruParams> v;
+#define IRRGPU_LIST(B, C, T) v.push_back({B, C, T});
+  IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_LIST)
+#undef IRRGPU_LIST
+  return v;
+}
+
+std::unique_ptr<BankBlock> make_bank_rtl(BankParams p, std::uint64_t seed, const std::string& fst) {
+#define IRRGPU_MAKE(D, W, T) \
+  if (p == BankParams{D, W, T}) return std::make_unique<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T>>(p, seed, fst);
+  IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_MAKE)
+#undef IRRGPU_MAKE
+  throw Error("hwwl_bank: no RTL build for " + bank_name(p) + " (built:" + built_list(bank_rtl_builds(), bank_name) +
+                  "; add it to IRRGPU_HWWL_BANK_RTL_BUILDS in models/hwwl/CMakeLists.txt)",
+              Error::Kind::config);
+}
+
+std::unique_ptr<WruBlock> make_wru_rtl(WruParams p, std::uint64_t seed, const std::string& fst) {
+#define IRRGPU_MAKE(B, C, T) \
+  if (p == WruParams{B, C, T}) return std::make_unique<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T>>(p, seed, fst);
+  IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_MAKE)
+#undef IRRGPU_MAKE
+  throw Error("hwwl_wru_lsort: no RTL build for " + wru_name(p) + " (built:" + built_list(wru_rtl_builds(), wru_name) +
+                  "; add it to IRRGPU_HWWL_WRU_RTL_BUILDS in models/hwwl/CMakeLists.txt)",
+              Error::Kind::config);
+}
+
+}  // namespace irr::hwwl

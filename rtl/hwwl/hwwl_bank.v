@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// hwwl_bank: one HWWL lane bank (Kim & Batten; ../shared/specs/hwwl_iru_dats.md 1.4) — a FIFO of
+// work IDs on a single-port SRAM of DEPTH words, used whole (single-buffer mode) or as two
+// partitions of DEPTH/2 with their own head pointers and counts (double-buffer mode: pulls drain
+// the pull partition, pushes fill the other, and the two swap at a kernel end once the pull side
+// is empty). The C++ model is irr::hwwl::Bank (models/hwwl/bank.h); docs/hwwl.md has the table.
+//
+// Cycle semantics:
+//  - One array access per cycle, chosen by `op`: PULL (oldest pull-side ID), PUSH (to the push
+//    side), TAKE (redistribution: the newest pull-side ID), PUT (redistribution into the pull
+//    side), FILL (a refilled ID lands in a reserved pull-side entry). An op that is not possible
+//    in the current state (nothing to read, no room, no reserved entry) is refused: op_ok = 0.
+//    Arbitration among requesters (pulls and pushes before redistribution and refills) is the
+//    WRU's and HVU's: they present an op only when the lane's port is free.
+//  - `reserve` (no array access) reserves one pull-side entry for a refill on its way: counted as
+//    occupied, not pullable. Accepted when the pull side still has a free entry after this
+//    cycle's op.
+//  - `kernel_end`: in double-buffer mode the partitions swap if the pull side is empty (swapped);
+//    only on a cycle with no op and no reserve. It also clears `retired`.
+//  - `retire` sets `retired` (the lane pulled DONE); an accepted PUSH or a kernel end clears it.
+//  - Outputs other than op_ok, reserve_ok and swapped are registered: the state at the start of
+//    the cycle. greedy = occupied > THRESHOLD, needy = occupied < THRESHOLD.
+//  - Read latency 1: the ID of a PULL or TAKE accepted in cycle n is on rd_data with rd_valid in
+//    n+1; rd_data holds its value otherwise.
+//  - rst is synchronous, active high: empties both partitions, clears reserved and retired, and
+//    takes the mode from cfg_double (wlcfg: 0 single, 1 double). DEPTH must be even.
+module hwwl_bank #(
+    parameter DEPTH = 32,
+    parameter WIDTH = 24,
+    parameter THRESHOLD = 5
+) (
+    input  wire                        clk,
+    input  wire                        rst,
+    input  wire                        cfg_double,
+    input  wire [2:0]                  op,
+    input  wire [WIDTH-1:0]            wdata,
+    input  wire                        reserve,
+    input  wire                        kernel_end,
+    input  wire                        retire,
+    output wire                        op_ok,
+    output wire                        reserve_ok,
+    output wire                        swapped,
+    output reg                         rd_valid,
+    output reg  [WIDTH-1:0]            rd_data,
+    output wire [$clog2(DEPTH+1)-1:0]  pullable,
+    output reg  [$clog2(DEPTH+1)-1:0]  reserved,
+    output wire [$clog2(DEPTH+1)-1:0]  occupied,
+    output wire [$clog2(DEPTH+1)-1:0]  push_occupied,
+    output wire                        push_full,
+    output wire                        empty,
+    output wire                        greedy,
+    output wire                        needy,
+    output reg                         retired,
+    output reg                         double_mode,
+    output reg                         pull_part
+);
+  localparam [2:0] NONE = 3'd0, PULL = 3'd1, PUSH = 3'd2, TAKE = 3'd3, PUT = 3'd4, FILL = 3'd5;
+  localparam AW = $clog2(DEPTH);
+  localparam CW = $clog2(DEPTH + 1);
+  localparam [CW-1:0] HALF = CW'(DEPTH / 2);
+  localparam [CW-1:0] WHOLE = CW'(DEPTH);
+  localparam [CW:0] T = (CW + 1)'(THRESHOLD);
+
+  reg [WIDTH-1:0] mem[0:DEPTH-1];
+  reg [CW-1:0] head0, head1;  // per partition, an index within it (registers, not an array)
+  reg [CW-1:0] count0, count1;
+
+  wire push_part = double_mode ? ~pull_part : pull_part;
+  wire [CW-1:0] cap = double_mode ? HALF : WHOLE;
+  wire [CW-1:0] pull_count = pull_part ? count1 : count0;
+  wire [CW-1:0] push_count = push_part ? count1 : count0;
+
+  assign pullable = pull_count;
+  assign occupied = pull_count + reserved;
+  assign push_occupied = push_count + (double_mode ? {CW{1'b0}} : reserved);
+  assign push_full = push_occupied >= cap;
+  assign empty = occupied == {CW{1'b0}};
+  assign greedy = {1'b0, occupied} > T;
+  assign needy = {1'b0, occupied} < T;
+
+  // An index within a partition: x < 2 * cap wraps once.
+  function automatic [CW-1:0] wrap(input [CW:0] x, input [CW-1:0] c);
+    wrap = x >= {1'b0, c} ? CW'(x - {1'b0, c}) : x[CW-1:0];
+  endfunction
+  function automatic [AW-1:0] address(input part, input [CW-1:0] index);
+    address = AW'((double_mode && part ? {1'b0, HALF} : {(CW + 1) {1'b0}}) + {1'b0, index});
+  endfunction
+
+  assign op_ok = (op == PULL || op == TAKE) ? pull_count != {CW{1'b0}}
+               : op == PUSH ? !push_full
+               : op == PUT ? occupied < cap
+               : op == FILL ? reserved != {CW{1'b0}}
+               : 1'b0;
+  // The pull side's occupancy after this cycle's op, for the reserve.
+  wire grows = op_ok && (op == PUT || (op == PUSH && !double_mode));
+  wire shrinks = op_ok && (op == PULL || op == TAKE);
+  wire [CW:0] occupied_after = {1'b0, occupied} + {{CW{1'b0}}, grows} - {{CW{1'b0}}, shrinks};
+  assign reserve_ok = reserve && occupied_after < {1'b0, cap};
+  assign swapped = kernel_end && double_mode && empty && op == NONE && !reserve;
+
+  wire [CW-1:0] pull_head = pull_part ? head1 : head0;
+  wire [CW:0] pull_tail = {1'b0, pull_head} + {1'b0, pull_count};
+  wire [CW:0] push_tail = {1'b0, push_part ? head1 : head0} + {1'b0, push_count};
+  // The next count and head of the partitions the op touches.
+  wire [CW-1:0] pull_head_next = wrap({1'b0, pull_head} + 1'b1, cap);
+  wire [CW-1:0] pull_count_next = op == PULL || op == TAKE ? pull_count - 1'b1 : pull_count + 1'b1;
+  wire touches_pull = op_ok && op != PUSH;
+  wire touches_push = op_ok && op == PUSH;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      head0 <= {CW{1'b0}};
+      head1 <= {CW{1'b0}};
+      count0 <= {CW{1'b0}};
+      count1 <= {CW{1'b0}};
+      reserved <= {CW{1'b0}};
+      retired <= 1'b0;
+      rd_valid <= 1'b0;
+      double_mode <= cfg_double;
+      pull_part <= 1'b0;
+    end else begin
+      rd_valid <= op_ok && (op == PULL || op == TAKE);
+      // The one array access.
+      if (op_ok) begin
+        case (op)
+          PULL: rd_data <= mem[address(pull_part, pull_head)];
+          TAKE: rd_data <= mem[address(pull_part, wrap(pull_tail - 1'b1, cap))];
+          PUSH: mem[address(push_part, wrap(push_tail, cap))] <= wdata;
+          default: mem[address(pull_part, wrap(pull_tail, cap))] <= wdata;  // PUT, FILL
+        endcase
+      end
+      if (touches_pull && !pull_part) count0 <= pull_count_next;
+      if (touches_pull && pull_part) count1 <= pull_count_next;
+      if (touches_push && !push_part) count0 <= push_count + 1'b1;
+      if (touches_push && push_part) count1 <= push_count + 1'b1;
+      if (op_ok && op == PULL && !pull_part) head0 <= pull_head_next;
+      if (op_ok && op == PULL && pull_part) head1 <= pull_head_next;
+      reserved <= reserved - {{(CW - 1) {1'b0}}, op_ok && op == FILL} + {{(CW - 1) {1'b0}}, reserve_ok};
+      if (swapped) pull_part <= ~pull_part;
+      if (kernel_end || (op_ok && op == PUSH)) retired <= 1'b0;
+      else if (retire) retired <= 1'b1;
+    end
+  end
+endmodule

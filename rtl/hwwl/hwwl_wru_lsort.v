@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// hwwl_wru_lsort: one core's work redistribution unit decision for the local-sorting scheme (Kim &
+// Batten [K L247]; ../shared/specs/hwwl_iru_dats.md 1.5.4): a sorting network ranks the banks by
+// occupancy, and the plan pairs the fullest with the emptiest. The C++ model is
+// irr::hwwl::plan_lsorting (models/hwwl/wru_plan.h); docs/hwwl.md has the rules.
+//
+//  - occ: BANKS occupancies of CW bits (bank b in bits [b*CW +: CW]), reserved entries included.
+//  - The network: a bitonic sorter over keys {occupancy, bank index}, so ties rank by index and the
+//    order is total (log2(BANKS) * (log2(BANKS) + 1) / 2 stages of BANKS / 2 compare-exchange
+//    units: 10 stages, 80 units for 16 banks).
+//  - rank[j]: the bank in place j of increasing occupancy.
+//  - Pairs j < k, k = min(needy banks, BANKS / 2): rank[BANKS-1-j] gives one ID to rank[j] if it
+//    holds at least two more (move_valid[j], move_from[j], move_to[j]).
+//  - global_greedy: more banks above THRESHOLD than below it; then export_bank is the fullest
+//    greedy bank not giving inside the core (else the fullest greedy bank), lowest index on ties.
+//  - Outputs are registered: the plan for the occupancies presented in cycle n is out in n+1
+//    (the WRU decides once per redistribution interval, so the network may also be a multicycle
+//    path: docs/hwwl.md). rst (synchronous) clears the valid bits; rank and the pair and export
+//    indices follow the inputs every cycle.
+module hwwl_wru_lsort #(
+    parameter BANKS = 16,
+    parameter CW = 6,
+    parameter THRESHOLD = 5
+) (
+    input  wire                                clk,
+    input  wire                                rst,
+    input  wire [BANKS*CW-1:0]                 occ,
+    output reg  [BANKS*$clog2(BANKS)-1:0]      rank,
+    output reg  [BANKS/2-1:0]                  move_valid,
+    output reg  [BANKS/2*$clog2(BANKS)-1:0]    move_from,
+    output reg  [BANKS/2*$clog2(BANKS)-1:0]    move_to,
+    output reg                                 global_greedy,
+    output reg                                 export_valid,
+    output reg  [$clog2(BANKS)-1:0]            export_bank
+);
+  localparam IW = $clog2(BANKS);
+  localparam KW = CW + IW;
+  localparam NW = $clog2(BANKS + 1);
+  localparam [CW:0] T = (CW + 1)'(THRESHOLD);
+
+  // The sorting network: LOG * (LOG + 1) / 2 stages of compare-exchange units over the flattened
+  // keys; stage (ls, lt) sorts blocks of 2^ls, comparing lanes 2^lt apart.
+  localparam LOG = IW;
+  localparam STAGES = LOG * (LOG + 1) / 2;
+  wire [(STAGES+1)*BANKS*KW-1:0] net  /* verilator split_var */;  // stage s in slice s
+  genvar g, ls, lt;
+  generate
+    for (g = 0; g < BANKS; g = g + 1) begin : inputs
+      assign net[g*KW+:KW] = {occ[g*CW+:CW], IW'(g)};
+    end
+    for (ls = 1; ls <= LOG; ls = ls + 1) begin : block
+      for (lt = ls - 1; lt >= 0; lt = lt - 1) begin : stage
+        localparam ST = ls * (ls - 1) / 2 + (ls - 1 - lt);
+        for (g = 0; g < BANKS; g = g + 1) begin : unit
+          if ((g ^ (1 << lt)) > g) begin : cx
+            localparam P = g ^ (1 << lt);
+            wire [KW-1:0] a = net[(ST*BANKS+g)*KW+:KW];
+            wire [KW-1:0] b = net[(ST*BANKS+P)*KW+:KW];
+            wire swap = (g & (1 << ls)) == 0 ? a > b : a < b;
+            assign net[((ST+1)*BANKS+g)*KW+:KW] = swap ? b : a;
+            assign net[((ST+1)*BANKS+P)*KW+:KW] = swap ? a : b;
+          end
+        end
+      end
+    end
+  endgenerate
+  wire [BANKS*KW-1:0] keys = net[STAGES*BANKS*KW+:BANKS*KW];
+
+  // Banks above (above = 1) or below the threshold.
+  function automatic [NW-1:0] count_of(input [BANKS*CW-1:0] o, input above);
+    integer i;
+    count_of = {NW{1'b0}};
+    for (i = 0; i < BANKS; i = i + 1)
+      if (above ? {1'b0, o[i*CW+:CW]} > T : {1'b0, o[i*CW+:CW]} < T) count_of = count_of + 1'b1;
+  endfunction
+
+  // The fullest greedy bank (lowest index on ties) among those not masked out; found in bit IW.
+  function automatic [IW:0] fullest(input [BANKS*CW-1:0] o, input [BANKS-1:0] masked);
+    reg [CW-1:0] best_occ;
+    integer i;
+    fullest = {(IW + 1) {1'b0}};
+    best_occ = {CW{1'b0}};
+    for (i = 0; i < BANKS; i = i + 1)
+      if ({1'b0, o[i*CW+:CW]} > T && !masked[i] && (!fullest[IW] || o[i*CW+:CW] > best_occ)) begin
+        fullest = {1'b1, IW'(i)};
+        best_occ = o[i*CW+:CW];
+      end
+  endfunction
+
+  wire [NW-1:0] needy_n = count_of(occ, 1'b0);
+  wire [NW-1:0] greedy_n = count_of(occ, 1'b1);
+  wire [NW-1:0] k = needy_n < NW'(BANKS / 2) ? needy_n : NW'(BANKS / 2);
+  wire [BANKS/2-1:0] valid_c;
+  wire [BANKS-1:0] giving;
+  generate
+    for (g = 0; g < BANKS / 2; g = g + 1) begin : pair
+      wire [CW-1:0] taker = keys[g*KW+IW+:CW];  // occupancies
+      wire [CW-1:0] giver = keys[(BANKS-1-g)*KW+IW+:CW];
+      assign valid_c[g] = NW'(g) < k && {1'b0, giver} >= {1'b0, taker} + (CW + 1)'(2);
+    end
+    for (g = 0; g < BANKS; g = g + 1) begin : give
+      wire [BANKS/2-1:0] as_giver;
+      genvar p;
+      for (p = 0; p < BANKS / 2; p = p + 1) begin : slot
+        assign as_giver[p] = valid_c[p] && keys[(BANKS-1-p)*KW+:IW] == IW'(g);
+      end
+      assign giving[g] = |as_giver;
+    end
+  endgenerate
+  wire [IW:0] best = fullest(occ, {BANKS{1'b0}});  // best[IW]: some bank is greedy (so when global_greedy)
+  wire unused_ok = best[IW];
+  wire [IW:0] best_free = fullest(occ, giving);
+  integer i;
+
+  always @(posedge clk) begin
+    for (i = 0; i < BANKS; i = i + 1) rank[i*IW+:IW] <= keys[i*KW+:IW];
+    for (i = 0; i < BANKS / 2; i = i + 1) begin
+      move_from[i*IW+:IW] <= keys[(BANKS-1-i)*KW+:IW];
+      move_to[i*IW+:IW] <= keys[i*KW+:IW];
+    end
+    export_bank <= best_free[IW] ? best_free[IW-1:0] : best[IW-1:0];
+    move_valid <= rst ? {(BANKS / 2) {1'b0}} : valid_c;
+    global_greedy <= !rst && greedy_n > needy_n;
+    export_valid <= !rst && greedy_n > needy_n;
+  end
+endmodule
