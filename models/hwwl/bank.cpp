@@ -50,6 +50,25 @@ void Bank::move_in(sim::Cycle c, std::uint32_t id) {
   parts_[pull_].ids.push_back(id);
 }
 
+std::uint32_t Bank::move_out_second(sim::Cycle c) {
+  if (!second_port_free(c)) throw std::logic_error("HWWL bank: two accesses on the second port in one cycle");
+  Partition& p = parts_[pull_];
+  if (p.ids.empty()) throw std::logic_error("HWWL bank: redistribution from a partition with nothing to give");
+  used2_ = true;
+  used2_at_ = c;
+  const std::uint32_t id = p.ids.back();
+  p.ids.pop_back();
+  return id;
+}
+
+void Bank::move_in_second(sim::Cycle c, std::uint32_t id) {
+  if (!second_port_free(c)) throw std::logic_error("HWWL bank: two accesses on the second port in one cycle");
+  if (free_pull_entries() == 0) throw std::logic_error("HWWL bank: redistribution into a full partition");
+  used2_ = true;
+  used2_at_ = c;
+  parts_[pull_].ids.push_back(id);
+}
+
 void Bank::reserve(std::uint32_t n) {
   if (n > free_pull_entries()) throw std::logic_error("HWWL bank: refill reserves more entries than are free");
   parts_[pull_].reserved += n;

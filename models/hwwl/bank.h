@@ -52,6 +52,11 @@ class Bank {
   void push(sim::Cycle c, std::uint32_t id);        // needs !push_full()
   std::uint32_t move_out(sim::Cycle c);             // redistribution: the newest pullable entry
   void move_in(sim::Cycle c, std::uint32_t id);     // redistribution into the pull partition
+  // The same through the second port that on-demand redistribution needs [K L241]: one such
+  // access per cycle, beside the pull or push of the first port.
+  bool second_port_free(sim::Cycle c) const { return !used2_ || used2_at_ != c; }
+  std::uint32_t move_out_second(sim::Cycle c);
+  void move_in_second(sim::Cycle c, std::uint32_t id);
   void reserve(std::uint32_t n);                    // a refill of n IDs is on its way (no port)
   void fill_reserved(sim::Cycle c, std::uint32_t id);  // one refilled ID lands in a reserved entry
   // The magic scheme's port-free moves: every pullable ID out, and one ID in (needs a free entry).
@@ -81,8 +86,8 @@ class Bank {
   const std::uint32_t capacity_;
   Partition parts_[2];
   int pull_ = 0, push_ = 0;  // partition indices (equal in single-buffer mode)
-  bool used_ = false, retired_ = false;
-  sim::Cycle used_at_ = 0;
+  bool used_ = false, retired_ = false, used2_ = false;
+  sim::Cycle used_at_ = 0, used2_at_ = 0;
 };
 
 }  // namespace irr::hwwl

@@ -19,12 +19,6 @@ std::uint64_t Hvu::held() const {
   return queued_.size() + storing_ids_ + overflow_.size() + loading_ + landing_.size();
 }
 
-std::uint64_t Hvu::refillable() const {
-  if (mode_ == Mode::single) return overflow_.size();
-  return static_cast<std::uint64_t>(
-      std::count_if(overflow_.begin(), overflow_.end(), [this](const Entry& e) { return may_refill(e); }));
-}
-
 void Hvu::for_each(const std::function<void(std::uint32_t)>& f) const {
   for (const Entry& e : queued_) f(e.id);
   for (const auto& [tag, entries] : storing_)
@@ -70,6 +64,7 @@ void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c) {
   memory_.store(address, std::move(ids), [this, tag] {
     auto it = storing_.find(tag);
     storing_ids_ -= it->second.size();
+    for (const Entry& e : it->second) refillable_ += e.kernel < kernel_;  // spilled before a kernel end
     overflow_.insert(overflow_.end(), it->second.begin(), it->second.end());
     storing_.erase(it);
   });
@@ -107,6 +102,7 @@ void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targ
       continue;
     }
     ids.emplace_back(targets[ids.size()], it->id);
+    refillable_ -= it->kernel < kernel_;
     it = overflow_.erase(it);
   }
   if (ids.empty()) return;  // (also when every bank is retired: no target)

@@ -48,9 +48,12 @@ class Hvu {
   // On-demand refill: one load, one ID per bank with a free entry, while fewer than `limit` loads
   // are outstanding. True if issued.
   bool refill_free(std::vector<Bank*>& banks, std::uint32_t limit);
-  void kernel_end() { ++kernel_; }
+  void kernel_end() {
+    ++kernel_;
+    refillable_ = overflow_.size();  // everything stored is now an earlier kernel's
+  }
 
-  std::uint64_t refillable() const;  // stored IDs a refill may load now
+  std::uint64_t refillable() const { return mode_ == Mode::single ? overflow_.size() : refillable_; }  // loadable now
   // Work that reaches the pull side without a kernel end: refillable, loading or landing (for DONE).
   std::uint64_t pull_side() const { return refillable() + loading_ + landing_.size(); }
   std::uint64_t held() const;  // queued, in flight, in the overflow buffer, returned-not-written
@@ -80,6 +83,7 @@ class Hvu {
   std::map<std::uint64_t, std::vector<Entry>> storing_;      // per spill store in flight
   std::uint64_t storing_ids_ = 0;
   std::deque<Entry> overflow_;                              // in the overflow buffer, oldest first
+  std::uint64_t refillable_ = 0;                            // of them, earlier kernels' (double-buffer)
   std::uint64_t tail_ = 0, head_ = 0;                       // FIFO indices (the HVU's index registers)
   std::map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> loads_in_flight_;  // (bank, id)
   std::uint64_t loading_ = 0;

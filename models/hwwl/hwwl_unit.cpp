@@ -68,6 +68,7 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
     for (std::uint32_t k = 0; w.virtualized() && k < w.cores(); ++k) s += w.hvu(k).refilled();
     return s;
   });
+  wl_.set_on_demand(on_demand_);
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);
   const std::uint32_t entries = wl_.bank(0, 0).capacity();  // a partition's
   for (std::uint32_t k = 0; k < cores; ++k) {
@@ -101,19 +102,16 @@ std::uint32_t HwwlUnit::pull(std::uint32_t core, std::uint32_t lane) {
   if (id == kWait) ++wait_pulls_;
   if (id == kDone) ++done_pulls_;
   if (id == kRefill) ++refill_pulls_;
-  if (id == kWait || id == kRefill) demand_ = true;
   if (id < kRefill) sim_.note_progress();
   wake();
   return id;
 }
 
 void HwwlUnit::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id) {
-  const bool full = wl_.bank(core, lane).push_full();
   if (!wl_.push(core, lane, id, now()))
     throw Error("wlpush on core " + std::to_string(core) + " lane " + std::to_string(lane) +
                 ": the bank is full and no overflow buffer is set up (wlinit)");
   ++pushes_;
-  demand_ = demand_ || full;
   wake();
 }
 
@@ -126,10 +124,9 @@ void HwwlUnit::kernel_end() {
 
 bool HwwlUnit::tick(sim::Cycle c) {
   wl_.deliver(c);
-  // Interval trigger: every hwwl.interval cycles [K L305]; on-demand: at the end of a cycle in
-  // which a pull found its bank empty or a push found it full.
-  const bool point = on_demand_ ? demand_ : c % interval_ == 0;
-  demand_ = false;
+  // Interval trigger: every hwwl.interval cycles [K L305]; on-demand redistribution happens in the
+  // pulls and pushes themselves (Worklist::set_on_demand).
+  const bool point = !on_demand_ && c % interval_ == 0;
   if (point) {
     wl_.redistribute(c);
     ++points_;
@@ -137,7 +134,7 @@ bool HwwlUnit::tick(sim::Cycle c) {
       for (std::uint32_t l = 0; l < wl_.lanes(); ++l) occupancy_.sample(wl_.bank(k, l).occupied());
   }
   wl_.virtualize(c, c % refill_interval_ == 0);
-  if (invariants_ && c % interval_ == 0) wl_.check(c);
+  if (invariants_ && c % interval_ == 0) wl_.check(c, false);  // every ID at kernel ends
   point_probe_.set(point);
   sample();
   // Stepped every cycle while IDs are held anywhere: redistribution, the ICRN and the HVU work on

@@ -49,7 +49,6 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   const bool on_demand_, on_demand_refill_, invariants_;
   const std::uint64_t interval_, refill_interval_;
   const std::uint32_t refill_loads_;
-  bool demand_ = false;  // on-demand trigger: a pull found its bank empty or a push found it full
   sim::Counter &pulls_, &wait_pulls_, &done_pulls_, &refill_pulls_, &pushes_, &points_, &kernels_;
   sim::Average& occupancy_;
   struct CoreProbes {

@@ -60,11 +60,12 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
     b.retire();
     return kDone;
   }
-  for (std::uint32_t k = 0; k < cores_; ++k)
-    if (!core_empty(k)) return kWait;
-  std::uint64_t virtualized = 0;
-  for (const auto& h : hvus_) virtualized += h->pull_side();
-  if (icrn_.in_flight() + virtualized + elsewhere_()) return kWait;
+  bool work = icrn_.in_flight() + elsewhere_() > 0;
+  for (std::uint32_t k = 0; k < cores_ && !work; ++k) work = !core_empty(k) || (k < hvus_.size() && hvus_[k]->pull_side());
+  if (work) {
+    if (demand_redistributes()) demand_pull(core, lane, c);
+    return kWait;
+  }
   if (const std::uint64_t left = pullable_work())
     throw Error("HWWL invariant: DONE at cycle " + std::to_string(c) + " while " + std::to_string(left) +
                 " work IDs can still be pulled");
@@ -79,6 +80,7 @@ bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, si
     hvus_[core]->spill(id);  // throws the hardware exception when the overflow buffer is full
   } else {
     b.push(c, id);
+    if (demand_redistributes() && b.mode() == Mode::single) demand_push(core, lane, c);
   }
   ++pushed_;
   pushed_hash_ += id_hash(id);
@@ -179,6 +181,64 @@ void Worklist::redistribute(sim::Cycle c) {
   }
 }
 
+void Worklist::demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
+  Bank& to = bank(core, lane);
+  if (to.free_pull_entries() == 0 || !to.second_port_free(c) || to.retired()) return;
+  const std::uint32_t least = scheme_ == Scheme::threshold ? threshold_ + 1 : 2;  // what a donor must hold
+  // The fullest bank of `k` that can give through its second port (lowest index on ties).
+  const auto donor = [&](std::uint32_t k) -> Bank* {
+    Bank* best = nullptr;
+    for (std::uint32_t l = 0; l < lanes_; ++l) {
+      Bank& b = bank(k, l);
+      if (&b != &to && b.pullable() >= least && b.second_port_free(c) && (!best || b.occupied() > best->occupied()))
+        best = &b;
+    }
+    return best;
+  };
+  if (Bank* from = donor(core)) {
+    to.move_in_second(c, from->move_out_second(c));
+    ++moved_;
+    return;
+  }
+  if (!core_empty(core)) return;
+  // The core is empty: the globally greedy core holding the most work sends one over the ICRN.
+  std::optional<std::uint32_t> source;
+  std::uint64_t most = 0;
+  for (std::uint32_t k = 0; k < cores_; ++k) {
+    std::uint32_t greedy = 0, needy = 0;
+    std::uint64_t held = 0;
+    for (std::uint32_t l = 0; l < lanes_; ++l) {
+      greedy += bank(k, l).occupied() > threshold_;
+      needy += bank(k, l).occupied() < threshold_;
+      held += bank(k, l).pullable();
+    }
+    if (k != core && greedy > needy && held > most && icrn_.can_send(k, core, c)) {
+      source = k;
+      most = held;
+    }
+  }
+  if (!source) return;
+  if (Bank* from = donor(*source)) {
+    icrn_.send(*source, core, from->move_out_second(c), c);
+    ++exported_;
+  }
+}
+
+void Worklist::demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
+  Bank& from = bank(core, lane);
+  if (from.occupied() <= threshold_ || !from.second_port_free(c)) return;
+  Bank* to = nullptr;
+  for (std::uint32_t l = 0; l < lanes_; ++l) {
+    Bank& b = bank(core, l);
+    if (l != lane && b.occupied() < threshold_ && !b.retired() && b.free_pull_entries() > 0 && b.second_port_free(c) &&
+        (!to || b.occupied() < to->occupied()))
+      to = &b;
+  }
+  if (!to) return;
+  to->move_in_second(c, from.move_out_second(c));
+  ++moved_;
+}
+
 void Worklist::spread_evenly() {
   std::vector<std::uint32_t> all;
   for (Bank& b : banks_) b.drain_into(all);
@@ -216,7 +276,11 @@ std::uint64_t Worklist::pullable_work() const {
   return n;
 }
 
-void Worklist::check(sim::Cycle c) const {
+void Worklist::check(sim::Cycle c, bool every_id) const {
+  if (pushed_ != pulled_ + held())
+    throw Error("HWWL invariant at cycle " + std::to_string(c) + ": " + std::to_string(pushed_) + " IDs pushed, " +
+                std::to_string(pulled_) + " pulled, " + std::to_string(held()) + " held");
+  if (!every_id) return;
   std::uint64_t count = 0, hash = 0;
   const auto add = [&](std::uint32_t id) {
     ++count;

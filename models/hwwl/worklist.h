@@ -66,6 +66,13 @@ class Worklist {
   // sends one ID from its exporting bank over the ICRN to the next core, round-robin, whose greedy
   // bit is clear (gsorting: to the core its global ranking chose).
   void redistribute(sim::Cycle c);
+  // On-demand redistribution [K L241] instead of redistribution points: the WRU acts on the access
+  // that needs it, through the banks' second port. A pull that finds its bank empty (and answers
+  // WAIT) takes one ID from the core's fullest bank (holding at least two; threshold: a greedy
+  // one); when every bank of the core is empty, the fullest bank of the fullest globally greedy
+  // core sends one over the ICRN instead. In single-buffer mode a push that leaves its bank greedy
+  // hands one ID to the core's emptiest needy bank.
+  void set_on_demand(bool on) { on_demand_ = on; }
   // Every cycle, after pulls and pushes: the ICRN moves a hop, and each core writes an ID it
   // received into its neediest bank with a free port.
   void deliver(sim::Cycle c);
@@ -84,9 +91,10 @@ class Worklist {
   std::uint64_t pullable_work() const;
   std::uint64_t pushed() const { return pushed_; }
   std::uint64_t pulled() const { return pulled_; }
-  // The invariants, from an independent count of every held ID: none lost or duplicated (pushed =
-  // pulled + held, and the same for a hash sum of the IDs). Throws irr::Error naming the numbers.
-  void check(sim::Cycle c) const;
+  // The invariants: none lost or duplicated. pushed = pulled + held() always; with `every_id`, from
+  // an independent walk over every held ID, their count and a hash sum of them too (the cost grows
+  // with the IDs held, overflow buffers included). Throws irr::Error naming the numbers.
+  void check(sim::Cycle c, bool every_id = true) const;
 
  private:
   const std::uint32_t cores_, lanes_;
@@ -100,6 +108,10 @@ class Worklist {
   Refill refill_ = Refill::interval;
   std::uint32_t refill_loads_ = 16;
   std::vector<Bank*> core_banks(std::uint32_t core);
+  bool on_demand_ = false;
+  bool demand_redistributes() const { return on_demand_ && scheme_ != Scheme::none && scheme_ != Scheme::magic; }
+  void demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
+  void demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;

@@ -517,3 +517,34 @@ TEST(HwwlWorklist, InvariantCheckCatchesLostAndDuplicatedIds) {
     EXPECT_NE(std::string(e.what()).find("one lost and one duplicated"), std::string::npos) << e.what();
   }
 }
+
+// On-demand redistribution [K L241]: the pull that finds its bank empty is answered WAIT and, in
+// the same cycle, through the second port, gets one ID from the core's fullest bank; when the whole
+// core is empty, a globally greedy core sends one over the ICRN.
+TEST(HwwlWorklist, OnDemandRedistributionServesTheEmptyBank) {
+  Worklist wl(2, 4, 32, Mode::single, Scheme::lsorting, 1);
+  wl.set_on_demand(true);
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 0; id < 6; ++id) ASSERT_TRUE(wl.push(0, 2, id, c++));
+  // Each push that left bank 2 greedy (> 1) handed one ID to the emptiest needy bank.
+  EXPECT_GT(wl.moved(), 0u);
+  const std::uint64_t moved = wl.moved();
+  for (std::uint32_t l = 0; l < 4; ++l)
+    while (wl.bank(0, l).pullable() > 0 && l != 2) ASSERT_LT(wl.pull(0, l, c++), kRefill);
+  ASSERT_EQ(wl.bank(0, 0).pullable(), 0u);
+  ASSERT_GE(wl.bank(0, 2).pullable(), 2u);
+  EXPECT_EQ(wl.pull(0, 0, c), kWait);
+  EXPECT_EQ(wl.moved(), moved + 1);
+  EXPECT_EQ(wl.bank(0, 0).pullable(), 1u);  // landed in the same cycle: the next pull gets it
+  EXPECT_LT(wl.pull(0, 0, c + 1), kRefill);
+  // Core 1 is empty; core 0's two banks hold four IDs each, above the threshold: globally greedy.
+  Worklist gl(2, 2, 32, Mode::single, Scheme::lsorting, 1);
+  gl.set_on_demand(true);
+  c = 0;
+  for (std::uint32_t id = 0; id < 8; ++id) ASSERT_TRUE(gl.push(0, id % 2, id, c++));
+  EXPECT_EQ(gl.pull(1, 0, c), kWait);
+  EXPECT_EQ(gl.exported(), 1u);
+  for (sim::Cycle d = c; d < c + 3; ++d) gl.deliver(d);
+  EXPECT_EQ(gl.bank(1, 0).pullable() + gl.bank(1, 1).pullable(), 1u);  // two hops later
+  gl.check(c + 3);
+}
