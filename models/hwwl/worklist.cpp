@@ -24,18 +24,15 @@ Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_
       rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer) {
   banks_.reserve(static_cast<std::size_t>(cores) * lanes);
   for (std::uint32_t i = 0; i < cores * lanes; ++i) banks_.emplace_back(bank_entries, mode);
+  core_banks_.resize(cores);
+  for (std::uint32_t k = 0; k < cores; ++k)
+    for (std::uint32_t l = 0; l < lanes; ++l) core_banks_[k].push_back(&bank(k, l));
 }
 
 bool Worklist::core_empty(std::uint32_t core) const {
   for (std::uint32_t l = 0; l < lanes_; ++l)
     if (!bank(core, l).empty()) return false;
   return true;
-}
-
-std::vector<Bank*> Worklist::core_banks(std::uint32_t core) {
-  std::vector<Bank*> banks(lanes_);
-  for (std::uint32_t l = 0; l < lanes_; ++l) banks[l] = &bank(core, l);
-  return banks;
 }
 
 std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
@@ -48,8 +45,7 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
   }
   if (refill_ == Refill::on_demand && !hvus_.empty()) {
     if (b.reserved() == 0 && hvus_[core]->refillable() > 0) {
-      auto banks = core_banks(core);
-      hvus_[core]->refill_free(banks, refill_loads_);
+      hvus_[core]->refill_free(core_banks_[core], refill_loads_);
     }
     if (b.reserved() > 0) return kRefill;
   }
@@ -100,7 +96,7 @@ void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryP
 
 void Worklist::virtualize(sim::Cycle c, bool refill_point) {
   for (std::uint32_t k = 0; k < hvus_.size(); ++k) {
-    auto banks = core_banks(k);
+    auto& banks = core_banks_[k];
     hvus_[k]->step(banks, c);
     if (refill_point && refill_ == Refill::interval)
       while (hvus_[k]->refill_all(banks, refill_loads_)) {

@@ -107,7 +107,7 @@ class Worklist {
   std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
   Refill refill_ = Refill::interval;
   std::uint32_t refill_loads_ = 16;
-  std::vector<Bank*> core_banks(std::uint32_t core);
+  std::vector<std::vector<Bank*>> core_banks_;  // per core, its banks (as the HVU takes them)
   bool on_demand_ = false;
   bool demand_redistributes() const { return on_demand_ && scheme_ != Scheme::none && scheme_ != Scheme::magic; }
   void demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
