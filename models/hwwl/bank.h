@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "models/hwwl/blocks.h"
 #include "sim/clock.h"
 
 namespace irr::hwwl {
@@ -65,12 +67,23 @@ class Bank {
 
   // Double-buffer mode at a kernel end: swaps the partitions if the pull one is empty.
   bool swap();
+  void kernel_end() {  // swap() and revive() in one (the RTL's kernel_end input)
+    swap();
+    retired_ = false;
+    mirror_kernel_end();
+  }
   // Set when the bank answers DONE, cleared by a push (a live thread on the lane) or a kernel end:
   // no redistribution, ICRN delivery or refill writes into a retired bank, where no thread would
   // pull it (single-buffer termination, which the paper leaves open).
   bool retired() const { return retired_; }
-  void retire() { retired_ = true; }
-  void revive() { retired_ = false; }
+  void retire();
+  void revive();
+
+  // RTL in the loop (hwwl.bank.impl: rtl): every access is applied to `rtl` too (an hwwl_bank
+  // block, reset here into this bank's mode), the IDs it reads are the ones returned, and its state
+  // is checked against the model's after each access; a difference is an error naming `name` and
+  // the access. The RTL has one port: the second port's accesses are refused.
+  void attach_rtl(std::unique_ptr<BankBlock> rtl, std::string name);
   std::uint64_t held() const;  // every ID in the bank, both partitions, reserved ones excluded
   void for_each(const std::function<void(std::uint32_t)>& f) const;  // every held ID (invariant checks)
 
@@ -80,12 +93,18 @@ class Bank {
     std::uint32_t reserved = 0;
   };
   const Partition& part(int i) const { return parts_[i]; }
+  // Applies `in` to the RTL and checks it against the model; with `read`, returns the ID it read.
+  std::uint32_t mirror(BankIn in, const char* what, bool read = false);
+  std::uint32_t mirrored_read(BankOp op, std::uint32_t model_id, const char* what);
+  void mirror_kernel_end();
   void take_port(sim::Cycle c, const char* what);
 
   const Mode mode_;
   const std::uint32_t capacity_;
   Partition parts_[2];
   int pull_ = 0, push_ = 0;  // partition indices (equal in single-buffer mode)
+  std::unique_ptr<BankBlock> rtl_;
+  std::string name_;
   bool used_ = false, retired_ = false, used2_ = false;
   sim::Cycle used_at_ = 0, used2_at_ = 0;
 };

@@ -69,6 +69,7 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
     return s;
   });
   wl_.set_on_demand(on_demand_);
+  if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);
   const std::uint32_t entries = wl_.bank(0, 0).capacity();  // a partition's
   for (std::uint32_t k = 0; k < cores; ++k) {

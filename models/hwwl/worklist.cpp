@@ -35,6 +35,18 @@ bool Worklist::core_empty(std::uint32_t core) const {
   return true;
 }
 
+void Worklist::attach_rtl_banks(std::uint64_t seed) {
+  if (on_demand_) throw Error("hwwl.bank.impl: rtl: the RTL bank has one port; hwwl.trigger: on_demand needs a second",
+                              Error::Kind::config);
+  for (std::uint32_t k = 0; k < cores_; ++k)
+    for (std::uint32_t l = 0; l < lanes_; ++l) {
+      Bank& b = bank(k, l);
+      const unsigned depth = b.mode() == Mode::double_buffer ? 2 * b.capacity() : b.capacity();
+      b.attach_rtl(make_bank_block("rtl", {depth, 24, threshold_}, seed + k * lanes_ + l),
+                   "core " + std::to_string(k) + " lane " + std::to_string(l));
+    }
+}
+
 std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
   Bank& b = bank(core, lane);
   if (b.pullable() > 0) {
@@ -117,10 +129,7 @@ std::uint64_t Worklist::refill_loads() const {
 }
 
 void Worklist::kernel_end() {
-  for (Bank& b : banks_) {
-    b.swap();
-    b.revive();
-  }
+  for (Bank& b : banks_) b.kernel_end();
   for (auto& h : hvus_) h->kernel_end();
 }
 

@@ -73,6 +73,10 @@ class Worklist {
   // core sends one over the ICRN instead. In single-buffer mode a push that leaves its bank greedy
   // hands one ID to the core's emptiest needy bank.
   void set_on_demand(bool on) { on_demand_ = on; }
+  // hwwl.bank.impl: rtl — every bank's accesses also go to a Verilated hwwl_bank, whose reads are
+  // the IDs returned, checked against the model access by access (Bank::attach_rtl). X-initial
+  // values are randomised from `seed`. Before any work is pushed; not with on-demand triggers.
+  void attach_rtl_banks(std::uint64_t seed);
   // Every cycle, after pulls and pushes: the ICRN moves a hop, and each core writes an ID it
   // received into its neediest bank with a free port.
   void deliver(sim::Cycle c);

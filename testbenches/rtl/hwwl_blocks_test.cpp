@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "models/hwwl/bank.h"
 #include "models/hwwl/blocks.h"
 #include "sim/error.h"
 #include "testbenches/common/cosim.h"
@@ -310,4 +311,37 @@ TEST(HwwlWruBlock, PaperCases) {
   EXPECT_EQ(o.move_from[0], 8u);
   EXPECT_TRUE(o.export_valid);
   EXPECT_EQ(o.export_bank, 0u);  // banks 8 and 7..1 give; bank 0 (9 IDs) is the fullest not giving
+}
+
+// RTL in the loop (hwwl.bank.impl: rtl): a Bank whose accesses also step the Verilated bank, whose
+// reads are returned, and whose state is checked after every access.
+TEST(HwwlBankBlock, RtlInTheLoopFollowsAndChecksEveryAccess) {
+  Bank b(8, Mode::double_buffer);
+  b.attach_rtl(make_bank_block("rtl", {8, 24, 2}, 4), "test bank");
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 1; id <= 4; ++id) b.push(c++, id);
+  b.kernel_end();  // swap: the RTL swaps too, or the next check fails
+  EXPECT_EQ(b.pull(c++), 1u);
+  EXPECT_EQ(b.move_out(c++), 4u);
+  b.reserve(1);
+  b.fill_reserved(c++, 9);
+  b.move_in(c++, 7);
+  std::vector<std::uint32_t> rest;
+  b.drain_into(rest);
+  EXPECT_EQ(rest, (std::vector<std::uint32_t>{2, 3, 9, 7}));
+  b.retire();
+  b.kernel_end();
+  // An RTL bank of another size disagrees at the first access the model allows and it does not.
+  Bank big(32, Mode::double_buffer);
+  big.attach_rtl(make_bank_block("rtl", {8, 24, 2}, 4), "core 1 lane 3");
+  for (std::uint32_t id = 0; id < 4; ++id) big.push(id, id);
+  try {
+    big.push(4, 4);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("HWWL bank core 1 lane 3: the RTL and the model disagree at a push: the RTL "
+                                         "refused the access"),
+              std::string::npos)
+        << e.what();
+  }
 }

@@ -336,3 +336,21 @@ TEST(Cli, WorkloadCheckFailureExits1) {
   EXPECT_NE(read_file(d.path() + "/out").find("check: FAIL vertex 1: got 2.000000, expected 1.000000"), std::string::npos)
       << read_file(d.path() + "/out");
 }
+
+// RTL in the loop: the unit testbench with the Verilated banks gives the model's statistics, byte
+// for byte (the bank checks the RTL against the model at every access, and its reads are used).
+TEST(Cli, HwwlRtlBanksGiveTheModelsStatistics) {
+  TempDir d;
+  for (const char* setting : {"hwwl.redistribution=lsorting", "hwwl.redistribution=magic", "hwwl.mode=single"}) {
+    for (const char* impl : {"model", "rtl"})
+      ASSERT_EQ(run_cli({"run", "-q", "-s", "sim.top=hwwl", "-s", "hwwl.testbench.work_ids=3000", "-s", setting, "-s",
+                         std::string("hwwl.bank.impl=") + impl, "-o", d.path() + "/" + impl})
+                    .exit_code,
+                0)
+          << setting << " " << impl;
+    EXPECT_EQ(read_file(d.path() + "/model/stats.json"), read_file(d.path() + "/rtl/stats.json")) << setting;
+  }
+  auto r = run_cli({"run", "-q", "-s", "sim.top=hwwl", "-s", "hwwl.bank.impl=rtl", "-s", "hwwl.trigger=on_demand"});
+  EXPECT_EQ(r.exit_code, 2);  // a configuration error
+  EXPECT_NE(r.err.find("on_demand needs a second"), std::string::npos) << r.err;
+}

@@ -317,7 +317,8 @@ std::vector<Bank*> pointers(std::vector<Bank>& banks) {
 TEST(HwwlHvu, SpillsCoalesceAWarpsWorthPerStore) {
   FixedLatencyMemory mem(10);
   Hvu hvu(0, 0x1000, 1024, mem, Mode::single);
-  std::vector<Bank> storage(16, Bank(32, Mode::single));
+  std::vector<Bank> storage;
+  for (int i = 0; i < 16; ++i) storage.emplace_back(32, Mode::single);
   std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 40; ++id) hvu.spill(id);
   hvu.step(banks, 0);
@@ -343,7 +344,8 @@ TEST(HwwlHvu, OverflowBufferFullIsTheHardwareException) {
 TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
   FixedLatencyMemory mem(10);
   Hvu hvu(0, 0x2000, 1024, mem, Mode::single);
-  std::vector<Bank> storage(4, Bank(2, Mode::single));
+  std::vector<Bank> storage;
+  for (int i = 0; i < 4; ++i) storage.emplace_back(2, Mode::single);
   std::vector<Bank*> banks = pointers(storage);
   for (std::uint32_t id = 0; id < 6; ++id) hvu.spill(id);
   sim::Cycle c = 0;
