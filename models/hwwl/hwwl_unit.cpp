@@ -58,16 +58,8 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
           [](const Worklist& w) { return w.icrn().contention_cycles(); });
   formula("hvu.spill_stores", "coalesced spill stores", "stores", [](const Worklist& w) { return w.spill_stores(); });
   formula("hvu.refill_loads", "refill loads", "loads", [](const Worklist& w) { return w.refill_loads(); });
-  formula("hvu.spilled", "work IDs spilled to the overflow buffers", "IDs", [](const Worklist& w) {
-    std::uint64_t s = 0;
-    for (std::uint32_t k = 0; w.virtualized() && k < w.cores(); ++k) s += w.hvu(k).spilled();
-    return s;
-  });
-  formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) {
-    std::uint64_t s = 0;
-    for (std::uint32_t k = 0; w.virtualized() && k < w.cores(); ++k) s += w.hvu(k).refilled();
-    return s;
-  });
+  formula("hvu.spilled", "work IDs spilled to the overflow buffers", "IDs", [](const Worklist& w) { return w.spilled(); });
+  formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) { return w.refilled(); });
   wl_.set_on_demand(on_demand_);
   if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);

@@ -116,15 +116,9 @@ void Worklist::virtualize(sim::Cycle c, bool refill_point) {
   }
 }
 
-std::uint64_t Worklist::spill_stores() const {
+std::uint64_t Worklist::hvu_total(std::uint64_t (Hvu::*count)() const) const {
   std::uint64_t n = 0;
-  for (const auto& h : hvus_) n += h->stores();
-  return n;
-}
-
-std::uint64_t Worklist::refill_loads() const {
-  std::uint64_t n = 0;
-  for (const auto& h : hvus_) n += h->loads();
+  for (const auto& h : hvus_) n += ((*h).*count)();
   return n;
 }
 

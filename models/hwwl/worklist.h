@@ -83,8 +83,11 @@ class Worklist {
   const Icrn& icrn() const { return icrn_; }
   std::uint64_t moved() const { return moved_; }
   std::uint64_t exported() const { return exported_; }
-  std::uint64_t spill_stores() const;  // all HVUs'
-  std::uint64_t refill_loads() const;
+  // All HVUs' counts.
+  std::uint64_t spill_stores() const { return hvu_total(&Hvu::stores); }
+  std::uint64_t refill_loads() const { return hvu_total(&Hvu::loads); }
+  std::uint64_t spilled() const { return hvu_total(&Hvu::spilled); }
+  std::uint64_t refilled() const { return hvu_total(&Hvu::refilled); }
   std::uint64_t skipped() const { return skipped_; }
 
   // Work held by parts not modelled here, for DONE (tests; the banks, ICRN and HVUs count anyway).
@@ -111,6 +114,7 @@ class Worklist {
   std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
   Refill refill_ = Refill::interval;
   std::uint32_t refill_loads_ = 16;
+  std::uint64_t hvu_total(std::uint64_t (Hvu::*count)() const) const;
   std::vector<std::vector<Bank*>> core_banks_;  // per core, its banks (as the HVU takes them)
   bool on_demand_ = false;
   bool demand_redistributes() const { return on_demand_ && scheme_ != Scheme::none && scheme_ != Scheme::magic; }
