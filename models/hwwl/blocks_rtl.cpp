@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The RTL side of the HWWL's islands: each parameter set the build verilated
 // (models/hwwl/CMakeLists.txt) behind BankBlock and WruBlock.
-#include <iterator>
 #include <type_traits>
 
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_HWWL_{BANK,WRU}_VARIANTS(X).
 #include "hwwl_variants.inc"
 #include "models/hwwl/blocks.h"
+#include "sim/probe.h"
 
 namespace irr::hwwl {
 
@@ -40,12 +40,6 @@ std::vector<std::uint32_t> unpack(const P& port, std::size_t n, unsigned width) 
       if (set) v[i] |= 1u << b;
     }
   return v;
-}
-
-unsigned bits_for(unsigned n) {  // $clog2(n)
-  unsigned b = 0;
-  while ((1u << b) < n) ++b;
-  return b;
 }
 
 template <typename V>
@@ -92,7 +86,7 @@ template <typename V>
 class WruRtl : public WruBlock {
  public:
   WruRtl(WruParams p, std::uint64_t seed, const std::string& fst)
-      : p_(p), iw_(bits_for(p.banks)), v_("hwwl_wru_lsort", seed, fst, 1000) {}
+      : p_(p), iw_(sim::bits_for(p.banks - 1)), v_("hwwl_wru_lsort", seed, fst, 1000) {}  // iw_: $clog2(BANKS)
   WruOut eval(const WruIn& in) override {
     V& t = v_.top();
     t.rst = in.rst;

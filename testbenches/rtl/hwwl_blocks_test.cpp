@@ -9,6 +9,7 @@
 #include "models/hwwl/bank.h"
 #include "models/hwwl/blocks.h"
 #include "sim/error.h"
+#include "sim/probe.h"
 #include "testbenches/common/cosim.h"
 #include "testbenches/rtl/hwwl_bank_reference.h"
 #include "testbenches/rtl/hwwl_wru_reference.h"
@@ -192,15 +193,9 @@ std::uint64_t packed(const std::vector<std::uint32_t>& v, unsigned width) {
   return x;
 }
 
-unsigned index_bits(unsigned banks) {
-  unsigned b = 0;
-  while ((1u << b) < banks) ++b;
-  return b;
-}
-
 CosimSpec<WruIn, WruOut> wru_spec(WruParams p) {
   CosimSpec<WruIn, WruOut> s;
-  const unsigned iw = index_bits(p.banks), t = p.threshold, n = p.banks;
+  const unsigned iw = sim::bits_for(p.banks - 1), t = p.threshold, n = p.banks;
   s.signals = {
       {"rank", [iw](const WruOut& o) { return packed(o.rank, iw); }},
       {"move_valid", [](const WruOut& o) { return std::uint64_t{o.move_valid}; }},
