@@ -28,6 +28,10 @@ Bank::Bank(std::uint32_t entries, Mode mode)
     : mode_(mode), capacity_(mode == Mode::double_buffer ? entries / 2 : entries), push_(mode == Mode::double_buffer ? 1 : 0) {
   if (capacity_ == 0)
     throw Error("hwwl.bank_entries: " + std::to_string(entries) + " leaves no entry per partition", Error::Kind::config);
+  if (mode == Mode::double_buffer && entries % 2)
+    throw Error("hwwl.bank_entries: " + std::to_string(entries) +
+                    " entries do not split into two equal partitions (double-buffer mode needs an even number)",
+                Error::Kind::config);
 }
 
 void Bank::take_port(sim::Cycle c, const char* what) {

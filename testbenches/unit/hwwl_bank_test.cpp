@@ -88,6 +88,8 @@ TEST(HwwlBank, RedistributionMovesTheNewestAndWorkIdsAre24Bits) {
   EXPECT_NO_THROW(b.push(6, kMaxWorkId));
   EXPECT_THROW(b.push(7, kMaxWorkId + 1), Error);
   EXPECT_THROW(Bank(1, Mode::double_buffer), Error);  // no entry left per partition
+  EXPECT_THROW(Bank(33, Mode::double_buffer), Error);  // no two equal partitions
+  EXPECT_NO_THROW(Bank(33, Mode::single));
 }
 
 // ../shared/specs/hwwl_iru_dats.md 1.9, vectors 1 and 2: one core, two banks, bank 0 = {7}.
