@@ -37,8 +37,8 @@ Bank::Bank(std::uint32_t entries, Mode mode)
 void Bank::take_port(sim::Cycle c, const char* what) {
   if (!port_free(c))
     throw std::logic_error(std::string("HWWL bank: ") + what + " in a cycle whose single port is taken");
-  used_ = true;
-  used_at_ = c;
+  sim::Cycle& older = port_at_[0] < port_at_[1] ? port_at_[0] : port_at_[1];
+  older = c + 1;
 }
 
 std::uint32_t Bank::pull(sim::Cycle c) {

@@ -47,7 +47,9 @@ class Bank {
   bool push_full() const { return push_occupied() >= capacity_; }
   std::uint32_t free_pull_entries() const { return capacity_ - occupied(); }
 
-  bool port_free(sim::Cycle c) const { return !used_ || used_at_ != c; }
+  // The port's use is kept for two cycles, so a warp's second pass may book cycle c + 1 while
+  // other accesses still go in cycle c.
+  bool port_free(sim::Cycle c) const { return port_at_[0] != c + 1 && port_at_[1] != c + 1; }
   // Accesses: each takes the port for cycle `c` (a second access in the same cycle is a
   // programming error: check port_free()).
   std::uint32_t pull(sim::Cycle c);                 // needs pullable() > 0; oldest first
@@ -105,8 +107,9 @@ class Bank {
   int pull_ = 0, push_ = 0;  // partition indices (equal in single-buffer mode)
   std::unique_ptr<BankBlock> rtl_;
   std::string name_;
-  bool used_ = false, retired_ = false, used2_ = false;
-  sim::Cycle used_at_ = 0, used2_at_ = 0;
+  bool retired_ = false, used2_ = false;
+  sim::Cycle port_at_[2] = {0, 0};  // cycles + 1 the port is booked for (0: never)
+  sim::Cycle used2_at_ = 0;
 };
 
 }  // namespace irr::hwwl

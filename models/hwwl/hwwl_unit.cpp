@@ -83,28 +83,50 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   sim.watch(n, *this);
 }
 
-void HwwlUnit::wlinit(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory) {
+void HwwlUnit::wlinit(std::uint64_t base, std::uint64_t per_core,
+                      const std::function<MemoryPort&(std::uint32_t core)>& memory) {
   wl_.init_overflow(base, per_core, memory, on_demand_refill_ ? Refill::on_demand : Refill::interval, refill_loads_);
 }
 
 bool HwwlUnit::port_free(std::uint32_t core, std::uint32_t lane) const { return wl_.bank(core, lane).port_free(now()); }
 
+void HwwlUnit::count_pull(std::uint32_t answer) {
+  ++pulls_;
+  if (answer == kWait) ++wait_pulls_;
+  if (answer == kDone) ++done_pulls_;
+  if (answer == kRefill) ++refill_pulls_;
+  if (answer < kRefill) sim_.note_progress();
+}
+
+void HwwlUnit::push_refused(std::uint32_t core, std::uint32_t lane) const {
+  throw Error("wlpush on core " + std::to_string(core) + " lane " + std::to_string(lane) +
+              ": the bank is full and no overflow buffer is set up (wlinit)");
+}
+
 std::uint32_t HwwlUnit::pull(std::uint32_t core, std::uint32_t lane) {
   const std::uint32_t id = wl_.pull(core, lane, now());
-  ++pulls_;
-  if (id == kWait) ++wait_pulls_;
-  if (id == kDone) ++done_pulls_;
-  if (id == kRefill) ++refill_pulls_;
-  if (id < kRefill) sim_.note_progress();
+  count_pull(id);
   wake();
   return id;
 }
 
 void HwwlUnit::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id) {
-  if (!wl_.push(core, lane, id, now()))
-    throw Error("wlpush on core " + std::to_string(core) + " lane " + std::to_string(lane) +
-                ": the bank is full and no overflow buffer is set up (wlinit)");
+  if (!wl_.push(core, lane, id, now())) push_refused(core, lane);
   ++pushes_;
+  wake();
+}
+
+void HwwlUnit::warp_pull(std::uint32_t core, std::uint32_t active, std::uint32_t out[32]) {
+  wl_.warp_pull(core, active, now(), out);
+  for (unsigned t = 0; t < 32; ++t)
+    if (active >> t & 1) count_pull(out[t]);
+  wake();
+}
+
+void HwwlUnit::warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32]) {
+  if (const std::uint32_t refused = wl_.warp_push(core, active, ids, now()))
+    push_refused(core, static_cast<std::uint32_t>(__builtin_ctz(refused)) % wl_.lanes());
+  pushes_ += static_cast<std::uint64_t>(__builtin_popcount(active));
   wake();
 }
 

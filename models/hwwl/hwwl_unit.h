@@ -9,6 +9,7 @@
 // statistics under its name and probes for the waveforms (waveforms/hwwl.gtkw).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "models/hwwl/worklist.h"
@@ -22,7 +23,11 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t cores, std::uint32_t lanes);
 
   // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`.
-  void wlinit(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory);
+  void wlinit(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory) {
+    wlinit(base, per_core, [&memory](std::uint32_t) -> MemoryPort& { return memory; });
+  }
+  // The same with a memory port per core (in the GPU, each SM's LD/ST path).
+  void wlinit(std::uint64_t base, std::uint64_t per_core, const std::function<MemoryPort&(std::uint32_t core)>& memory);
   // Whether the lane's bank can take an access this cycle (one port: a pull or a push).
   bool port_free(std::uint32_t core, std::uint32_t lane) const;
   // wlpull: a work ID, kWait, kDone or kRefill (on-demand refill: pull again once it has landed).
@@ -30,6 +35,11 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   // wlpush: throws irr::Error when the bank and the overflow buffer are both full (the hardware
   // exception), or when the bank is full and no wlinit set up an overflow buffer.
   void push(std::uint32_t core, std::uint32_t lane, std::uint32_t id);
+  // The same for a warp (the SM's wlpull / wlpush): thread t uses lane t % lanes in pass
+  // t / lanes, one cycle per pass from now (Worklist::warp_pull).
+  bool warp_ports_free(std::uint32_t core, std::uint32_t active) const { return wl_.warp_ports_free(core, active, now()); }
+  void warp_pull(std::uint32_t core, std::uint32_t active, std::uint32_t out[32]);
+  void warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32]);
   // The kernel ended: double-buffer swap; invariants checked.
   void kernel_end();
   // Whether any work ID is held anywhere (what the host asks before launching the next kernel).
@@ -41,6 +51,8 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
 
  private:
   sim::Cycle now() const { return clock_.now_cycle(); }
+  void count_pull(std::uint32_t answer);
+  [[noreturn]] void push_refused(std::uint32_t core, std::uint32_t lane) const;
   void sample();
 
   sim::Simulation& sim_;

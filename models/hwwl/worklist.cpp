@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/hwwl/worklist.h"
 
+#include <algorithm>
 #include <string>
 
 #include "sim/error.h"
@@ -81,6 +82,31 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
   return kDone;
 }
 
+std::uint32_t Worklist::passes(std::uint32_t active) const {
+  std::uint32_t n = 0;
+  for (unsigned t = 0; t < 32; ++t)
+    if (active >> t & 1) n = std::max(n, t / lanes_ + 1);
+  return n;
+}
+
+bool Worklist::warp_ports_free(std::uint32_t core, std::uint32_t active, sim::Cycle c) const {
+  for (unsigned t = 0; t < 32; ++t)
+    if (active >> t & 1 && !bank(core, t % lanes_).port_free(c + t / lanes_)) return false;
+  return true;
+}
+
+void Worklist::warp_pull(std::uint32_t core, std::uint32_t active, sim::Cycle c, std::uint32_t out[32]) {
+  for (unsigned t = 0; t < 32; ++t)
+    if (active >> t & 1) out[t] = pull(core, t % lanes_, c + t / lanes_);
+}
+
+std::uint32_t Worklist::warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32], sim::Cycle c) {
+  std::uint32_t refused = 0;
+  for (unsigned t = 0; t < 32; ++t)
+    if (active >> t & 1 && !push(core, t % lanes_, ids[t], c + t / lanes_)) refused |= 1u << t;
+  return refused;
+}
+
 bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c) {
   Bank& b = bank(core, lane);
   if (b.push_full()) {
@@ -95,7 +121,8 @@ bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, si
   return true;
 }
 
-void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, Refill refill,
+void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core,
+                             const std::function<MemoryPort&(std::uint32_t core)>& memory, Refill refill,
                              std::uint32_t refill_loads) {
   if (per_core == 0) throw Error("wlinit: an overflow buffer of 0 IDs per core", Error::Kind::usage);
   if (held() > 0) throw Error("wlinit while the worklist holds " + std::to_string(held()) + " work IDs", Error::Kind::usage);
@@ -103,7 +130,7 @@ void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryP
   refill_ = refill;
   refill_loads_ = refill_loads;
   for (std::uint32_t k = 0; k < cores_; ++k)
-    hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory, banks_.front().mode()));
+    hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory(k), banks_.front().mode()));
 }
 
 void Worklist::virtualize(sim::Cycle c, bool refill_point) {

@@ -44,13 +44,27 @@ class Worklist {
   // A work ID, kWait, kDone or (on-demand refill) kRefill. The bank's port must be free in cycle
   // `c` when it has work.
   std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
+  // A warp's wlpull / wlpush issued in cycle `c` (how the SM uses the HWWL): thread t uses the bank
+  // of lane t % lanes() in pass t / lanes(), i.e. in cycle c + pass — two passes of 16 threads on
+  // the paper's 16-lane cores. warp_ports_free() says whether every bank the active threads need is
+  // free in its pass's cycle; warp_pull() writes each active thread's answer to out[t];
+  // warp_push() returns the threads whose push found the bank full with no overflow buffer.
+  std::uint32_t passes(std::uint32_t active) const;
+  bool warp_ports_free(std::uint32_t core, std::uint32_t active, sim::Cycle c) const;
+  void warp_pull(std::uint32_t core, std::uint32_t active, sim::Cycle c, std::uint32_t out[32]);
+  std::uint32_t warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32], sim::Cycle c);
   // False when the lane's push partition is full and no overflow buffer is set up (wlinit); with
   // one, the core's HVU spills it (and throws the hardware exception when the buffer is full).
   bool push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c);
   // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`;
   // each core's HVU keeps at most `refill_loads` refill loads outstanding.
   void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, Refill refill = Refill::interval,
-                     std::uint32_t refill_loads = 16);
+                     std::uint32_t refill_loads = 16) {
+    init_overflow(base, per_core, [&memory](std::uint32_t) -> MemoryPort& { return memory; }, refill, refill_loads);
+  }
+  // The same with a memory port per core (in the GPU, each SM's LD/ST path).
+  void init_overflow(std::uint64_t base, std::uint64_t per_core, const std::function<MemoryPort&(std::uint32_t core)>& memory,
+                     Refill refill = Refill::interval, std::uint32_t refill_loads = 16);
   bool virtualized() const { return !hvus_.empty(); }
   const Hvu& hvu(std::uint32_t core) const { return *hvus_.at(core); }
   // Every cycle, after pulls, pushes and redistribution: each HVU writes returned IDs and stores

@@ -552,3 +552,42 @@ TEST(HwwlWorklist, OnDemandRedistributionServesTheEmptyBank) {
   EXPECT_EQ(gl.bank(1, 0).pullable() + gl.bank(1, 1).pullable(), 1u);  // two hops later
   gl.check(c + 3);
 }
+
+// A warp on a 16-lane core: thread t uses bank t % 16 in pass t / 16, so 32 threads take two
+// cycles and book each bank's port for both; another warp's access waits for the ports.
+TEST(HwwlWorklist, WarpAccessTakesTwoPassesOnSixteenLanes) {
+  Worklist wl(1, 16, 32, Mode::single, Scheme::lsorting, 5);
+  std::uint32_t ids[32];
+  for (std::uint32_t t = 0; t < 32; ++t) ids[t] = 100 + t;
+  EXPECT_EQ(wl.passes(0xffffffffu), 2u);
+  EXPECT_EQ(wl.passes(0x0000ffffu), 1u);
+  ASSERT_TRUE(wl.warp_ports_free(0, 0xffffffffu, 10));
+  EXPECT_EQ(wl.warp_push(0, 0xffffffffu, ids, 10), 0u);
+  for (std::uint32_t l = 0; l < 16; ++l) EXPECT_EQ(wl.bank(0, l).pullable(), 2u) << l;
+  EXPECT_FALSE(wl.bank(0, 3).port_free(10));  // pass 0
+  EXPECT_FALSE(wl.bank(0, 3).port_free(11));  // pass 1, booked ahead
+  EXPECT_FALSE(wl.warp_ports_free(0, 0x1u, 10));
+  EXPECT_FALSE(wl.warp_ports_free(0, 0x1u, 11));
+  EXPECT_TRUE(wl.warp_ports_free(0, 0xffffffffu, 12));
+  std::uint32_t got[32];
+  wl.warp_pull(0, 0xffffffffu, 12, got);
+  for (std::uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got[t], 100 + t) << t;  // each bank's oldest first
+  // An 8-lane core takes four passes; a wider one, one.
+  EXPECT_EQ(Worklist(1, 8, 32, Mode::single, Scheme::none, 5).passes(0xffffffffu), 4u);
+  EXPECT_EQ(Worklist(1, 32, 32, Mode::single, Scheme::none, 5).passes(0xffffffffu), 1u);
+}
+
+// wlinit in the GPU gives each core's HVU its own memory port (its SM's LD/ST path) and its own
+// slice of the overflow buffer.
+TEST(HwwlWorklist, EachCoreSpillsThroughItsOwnPort) {
+  Worklist wl(2, 1, 2, Mode::single, Scheme::none, 5);
+  FixedLatencyMemory m0(5), m1(5);
+  wl.init_overflow(0x1000, 64, [&](std::uint32_t core) -> MemoryPort& { return core ? m1 : m0; });
+  for (std::uint32_t id = 0; id < 3; ++id) {
+    ASSERT_TRUE(wl.push(0, 0, id, id));
+    ASSERT_TRUE(wl.push(1, 0, 10 + id, id));
+  }
+  wl.virtualize(3, false);
+  EXPECT_EQ(m0.store_addresses, (std::vector<std::uint64_t>{0x1000}));
+  EXPECT_EQ(m1.store_addresses, (std::vector<std::uint64_t>{0x1000 + 64 * 4}));
+}

@@ -97,3 +97,41 @@ TEST(HwwlUnit, OverflowEndsTheRunNamingTheCore) {
 }
 
 }  // namespace
+
+namespace {
+
+// The warp-level access the SM uses: threads 0-15 push in pass 0 (this cycle), threads 16-31 of
+// another warp pull in pass 1 (the next cycle), bank by bank.
+TEST(HwwlUnit, WarpAccessCountsEveryThread) {
+  Testbench tb({"hwwl.mode=single"});
+  auto& unit = tb.add<hwwl::HwwlUnit>("hwwl", 1, 16);
+  std::uint32_t ids[32] = {}, got[32] = {};
+  for (std::uint32_t t = 0; t < 16; ++t) ids[t] = 500 + t;
+  ASSERT_TRUE(unit.warp_ports_free(0, 0x0000ffffu));
+  unit.warp_push(0, 0x0000ffffu, ids);
+  EXPECT_FALSE(unit.warp_ports_free(0, 0x0000ffffu));  // this cycle's ports are taken
+  ASSERT_TRUE(unit.warp_ports_free(0, 0xffff0000u));   // pass 1 goes next cycle
+  unit.warp_pull(0, 0xffff0000u, got);
+  for (std::uint32_t t = 16; t < 32; ++t) EXPECT_EQ(got[t], 500 + t - 16) << t;
+  tb.run();
+  EXPECT_EQ(tb.stat("hwwl.pushes"), 16);
+  EXPECT_EQ(tb.stat("hwwl.pulls"), 16);
+  EXPECT_EQ(tb.stat("hwwl.wait_pulls"), 0);
+}
+
+// Eight lanes: threads 0, 8 and 16 use bank 0 in three passes; with two entries and no overflow
+// buffer the third push is refused, naming the core and the lane.
+TEST(HwwlUnit, WarpPushToAFullBankWithoutOverflowIsAnError) {
+  Testbench tb({"hwwl.mode=single", "hwwl.bank_entries=2"});
+  auto& unit = tb.add<hwwl::HwwlUnit>("hwwl", 2, 8);
+  const std::uint32_t ids[32] = {1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3};
+  try {
+    unit.warp_push(1, 0x00010101u, ids);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("wlpush on core 1 lane 0: the bank is full and no overflow buffer"),
+              std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
