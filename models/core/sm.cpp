@@ -116,6 +116,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
                static_cast<std::uint32_t>(id / (static_cast<std::uint64_t>(k.grid.x) * k.grid.y))};
   auto rc = std::make_unique<ResidentCta>();
   rc->cta = std::make_unique<Cta>(k.ctx, *k.kernel, k.grid, k.block, c, k.params, k.dynamic_shared);
+  rc->cta->sm = index_;
   rc->launch = &k;
   rc->threads = static_cast<std::uint32_t>(k.block.count());
   rc->warps = static_cast<std::uint32_t>(rc->cta->warps().size());

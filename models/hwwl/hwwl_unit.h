@@ -28,6 +28,8 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   }
   // The same with a memory port per core (in the GPU, each SM's LD/ST path).
   void wlinit(std::uint64_t base, std::uint64_t per_core, const std::function<MemoryPort&(std::uint32_t core)>& memory);
+  // wlcfg: single- or double-buffer banks (while empty, before wlinit).
+  void wlcfg(Mode mode) { wl_.set_mode(mode); }
   // Whether the lane's bank can take an access this cycle (one port: a pull or a push).
   bool port_free(std::uint32_t core, std::uint32_t lane) const;
   // wlpull: a work ID, kWait, kDone or kRefill (on-demand refill: pull again once it has landed).

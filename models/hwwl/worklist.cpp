@@ -23,11 +23,25 @@ Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_
                    std::uint32_t threshold, std::uint32_t hub_buffer)
     : cores_(cores), lanes_(lanes), scheme_(scheme), threshold_(threshold),
       rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer) {
-  banks_.reserve(static_cast<std::size_t>(cores) * lanes);
-  for (std::uint32_t i = 0; i < cores * lanes; ++i) banks_.emplace_back(bank_entries, mode);
-  core_banks_.resize(cores);
-  for (std::uint32_t k = 0; k < cores; ++k)
-    for (std::uint32_t l = 0; l < lanes; ++l) core_banks_[k].push_back(&bank(k, l));
+  build_banks(bank_entries, mode);
+}
+
+void Worklist::build_banks(std::uint32_t entries, Mode mode) {
+  banks_.clear();
+  banks_.reserve(static_cast<std::size_t>(cores_) * lanes_);
+  for (std::uint32_t i = 0; i < cores_ * lanes_; ++i) banks_.emplace_back(entries, mode);
+  core_banks_.assign(cores_, {});
+  for (std::uint32_t k = 0; k < cores_; ++k)
+    for (std::uint32_t l = 0; l < lanes_; ++l) core_banks_[k].push_back(&bank(k, l));
+  if (rtl_seed_) attach_rtl_banks(*rtl_seed_);
+}
+
+void Worklist::set_mode(Mode mode) {
+  const Bank& b = banks_.front();
+  if (b.mode() == mode) return;
+  if (held() > 0 || !hvus_.empty())
+    throw Error("wlcfg: the bank mode changes only while the worklist is empty and before wlinit", Error::Kind::usage);
+  build_banks(b.mode() == Mode::double_buffer ? 2 * b.capacity() : b.capacity(), mode);
 }
 
 bool Worklist::core_empty(std::uint32_t core) const {
@@ -39,6 +53,7 @@ bool Worklist::core_empty(std::uint32_t core) const {
 void Worklist::attach_rtl_banks(std::uint64_t seed) {
   if (on_demand_) throw Error("hwwl.bank.impl: rtl: the RTL bank has one port; hwwl.trigger: on_demand needs a second",
                               Error::Kind::config);
+  rtl_seed_ = seed;
   for (std::uint32_t k = 0; k < cores_; ++k)
     for (std::uint32_t l = 0; l < lanes_; ++l) {
       Bank& b = bank(k, l);

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/hwwl/bank.h"
@@ -87,6 +88,8 @@ class Worklist {
   // core sends one over the ICRN instead. In single-buffer mode a push that leaves its bank greedy
   // hands one ID to the core's emptiest needy bank.
   void set_on_demand(bool on) { on_demand_ = on; }
+  // wlcfg: the banks' mode; only while no work is held and before wlinit.
+  void set_mode(Mode mode);
   // hwwl.bank.impl: rtl — every bank's accesses also go to a Verilated hwwl_bank, whose reads are
   // the IDs returned, checked against the model access by access (Bank::attach_rtl). X-initial
   // values are randomised from `seed`. Before any work is pushed; not with on-demand triggers.
@@ -131,6 +134,8 @@ class Worklist {
   std::uint64_t hvu_total(std::uint64_t (Hvu::*count)() const) const;
   std::vector<std::vector<Bank*>> core_banks_;  // per core, its banks (as the HVU takes them)
   bool on_demand_ = false;
+  std::optional<std::uint64_t> rtl_seed_;  // banks in the loop (attach_rtl_banks)
+  void build_banks(std::uint32_t entries, Mode mode);
   bool demand_redistributes() const { return on_demand_ && scheme_ != Scheme::none && scheme_ != Scheme::magic; }
   void demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   void demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c);

@@ -570,6 +570,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         void write(std::size_t o, unsigned lane, std::uint64_t v) override { wr(o, lane, v); }
         std::uint32_t warp() const override { return w.index(); }
         std::uint64_t cta() const override { return w.cta().linear_index(); }
+        std::uint32_t sm() const override { return w.cta().sm; }
       } call(*this, fr, in, active, step);
       call.rd = [&](std::size_t o, unsigned lane) { return src(o, lane, t); };
       call.wr = [&](std::size_t o, unsigned lane, std::uint64_t v) { write(in.ops.at(o), lane, v); };

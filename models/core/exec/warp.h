@@ -142,6 +142,7 @@ class Cta {
   LaunchContext& ctx;
   const ptx::Function& kernel;
   const Dim3 grid, block, ctaid;
+  std::uint32_t sm = 0;  // the SM running it (timing mode; 0 in functional mode)
   const std::vector<std::uint8_t>& params;
   std::vector<std::uint8_t> shared;
   std::vector<std::uint32_t> kernel_rpc;

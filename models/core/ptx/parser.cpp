@@ -431,8 +431,20 @@ class Parser {
     }
     expect(";");
     check_operands(ins, op);
+    if (ins.op == Op::extension) {
+      // The unit's decode sees modifiers and operands. (Its type is not known while the operands
+      // are read, so an f64 immediate written as 0f... is not widened for it.)
+      const Extension& e = ext_->at(ins.extension);
+      try {
+        e.decode(ins, ext_modifiers_);
+      } catch (const std::invalid_argument& why) {
+        throw error(op, e.name + ": " + why.what());
+      }
+    }
     return ins;
   }
+
+  std::vector<std::string> ext_modifiers_;  // of the extension instruction being read
 
   void decode(const Token& t, Instruction& ins) {
     std::vector<std::string> parts;
@@ -446,11 +458,7 @@ class Parser {
       ins.op = Op::extension;
       for (std::uint16_t i = 0; i < ext_->size(); ++i)
         if (&ext_->at(i) == e) ins.extension = i;
-      try {
-        e->decode(ins, std::vector<std::string>(parts.begin() + 1, parts.end()));
-      } catch (const std::invalid_argument& why) {
-        throw error(t, base + ": " + why.what());
-      }
+      ext_modifiers_.assign(parts.begin() + 1, parts.end());  // decoded once the operands are read
       return;
     }
     ins.op = it->second;

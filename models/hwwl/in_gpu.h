@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HWWL in the GPU (issue 10, first part): its instructions and their timing on the SMs.
+//
+// Instructions (CUDA: asm volatile("wlpull.b32 %0;" : "=r"(id) :: "memory"), etc.):
+//   wlinit.u64 base, ids_per_core   per-core overflow buffers of ids_per_core 32-bit entries from
+//                                   base (core k at base + 4 * k * ids_per_core); first active thread's
+//   wlcfg.u32  mode                 0 single-buffer, 1 double-buffer; only while the worklist is empty
+//   wlpull.b32 dst                  a work ID, WAIT 0xFFFFFFFE, DONE 0xFFFFFFFF, or under on-demand
+//                                   refill REFILL 0xFFFFFFFD (pull again)
+//   wlpush.b32 src                  pushes a work ID (24 bits)
+// Thread t of a warp uses the bank of lane t mod core.simd_width, one pass of simd_width threads
+// per cycle; the values are decided at issue (the contract's functional effect) and the warp
+// completes when its last pass is done — or, when a pull found a refill on its way
+// (on-demand refill), once that refill has landed: the whole warp waits [K L257]. The HVUs' spill
+// stores and refill loads go through each SM's LD/ST path below the warps' accesses [K L255].
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/core/ptx/parser.h"
+#include "models/core/unit_port.h"
+#include "models/gpu/gpu.h"
+#include "models/hwwl/hwwl_unit.h"
+
+namespace irr::hwwl {
+
+class SmAdapter;
+
+class HwwlGpu {
+ public:
+  // Builds the unit (cores = the GPU's SMs, lanes = core.simd_width) after the SMs, so its tick
+  // follows theirs, attaches an adapter to every SM on route "hwwl", and gives the instructions in
+  // `registry` their semantics.
+  HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
+  ~HwwlGpu();
+  HwwlUnit& unit() { return *unit_; }
+  // The host's query before relaunching a data-driven kernel: does any work ID remain anywhere?
+  bool work_remains() const { return unit_->work_remains(); }
+
+ private:
+  friend class SmAdapter;
+  std::unique_ptr<HwwlUnit> unit_;
+  std::vector<SmAdapter*> adapters_;  // owned by the GPU
+  std::uint32_t kernel_ends_ = 0;
+};
+
+// The instructions without semantics (a parser that knows them; running one needs HwwlGpu).
+void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry);
+
+}  // namespace irr::hwwl

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HWWL in the timed GPU (models/hwwl/in_gpu.h): wlpush and wlpull from PTX on the SMs, the
+// double-buffer swap at the kernel end, DONE once the worklist is empty, and the HVU's spills and
+// refills through the SMs' LD/ST paths.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "models/gpu/gpu.h"
+#include "models/hwwl/in_gpu.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using irr::runtime::Args;
+using irr::runtime::Device;
+using irr::runtime::Dim3;
+using irr::testing::Testbench;
+
+namespace {
+
+// push: every thread pushes its global index. pull: every thread pulls once and stores the answer.
+// init: one thread sets up overflow buffers of 256 IDs per core at `buffer`.
+const char* kKernels = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry push()
+{
+.reg .b32 %r<5>;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mad.lo.s32 %r4, %r2, %r3, %r1;
+wlpush.b32 %r4;
+ret;
+}
+.visible .entry pull(.param .u64 out)
+{
+.reg .b32 %r<6>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mad.lo.s32 %r4, %r2, %r3, %r1;
+wlpull.b32 %r5;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r4, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r5;
+ret;
+}
+.visible .entry init(.param .u64 buffer)
+{
+.reg .b64 %rd<3>;
+ld.param.u64 %rd1, [buffer];
+mov.u64 %rd2, 256;
+wlinit.u64 %rd1, %rd2;
+ret;
+}
+)";
+
+struct GpuRun {
+  Testbench tb;
+  gpu::Gpu& g;
+  core::ptx::ExtensionRegistry reg;
+  std::unique_ptr<hwwl::HwwlGpu> hw;
+  explicit GpuRun(std::vector<std::string> sets)
+      : tb([&] {
+          sets.push_back("log.level=warn");
+          sets.push_back("host.launch_overhead=0ps");
+          return sets;
+        }(), "kim4x16"),
+        g(tb.add<gpu::Gpu>("gpu")),
+        hw(std::make_unique<hwwl::HwwlGpu>(tb.sim(), g, reg)) {}
+};
+
+}  // namespace
+
+// Two CTAs of 64 threads push on two SMs; after the kernel end (double-buffer swap) the same grid
+// pulls every ID back, each SM its own (the round-robin CTA scheduler puts CTA i on SM i again);
+// a third kernel finds the worklist empty: DONE.
+TEST(HwwlGpu, PushThenPullAcrossAKernelBoundary) {
+  GpuRun r({"gpu.num_sms=2"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  std::vector<std::uint32_t> got(128), again(128);
+  bool remains_between = false, remains_after = true;
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
+    const std::uint64_t out = dev.malloc(4 * 128);
+    dev.launch(dev.kernel(mod, "push"), Dim3{2}, Dim3{64}, Args());
+    remains_between = r.hw->work_remains();
+    dev.launch(dev.kernel(mod, "pull"), Dim3{2}, Dim3{64}, Args() << out);
+    dev.memcpy_to_host(got.data(), out, 4 * 128);
+    dev.launch(dev.kernel(mod, "pull"), Dim3{2}, Dim3{64}, Args() << out);
+    dev.memcpy_to_host(again.data(), out, 4 * 128);
+    remains_after = r.hw->work_remains();
+  });
+  r.tb.run();
+  ASSERT_TRUE(host.finished());
+  EXPECT_TRUE(remains_between);
+  EXPECT_FALSE(remains_after);
+  std::vector<std::uint32_t> sorted = got;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint32_t> all(128);
+  std::iota(all.begin(), all.end(), 0u);
+  EXPECT_EQ(sorted, all);  // every ID once
+  for (std::uint32_t t = 0; t < 128; ++t) EXPECT_EQ(got[t] / 64, t / 64) << t;  // each core its own
+  for (std::uint32_t v : again) EXPECT_EQ(v, hwwl::kDone);
+  EXPECT_EQ(r.tb.stat("hwwl.pushes"), 128);
+  EXPECT_EQ(r.tb.stat("hwwl.pulls"), 256);
+  EXPECT_EQ(r.tb.stat("hwwl.done_pulls"), 128);
+  EXPECT_EQ(r.tb.stat("hwwl.kernels"), 3);
+}
+
+// Two-entry banks (one per partition): pushes spill to the overflow buffer through the SM's LD/ST
+// path, and the refills bring them back; the host relaunches the pull kernel while work remains
+// (a run that ends with work held fails, naming the unit and the IDs it holds).
+TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
+  GpuRun r({"gpu.num_sms=1", "hwwl.bank_entries=2", "hwwl.redistribution=none"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  std::vector<std::uint32_t> ids;
+  int launches = 0;
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
+    const std::uint64_t buffer = dev.malloc(4 * 256 * 4), out = dev.malloc(4 * 64);
+    dev.launch(dev.kernel(mod, "init"), Dim3{1}, Dim3{1}, Args() << buffer);
+    dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{64}, Args());  // 4 per bank: 1 kept, 3 spilled
+    std::vector<std::uint32_t> got(64);
+    while (r.hw->work_remains() && launches < 100) {
+      dev.launch(dev.kernel(mod, "pull"), Dim3{1}, Dim3{64}, Args() << out);
+      ++launches;
+      dev.memcpy_to_host(got.data(), out, 4 * 64);
+      for (std::uint32_t v : got)
+        if (v < 64) ids.push_back(v);
+    }
+  });
+  r.tb.run();
+  ASSERT_TRUE(host.finished());
+  EXPECT_EQ(r.tb.stat("hwwl.hvu.spilled"), 48);
+  EXPECT_EQ(r.tb.stat("hwwl.hvu.refilled"), 48);
+  EXPECT_GT(r.tb.stat("hwwl.hvu.spill_stores"), 0);
+  EXPECT_GT(r.tb.stat("hwwl.hvu.refill_loads"), 0);
+  EXPECT_GT(r.tb.sum(".l1.accesses"), 0);
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::uint32_t> all(64);
+  std::iota(all.begin(), all.end(), 0u);
+  EXPECT_EQ(ids, all);  // every ID once, through the overflow buffer and back
+  EXPECT_GT(launches, 1);
+}
