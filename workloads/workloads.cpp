@@ -92,6 +92,35 @@ void worklist_loop(Runner& run, std::uint64_t in, std::uint64_t out, std::uint64
   }
 }
 
+// The worklist-API kernels (wl.cu): `wl` on the software worklist, `hwwl` on the hardware
+// worklist. `args` gives the kernel's own arguments; `cap` bounds the IDs one kernel may push.
+Result api_worklist(Device& d, std::uint32_t src, const std::string& variant, const std::string& kernel,
+                    std::uint64_t cap, const std::function<Args()>& args) {
+  Runner run(d, variant == "hwwl" ? "wl_hwwl.ptx" : "wl.ptx");
+  if (variant == "hwwl") {
+    // Overflow buffers for a whole kernel's pushes on every core; the host relaunches while the
+    // HWWL holds work (the query docs/hwwl.md documents).
+    const std::uint64_t cores = d.query("hwwl.cores"), buffer = d.malloc(cores * cap * 4);
+    run.launch("wl_hwwl_init", 1, Args() << buffer << cap);
+    run.launch("wl_hwwl_seed", 1, Args() << src);
+    while (d.query("hwwl.work_remains")) run.launch(kernel, 0, args() << 0);
+  } else {
+    const std::uint64_t a = d.malloc(cap * 4), b = d.malloc(cap * 4), count = d.malloc(4), next = d.malloc(4);
+    run.put<std::uint32_t>(a, src);
+    worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
+      run.put<std::uint32_t>(next, 0);
+      run.launch(kernel, 0, args() << in << n << next << out << count);
+    });
+  }
+  return run.r;
+}
+
+void add(Result& to, const Result& r) {
+  to.launches += r.launches;
+  to.warp_instructions += r.warp_instructions;
+  to.thread_instructions += r.thread_instructions;
+}
+
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
   Runner run(d, "bfs.ptx");
@@ -99,7 +128,9 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
   const std::uint64_t level = d.malloc(g.n * 4);
   d.memset(level, 0xff, g.n * 4);
   run.put<std::uint32_t>(level + src * 4ull, 0);
-  if (variant == "topology") {
+  if (variant == "wl" || variant == "hwwl") {
+    add(run.r, api_worklist(d, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; }));
+  } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);
     for (std::uint32_t cur = 0;; ++cur) {
       run.put<int>(changed, 0);
@@ -129,7 +160,10 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
   const std::uint64_t dist = d.malloc(g.n * 4);
   d.memset(dist, 0xff, g.n * 4);
   run.put<std::uint32_t>(dist + src * 4ull, 0);
-  if (variant == "topology") {
+  if (variant == "wl" || variant == "hwwl") {
+    add(run.r, api_worklist(d, src, variant, "sssp_wl", std::max<std::uint64_t>(g.edges(), 1) + 1,
+                            [&] { return Args() << dg.row << dg.col << dg.weight << dist; }));
+  } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);
     do {
       run.put<int>(changed, 0);
@@ -283,13 +317,17 @@ const std::vector<Workload>& workloads() {
         {"data", "double-buffered worklist, one atomic per push, a fixed grid (120 blocks of 256)"},
         {"data_vkc", "the same with variable kernel configuration: the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes (one atomic per warp)"},
-        {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"}},
+        {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"},
+        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a fixed grid"},
+        {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"}},
        true, bfs, bfs_reference, exact, "exact"},
       {"sssp", "single-source shortest paths over positive integer weights",
        {{"topology", "Bellman-Ford rounds over every vertex"},
         {"data", "double-buffered worklist of improved vertices, a fixed grid"},
         {"data_vkc", "the same, the grid sized to the worklist"},
-        {"data_warp", "worklist with warp-aggregated pushes"}},
+        {"data_warp", "worklist with warp-aggregated pushes"},
+        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a fixed grid"},
+        {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",
        {{"topology", "power iterations until the L1 change is below 1e-7"},

@@ -21,6 +21,7 @@ struct Result {
 
 struct Variant {
   std::string name, description;
+  std::string unit = {};  // a unit it needs on the timed GPU ("hwwl"); empty: runs anywhere
 };
 
 struct Workload {

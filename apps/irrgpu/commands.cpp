@@ -20,6 +20,7 @@
 #include "workloads/workloads.h"
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
+#include "models/hwwl/in_gpu.h"
 #include "models/hwwl/testbench.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
@@ -114,11 +115,14 @@ int run_workload(const RunOptions& o) {
     throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --mode timing", Error::Kind::usage);
   if (o.graph.empty()) throw Error({"--graph", 0, 0}, "a workload needs --graph FILE|GENERATOR", Error::Kind::usage);
   const workloads::Workload& w = workloads::workload(o.workload);
-  std::string names;
+  std::string names, unit;
   bool known = false;
   for (const auto& v : w.variants) {
     names += (names.empty() ? "" : ", ") + v.name;
-    known = known || v.name == o.variant;
+    if (v.name == o.variant) {
+      known = true;
+      unit = v.unit;
+    }
   }
   if (!known) throw Error({"--variant", 0, 0}, "'" + o.variant + "' is not a variant of " + w.name + " (" + names + ")", Error::Kind::usage);
   const workloads::Graph g = workloads::load_graph(o.graph);
@@ -130,19 +134,29 @@ int run_workload(const RunOptions& o) {
   }
   workloads::Result r;
   const auto t0 = std::chrono::steady_clock::now();
+  // The timed GPU and its units live until the statistics are written (formulas read them).
   std::unique_ptr<sim::Simulation> timed;
+  core::ptx::ExtensionRegistry extensions;
+  std::unique_ptr<gpu::Gpu> gpu;
+  std::unique_ptr<hwwl::HwwlGpu> hwwl;
   if (o.mode == "timing") {
     // The GPU model; the workload's host driver runs as a SystemC thread on it.
     timed = make_simulation(o);
-    gpu::Gpu gpu("gpu", *timed);
+    gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
+    // The units the variant needs, attached to the GPU, their instructions in the registry.
+    if (unit == "hwwl") hwwl = std::make_unique<hwwl::HwwlGpu>(*timed, *gpu, extensions);
     check_trace(o, *timed);
-    runtime::Device dev(gpu.memory());
+    runtime::Device dev(gpu->memory(), &extensions);
+    if (hwwl) hwwl->serve(dev);
     dev.echo_printf(!o.quiet);
-    dev.set_backend(&gpu);
+    dev.set_backend(gpu.get());
     gpu::Host host("host", [&] { r = w.run(dev, g, source, o.variant); });
     timed->run();
     if (!host.finished()) throw Error("the host program did not finish");
   } else {
+    if (!unit.empty())
+      throw Error({"--variant", 0, 0}, o.variant + " needs the " + unit + " unit, which runs in timing mode (--mode timing)",
+                  Error::Kind::usage);
     mem::BackingStore store;
     runtime::Device dev(store);
     dev.echo_printf(!o.quiet);

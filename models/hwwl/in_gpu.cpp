@@ -207,4 +207,9 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
 
 HwwlGpu::~HwwlGpu() = default;
 
+void HwwlGpu::serve(runtime::Device& device) {
+  device.set_query("hwwl.work_remains", [this] { return std::uint64_t{work_remains()}; });
+  device.set_query("hwwl.cores", [this] { return std::uint64_t{unit_->worklist().cores()}; });
+}
+
 }  // namespace irr::hwwl

@@ -104,4 +104,14 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
   return st;
 }
 
+std::uint64_t Device::query(const std::string& name) const {
+  auto it = queries_.find(name);
+  if (it != queries_.end()) return it->second();
+  std::string known;
+  for (const auto& [n, f] : queries_) known += (known.empty() ? "" : ", ") + n;
+  throw Error("device query '" + name + "': no unit answers it (" + (known.empty() ? "none registered" : "registered: " + known) +
+                  ")",
+              Error::Kind::usage);
+}
+
 }  // namespace irr::runtime

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,6 +94,11 @@ class Device {
   void echo_printf(bool on) { echo_ = on; }
   void set_instruction_limit(std::uint64_t n) { max_instructions_ = n; }
   void set_backend(Backend* b) { backend_ = b; }
+  // Queries units answer for the host, as cudaDeviceGetAttribute does for the device's properties:
+  // a unit registers a name ("hwwl.work_remains"); query() of a name nobody registered is an
+  // irr::Error naming the registered ones (for example: the variant needs a unit not enabled).
+  void set_query(const std::string& name, std::function<std::uint64_t()> answer) { queries_[name] = std::move(answer); }
+  std::uint64_t query(const std::string& name) const;
   mem::BackingStore& memory() { return memory_; }
 
  private:
@@ -105,6 +111,7 @@ class Device {
   std::size_t install(core::ptx::Module m);
   std::vector<std::unique_ptr<Loaded>> modules_;
   std::map<std::uint64_t, std::uint64_t> allocations_;  // base -> size
+  std::map<std::string, std::function<std::uint64_t()>> queries_;
   std::uint64_t heap_ = 0x10000000;
   std::string printf_;
   bool echo_ = true;

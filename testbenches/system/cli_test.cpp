@@ -261,7 +261,7 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_NE(r.out.find("data_block"), std::string::npos);
   r = run_cli({"run", "--workload", "bfs", "--variant", "nope", "--graph", "grid:rows=2,cols=2"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl)"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=2,cols=2", "--mode", "fast"});
   EXPECT_EQ(r.exit_code, 2);
 }
@@ -353,4 +353,12 @@ TEST(Cli, HwwlRtlBanksGiveTheModelsStatistics) {
   auto r = run_cli({"run", "-q", "-s", "sim.top=hwwl", "-s", "hwwl.bank.impl=rtl", "-s", "hwwl.trigger=on_demand"});
   EXPECT_EQ(r.exit_code, 2);  // a configuration error
   EXPECT_NE(r.err.find("on_demand needs a second"), std::string::npos) << r.err;
+}
+
+// A variant that needs a unit of the timed GPU says so in functional mode.
+TEST(Cli, HwwlVariantNeedsTimingMode) {
+  auto r = run_cli({"run", "--workload", "bfs", "--variant", "hwwl", "--graph", "grid:rows=4,cols=4", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--variant: hwwl needs the hwwl unit, which runs in timing mode (--mode timing)"), std::string::npos)
+      << r.err;
 }
