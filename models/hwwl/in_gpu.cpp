@@ -173,9 +173,20 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
     return a;
   });
   add_hwwl_instructions(registry);
+  // Each instruction's semantics; an error (the hardware exception, a bad wlinit) names the
+  // kernel, the SM and the instruction's PTX line.
   auto bind = [&](const char* name, std::function<void(core::ptx::ExtensionCall&)> f) {
     for (std::uint16_t i = 0; i < registry.size(); ++i)
-      if (registry.at(i).name == name) registry.at(i).execute = std::move(f);
+      if (registry.at(i).name == name)
+        registry.at(i).execute = [f = std::move(f)](core::ptx::ExtensionCall& c) {
+          try {
+            f(c);
+          } catch (const Error& e) {
+            throw Error("kernel " + c.kernel() + ", SM " + std::to_string(c.sm()) + ", PTX line " +
+                            std::to_string(c.instruction().ptx_line) + ": " + e.what(),
+                        e.kind());
+          }
+        };
   };
   bind("wlinit", [this](core::ptx::ExtensionCall& c) {
     if (!c.active()) return;

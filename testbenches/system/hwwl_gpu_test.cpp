@@ -58,6 +58,14 @@ mov.u64 %rd2, 256;
 wlinit.u64 %rd1, %rd2;
 ret;
 }
+.visible .entry init_tiny(.param .u64 buffer)
+{
+.reg .b64 %rd<3>;
+ld.param.u64 %rd1, [buffer];
+mov.u64 %rd2, 4;
+wlinit.u64 %rd1, %rd2;
+ret;
+}
 )";
 
 struct GpuRun {
@@ -176,3 +184,24 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads, ::testing::Values("bfs", "sssp"));
+
+// Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,
+// the SM, the instruction and the core's buffer.
+TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
+  GpuRun r({"gpu.num_sms=1", "hwwl.bank_entries=2"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
+    dev.launch(dev.kernel(mod, "init_tiny"), Dim3{1}, Dim3{1}, Args() << dev.malloc(4 * 4));
+    dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{64}, Args());  // 16 kept, 48 for 4 places
+  });
+  std::string error;
+  try {
+    r.tb.run();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("its bank and its overflow buffer (4 IDs, set by wlinit) are full"), std::string::npos) << error;
+  EXPECT_NE(error.find("kernel push, SM 0, PTX line 11: wlpush on core 0"), std::string::npos) << error;
+}

@@ -571,6 +571,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         std::uint32_t warp() const override { return w.index(); }
         std::uint64_t cta() const override { return w.cta().linear_index(); }
         std::uint32_t sm() const override { return w.cta().sm; }
+        const std::string& kernel() const override { return w.cta().kernel.name; }
       } call(*this, fr, in, active, step);
       call.rd = [&](std::size_t o, unsigned lane) { return src(o, lane, t); };
       call.wr = [&](std::size_t o, unsigned lane, std::uint64_t v) { write(in.ops.at(o), lane, v); };

@@ -24,6 +24,7 @@ class ExtensionCall {
   virtual std::uint32_t warp() const = 0;  // warp index within its CTA
   virtual std::uint64_t cta() const = 0;   // linear CTA index
   virtual std::uint32_t sm() const = 0;    // the SM running the warp (0 in functional mode)
+  virtual const std::string& kernel() const = 0;  // the kernel's name, for errors
 };
 
 // An instruction a unit adds (written in CUDA as asm volatile("wlpull.b32 %0;" : "=r"(x) :: "memory")).
