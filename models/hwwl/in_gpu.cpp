@@ -50,11 +50,21 @@ void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry) {
 
 // One SM's side: backpressure on the banks' ports, completion after the warp's passes (or its
 // refills), and the HVU's memory traffic through the SM's LD/ST path at low priority.
-class SmAdapter : public core::SmUnit, public sim::Clocked, public MemoryPort {
+class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstanding, public MemoryPort {
  public:
   SmAdapter(HwwlGpu& hwwl, std::uint32_t sm, sim::ClockScheduler& clock, std::uint32_t line)
       : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line) {
     clock.add(*this);
+  }
+
+  // For the watchdog: the warps whose pulls keep answering WAIT (or REFILL) for all their threads.
+  std::vector<std::string> outstanding() const override {
+    std::vector<std::string> v;
+    for (const auto& [slot, n] : spinning_)
+      v.push_back("SM " + std::to_string(sm_) + " warp slot " + std::to_string(slot) + ": " + std::to_string(n) +
+                  " wlpull in a row answered WAIT for every thread");
+    if (!ops_.empty()) v.push_back("SM " + std::to_string(sm_) + ": " + std::to_string(ops_.size()) + " warp operations in the HWWL");
+    return v;
   }
 
   bool can_accept(const core::UnitOp& op) override {
@@ -68,6 +78,9 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public MemoryPort {
     const std::uint32_t passes = hwwl_.unit().worklist().passes(op.active);
     ops_.push_back({op.token, clock_.now_cycle() + std::max(passes, 1u), refill_lanes_});
     refill_lanes_ = 0;
+    if (pull_waited_) ++spinning_[op.warp];
+    else if (registry_name(op) == "wlpull") spinning_.erase(op.warp);
+    pull_waited_ = false;
     wake();
   }
 
@@ -107,7 +120,12 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public MemoryPort {
     }
   }
 
-  void note_refills(std::uint32_t lanes) { refill_lanes_ |= lanes; }
+  // From the semantics of the pull being issued, for its accept(): lanes waiting for refills, and
+  // whether every active thread was answered WAIT or REFILL.
+  void note_pull(std::uint32_t refill_lanes, bool waited) {
+    refill_lanes_ |= refill_lanes;
+    pull_waited_ = waited;
+  }
 
  private:
   struct Op {
@@ -149,6 +167,8 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public MemoryPort {
   core::SmPort* port_ = nullptr;
   std::deque<Op> ops_;
   std::uint32_t refill_lanes_ = 0;  // from the semantics of the pull being issued, for its accept()
+  bool pull_waited_ = false;
+  std::map<std::uint32_t, std::uint64_t> spinning_;  // warp slot -> pulls in a row all WAIT
   std::map<std::uint64_t, Reply> replies_;
   std::uint64_t next_tag_ = 0;
 
@@ -168,7 +188,7 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
     auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line);
     a->registry = &registry;
-    (void)sm;
+    sim.watch(std::string(sm.name()) + ".hwwl", *a);
     adapters_.push_back(a.get());
     return a;
   });
@@ -201,12 +221,14 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
     std::uint32_t out[32] = {};
     unit_->warp_pull(c.sm(), c.active(), out);
     std::uint32_t refills = 0;
+    bool waited = c.active() != 0;
     for (unsigned t = 0; t < 32; ++t)
       if (c.active() >> t & 1) {
         c.write(0, t, out[t]);
         if (out[t] == kRefill) refills |= 1u << t;
+        waited = waited && (out[t] == kWait || out[t] == kRefill);
       }
-    adapters_.at(c.sm())->note_refills(refills);
+    adapters_.at(c.sm())->note_pull(refills, waited);
   });
   bind("wlpush", [this](core::ptx::ExtensionCall& c) {
     std::uint32_t ids[32] = {};

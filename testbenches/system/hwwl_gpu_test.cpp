@@ -58,6 +58,16 @@ mov.u64 %rd2, 256;
 wlinit.u64 %rd1, %rd2;
 ret;
 }
+.visible .entry spin()
+{
+.reg .b32 %r<2>;
+.reg .pred %p<2>;
+$L_pull:
+wlpull.b32 %r1;
+setp.eq.u32 %p1, %r1, -2;
+@%p1 bra $L_pull;
+ret;
+}
 .visible .entry init_tiny(.param .u64 buffer)
 {
 .reg .b64 %rd<3>;
@@ -204,4 +214,26 @@ TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
   }
   EXPECT_NE(error.find("its bank and its overflow buffer (4 IDs, set by wlinit) are full"), std::string::npos) << error;
   EXPECT_NE(error.find("kernel push, SM 0, PTX line 11: wlpush on core 0"), std::string::npos) << error;
+}
+
+// Work stranded where no thread pulls it (core 0 holds one ID per bank, never globally greedy, so
+// nothing crosses to core 1): the warp on SM 1 spins on WAIT until the watchdog, which names it.
+TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
+  GpuRun r({"gpu.num_sms=2", "sim.watchdog_cycles=20000"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
+    dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{16}, Args());  // CTA 0 on SM 0
+    dev.launch(dev.kernel(mod, "spin"), Dim3{1}, Dim3{32}, Args());  // CTA 0 on SM 1: WAIT for ever
+  });
+  std::string error;
+  try {
+    r.tb.run();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("watchdog"), std::string::npos) << error;
+  EXPECT_NE(error.find("SM 1 warp slot 0:"), std::string::npos) << error;
+  EXPECT_NE(error.find("wlpull in a row answered WAIT for every thread"), std::string::npos) << error;
 }
