@@ -362,3 +362,18 @@ TEST(Cli, HwwlVariantNeedsTimingMode) {
   EXPECT_NE(r.err.find("--variant: hwwl needs the hwwl unit, which runs in timing mode (--mode timing)"), std::string::npos)
       << r.err;
 }
+
+// RTL in the loop on the whole GPU: BFS on the hardware worklist with the Verilated banks gives the
+// model's stats.json byte for byte.
+TEST(Cli, WholeGpuBfsWithRtlBanksGivesTheModelsStatistics) {
+  TempDir d;
+  for (const char* impl : {"model", "rtl"}) {
+    auto r = run_cli({"run", "-q", "-c", "kim4x16", "--workload", "bfs", "--variant", "hwwl", "--graph",
+                      "rmat:scale=8,edge_factor=8", "-s", std::string("hwwl.bank.impl=") + impl, "-o", d.path() + "/" + impl});
+    ASSERT_EQ(r.exit_code, 0) << impl << ": " << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  }
+  const std::string model = read_file(d.path() + "/model/stats.json");
+  EXPECT_NE(model.find("hwwl.pulls"), std::string::npos);
+  EXPECT_EQ(model, read_file(d.path() + "/rtl/stats.json"));
+}
