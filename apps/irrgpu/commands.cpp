@@ -20,7 +20,7 @@
 #include "workloads/workloads.h"
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
-#include "models/hwwl/in_gpu.h"
+#include "models/gpu/hwwl_gpu.h"
 #include "models/hwwl/testbench.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
@@ -138,13 +138,13 @@ int run_workload(const RunOptions& o) {
   std::unique_ptr<sim::Simulation> timed;
   core::ptx::ExtensionRegistry extensions;
   std::unique_ptr<gpu::Gpu> gpu;
-  std::unique_ptr<hwwl::HwwlGpu> hwwl;
+  std::unique_ptr<gpu::HwwlGpu> hwwl;
   if (o.mode == "timing") {
     // The GPU model; the workload's host driver runs as a SystemC thread on it.
     timed = make_simulation(o);
     gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
     // The units the variant needs, attached to the GPU, their instructions in the registry.
-    if (unit == "hwwl") hwwl = std::make_unique<hwwl::HwwlGpu>(*timed, *gpu, extensions);
+    if (unit == "hwwl") hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
     check_trace(o, *timed);
     runtime::Device dev(gpu->memory(), &extensions);
     if (hwwl) hwwl->serve(dev);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The HWWL in the timed GPU (models/hwwl/in_gpu.h): wlpush and wlpull from PTX on the SMs, the
+// The HWWL in the timed GPU (models/gpu/hwwl_gpu.h): wlpush and wlpull from PTX on the SMs, the
 // double-buffer swap at the kernel end, DONE once the worklist is empty, and the HVU's spills and
 // refills through the SMs' LD/ST paths.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "models/gpu/gpu.h"
-#include "models/hwwl/in_gpu.h"
+#include "models/gpu/hwwl_gpu.h"
 #include "testbenches/common/testing.h"
 #include "workloads/workloads.h"
 
@@ -82,7 +82,7 @@ struct GpuRun {
   Testbench tb;
   gpu::Gpu& g;
   core::ptx::ExtensionRegistry reg;
-  std::unique_ptr<hwwl::HwwlGpu> hw;
+  std::unique_ptr<gpu::HwwlGpu> hw;
   explicit GpuRun(std::vector<std::string> sets)
       : tb([&] {
           sets.push_back("log.level=warn");
@@ -90,7 +90,7 @@ struct GpuRun {
           return sets;
         }(), "kim4x16"),
         g(tb.add<gpu::Gpu>("gpu")),
-        hw(std::make_unique<hwwl::HwwlGpu>(tb.sim(), g, reg)) {}
+        hw(std::make_unique<gpu::HwwlGpu>(tb.sim(), g, reg)) {}
 };
 
 }  // namespace

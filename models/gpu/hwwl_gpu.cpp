@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/hwwl/in_gpu.h"
+#include "models/gpu/hwwl_gpu.h"
 
 #include <algorithm>
 #include <deque>
@@ -8,7 +8,14 @@
 
 #include "sim/error.h"
 
-namespace irr::hwwl {
+namespace irr::gpu {
+
+using hwwl::HwwlUnit;
+using hwwl::kRefill;
+using hwwl::kWait;
+using hwwl::MemoryPort;
+using hwwl::Mode;
+using hwwl::Worklist;
 
 namespace {
 
@@ -245,4 +252,4 @@ void HwwlGpu::serve(runtime::Device& device) {
   device.set_query("hwwl.cores", [this] { return std::uint64_t{unit_->worklist().cores()}; });
 }
 
-}  // namespace irr::hwwl
+}  // namespace irr::gpu

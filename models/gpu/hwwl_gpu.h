@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The HWWL in the GPU (issue 10, first part): its instructions and their timing on the SMs.
+// The HWWL attached to the GPU: its instructions and their timing on the SMs. It lives with the
+// GPU's assembly (DESIGN.md: units meet only in models/gpu); the unit itself is models/hwwl.
 //
 // Instructions (CUDA: asm volatile("wlpull.b32 %0;" : "=r"(id) :: "memory"), etc.):
 //   wlinit.u64 base, ids_per_core   per-core overflow buffers of ids_per_core 32-bit entries from
@@ -24,7 +25,7 @@
 #include "models/gpu/gpu.h"
 #include "models/hwwl/hwwl_unit.h"
 
-namespace irr::hwwl {
+namespace irr::gpu {
 
 class SmAdapter;
 
@@ -35,7 +36,7 @@ class HwwlGpu {
   // `registry` their semantics.
   HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
   ~HwwlGpu();
-  HwwlUnit& unit() { return *unit_; }
+  hwwl::HwwlUnit& unit() { return *unit_; }
   // The host's query before relaunching a data-driven kernel: does any work ID remain anywhere?
   bool work_remains() const { return unit_->work_remains(); }
   // Registers the host's queries with the runtime: "hwwl.work_remains" (1 or 0) and "hwwl.cores"
@@ -44,7 +45,7 @@ class HwwlGpu {
 
  private:
   friend class SmAdapter;
-  std::unique_ptr<HwwlUnit> unit_;
+  std::unique_ptr<hwwl::HwwlUnit> unit_;
   std::vector<SmAdapter*> adapters_;  // owned by the GPU
   std::uint32_t kernel_ends_ = 0;
 };
@@ -52,4 +53,4 @@ class HwwlGpu {
 // The instructions without semantics (a parser that knows them; running one needs HwwlGpu).
 void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry);
 
-}  // namespace irr::hwwl
+}  // namespace irr::gpu
