@@ -101,7 +101,9 @@ Result api_worklist(Device& d, std::uint32_t src, const std::string& variant, co
     // Overflow buffers for a whole kernel's pushes on every core; the host relaunches while the
     // HWWL holds work (the query docs/hwwl.md documents).
     const std::uint64_t cores = d.query("hwwl.cores"), buffer = d.malloc(cores * cap * 4);
-    run.launch("wl_hwwl_init", 1, Args() << buffer << cap);
+    // The mode the user configured (hwwl.mode), set by the kernel's wlcfg as a program would.
+    const auto mode = static_cast<std::uint32_t>(d.query("hwwl.double_buffer"));
+    run.launch("wl_hwwl_init", 1, Args() << mode << buffer << cap);
     run.launch("wl_hwwl_seed", 1, Args() << src);
     while (d.query("hwwl.work_remains")) run.launch(kernel, 0, args() << 0);
   } else {
@@ -129,6 +131,11 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
   d.memset(level, 0xff, g.n * 4);
   run.put<std::uint32_t>(level + src * 4ull, 0);
   if (variant == "wl" || variant == "hwwl") {
+    // A vertex's level is claimed once (CAS), so the kernel must see the levels in order: the
+    // double-buffered worklist does that; a single-buffer HWWL mixes levels within a kernel.
+    if (variant == "hwwl" && !d.query("hwwl.double_buffer"))
+      throw Error("bfs/hwwl claims each vertex once and needs the levels in order: set hwwl.mode: double",
+                  Error::Kind::usage);
     add(run.r, api_worklist(d, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; }));
   } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);

@@ -250,6 +250,9 @@ HwwlGpu::~HwwlGpu() = default;
 void HwwlGpu::serve(runtime::Device& device) {
   device.set_query("hwwl.work_remains", [this] { return std::uint64_t{work_remains()}; });
   device.set_query("hwwl.cores", [this] { return std::uint64_t{unit_->worklist().cores()}; });
+  device.set_query("hwwl.double_buffer", [mode = unit_->worklist().bank(0, 0).mode()] {
+    return std::uint64_t{mode == hwwl::Mode::double_buffer};
+  });
 }
 
 }  // namespace irr::gpu

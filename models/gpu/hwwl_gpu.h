@@ -39,8 +39,8 @@ class HwwlGpu {
   hwwl::HwwlUnit& unit() { return *unit_; }
   // The host's query before relaunching a data-driven kernel: does any work ID remain anywhere?
   bool work_remains() const { return unit_->work_remains(); }
-  // Registers the host's queries with the runtime: "hwwl.work_remains" (1 or 0) and "hwwl.cores"
-  // (overflow buffers are per core).
+  // Registers the host's queries with the runtime: "hwwl.work_remains" (1 or 0), "hwwl.cores"
+  // (overflow buffers are per core) and "hwwl.double_buffer" (the configured hwwl.mode, for wlcfg).
   void serve(runtime::Device& device);
 
  private:

@@ -171,14 +171,16 @@ TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
 
 // The worklist-API kernels (workloads/kernels/wl.cu) on the HWWL: BFS and SSSP give the reference
 // results on the kim4x16 GPU; the host relaunches while the HWWL holds work.
-class HwwlWorkloads : public ::testing::TestWithParam<const char*> {};
+// (workload, hwwl.mode): SSSP relaxes with atomicMin, so it is right in either mode; BFS claims
+// each vertex once and needs the double buffer's level order.
+class HwwlWorkloads : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 
 TEST_P(HwwlWorkloads, MatchTheReference) {
-  GpuRun r({});
+  GpuRun r({std::string("hwwl.mode=") + GetParam().second});
   Device dev(r.g.memory(), &r.reg);
   dev.set_backend(&r.g);
   r.hw->serve(dev);
-  const workloads::Workload& w = workloads::workload(GetParam());
+  const workloads::Workload& w = workloads::workload(GetParam().first);
   const workloads::Graph graph = workloads::load_graph("rmat:scale=8,edge_factor=8,seed=3");
   std::uint32_t source = 0;
   while (source + 1 < graph.n && graph.degree(source) == 0) ++source;
@@ -187,13 +189,16 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   r.tb.run();
   ASSERT_TRUE(host.finished());
   EXPECT_EQ(w.check(result.values, w.reference(graph, source)), "");
-  EXPECT_GT(result.launches, 3u);  // set-up, seed, and a kernel per level at least
+  EXPECT_GE(result.launches, 3u);  // set-up, seed, and a kernel (one per level with the double buffer)
   EXPECT_GT(r.tb.stat("hwwl.pushes"), 0);
   EXPECT_EQ(r.tb.stat("hwwl.pushes"), r.tb.stat("hwwl.pulls") - r.tb.stat("hwwl.wait_pulls") -
                                           r.tb.stat("hwwl.done_pulls") - r.tb.stat("hwwl.refill_pulls"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads, ::testing::Values("bfs", "sssp"));
+INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
+                         ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("sssp", "double"),
+                                           std::make_pair("sssp", "single")),
+                         [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,
 // the SM, the instruction and the core's buffer.

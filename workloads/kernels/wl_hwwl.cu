@@ -3,10 +3,11 @@
 #define IRRGPU_HWWL
 #include "wl.cu"
 
-// wlcfg and wlinit (one thread): double-buffer banks, overflow buffers of `per_core` IDs from `buffer`.
-extern "C" __global__ void wl_hwwl_init(unsigned long long buffer, unsigned long long per_core) {
+// wlcfg and wlinit (one thread): the banks' mode (0 single-, 1 double-buffer), overflow buffers of
+// `per_core` IDs from `buffer`.
+extern "C" __global__ void wl_hwwl_init(unsigned mode, unsigned long long buffer, unsigned long long per_core) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    asm volatile("wlcfg.u32 1;" : : : "memory");
+    asm volatile("wlcfg.u32 %0;" : : "r"(mode) : "memory");
     asm volatile("wlinit.u64 %0, %1;" : : "l"(buffer), "l"(per_core) : "memory");
   }
 }
