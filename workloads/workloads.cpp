@@ -92,11 +92,18 @@ void worklist_loop(Runner& run, std::uint64_t in, std::uint64_t out, std::uint64
   }
 }
 
+bool uses_api(const std::string& variant) { return variant == "wl" || variant == "hwwl"; }
+
+// The module a variant's kernels are in: its workload's own, or the worklist API's.
+std::string module(const std::string& own, const std::string& variant) {
+  return variant == "hwwl" ? "wl_hwwl.ptx" : variant == "wl" ? "wl.ptx" : own;
+}
+
 // The worklist-API kernels (wl.cu): `wl` on the software worklist, `hwwl` on the hardware
 // worklist. `args` gives the kernel's own arguments; `cap` bounds the IDs one kernel may push.
-Result api_worklist(Device& d, std::uint32_t src, const std::string& variant, const std::string& kernel,
-                    std::uint64_t cap, const std::function<Args()>& args) {
-  Runner run(d, variant == "hwwl" ? "wl_hwwl.ptx" : "wl.ptx");
+void api_worklist(Runner& run, std::uint32_t src, const std::string& variant, const std::string& kernel,
+                  std::uint64_t cap, const std::function<Args()>& args) {
+  Device& d = run.d;
   if (variant == "hwwl") {
     // Overflow buffers for a whole kernel's pushes on every core; the host relaunches while the
     // HWWL holds work (the query docs/hwwl.md documents).
@@ -114,29 +121,22 @@ Result api_worklist(Device& d, std::uint32_t src, const std::string& variant, co
       run.launch(kernel, 0, args() << in << n << next << out << count);
     });
   }
-  return run.r;
-}
-
-void add(Result& to, const Result& r) {
-  to.launches += r.launches;
-  to.warp_instructions += r.warp_instructions;
-  to.thread_instructions += r.thread_instructions;
 }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
-  Runner run(d, "bfs.ptx");
+  Runner run(d, module("bfs.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t level = d.malloc(g.n * 4);
   d.memset(level, 0xff, g.n * 4);
   run.put<std::uint32_t>(level + src * 4ull, 0);
-  if (variant == "wl" || variant == "hwwl") {
+  if (uses_api(variant)) {
     // A vertex's level is claimed once (CAS), so the kernel must see the levels in order: the
     // double-buffered worklist does that; a single-buffer HWWL mixes levels within a kernel.
     if (variant == "hwwl" && !d.query("hwwl.double_buffer"))
       throw Error("bfs/hwwl claims each vertex once and needs the levels in order: set hwwl.mode: double",
                   Error::Kind::usage);
-    add(run.r, api_worklist(d, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; }));
+    api_worklist(run, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; });
   } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);
     for (std::uint32_t cur = 0;; ++cur) {
@@ -162,14 +162,14 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
-  Runner run(d, "sssp.ptx");
+  Runner run(d, module("sssp.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t dist = d.malloc(g.n * 4);
   d.memset(dist, 0xff, g.n * 4);
   run.put<std::uint32_t>(dist + src * 4ull, 0);
-  if (variant == "wl" || variant == "hwwl") {
-    add(run.r, api_worklist(d, src, variant, "sssp_wl", std::max<std::uint64_t>(g.edges(), 1) + 1,
-                            [&] { return Args() << dg.row << dg.col << dg.weight << dist; }));
+  if (uses_api(variant)) {
+    api_worklist(run, src, variant, "sssp_wl", std::max<std::uint64_t>(g.edges(), 1) + 1,
+                 [&] { return Args() << dg.row << dg.col << dg.weight << dist; });
   } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);
     do {

@@ -33,6 +33,12 @@ std::function<void(core::ptx::Instruction&, const std::vector<std::string>&)> de
 
 std::uint32_t first_lane(std::uint32_t active) { return static_cast<std::uint32_t>(__builtin_ctz(active)); }
 
+std::uint16_t index_of(const core::ptx::ExtensionRegistry& registry, const std::string& name) {
+  for (std::uint16_t i = 0; i < registry.size(); ++i)
+    if (registry.at(i).name == name) return i;
+  throw std::logic_error("HWWL: " + name + " is not in the extension registry");
+}
+
 }  // namespace
 
 void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry) {
@@ -59,8 +65,10 @@ void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry) {
 // refills), and the HVU's memory traffic through the SM's LD/ST path at low priority.
 class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstanding, public MemoryPort {
  public:
-  SmAdapter(HwwlGpu& hwwl, std::uint32_t sm, sim::ClockScheduler& clock, std::uint32_t line)
-      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line) {
+  // `pull` and `push`: the registry indices of wlpull and wlpush, the instructions that use banks.
+  SmAdapter(HwwlGpu& hwwl, std::uint32_t sm, sim::ClockScheduler& clock, std::uint32_t line, std::uint16_t pull,
+            std::uint16_t push)
+      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line), pull_(pull), push_(push) {
     clock.add(*this);
   }
 
@@ -75,8 +83,8 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   }
 
   bool can_accept(const core::UnitOp& op) override {
-    const std::string& name = registry_name(op);
-    if (name != "wlpull" && name != "wlpush") return true;
+    const std::uint16_t e = op.instruction->extension;
+    if (e != pull_ && e != push_) return true;
     return hwwl_.unit().warp_ports_free(sm_, op.active);
   }
 
@@ -86,7 +94,7 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
     ops_.push_back({op.token, clock_.now_cycle() + std::max(passes, 1u), refill_lanes_});
     refill_lanes_ = 0;
     if (pull_waited_) ++spinning_[op.warp];
-    else if (registry_name(op) == "wlpull") spinning_.erase(op.warp);
+    else if (op.instruction->extension == pull_) spinning_.erase(op.warp);
     pull_waited_ = false;
     wake();
   }
@@ -144,7 +152,6 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
     std::uint32_t lines;
     std::function<void()> done;
   };
-  const std::string& registry_name(const core::UnitOp& op) const;
   bool refills_landed(std::uint32_t threads) const {
     const Worklist& wl = hwwl_.unit().worklist();
     for (unsigned t = 0; t < 32; ++t)
@@ -178,42 +185,35 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   std::map<std::uint32_t, std::uint64_t> spinning_;  // warp slot -> pulls in a row all WAIT
   std::map<std::uint64_t, Reply> replies_;
   std::uint64_t next_tag_ = 0;
-
- public:
-  const core::ptx::ExtensionRegistry* registry = nullptr;
+  const std::uint16_t pull_, push_;
 };
-
-const std::string& SmAdapter::registry_name(const core::UnitOp& op) const {
-  return registry->at(op.instruction->extension).name;
-}
 
 HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry) {
   const auto cores = static_cast<std::uint32_t>(gpu.sms());
   const auto lanes = static_cast<std::uint32_t>(sim.config().get_uint("core.simd_width"));
   unit_ = std::make_unique<HwwlUnit>("hwwl", sim, cores, lanes);
   const auto line = static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"));
+  add_hwwl_instructions(registry);
+  const std::uint16_t pull = index_of(registry, "wlpull"), push = index_of(registry, "wlpush");
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
-    auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line);
-    a->registry = &registry;
+    auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line,
+                                         pull, push);
     sim.watch(std::string(sm.name()) + ".hwwl", *a);
     adapters_.push_back(a.get());
     return a;
   });
-  add_hwwl_instructions(registry);
   // Each instruction's semantics; an error (the hardware exception, a bad wlinit) names the
   // kernel, the SM and the instruction's PTX line.
   auto bind = [&](const char* name, std::function<void(core::ptx::ExtensionCall&)> f) {
-    for (std::uint16_t i = 0; i < registry.size(); ++i)
-      if (registry.at(i).name == name)
-        registry.at(i).execute = [f = std::move(f)](core::ptx::ExtensionCall& c) {
-          try {
-            f(c);
-          } catch (const Error& e) {
-            throw Error("kernel " + c.kernel() + ", SM " + std::to_string(c.sm()) + ", PTX line " +
-                            std::to_string(c.instruction().ptx_line) + ": " + e.what(),
-                        e.kind());
-          }
-        };
+    registry.at(index_of(registry, name)).execute = [f = std::move(f)](core::ptx::ExtensionCall& c) {
+      try {
+        f(c);
+      } catch (const Error& e) {
+        throw Error("kernel " + c.kernel() + ", SM " + std::to_string(c.sm()) + ", PTX line " +
+                        std::to_string(c.instruction().ptx_line) + ": " + e.what(),
+                    e.kind());
+      }
+    };
   };
   bind("wlinit", [this](core::ptx::ExtensionCall& c) {
     if (!c.active()) return;
