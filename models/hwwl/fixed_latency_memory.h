@@ -33,8 +33,6 @@ class FixedLatencyMemory : public MemoryPort {
       done();
     }
   }
-  bool idle() const { return pending_.empty(); }
-  sim::Cycle next_due() const { return pending_.front().first; }
   sim::Cycle latency() const { return latency_; }
   std::vector<std::uint64_t> store_addresses, load_addresses;  // for tests
 

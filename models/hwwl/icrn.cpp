@@ -17,7 +17,6 @@ bool Icrn::can_send(std::uint32_t from, std::uint32_t to, sim::Cycle c) const {
 void Icrn::send(std::uint32_t from, std::uint32_t to, std::uint32_t id, sim::Cycle c) {
   if (!can_send(from, to, c)) throw std::logic_error("ICRN: send without can_send");
   sent_at_[from] = c;
-  ++sent_;
   hub_[to].push_back({c + 1, id});  // hop 1: at the hub next cycle
 }
 

@@ -29,7 +29,6 @@ class Icrn {
   void take(std::uint32_t core);
   std::uint64_t in_flight() const;  // work in the system, for DONE
   void for_each(const std::function<void(std::uint32_t)>& f) const;  // every ID in the network
-  std::uint64_t sent() const { return sent_; }
   std::uint64_t contention_cycles() const { return contention_; }
 
  private:
@@ -41,7 +40,7 @@ class Icrn {
   std::vector<sim::Cycle> sent_at_;            // per core: last cycle it injected (one per cycle)
   std::vector<std::deque<Hop>> hub_;           // per destination
   std::vector<std::deque<Hop>> delivered_;     // per destination: at its input port
-  std::uint64_t contention_ = 0, sent_ = 0;
+  std::uint64_t contention_ = 0;
 };
 
 }  // namespace irr::hwwl
