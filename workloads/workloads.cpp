@@ -53,6 +53,11 @@ struct Runner {
     r.warp_instructions += st.warp_instructions;
     r.thread_instructions += st.thread_instructions;
   }
+  // Threads of a persistent grid for `kernel` (its threads pull until DONE): as many blocks as
+  // the device holds at once; 0 (the fixed grid) where the device cannot say.
+  std::uint64_t persistent(const std::string& kernel) {
+    return d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock}) * kBlock;
+  }
   template <typename T>
   T get(std::uint64_t p) {
     T v;
@@ -104,6 +109,7 @@ std::string module(const std::string& own, const std::string& variant) {
 void api_worklist(Runner& run, std::uint32_t src, const std::string& variant, const std::string& kernel,
                   std::uint64_t cap, const std::function<Args()>& args) {
   Device& d = run.d;
+  const std::uint64_t grid = run.persistent(kernel);
   if (variant == "hwwl") {
     // Overflow buffers for a whole kernel's pushes on every core; the host relaunches while the
     // HWWL holds work (the query docs/hwwl.md documents).
@@ -112,13 +118,13 @@ void api_worklist(Runner& run, std::uint32_t src, const std::string& variant, co
     const auto mode = static_cast<std::uint32_t>(d.query("hwwl.double_buffer"));
     run.launch("wl_hwwl_init", 1, Args() << mode << buffer << cap);
     run.launch("wl_hwwl_seed", 1, Args() << src);
-    while (d.query("hwwl.work_remains")) run.launch(kernel, 0, args() << 0);
+    while (d.query("hwwl.work_remains")) run.launch(kernel, grid, args() << 0);
   } else {
     const std::uint64_t a = d.malloc(cap * 4), b = d.malloc(cap * 4), count = d.malloc(4), next = d.malloc(4);
     run.put<std::uint32_t>(a, src);
     worklist_loop(run, a, b, count, 1, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out) {
       run.put<std::uint32_t>(next, 0);
-      run.launch(kernel, 0, args() << in << n << next << out << count);
+      run.launch(kernel, grid, args() << in << n << next << out << count);
     });
   }
 }
@@ -131,12 +137,14 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
   d.memset(level, 0xff, g.n * 4);
   run.put<std::uint32_t>(level + src * 4ull, 0);
   if (uses_api(variant)) {
-    // A vertex's level is claimed once (CAS), so the kernel must see the levels in order: the
-    // double-buffered worklist does that; a single-buffer HWWL mixes levels within a kernel.
+    // A vertex's level is claimed once (CAS), so that kernel must see the levels in order, as a
+    // double-buffered worklist gives them; a single-buffer HWWL mixes levels within its kernel,
+    // so there a vertex is relaxed (atomicMin) and pushed again each time its level improves.
     if (variant == "hwwl" && !d.query("hwwl.double_buffer"))
-      throw Error("bfs/hwwl claims each vertex once and needs the levels in order: set hwwl.mode: double",
-                  Error::Kind::usage);
-    api_worklist(run, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; });
+      api_worklist(run, src, variant, "bfs_wl_relax", std::max<std::uint64_t>(g.edges(), 1) + 1,
+                   [&] { return Args() << dg.row << dg.col << level; });
+    else
+      api_worklist(run, src, variant, "bfs_wl", g.n, [&] { return Args() << dg.row << dg.col << level; });
   } else if (variant == "topology") {
     const std::uint64_t changed = d.malloc(4);
     for (std::uint32_t cur = 0;; ++cur) {
@@ -325,15 +333,15 @@ const std::vector<Workload>& workloads() {
         {"data_vkc", "the same with variable kernel configuration: the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes (one atomic per warp)"},
         {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"},
-        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a fixed grid"},
-        {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"}},
+        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
+        {"hwwl", "the same kernel on the hardware worklist (timing mode); with hwwl.mode: single, bfs_wl_relax (levels lowered by atomicMin)", "hwwl"}},
        true, bfs, bfs_reference, exact, "exact"},
       {"sssp", "single-source shortest paths over positive integer weights",
        {{"topology", "Bellman-Ford rounds over every vertex"},
         {"data", "double-buffered worklist of improved vertices, a fixed grid"},
         {"data_vkc", "the same, the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes"},
-        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a fixed grid"},
+        {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
         {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",

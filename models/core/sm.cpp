@@ -100,15 +100,31 @@ bool Sm::idle() const {
   return std::all_of(ctas_.begin(), ctas_.end(), [](const auto& c) { return c == nullptr; });
 }
 
+namespace {
+// What one CTA of a launch takes from an SM.
+struct CtaNeeds {
+  std::uint32_t threads, warps, registers;
+  std::uint64_t shared;
+  explicit CtaNeeds(const KernelLaunch& k)
+      : threads(static_cast<std::uint32_t>(k.block.count())), warps((threads + 31) / 32),
+        registers(k.resources.registers * warps * 32), shared(k.resources.shared_bytes + k.dynamic_shared) {}
+};
+}  // namespace
+
 bool Sm::fits(const KernelLaunch& k) const {
-  const auto threads = static_cast<std::uint32_t>(k.block.count());
-  const std::uint32_t warps = (threads + 31) / 32;
-  const std::uint32_t regs = k.resources.registers * warps * 32;
-  const std::uint64_t shared = k.resources.shared_bytes + k.dynamic_shared;
+  const CtaNeeds n(k);
   std::size_t resident = 0;
   for (const auto& c : ctas_) resident += c != nullptr;
-  return resident < max_ctas_ && used_warps_ + warps <= max_warps_ && used_threads_ + threads <= max_threads_ &&
-         used_registers_ + regs <= max_registers_ && used_shared_ + shared <= max_shared_;
+  return resident < max_ctas_ && used_warps_ + n.warps <= max_warps_ && used_threads_ + n.threads <= max_threads_ &&
+         used_registers_ + n.registers <= max_registers_ && used_shared_ + n.shared <= max_shared_;
+}
+
+std::uint32_t Sm::max_resident(const KernelLaunch& k) const {
+  const CtaNeeds n(k);
+  std::uint64_t m = std::min({max_ctas_, max_warps_ / n.warps, max_threads_ / n.threads});
+  if (n.registers) m = std::min<std::uint64_t>(m, max_registers_ / n.registers);
+  if (n.shared) m = std::min<std::uint64_t>(m, max_shared_ / n.shared);
+  return static_cast<std::uint32_t>(m);
 }
 
 void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
@@ -137,6 +153,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
     Slot& slot = slots_[s];
     slot = Slot{};
     slot.warp = w.get();
+    w->set_slot(static_cast<std::uint32_t>(s));
     slot.cta = idx;
     slot.age = next_age_++;
     slot.pending.assign(k.kernel->registers.size(), 0);
@@ -417,6 +434,7 @@ void Sm::completed(const mem::MemAccess& a) {
 void Sm::retire_cta(std::size_t idx) {
   ResidentCta& rc = *ctas_[idx];
   for (std::size_t s : rc.slots) {
+    for (auto& [route, unit] : units_) unit->warp_exit(static_cast<std::uint32_t>(s), *this);
     slots_[s] = Slot{};
     free_slots_.push_back(s);
   }

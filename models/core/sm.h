@@ -44,6 +44,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   // Occupancy: whether one more CTA of this launch fits (threads, warps, registers, shared, CTAs).
   bool fits(const KernelLaunch& k) const;
+  // How many CTAs of this launch an empty SM holds at once (what the CUDA occupancy API answers).
+  std::uint32_t max_resident(const KernelLaunch& k) const;
   void start_cta(KernelLaunch& k, std::uint64_t cta_index);
   bool idle() const;
 

@@ -8,7 +8,7 @@
 //     completion path as loads;
 //   - memory: SmPort::inject() puts unit-generated line accesses into the LD/ST path (behind or
 //     ahead of the warps' accesses), and replies come back tagged through memory_reply();
-//   - kernel begin/end events.
+//   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -53,6 +53,8 @@ class SmUnit {
   virtual void memory_reply(std::uint64_t /*tag*/, SmPort& /*port*/) {}
   virtual void kernel_begin(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
   virtual void kernel_end(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
+  // The warp in slot `warp` has exited (its CTA retired; the slot may be reused).
+  virtual void warp_exit(std::uint32_t /*warp*/, SmPort& /*port*/) {}
 };
 
 }  // namespace irr::core

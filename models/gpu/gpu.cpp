@@ -69,6 +69,18 @@ void Gpu::add_summary() {
                   [=] { return total(std::string(".stall.") + why); });
 }
 
+std::uint64_t Gpu::resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,
+                                   const core::ptx::Resources& resources) const {
+  core::KernelLaunch k;
+  k.kernel = &kernel;
+  k.block = block;
+  k.dynamic_shared = dynamic_shared;
+  k.resources = resources;
+  std::uint64_t n = 0;
+  for (const auto& sm : sms_) n += sm->max_resident(k);
+  return n;
+}
+
 core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                             const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                             const core::ptx::Resources& resources) {

@@ -41,6 +41,8 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
                          const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                          const core::ptx::Resources& resources) override;
   void copy(std::uint64_t bytes) override;
+  std::uint64_t resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,
+                                const core::ptx::Resources& resources) const override;
   std::vector<std::string> outstanding() const override;
   std::size_t kernels() const { return kernels_; }
   // Attaches a unit to every SM on `route` (the route its extension instructions name), one made

@@ -112,6 +112,7 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   }
 
   void kernel_begin(const core::KernelLaunch&, core::SmPort& port) override { port_ = &port; }
+  void warp_exit(std::uint32_t warp, core::SmPort&) override { hwwl_.unit().release_warp(sm_, warp); }
   void kernel_end(const core::KernelLaunch&, core::SmPort&) override {
     if (++hwwl_.kernel_ends_ == hwwl_.adapters_.size()) {
       hwwl_.kernel_ends_ = 0;
@@ -226,7 +227,7 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   });
   bind("wlpull", [this](core::ptx::ExtensionCall& c) {
     std::uint32_t out[32] = {};
-    unit_->warp_pull(c.sm(), c.active(), out);
+    unit_->warp_pull(c.sm(), c.slot(), c.active(), out);
     std::uint32_t refills = 0;
     bool waited = c.active() != 0;
     for (unsigned t = 0; t < 32; ++t)

@@ -60,6 +60,8 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   formula("hvu.refill_loads", "refill loads", "loads", [](const Worklist& w) { return w.refill_loads(); });
   formula("hvu.spilled", "work IDs spilled to the overflow buffers", "IDs", [](const Worklist& w) { return w.spilled(); });
   formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) { return w.refilled(); });
+  formula("active_threads", "threads holding a work ID now (pulled one, not pulled again yet) [K L227]; sample it with stats.sample_every",
+          "threads", [](const Worklist& w) { return w.holders(); });
   wl_.set_on_demand(on_demand_);
   if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);
@@ -116,8 +118,8 @@ void HwwlUnit::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id) {
   wake();
 }
 
-void HwwlUnit::warp_pull(std::uint32_t core, std::uint32_t active, std::uint32_t out[32]) {
-  wl_.warp_pull(core, active, now(), out);
+void HwwlUnit::warp_pull(std::uint32_t core, std::uint32_t warp, std::uint32_t active, std::uint32_t out[32]) {
+  wl_.warp_pull(core, warp, active, now(), out);
   for (unsigned t = 0; t < 32; ++t)
     if (active >> t & 1) count_pull(out[t]);
   wake();

@@ -37,10 +37,12 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   // wlpush: throws irr::Error when the bank and the overflow buffer are both full (the hardware
   // exception), or when the bank is full and no wlinit set up an overflow buffer.
   void push(std::uint32_t core, std::uint32_t lane, std::uint32_t id);
-  // The same for a warp (the SM's wlpull / wlpush): thread t uses lane t % lanes in pass
-  // t / lanes, one cycle per pass from now (Worklist::warp_pull).
+  // The same for a warp (the SM's wlpull / wlpush) in warp slot `warp`: thread t uses lane
+  // t % lanes in pass t / lanes, one cycle per pass from now (Worklist::warp_pull).
   bool warp_ports_free(std::uint32_t core, std::uint32_t active) const { return wl_.warp_ports_free(core, active, now()); }
-  void warp_pull(std::uint32_t core, std::uint32_t active, std::uint32_t out[32]);
+  void warp_pull(std::uint32_t core, std::uint32_t warp, std::uint32_t active, std::uint32_t out[32]);
+  // The warp in slot `warp` of the core has exited: its threads hold no work any more.
+  void release_warp(std::uint32_t core, std::uint32_t warp) { wl_.release_warp(core, warp); }
   void warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32]);
   // The kernel ended: double-buffer swap; invariants checked.
   void kernel_end();

@@ -63,7 +63,33 @@ void Worklist::attach_rtl_banks(std::uint64_t seed) {
     }
 }
 
-std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
+std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c, std::uint32_t thread) {
+  if (holding_.size() < cores_) holding_.resize(cores_);
+  std::vector<bool>& h = holding_[core];
+  if (thread >= h.size()) h.resize(thread + 1);
+  if (h[thread]) {  // the thread comes back for more: the ID it held is done
+    h[thread] = false;
+    --holders_;
+  }
+  const std::uint32_t id = answer(core, lane, c);
+  if (id <= kMaxWorkId) {
+    h[thread] = true;
+    ++holders_;
+  }
+  return id;
+}
+
+void Worklist::release_warp(std::uint32_t core, std::uint32_t warp) {
+  if (core >= holding_.size()) return;
+  std::vector<bool>& h = holding_[core];
+  for (std::size_t t = warp * 32ull; t < std::min<std::size_t>(h.size(), warp * 32ull + 32); ++t)
+    if (h[t]) {
+      h[t] = false;
+      --holders_;
+    }
+}
+
+std::uint32_t Worklist::answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
   Bank& b = bank(core, lane);
   if (b.pullable() > 0) {
     const std::uint32_t id = b.pull(c);
@@ -86,7 +112,7 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
   }
   bool work = icrn_.in_flight() + elsewhere_() > 0;
   for (std::uint32_t k = 0; k < cores_ && !work; ++k) work = !core_empty(k) || (k < hvus_.size() && hvus_[k]->pull_side());
-  if (work) {
+  if (work || (b.mode() == Mode::single && holders_ > 0)) {  // single buffer: a holder may push more
     if (demand_redistributes()) demand_pull(core, lane, c);
     return kWait;
   }
@@ -110,9 +136,10 @@ bool Worklist::warp_ports_free(std::uint32_t core, std::uint32_t active, sim::Cy
   return true;
 }
 
-void Worklist::warp_pull(std::uint32_t core, std::uint32_t active, sim::Cycle c, std::uint32_t out[32]) {
+void Worklist::warp_pull(std::uint32_t core, std::uint32_t warp, std::uint32_t active, sim::Cycle c,
+                         std::uint32_t out[32]) {
   for (unsigned t = 0; t < 32; ++t)
-    if (active >> t & 1) out[t] = pull(core, t % lanes_, c + t / lanes_);
+    if (active >> t & 1) out[t] = pull(core, t % lanes_, c + t / lanes_, warp * 32 + t);
 }
 
 std::uint32_t Worklist::warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32], sim::Cycle c) {
@@ -165,6 +192,8 @@ std::uint64_t Worklist::hvu_total(std::uint64_t (Hvu::*count)() const) const {
 }
 
 void Worklist::kernel_end() {
+  holding_.clear();  // every thread of the kernel has exited
+  holders_ = 0;
   for (Bank& b : banks_) b.kernel_end();
   for (auto& h : hvus_) h->kernel_end();
 }

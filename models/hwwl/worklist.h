@@ -42,9 +42,18 @@ class Worklist {
   Bank& bank(std::uint32_t core, std::uint32_t lane) { return banks_.at(core * lanes_ + lane); }
   const Bank& bank(std::uint32_t core, std::uint32_t lane) const { return banks_.at(core * lanes_ + lane); }
 
-  // A work ID, kWait, kDone or (on-demand refill) kRefill. The bank's port must be free in cycle
-  // `c` when it has work.
-  std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
+  // A work ID, kWait, kDone or (on-demand refill) kRefill, for hardware thread `thread` of the
+  // core (warp slot x 32 + lane of the warp). The bank's port must be free in cycle `c` when it
+  // has work. The thread holds the ID until its next pull or release_warp(): in single-buffer mode
+  // a holder may still push, so DONE waits until no thread holds work (holders(); the "extra
+  // logic" single buffering needs [K L227], open in the paper: one bit per hardware thread).
+  std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c, std::uint32_t thread);
+  // The same with one thread per lane (thread = lane: unit tests and the unit testbench).
+  std::uint32_t pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c) { return pull(core, lane, c, lane); }
+  // Threads holding a work ID now (the paper's active threads [K L227, L347]), over all cores.
+  std::uint64_t holders() const { return holders_; }
+  // A warp's threads have exited (their CTA retired): none of them holds work any more.
+  void release_warp(std::uint32_t core, std::uint32_t warp);
   // A warp's wlpull / wlpush issued in cycle `c` (how the SM uses the HWWL): thread t uses the bank
   // of lane t % lanes() in pass t / lanes(), i.e. in cycle c + pass — two passes of 16 threads on
   // the paper's 16-lane cores. warp_ports_free() says whether every bank the active threads need is
@@ -52,7 +61,7 @@ class Worklist {
   // warp_push() returns the threads whose push found the bank full with no overflow buffer.
   std::uint32_t passes(std::uint32_t active) const;
   bool warp_ports_free(std::uint32_t core, std::uint32_t active, sim::Cycle c) const;
-  void warp_pull(std::uint32_t core, std::uint32_t active, sim::Cycle c, std::uint32_t out[32]);
+  void warp_pull(std::uint32_t core, std::uint32_t warp, std::uint32_t active, sim::Cycle c, std::uint32_t out[32]);
   std::uint32_t warp_push(std::uint32_t core, std::uint32_t active, const std::uint32_t ids[32], sim::Cycle c);
   // False when the lane's push partition is full and no overflow buffer is set up (wlinit); with
   // one, the core's HVU spills it (and throws the hardware exception when the buffer is full).
@@ -141,6 +150,9 @@ class Worklist {
   void demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
+  std::vector<std::vector<bool>> holding_;  // per core, per hardware thread: holds a work ID
+  std::uint64_t holders_ = 0;
+  std::uint32_t answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c);  // pull() without holding
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;
   std::uint64_t pushed_hash_ = 0, pulled_hash_ = 0;  // sums of id_hash() for check()
 };

@@ -104,6 +104,11 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
   return st;
 }
 
+std::uint64_t Device::resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared) const {
+  if (!backend_) return 0;
+  return backend_->resident_blocks(*k.f_, block, dynamic_shared, core::ptx::kernel_resources(modules_.at(k.module_)->module, *k.f_));
+}
+
 std::uint64_t Device::query(const std::string& name) const {
   auto it = queries_.find(name);
   if (it != queries_.end()) return it->second();

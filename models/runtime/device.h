@@ -34,6 +34,11 @@ class Backend {
                                  const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                                  const core::ptx::Resources& resources) = 0;
   virtual void copy(std::uint64_t bytes) = 0;  // host <-> device transfer time
+  // CTAs of this shape the whole device holds at once; 0 when it cannot say.
+  virtual std::uint64_t resident_blocks(const core::ptx::Function&, Dim3 /*block*/, std::uint32_t /*dynamic_shared*/,
+                                        const core::ptx::Resources&) const {
+    return 0;
+  }
 };
 
 class Kernel {
@@ -88,6 +93,10 @@ class Device {
   // Runs the grid to completion (functional); throws irr::Error on a fault or bad arguments.
   LaunchStats launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared = 0);
   void synchronize() {}
+  // How many blocks of `block` threads of this kernel the device runs at once, over all SMs (as
+  // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
+  // kernel. 0 when the device cannot say (functional mode: no SMs).
+  std::uint64_t resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared = 0) const;
 
   // Device printf output so far (also echoed to stdout unless disabled).
   const std::string& printf_output() const { return printf_; }

@@ -92,11 +92,13 @@ TEST(HwwlBank, RedistributionMovesTheNewestAndWorkIdsAre24Bits) {
   EXPECT_NO_THROW(Bank(33, Mode::single));
 }
 
-// ../shared/specs/hwwl_iru_dats.md 1.9, vectors 1 and 2: one core, two banks, bank 0 = {7}.
+// ../shared/specs/hwwl_iru_dats.md 1.9, vectors 1 and 2: one core, two banks, bank 0 = {7}
+// (double-buffer mode: the host's push reaches the pull side at the kernel boundary).
 TEST(HwwlWorklist, WaitVersusDone) {
   for (const bool redistribution : {true, false}) {
-    Worklist wl(1, 2, 32, Mode::single, redistribution ? Scheme::lsorting : Scheme::none, 5);
+    Worklist wl(1, 2, 32, Mode::double_buffer, redistribution ? Scheme::lsorting : Scheme::none, 5);
     ASSERT_TRUE(wl.push(0, 0, 7, 0));
+    wl.kernel_end();
     if (redistribution) {
       EXPECT_EQ(wl.pull(0, 1, 1), kWait);  // more work in the system [K L239]
       EXPECT_EQ(wl.pull(0, 0, 2), 7u);
@@ -106,6 +108,31 @@ TEST(HwwlWorklist, WaitVersusDone) {
       EXPECT_EQ(wl.pull(0, 0, 2), 7u);
     }
   }
+}
+
+// Single-buffer mode: a thread holding a work ID may still push into this kernel's worklist, so
+// no thread is told DONE until none holds one [K L227]; its next pull or its warp's exit lets go.
+TEST(HwwlWorklist, SingleBufferDoneWaitsForTheThreadsHoldingWork) {
+  Worklist wl(1, 2, 32, Mode::single, Scheme::lsorting, 5);
+  ASSERT_TRUE(wl.push(0, 0, 7, 0));
+  EXPECT_EQ(wl.pull(0, 0, 1, 5), 7u);  // thread 5 (lane 0 of warp 0) holds 7
+  EXPECT_EQ(wl.holders(), 1u);
+  EXPECT_EQ(wl.pull(0, 1, 2, 1), kWait);  // nothing to pull, but 7's thread may push more
+  ASSERT_TRUE(wl.push(0, 0, 8, 3));       // and does
+  EXPECT_EQ(wl.pull(0, 0, 4, 5), 8u);     // its next pull lets 7 go and takes 8
+  EXPECT_EQ(wl.holders(), 1u);
+  EXPECT_EQ(wl.pull(0, 1, 5, 1), kWait);
+  wl.release_warp(0, 0);                  // thread 5's warp exited holding 8
+  EXPECT_EQ(wl.holders(), 0u);
+  EXPECT_EQ(wl.pull(0, 1, 6, 1), kDone);
+  // A holder in another warp slot is tracked on its own.
+  ASSERT_TRUE(wl.push(0, 1, 9, 7));
+  EXPECT_EQ(wl.pull(0, 1, 8, 33), 9u);
+  wl.release_warp(0, 0);
+  EXPECT_EQ(wl.holders(), 1u);
+  EXPECT_EQ(wl.pull(0, 0, 9, 0), kWait);
+  EXPECT_EQ(wl.pull(0, 1, 10, 33), kDone);
+  EXPECT_EQ(wl.holders(), 0u);
 }
 
 TEST(HwwlWorklist, WorkElsewhereIsWorkInTheSystem) {
@@ -570,7 +597,7 @@ TEST(HwwlWorklist, WarpAccessTakesTwoPassesOnSixteenLanes) {
   EXPECT_FALSE(wl.warp_ports_free(0, 0x1u, 11));
   EXPECT_TRUE(wl.warp_ports_free(0, 0xffffffffu, 12));
   std::uint32_t got[32];
-  wl.warp_pull(0, 0xffffffffu, 12, got);
+  wl.warp_pull(0, 0, 0xffffffffu, 12, got);
   for (std::uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got[t], 100 + t) << t;  // each bank's oldest first
   // An 8-lane core takes four passes; a wider one, one.
   EXPECT_EQ(Worklist(1, 8, 32, Mode::single, Scheme::none, 5).passes(0xffffffffu), 4u);

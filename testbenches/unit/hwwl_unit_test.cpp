@@ -111,7 +111,7 @@ TEST(HwwlUnit, WarpAccessCountsEveryThread) {
   unit.warp_push(0, 0x0000ffffu, ids);
   EXPECT_FALSE(unit.warp_ports_free(0, 0x0000ffffu));  // this cycle's ports are taken
   ASSERT_TRUE(unit.warp_ports_free(0, 0xffff0000u));   // pass 1 goes next cycle
-  unit.warp_pull(0, 0xffff0000u, got);
+  unit.warp_pull(0, 0, 0xffff0000u, got);
   for (std::uint32_t t = 16; t < 32; ++t) EXPECT_EQ(got[t], 500 + t - 16) << t;
   tb.run();
   EXPECT_EQ(tb.stat("hwwl.pushes"), 16);

@@ -20,6 +20,21 @@ extern "C" __global__ void bfs_wl(const unsigned* row, const unsigned* col, unsi
   }
 }
 
+// BFS for a single-buffered worklist, whose kernel mixes levels: a vertex's level is lowered by
+// atomicMin and the vertex pushed each time it improves (SSSP with unit weights).
+extern "C" __global__ void bfs_wl_relax(const unsigned* row, const unsigned* col, unsigned* level, WL_PARAMS) {
+  for (;;) {
+    const unsigned v = WL_PULL();
+    if (v == WL_DONE) break;
+    if (v >= WL_REFILL) continue;
+    const unsigned next = level[v] + 1;
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      const unsigned u = col[e];
+      if (atomicMin(&level[u], next) > next) WL_PUSH(u);
+    }
+  }
+}
+
 // A vertex is pushed once per improving edge.
 extern "C" __global__ void sssp_wl(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
                                    WL_PARAMS) {

@@ -569,6 +569,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         std::uint64_t read(std::size_t o, unsigned lane) override { return rd(o, lane); }
         void write(std::size_t o, unsigned lane, std::uint64_t v) override { wr(o, lane, v); }
         std::uint32_t warp() const override { return w.index(); }
+        std::uint32_t slot() const override { return w.slot(); }
         std::uint64_t cta() const override { return w.cta().linear_index(); }
         std::uint32_t sm() const override { return w.cta().sm; }
         const std::string& kernel() const override { return w.cta().kernel.name; }

@@ -82,6 +82,9 @@ class Warp {
   void complete(const Step& s);
   void release_barrier() { state_ = State::ready; }
   std::uint32_t index() const { return index_; }
+  // Its hardware warp slot on the SM (set by the timing core; the index within its CTA otherwise).
+  std::uint32_t slot() const { return slot_; }
+  void set_slot(std::uint32_t s) { slot_ = s; }
   const Cta& cta() const { return cta_; }
   std::uint32_t pc() const;
   std::uint64_t instructions() const { return instructions_; }
@@ -120,6 +123,7 @@ class Warp {
 
   Cta& cta_;
   const std::uint32_t index_, first_thread_, threads_;
+  std::uint32_t slot_ = index_;
   std::uint32_t exited_ = 0;  // threads that executed exit / returned from the kernel
   State state_ = State::ready;
   std::vector<Frame> frames_;

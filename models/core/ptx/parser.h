@@ -22,6 +22,7 @@ class ExtensionCall {
   virtual std::uint64_t read(std::size_t operand, unsigned lane) = 0;  // as the instruction's type
   virtual void write(std::size_t operand, unsigned lane, std::uint64_t value) = 0;
   virtual std::uint32_t warp() const = 0;  // warp index within its CTA
+  virtual std::uint32_t slot() const = 0;  // the warp's hardware slot on its SM (= warp() in functional mode)
   virtual std::uint64_t cta() const = 0;   // linear CTA index
   virtual std::uint32_t sm() const = 0;    // the SM running the warp (0 in functional mode)
   virtual const std::string& kernel() const = 0;  // the kernel's name, for errors
