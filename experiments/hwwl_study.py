@@ -20,6 +20,8 @@ SOFTWARE = {"bfs": ["topology", "data", "data_vkc", "data_warp", "data_block", "
 SCHEMES = ["none", "threshold", "lsorting", "gsorting", "magic"]
 BANKS = [8, 16, 32, 64, 4096]  # 4096: "unbounded" (the largest bank the model takes)
 GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
+ACTIVITY_GRAPH = "rgg:n=32768,radius=0.012"  # road-like: a frontier of hundreds of vertices, ~100 levels
+WIDE_GRAPH = "rmat:scale=14"  # a widest level of thousands of vertices: more than the 6,144 HW threads
 HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads
 
 
@@ -40,7 +42,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
     r = {"cycles": value("gpu.total.core_cycles"), "warp_instructions": value("gpu.total.warp_instructions"),
          "thread_instructions": value("gpu.total.thread_instructions"),
          "memory_stalls": value("gpu.total.stall.memory"), "wait_pulls": value("hwwl.wait_pulls"),
-         "spilled": value("hwwl.hvu.spilled")}
+         "spilled": value("hwwl.hvu.spilled"), "pushes": value("hwwl.pushes"), "l1_hit_rate": value("gpu.total.l1_hit_rate")}
     if sample_every:
         r["series"] = j["samples"]["series"]["hwwl.active_threads"]
     return r
@@ -64,9 +66,10 @@ def study(irrgpu, w, graph, tmp):
               run(irrgpu, w, "hwwl", graph, [f"hwwl.bank_entries={b}"], tmp)) for b in BANKS]
     virt = [(v, run(irrgpu, w, "hwwl", graph, [f"hwwl.virtualization={v}", "hwwl.bank_entries=8"], tmp))
             for v in ("interval", "on_demand")]
-    topo, data = dict(sw)["topology"], dict(sw)["data"]
+    topo = dict(sw)["topology"]
+    data_name, data = min(((n, r) for n, r in sw if n != "topology"), key=lambda x: x[1]["thread_instructions"])
     print(f"\n## {w} on {graph} (kim4x16); best software: {best_name}, {best['cycles']:,.0f} cycles")
-    print(f"\nThread instructions, topology-driven / data-driven: {topo['thread_instructions']:,.0f} / "
+    print(f"\nThread instructions, topology-driven / data-driven ({data_name}): {topo['thread_instructions']:,.0f} / "
           f"{data['thread_instructions']:,.0f} = {topo['thread_instructions'] / data['thread_instructions']:.1f}x "
           "(the paper's BFS input: 1.7e9 / 8.0e7 = 21x; SSSP: 7.5e9 / 7.4e9 = 1.0x [K Table II])")
     table("Software baselines", sw, best["cycles"])
@@ -76,19 +79,27 @@ def study(irrgpu, w, graph, tmp):
     return best, schemes, banks
 
 
-def activity(irrgpu, graph, tmp, every):
-    """Figure 8: BFS single- against double-buffered, threads holding a work ID over time. LRR
-    scheduling: under GTO the oldest warps spinning on WAIT starve the warps holding work, which in
-    single-buffer mode is a livelock (docs/results/hwwl.md)."""
-    runs = {m: run(irrgpu, "bfs", "hwwl", graph, [f"hwwl.mode={m}", "core.scheduler=lrr"], tmp, every)
-            for m in ("double", "single")}
-    print(f"\n## Active hardware threads over time: BFS on {graph} (kim4x16, LRR scheduling)\n")
-    print("| mode | core cycles | peak active | mean active | samples at >= 80 % active | WAIT pulls |")
-    print("|---|---|---|---|---|---|")
-    for m, r in runs.items():
+def activity(irrgpu, graph, wide, tmp, every):
+    """Figure 8: BFS single- against double-buffered, threads holding a work ID over time, with the
+    realistic memory system and with magic memory (l1.perfect); then the double buffer's peak on
+    an input whose widest level exceeds the hardware threads. LRR scheduling: under GTO the oldest
+    warps spinning on WAIT starve the warps holding work, which in single-buffer mode is a livelock
+    (docs/results/hwwl.md)."""
+    cases = [(f"{m}-buffered, {mem} memory, {graph.split(':')[0]}", graph,
+              [f"hwwl.mode={m}", "core.scheduler=lrr"] + (["l1.perfect=true"] if mem == "magic" else []))
+             for m in ("single", "double") for mem in ("realistic", "magic")]
+    cases += [(f"double-buffered, {b}-entry banks, {wide.split(':')[0]}", wide,
+               ["hwwl.mode=double", "core.scheduler=lrr", f"hwwl.bank_entries={b}"]) for b in (32, 4096)]
+    runs = [(name, run(irrgpu, "bfs", "hwwl", g, sets, tmp, every)) for name, g, sets in cases]
+    print(f"\n## Active hardware threads over time: BFS on {graph} and {wide} (kim4x16, LRR scheduling)\n")
+    print("| run | core cycles | peak active | mean active | samples at >= 80 % active | WAIT pulls | pushes "
+          "| L1 hit rate |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, r in runs:
         share = [100.0 * x / HW_THREADS for x in r["series"]]
-        print(f"| {m} | {r['cycles']:,.0f} | {max(share):.1f} % | {sum(share) / len(share):.1f} % | "
-              f"{100.0 * sum(s >= 80 for s in share) / len(share):.1f} % | {r['wait_pulls']:,.0f} |")
+        print(f"| {name} | {r['cycles']:,.0f} | {max(share):.1f} % | {sum(share) / len(share):.1f} % | "
+              f"{100.0 * sum(s >= 80 for s in share) / len(share):.1f} % | {r['wait_pulls']:,.0f} | {r['pushes']:,.0f} | "
+              f"{100.0 * r['l1_hit_rate']:.1f} % |")
     return runs
 
 
@@ -96,8 +107,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
     p.add_argument("--graph", action="append", help=f"repeatable (default: {' and '.join(GRAPHS)})")
-    p.add_argument("--activity-graph", default=GRAPHS[0])
-    p.add_argument("--sample-every", type=int, default=2000, help="cycles between activity samples")
+    p.add_argument("--activity-graph", default=ACTIVITY_GRAPH)
+    p.add_argument("--wide-graph", default=WIDE_GRAPH, help="the double buffer's peak activity")
+    p.add_argument("--sample-every", type=int, default=5000, help="cycles between activity samples")
     p.add_argument("--plot", default="")
     a = p.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
@@ -106,7 +118,7 @@ def main():
         for graph in a.graph or GRAPHS:
             for w in ("bfs", "sssp"):
                 results[(w, graph)] = study(irrgpu, w, graph, tmp)
-        act = activity(irrgpu, a.activity_graph, tmp, a.sample_every)
+        act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)
     if not a.plot:
         return
     try:
@@ -126,14 +138,14 @@ def main():
         fig.tight_layout()
         fig.savefig(os.path.join(a.plot, f"hwwl_{w}_{graph.split(':')[0]}.png"), dpi=100)
         plt.close(fig)
-    fig, ax = plt.subplots(1, 2, figsize=(10, 3.2), sharey=True)
-    for axis, (m, r) in zip(ax, sorted(act.items(), reverse=True)):
+    fig, ax = plt.subplots(3, 2, figsize=(10, 8), sharey=True)
+    for axis, (name, r) in zip(ax.flat, act):
         t = [i * a.sample_every for i in range(len(r["series"]))]
         axis.plot(t, [100.0 * x / HW_THREADS for x in r["series"]], linewidth=0.8)
-        axis.set_title(f"BFS, {m}-buffered: active HW threads", fontsize=9)
-        axis.set_xlabel("core cycles")
+        axis.set_title(f"BFS, {name}", fontsize=9)
         axis.set_ylim(0, 100)
-    ax[0].set_ylabel("% of hardware threads")
+        axis.set_ylabel("% HW threads active", fontsize=8)
+        axis.set_xlabel("core cycles", fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(a.plot, "hwwl_activity.png"), dpi=100)
 

@@ -22,6 +22,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
       miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
       write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
+      perfect_(sim.config().get_bool("l1.perfect")),
       input_(1),
       accesses_(sim.counter(*this, "accesses", "line accesses from the LD/ST unit", "accesses")),
       hits_stat_(sim.counter(*this, "hits", "load hits", "accesses")),
@@ -50,6 +51,13 @@ void L1Cache::accept(const MemAccess& a, sim::Picoseconds now) {
 void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, bool fill) { miss_queue_.push_back({ready, a, fill}); }
 
 bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
+  if (perfect_) {  // magic memory: everything is a hit
+    ++accesses_;
+    if (a.access == Access::load) ++hits_stat_;
+    hits_.emplace_back(c + latency_, a);
+    sim_.note_progress();  // no transactions for the watchdog to see
+    return true;
+  }
   if (a.access != Access::load) {
     if (miss_queue_.size() >= miss_queue_size_) {
       ++reservation_fails_;

@@ -67,7 +67,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   CachePolicy default_policy_;
   const CachePolicy* policy_ = &default_policy_;
   const std::uint32_t latency_, line_, miss_queue_size_;
-  const bool write_back_;
+  const bool write_back_, perfect_;
   sim::TimedQueue<MemAccess> input_;
   struct Outgoing {
     sim::Cycle ready;

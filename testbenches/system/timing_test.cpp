@@ -165,6 +165,13 @@ TEST(TimingLatency, PointerChaseGoesToDram) {
   EXPECT_DOUBLE_EQ(chase(chase_config(), Level::dram), kDram);
 }
 
+// Magic memory (l1.perfect): a chase that would go to DRAM takes the L1 hit latency per load.
+TEST(TimingLatency, PerfectMemoryAnswersEveryLoadAtTheL1) {
+  auto sets = chase_config();
+  sets.push_back("l1.perfect=true");
+  EXPECT_DOUBLE_EQ(chase(sets, Level::dram), kL1Hit);
+}
+
 namespace {
 
 // An independent ALU stream: 16 independent adds per loop iteration (4 chains of 4 would stall a
@@ -540,4 +547,19 @@ TEST(Fences, MembarWaitsForTheStoreAcknowledgement) {
   // (the CTA still retires only after the acknowledgement); with it the chain starts after the
   // acknowledgement, so the kernel is longer by most of the shorter of the two.
   EXPECT_GE(fenced, plain + 20);
+}
+
+// The occupancy query: blocks the whole GPU holds at once, by whichever SM limit binds first
+// (gtx480: 15 SMs, 8 CTAs, 1536 threads each); a device without the timed GPU cannot say.
+TEST(TimingOccupancy, ResidentBlocksFollowTheSmLimits) {
+  timed({"log.level=warn"}, [](Device& dev, gpu::Gpu&, sim::Simulation&) {
+    const auto k = dev.kernel(dev.load_module_text(kStreamPtx, "stream.ptx"), "stream");
+    EXPECT_EQ(dev.resident_blocks(k, Dim3{64}), 15u * 8);    // the CTA limit
+    EXPECT_EQ(dev.resident_blocks(k, Dim3{512}), 15u * 3);   // the thread limit
+    EXPECT_EQ(dev.resident_blocks(k, Dim3{1024}), 15u * 1);
+  });
+  mem::BackingStore store;
+  Device functional(store);
+  const auto k = functional.kernel(functional.load_module_text(kStreamPtx, "stream.ptx"), "stream");
+  EXPECT_EQ(functional.resident_blocks(k, Dim3{64}), 0u);
 }
