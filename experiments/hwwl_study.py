@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 """The HWWL study (docs/results/hwwl.md): BFS and SSSP on the kim4x16 GPU, the best software
-baseline against the hardware worklist with each redistribution scheme, bank sizes, and
-interval against on-demand virtualization, on each --graph; then the paper's Figure 8: the share
+baseline against the hardware worklist with each redistribution scheme (unbounded banks, the
+paper's Figure 6) and with each bank size under interval and on-demand virtualization (Figure 7),
+on each --graph; then the paper's Figure 8: the share
 of hardware threads holding a work ID over time, single- against double-buffered BFS. Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
@@ -61,11 +62,13 @@ def table(title, rows, best):
 def study(irrgpu, w, graph, tmp):
     sw = [(v, run(irrgpu, w, v, graph, [], tmp)) for v in SOFTWARE[w]]
     best_name, best = min(sw, key=lambda x: x[1]["cycles"])
-    schemes = [(s, run(irrgpu, w, "hwwl", graph, [f"hwwl.redistribution={s}"], tmp)) for s in SCHEMES]
-    banks = [(f"{b} entries" if b < 4096 else "unbounded (4096)",
-              run(irrgpu, w, "hwwl", graph, [f"hwwl.bank_entries={b}"], tmp)) for b in BANKS]
-    virt = [(v, run(irrgpu, w, "hwwl", graph, [f"hwwl.virtualization={v}", "hwwl.bank_entries=8"], tmp))
-            for v in ("interval", "on_demand")]
+    # Figure 6: the schemes with infinite-capacity banks, isolating redistribution [K L303].
+    schemes = [(s, run(irrgpu, w, "hwwl", graph, [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"], tmp))
+               for s in SCHEMES]
+    # Figure 7: lsorting, bank sizes under interval and on-demand virtualization [K L324].
+    banks = {v: [(f"{b} entries" if b < 4096 else "unbounded (4096)",
+                  run(irrgpu, w, "hwwl", graph, [f"hwwl.bank_entries={b}", f"hwwl.virtualization={v}"], tmp))
+                 for b in BANKS] for v in ("interval", "on_demand")}
     topo = dict(sw)["topology"]
     data_name, data = min(((n, r) for n, r in sw if n != "topology"), key=lambda x: x[1]["thread_instructions"])
     print(f"\n## {w} on {graph} (kim4x16); best software: {best_name}, {best['cycles']:,.0f} cycles")
@@ -73,9 +76,9 @@ def study(irrgpu, w, graph, tmp):
           f"{data['thread_instructions']:,.0f} = {topo['thread_instructions'] / data['thread_instructions']:.1f}x "
           "(the paper's BFS input: 1.7e9 / 8.0e7 = 21x; SSSP: 7.5e9 / 7.4e9 = 1.0x [K Table II])")
     table("Software baselines", sw, best["cycles"])
-    table("HWWL, each redistribution scheme (32-entry banks, interval)", schemes, best["cycles"])
-    table("HWWL, bank sizes (lsorting, interval)", banks, best["cycles"])
-    table("HWWL, virtualization with 8-entry banks (lsorting)", virt, best["cycles"])
+    table("HWWL, each redistribution scheme (unbounded banks, as the paper's Figure 6)", schemes, best["cycles"])
+    table("HWWL, bank sizes (lsorting, interval virtualization)", banks["interval"], best["cycles"])
+    table("HWWL, bank sizes (lsorting, on-demand virtualization)", banks["on_demand"], best["cycles"])
     return best, schemes, banks
 
 
@@ -130,10 +133,18 @@ def main():
     os.makedirs(a.plot, exist_ok=True)
     for (w, graph), (best, schemes, banks) in results.items():
         fig, ax = plt.subplots(1, 2, figsize=(10, 3.5))
-        for axis, rows, title in ((ax[0], schemes, "scheme"), (ax[1], banks, "bank size")):
-            axis.bar([n for n, _ in rows], [best["cycles"] / r["cycles"] for _, r in rows])
+        ax[0].bar([n for n, _ in schemes], [best["cycles"] / r["cycles"] for _, r in schemes])
+        ax[0].set_title(f"{w} on {graph.split(':')[0]}: by scheme (unbounded banks)", fontsize=9)
+        sizes = [n.split(" ")[0] for n, _ in banks["interval"]]
+        for k, (v, rows) in enumerate(banks.items()):
+            ax[1].bar([i + 0.4 * k for i in range(len(rows))], [best["cycles"] / r["cycles"] for _, r in rows], 0.4,
+                      label=v)
+        ax[1].set_xticks([i + 0.2 for i in range(len(sizes))], sizes)
+        ax[1].set_title(f"{w} on {graph.split(':')[0]}: lsorting, by bank entries", fontsize=9)
+        ax[1].legend(fontsize=8)
+        for axis in ax:
             axis.axhline(1.0, color="grey", linewidth=0.8)
-            axis.set_title(f"{w} on {graph.split(':')[0]}: speedup over best software, by {title}", fontsize=9)
+            axis.set_ylabel("speedup over best software", fontsize=8)
             axis.tick_params(axis="x", rotation=30)
         fig.tight_layout()
         fig.savefig(os.path.join(a.plot, f"hwwl_{w}_{graph.split(':')[0]}.png"), dpi=100)
