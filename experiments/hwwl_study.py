@@ -65,6 +65,10 @@ def study(irrgpu, w, graph, tmp):
     # Figure 6: the schemes with infinite-capacity banks, isolating redistribution [K L303].
     schemes = [(s, run(irrgpu, w, "hwwl", graph, [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"], tmp))
                for s in SCHEMES]
+    # Without redistribution an empty bank answers DONE [K L233], so only finite banks, whose
+    # spilled work keeps threads waiting for refills, give the baseline WAIT pulls to compare.
+    finite = [(f"{s}, 32 entries", run(irrgpu, w, "hwwl", graph, [f"hwwl.redistribution={s}"], tmp))
+              for s in ("none", "lsorting")]
     # Figure 7: lsorting, bank sizes under interval and on-demand virtualization [K L324].
     banks = {v: [(f"{b} entries" if b < 4096 else "unbounded (4096)",
                   run(irrgpu, w, "hwwl", graph, [f"hwwl.bank_entries={b}", f"hwwl.virtualization={v}"], tmp))
@@ -76,7 +80,8 @@ def study(irrgpu, w, graph, tmp):
           f"{data['thread_instructions']:,.0f} = {topo['thread_instructions'] / data['thread_instructions']:.1f}x "
           "(the paper's BFS input: 1.7e9 / 8.0e7 = 21x; SSSP: 7.5e9 / 7.4e9 = 1.0x [K Table II])")
     table("Software baselines", sw, best["cycles"])
-    table("HWWL, each redistribution scheme (unbounded banks, as the paper's Figure 6)", schemes, best["cycles"])
+    table("HWWL, each redistribution scheme (unbounded banks, as the paper's Figure 6; then 32-entry banks)",
+          schemes + finite, best["cycles"])
     table("HWWL, bank sizes (lsorting, interval virtualization)", banks["interval"], best["cycles"])
     table("HWWL, bank sizes (lsorting, on-demand virtualization)", banks["on_demand"], best["cycles"])
     return best, schemes, banks
