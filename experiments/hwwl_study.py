@@ -43,7 +43,10 @@ def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
     r = {"cycles": value("gpu.total.core_cycles"), "warp_instructions": value("gpu.total.warp_instructions"),
          "thread_instructions": value("gpu.total.thread_instructions"),
          "memory_stalls": value("gpu.total.stall.memory"), "wait_pulls": value("hwwl.wait_pulls"),
-         "spilled": value("hwwl.hvu.spilled"), "pushes": value("hwwl.pushes"), "l1_hit_rate": value("gpu.total.l1_hit_rate")}
+         "spilled": value("hwwl.hvu.spilled"), "pushes": value("hwwl.pushes"), "l1_hit_rate": value("gpu.total.l1_hit_rate"),
+         "moved": value("hwwl.wru.moved"), "sent": value("hwwl.icrn.sent")}
+    misses = [value(f"gpu.sm{i}.l1.misses") for i in range(4)]
+    r["busiest_sm"] = max(misses) / max(1, sum(misses))  # where the memory work went
     if sample_every:
         r["series"] = j["samples"]["series"]["hwwl.active_threads"]
     return r
@@ -52,11 +55,12 @@ def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
 def table(title, rows, best):
     print(f"\n{title}\n")
     print("| configuration | core cycles | speedup over best software | warp instructions | memory stalls | WAIT pulls "
-          "| IDs spilled |")
-    print("|---|---|---|---|---|---|---|")
+          "| IDs spilled | IDs moved in cores / over the ICRN | busiest SM's share of L1 misses |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, r in rows:
         print(f"| {name} | {r['cycles']:,.0f} | {best / r['cycles']:.2f} | {r['warp_instructions']:,.0f} | "
-              f"{r['memory_stalls']:,.0f} | {r['wait_pulls']:,.0f} | {r['spilled']:,.0f} |")
+              f"{r['memory_stalls']:,.0f} | {r['wait_pulls']:,.0f} | {r['spilled']:,.0f} | "
+              f"{r['moved']:,.0f} / {r['sent']:,.0f} | {100 * r['busiest_sm']:.0f} % |")
 
 
 def study(irrgpu, w, graph, tmp):
