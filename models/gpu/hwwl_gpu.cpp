@@ -194,6 +194,8 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   const auto lanes = static_cast<std::uint32_t>(sim.config().get_uint("core.simd_width"));
   unit_ = std::make_unique<HwwlUnit>("hwwl", sim, cores, lanes);
   const auto line = static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"));
+  gto_ = sim.config().get_string("core.scheduler") == "gto";
+  sim.watch("gpu.hwwl", *this);
   add_hwwl_instructions(registry);
   const std::uint16_t pull = index_of(registry, "wlpull"), push = index_of(registry, "wlpush");
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
@@ -247,6 +249,15 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
 }
 
 HwwlGpu::~HwwlGpu() = default;
+
+std::vector<std::string> HwwlGpu::outstanding() const {
+  const Worklist& wl = unit_->worklist();
+  if (!gto_ || !wl.holders() || wl.bank(0, 0).mode() != Mode::single) return {};
+  return {std::to_string(wl.holders()) +
+          " threads hold a work ID and have not pulled again, and single-buffer DONE waits for them; under GTO "
+          "scheduling the oldest warps spinning on WAIT keep the issue slots and those threads may never run again: "
+          "set core.scheduler: lrr (docs/hwwl.md)"};
+}
 
 void HwwlGpu::serve(runtime::Device& device) {
   device.set_query("hwwl.work_remains", [this] { return std::uint64_t{work_remains()}; });

@@ -29,7 +29,7 @@ namespace irr::gpu {
 
 class SmAdapter;
 
-class HwwlGpu {
+class HwwlGpu : public sim::Outstanding {
  public:
   // Builds the unit (cores = the GPU's SMs, lanes = core.simd_width) after the SMs, so its tick
   // follows theirs, attaches an adapter to every SM on route "hwwl", and gives the instructions in
@@ -42,12 +42,15 @@ class HwwlGpu {
   // Registers the host's queries with the runtime: "hwwl.work_remains" (1 or 0), "hwwl.cores"
   // (overflow buffers are per core) and "hwwl.double_buffer" (the configured hwwl.mode, for wlcfg).
   void serve(runtime::Device& device);
+  // For the watchdog: why a single-buffer run under GTO scheduling can stall (docs/hwwl.md).
+  std::vector<std::string> outstanding() const override;
 
  private:
   friend class SmAdapter;
   std::unique_ptr<hwwl::HwwlUnit> unit_;
   std::vector<SmAdapter*> adapters_;  // owned by the GPU
   std::uint32_t kernel_ends_ = 0;
+  bool gto_ = false;  // core.scheduler: gto
 };
 
 // The instructions without semantics (a parser that knows them; running one needs HwwlGpu).

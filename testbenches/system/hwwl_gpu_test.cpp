@@ -93,6 +93,16 @@ struct GpuRun {
         hw(std::make_unique<gpu::HwwlGpu>(tb.sim(), g, reg)) {}
 };
 
+// The error that ends the run ("" when it ends well).
+std::string run_error(GpuRun& r) {
+  try {
+    r.tb.run();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace
 
 // Two CTAs of 64 threads push on two SMs; after the kernel end (double-buffer swap) the same grid
@@ -221,12 +231,7 @@ TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
     dev.launch(dev.kernel(mod, "init_tiny"), Dim3{1}, Dim3{1}, Args() << dev.malloc(4 * 4));
     dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{64}, Args());  // 16 kept, 48 for 4 places
   });
-  std::string error;
-  try {
-    r.tb.run();
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
+  const std::string error = run_error(r);
   EXPECT_NE(error.find("its bank and its overflow buffer (4 IDs, set by wlinit) are full"), std::string::npos) << error;
   EXPECT_NE(error.find("kernel push, SM 0, PTX line 11: wlpush on core 0"), std::string::npos) << error;
 }
@@ -242,13 +247,24 @@ TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
     dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{16}, Args());  // CTA 0 on SM 0
     dev.launch(dev.kernel(mod, "spin"), Dim3{1}, Dim3{32}, Args());  // CTA 0 on SM 1: WAIT for ever
   });
-  std::string error;
-  try {
-    r.tb.run();
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
+  const std::string error = run_error(r);
   EXPECT_NE(error.find("watchdog"), std::string::npos) << error;
   EXPECT_NE(error.find("SM 1 warp slot 0:"), std::string::npos) << error;
   EXPECT_NE(error.find("wlpull in a row answered WAIT for every thread"), std::string::npos) << error;
+}
+
+// Single-buffer BFS under GTO: the oldest warps spin on WAIT and keep the issue slots, the warps
+// holding work never run, and DONE waits for them. The watchdog ends the run and says so.
+TEST(HwwlGpu, WatchdogExplainsASingleBufferStallUnderGto) {
+  GpuRun r({"hwwl.mode=single", "core.scheduler=gto", "sim.watchdog_cycles=50000"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  r.hw->serve(dev);
+  const workloads::Graph graph = workloads::load_graph("grid:rows=16,cols=16");
+  gpu::Host host("host", [&] { workloads::workload("bfs").run(dev, graph, 0, "hwwl"); });
+  const std::string error = run_error(r);
+  EXPECT_NE(error.find("watchdog"), std::string::npos) << error;
+  EXPECT_NE(error.find("threads hold a work ID and have not pulled again, and single-buffer DONE waits for them"),
+            std::string::npos) << error;
+  EXPECT_NE(error.find("set core.scheduler: lrr"), std::string::npos) << error;
 }
