@@ -14,6 +14,9 @@
 // completes when its last pass is done — or, when a pull found a refill on its way
 // (on-demand refill), once that refill has landed: the whole warp waits [K L257]. The HVUs' spill
 // stores and refill loads go through each SM's LD/ST path below the warps' accesses [K L255].
+// A thread holds the work ID a pull gave it until its next pull or its CTA's retirement
+// (SmUnit::warp_exit): single-buffer DONE waits for the holders, and hwwl.active_threads counts
+// them (the paper's active threads, Figure 8).
 #pragma once
 
 #include <memory>
