@@ -67,8 +67,8 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
  public:
   // `pull` and `push`: the registry indices of wlpull and wlpush, the instructions that use banks.
   SmAdapter(HwwlGpu& hwwl, std::uint32_t sm, sim::ClockScheduler& clock, std::uint32_t line, std::uint16_t pull,
-            std::uint16_t push)
-      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line), pull_(pull), push_(push) {
+            std::uint16_t push, std::uint32_t wait_backoff)
+      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line), pull_(pull), push_(push), wait_backoff_(wait_backoff) {
     clock.add(*this);
   }
 
@@ -91,7 +91,8 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   void accept(const core::UnitOp& op, core::SmPort& port) override {
     port_ = &port;
     const std::uint32_t passes = hwwl_.unit().worklist().passes(op.active);
-    ops_.push_back({op.token, clock_.now_cycle() + std::max(passes, 1u), refill_lanes_});
+    const std::uint32_t backoff = pull_waited_ ? wait_backoff_ : 0;  // every thread told WAIT: let other warps issue
+    ops_.push_back({op.token, clock_.now_cycle() + std::max(passes, 1u) + backoff, refill_lanes_});
     refill_lanes_ = 0;
     if (pull_waited_) ++spinning_[op.warp];
     else if (op.instruction->extension == pull_) spinning_.erase(op.warp);
@@ -187,6 +188,7 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   std::map<std::uint64_t, Reply> replies_;
   std::uint64_t next_tag_ = 0;
   const std::uint16_t pull_, push_;
+  const std::uint32_t wait_backoff_;  // hwwl.wait_backoff
 };
 
 HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry) {
@@ -194,13 +196,14 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   const auto lanes = static_cast<std::uint32_t>(sim.config().get_uint("core.simd_width"));
   unit_ = std::make_unique<HwwlUnit>("hwwl", sim, cores, lanes);
   const auto line = static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"));
+  backoff_ = static_cast<std::uint32_t>(sim.config().get_uint("hwwl.wait_backoff"));
   gto_ = sim.config().get_string("core.scheduler") == "gto";
   sim.watch("gpu.hwwl", *this);
   add_hwwl_instructions(registry);
   const std::uint16_t pull = index_of(registry, "wlpull"), push = index_of(registry, "wlpush");
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
     auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line,
-                                         pull, push);
+                                         pull, push, backoff_);
     sim.watch(std::string(sm.name()) + ".hwwl", *a);
     adapters_.push_back(a.get());
     return a;
@@ -256,7 +259,8 @@ std::vector<std::string> HwwlGpu::outstanding() const {
   return {std::to_string(wl.holders()) +
           " threads hold a work ID and have not pulled again, and single-buffer DONE waits for them; under GTO "
           "scheduling the oldest warps spinning on WAIT keep the issue slots and those threads may never run again: "
-          "set core.scheduler: lrr (docs/hwwl.md)"};
+          "set core.scheduler: lrr, or raise hwwl.wait_backoff (" + std::to_string(backoff_) +
+          " cycles now) to some hundreds (docs/hwwl.md)"};
 }
 
 void HwwlGpu::serve(runtime::Device& device) {

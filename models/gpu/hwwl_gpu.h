@@ -53,7 +53,8 @@ class HwwlGpu : public sim::Outstanding {
   std::unique_ptr<hwwl::HwwlUnit> unit_;
   std::vector<SmAdapter*> adapters_;  // owned by the GPU
   std::uint32_t kernel_ends_ = 0;
-  bool gto_ = false;  // core.scheduler: gto
+  bool gto_ = false;          // core.scheduler: gto
+  std::uint32_t backoff_ = 0;  // hwwl.wait_backoff
 };
 
 // The instructions without semantics (a parser that knows them; running one needs HwwlGpu).

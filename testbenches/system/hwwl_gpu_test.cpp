@@ -266,5 +266,21 @@ TEST(HwwlGpu, WatchdogExplainsASingleBufferStallUnderGto) {
   EXPECT_NE(error.find("watchdog"), std::string::npos) << error;
   EXPECT_NE(error.find("threads hold a work ID and have not pulled again, and single-buffer DONE waits for them"),
             std::string::npos) << error;
-  EXPECT_NE(error.find("set core.scheduler: lrr"), std::string::npos) << error;
+  EXPECT_NE(error.find("set core.scheduler: lrr, or raise hwwl.wait_backoff (0 cycles now)"), std::string::npos) << error;
+}
+
+// The remedy under GTO: a warp told WAIT by every thread waits hwwl.wait_backoff cycles before it
+// may issue again, so the warps holding work get the issue slots; BFS then ends right.
+TEST(HwwlGpu, WaitBackoffLetsSingleBufferBfsFinishUnderGto) {
+  GpuRun r({"hwwl.mode=single", "core.scheduler=gto", "hwwl.wait_backoff=1000", "sim.watchdog_cycles=50000"});
+  Device dev(r.g.memory(), &r.reg);
+  dev.set_backend(&r.g);
+  r.hw->serve(dev);
+  const workloads::Workload& bfs = workloads::workload("bfs");
+  const workloads::Graph graph = workloads::load_graph("grid:rows=16,cols=16");
+  workloads::Result result;
+  gpu::Host host("host", [&] { result = bfs.run(dev, graph, 0, "hwwl"); });
+  EXPECT_EQ(run_error(r), "");
+  ASSERT_TRUE(host.finished());
+  EXPECT_EQ(bfs.check(result.values, bfs.reference(graph, 0)), "");
 }
