@@ -4,10 +4,12 @@
 baseline against the hardware worklist with each redistribution scheme (unbounded banks, the
 paper's Figure 6) and with each bank size under interval and on-demand virtualization (Figure 7),
 on each --graph; then the paper's Figure 8: the share
-of hardware threads holding a work ID over time, single- against double-buffered BFS. Prints
+of hardware threads holding a work ID over time, single- against double-buffered BFS; then the
+realistic HWWL as the road-like input grows. Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/hwwl_study.py [--build build] [--graph G ...] [--activity-graph G] [--plot DIR]
+                                [--sections study,activity,scaling]
 """
 import argparse
 import json
@@ -115,6 +117,29 @@ def activity(irrgpu, graph, wide, tmp, every):
     return runs
 
 
+def scaling(irrgpu, tmp):
+    """The realistic HWWL (lsorting, 32 entries) and unbounded banks against the software
+    variants as the road-like grid grows: BFS's frontier grows with the grid and still fits the
+    banks; SSSP's pushes per kernel outgrow them. Topology-driven runs only where it is affordable
+    (its work grows with vertices x levels); it is already the slowest there."""
+    cases = [("bfs", "grid:rows=128,cols=128", ["topology", "data_vkc", "data_warp"]),
+             ("bfs", "grid:rows=256,cols=256", ["topology", "data_vkc", "data_warp"]),
+             ("bfs", "grid:rows=512,cols=512", ["data_vkc", "data_warp"]),
+             ("sssp", "grid:rows=128,cols=128", ["topology", "data_vkc", "data_warp"]),
+             ("sssp", "grid:rows=256,cols=256", ["data_vkc", "data_warp"])]
+    print("\n## Input size: road-like grids (kim4x16)\n")
+    print("| workload | graph | best software (of those run) | HWWL, 32 entries | speedup | IDs spilled | WAIT pulls "
+          "| HWWL, unbounded | speedup |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for w, graph, variants in cases:
+        sw = [(v, run(irrgpu, w, v, graph, [], tmp)) for v in variants]
+        name, best = min(sw, key=lambda x: x[1]["cycles"])
+        hw = run(irrgpu, w, "hwwl", graph, [], tmp)
+        unb = run(irrgpu, w, "hwwl", graph, ["hwwl.bank_entries=4096"], tmp)
+        print(f"| {w} | {graph} | {name}: {best['cycles']:,.0f} | {hw['cycles']:,.0f} | {best['cycles'] / hw['cycles']:.2f} | "
+              f"{hw['spilled']:,.0f} | {hw['wait_pulls']:,.0f} | {unb['cycles']:,.0f} | {best['cycles'] / unb['cycles']:.2f} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -123,14 +148,22 @@ def main():
     p.add_argument("--wide-graph", default=WIDE_GRAPH, help="the double buffer's peak activity")
     p.add_argument("--sample-every", type=int, default=5000, help="cycles between activity samples")
     p.add_argument("--plot", default="")
+    p.add_argument("--sections", default="study,activity,scaling",
+                   help="which parts to run (comma-separated): study (the tables by input), activity (Figure 8), "
+                        "scaling (input size)")
     a = p.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
-    results = {}
+    sections = a.sections.split(",")
+    results, act = {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        for graph in a.graph or GRAPHS:
-            for w in ("bfs", "sssp"):
-                results[(w, graph)] = study(irrgpu, w, graph, tmp)
-        act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)
+        if "study" in sections:
+            for graph in a.graph or GRAPHS:
+                for w in ("bfs", "sssp"):
+                    results[(w, graph)] = study(irrgpu, w, graph, tmp)
+        if "activity" in sections:
+            act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)
+        if "scaling" in sections:
+            scaling(irrgpu, tmp)
     if not a.plot:
         return
     try:
@@ -158,6 +191,8 @@ def main():
         fig.tight_layout()
         fig.savefig(os.path.join(a.plot, f"hwwl_{w}_{graph.split(':')[0]}.png"), dpi=100)
         plt.close(fig)
+    if not act:
+        return
     fig, ax = plt.subplots(3, 2, figsize=(10, 8), sharey=True)
     for axis, (name, r) in zip(ax.flat, act):
         t = [i * a.sample_every for i in range(len(r["series"]))]
