@@ -22,7 +22,7 @@ std::uint64_t id_hash(std::uint32_t id) {
 Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,
                    std::uint32_t threshold, std::uint32_t hub_buffer)
     : cores_(cores), lanes_(lanes), scheme_(scheme), threshold_(threshold),
-      rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer) {
+      rotation_(cores, 0), next_destination_(cores, 0), icrn_(cores, hub_buffer), holding_(cores) {
   build_banks(bank_entries, mode);
 }
 
@@ -64,7 +64,6 @@ void Worklist::attach_rtl_banks(std::uint64_t seed) {
 }
 
 std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c, std::uint32_t thread) {
-  if (holding_.size() < cores_) holding_.resize(cores_);
   std::vector<bool>& h = holding_[core];
   if (thread >= h.size()) h.resize(thread + 1);
   if (h[thread]) {  // the thread comes back for more: the ID it held is done
@@ -80,8 +79,7 @@ std::uint32_t Worklist::pull(std::uint32_t core, std::uint32_t lane, sim::Cycle 
 }
 
 void Worklist::release_warp(std::uint32_t core, std::uint32_t warp) {
-  if (core >= holding_.size()) return;
-  std::vector<bool>& h = holding_[core];
+  std::vector<bool>& h = holding_.at(core);
   for (std::size_t t = warp * 32ull; t < std::min<std::size_t>(h.size(), warp * 32ull + 32); ++t)
     if (h[t]) {
       h[t] = false;
@@ -192,7 +190,7 @@ std::uint64_t Worklist::hvu_total(std::uint64_t (Hvu::*count)() const) const {
 }
 
 void Worklist::kernel_end() {
-  holding_.clear();  // every thread of the kernel has exited
+  for (auto& h : holding_) h.assign(h.size(), false);  // every thread of the kernel has exited
   holders_ = 0;
   for (Bank& b : banks_) b.kernel_end();
   for (auto& h : hvus_) h->kernel_end();

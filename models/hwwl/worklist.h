@@ -136,6 +136,8 @@ class Worklist {
   std::vector<std::uint32_t> rotation_;  // per core: the threshold scheme's round-robin
   std::vector<std::uint32_t> next_destination_;  // per core: where its next export goes (round-robin)
   Icrn icrn_;
+  std::vector<std::vector<bool>> holding_;  // per core, per hardware thread: holds a work ID
+  std::uint64_t holders_ = 0;
   void spread_evenly();
   std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
   Refill refill_ = Refill::interval;
@@ -150,8 +152,6 @@ class Worklist {
   void demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
-  std::vector<std::vector<bool>> holding_;  // per core, per hardware thread: holds a work ID
-  std::uint64_t holders_ = 0;
   std::uint32_t answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c);  // pull() without holding
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;
   std::uint64_t pushed_hash_ = 0, pulled_hash_ = 0;  // sums of id_hash() for check()
