@@ -67,8 +67,8 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
  public:
   // `pull` and `push`: the registry indices of wlpull and wlpush, the instructions that use banks.
   SmAdapter(HwwlGpu& hwwl, std::uint32_t sm, sim::ClockScheduler& clock, std::uint32_t line, std::uint16_t pull,
-            std::uint16_t push, std::uint32_t wait_backoff)
-      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line), pull_(pull), push_(push), wait_backoff_(wait_backoff) {
+            std::uint16_t push)
+      : hwwl_(hwwl), sm_(sm), clock_(clock), line_(line), pull_(pull), push_(push) {
     clock.add(*this);
   }
 
@@ -91,7 +91,7 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   void accept(const core::UnitOp& op, core::SmPort& port) override {
     port_ = &port;
     const std::uint32_t passes = hwwl_.unit().worklist().passes(op.active);
-    const std::uint32_t backoff = pull_waited_ ? wait_backoff_ : 0;  // every thread told WAIT: let other warps issue
+    const std::uint32_t backoff = pull_waited_ ? hwwl_.backoff_ : 0;  // every thread told WAIT: let other warps issue
     ops_.push_back({op.token, clock_.now_cycle() + std::max(passes, 1u) + backoff, refill_lanes_});
     refill_lanes_ = 0;
     if (pull_waited_) ++spinning_[op.warp];
@@ -188,7 +188,6 @@ class SmAdapter : public core::SmUnit, public sim::Clocked, public sim::Outstand
   std::map<std::uint64_t, Reply> replies_;
   std::uint64_t next_tag_ = 0;
   const std::uint16_t pull_, push_;
-  const std::uint32_t wait_backoff_;  // hwwl.wait_backoff
 };
 
 HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry) {
@@ -203,7 +202,7 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   const std::uint16_t pull = index_of(registry, "wlpull"), push = index_of(registry, "wlpush");
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
     auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line,
-                                         pull, push, backoff_);
+                                         pull, push);
     sim.watch(std::string(sm.name()) + ".hwwl", *a);
     adapters_.push_back(a.get());
     return a;

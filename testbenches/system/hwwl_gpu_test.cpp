@@ -90,7 +90,12 @@ struct GpuRun {
           return sets;
         }(), "kim4x16"),
         g(tb.add<gpu::Gpu>("gpu")),
-        hw(std::make_unique<gpu::HwwlGpu>(tb.sim(), g, reg)) {}
+        hw(std::make_unique<gpu::HwwlGpu>(tb.sim(), g, reg)),
+        dev(g.memory(), &reg) {
+    dev.set_backend(&g);
+    hw->serve(dev);
+  }
+  Device dev;  // the host's runtime on the timed GPU, with the HWWL's queries
 };
 
 // The error that ends the run ("" when it ends well).
@@ -110,8 +115,7 @@ std::string run_error(GpuRun& r) {
 // a third kernel finds the worklist empty: DONE.
 TEST(HwwlGpu, PushThenPullAcrossAKernelBoundary) {
   GpuRun r({"gpu.num_sms=2"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
+  Device& dev = r.dev;
   std::vector<std::uint32_t> got(128), again(128);
   bool remains_between = false, remains_after = true;
   gpu::Host host("host", [&] {
@@ -147,8 +151,7 @@ TEST(HwwlGpu, PushThenPullAcrossAKernelBoundary) {
 // (a run that ends with work held fails, naming the unit and the IDs it holds).
 TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
   GpuRun r({"gpu.num_sms=1", "hwwl.bank_entries=2", "hwwl.redistribution=none"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
+  Device& dev = r.dev;
   std::vector<std::uint32_t> ids;
   int launches = 0;
   gpu::Host host("host", [&] {
@@ -194,9 +197,7 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   std::vector<std::string> sets = {std::string("hwwl.mode=") + GetParam().second, "stats.sample_every=200"};
   if (single) sets.push_back("core.scheduler=lrr");
   GpuRun r(sets);
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
-  r.hw->serve(dev);
+  Device& dev = r.dev;
   const workloads::Workload& w = workloads::workload(GetParam().first);
   const workloads::Graph graph = workloads::load_graph("rmat:scale=8,edge_factor=8,seed=3");
   std::uint32_t source = 0;
@@ -224,8 +225,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
 // the SM, the instruction and the core's buffer.
 TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
   GpuRun r({"gpu.num_sms=1", "hwwl.bank_entries=2"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
+  Device& dev = r.dev;
   gpu::Host host("host", [&] {
     const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
     dev.launch(dev.kernel(mod, "init_tiny"), Dim3{1}, Dim3{1}, Args() << dev.malloc(4 * 4));
@@ -240,8 +240,7 @@ TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
 // nothing crosses to core 1): the warp on SM 1 spins on WAIT until the watchdog, which names it.
 TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
   GpuRun r({"gpu.num_sms=2", "sim.watchdog_cycles=20000"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
+  Device& dev = r.dev;
   gpu::Host host("host", [&] {
     const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
     dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{16}, Args());  // CTA 0 on SM 0
@@ -257,9 +256,7 @@ TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
 // holding work never run, and DONE waits for them. The watchdog ends the run and says so.
 TEST(HwwlGpu, WatchdogExplainsASingleBufferStallUnderGto) {
   GpuRun r({"hwwl.mode=single", "core.scheduler=gto", "sim.watchdog_cycles=50000"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
-  r.hw->serve(dev);
+  Device& dev = r.dev;
   const workloads::Graph graph = workloads::load_graph("grid:rows=16,cols=16");
   gpu::Host host("host", [&] { workloads::workload("bfs").run(dev, graph, 0, "hwwl"); });
   const std::string error = run_error(r);
@@ -273,9 +270,7 @@ TEST(HwwlGpu, WatchdogExplainsASingleBufferStallUnderGto) {
 // may issue again, so the warps holding work get the issue slots; BFS then ends right.
 TEST(HwwlGpu, WaitBackoffLetsSingleBufferBfsFinishUnderGto) {
   GpuRun r({"hwwl.mode=single", "core.scheduler=gto", "hwwl.wait_backoff=1000", "sim.watchdog_cycles=50000"});
-  Device dev(r.g.memory(), &r.reg);
-  dev.set_backend(&r.g);
-  r.hw->serve(dev);
+  Device& dev = r.dev;
   const workloads::Workload& bfs = workloads::workload("bfs");
   const workloads::Graph graph = workloads::load_graph("grid:rows=16,cols=16");
   workloads::Result result;
