@@ -105,6 +105,9 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
 }
 
 std::uint64_t Device::resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared) const {
+  if (block.count() == 0 || block.count() > 1024)
+    throw Error("occupancy of " + k.name() + ": a block of " + std::to_string(block.count()) + " threads (1 to 1024)",
+                Error::Kind::usage);
   if (!backend_) return 0;
   return backend_->resident_blocks(*k.f_, block, dynamic_shared, core::ptx::kernel_resources(modules_.at(k.module_)->module, *k.f_));
 }

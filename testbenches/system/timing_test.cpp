@@ -557,6 +557,8 @@ TEST(TimingOccupancy, ResidentBlocksFollowTheSmLimits) {
     EXPECT_EQ(dev.resident_blocks(k, Dim3{64}), 15u * 8);    // the CTA limit
     EXPECT_EQ(dev.resident_blocks(k, Dim3{512}), 15u * 3);   // the thread limit
     EXPECT_EQ(dev.resident_blocks(k, Dim3{1024}), 15u * 1);
+    EXPECT_THROW(dev.resident_blocks(k, Dim3{0}), Error);  // not a block: an error, not a division by zero
+    EXPECT_THROW(dev.resident_blocks(k, Dim3{2048}), Error);
   });
   mem::BackingStore store;
   Device functional(store);
