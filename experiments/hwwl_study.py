@@ -154,6 +154,8 @@ def main():
     a = p.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
+    if unknown := [x for x in sections if x not in ("study", "activity", "scaling")]:
+        p.error(f"--sections: unknown {', '.join(unknown)} (study, activity, scaling)")
     results, act = {}, []
     with tempfile.TemporaryDirectory() as tmp:
         if "study" in sections:
