@@ -9,6 +9,7 @@
 #include <iomanip>
 
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -35,9 +36,9 @@ int report(const std::exception& e, int code) {
   return code;
 }
 
-// Runs `body`, turning any exception into one line on stderr and an exit code.
-template <typename F>
-int guarded(F body) {
+}  // namespace
+
+int guarded(const std::function<int()>& body) {
   try {
     return body();
   } catch (const Error& e) {
@@ -60,6 +61,8 @@ sim::Config load(const ConfigOptions& o) {
   for (std::size_t i = 0; i < o.sets.size(); ++i) cfg.set(o.sets[i], {"--set #" + std::to_string(i + 1), 0, 0});
   return cfg;
 }
+
+namespace {
 
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {

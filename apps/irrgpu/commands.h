@@ -4,8 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+namespace irr::sim {
+class Config;
+}
 
 namespace irr::app {
 
@@ -40,6 +45,11 @@ struct GtkwOptions {
   std::string dumpfile, output;
 };
 
+// Runs `body`, turning any exception into one line on stderr and an exit code.
+int guarded(const std::function<int()>& body);
+// The configuration the options name (gtx480 when no --config).
+sim::Config load(const ConfigOptions& options);
+
 int run(const RunOptions& options);
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
@@ -48,6 +58,12 @@ int gtkw(const GtkwOptions& options);
 int ptx_check(const std::string& file, const ConfigOptions& config);
 int version();
 int list_workloads();
+struct CalibrateOptions {
+  ConfigOptions config;
+  std::vector<std::string> benchmarks;  // empty: all
+  std::string json;                     // also write the figures here
+};
+int calibrate(const CalibrateOptions& options);  // apps/irrgpu/calibrate.cpp
 struct AreaOptions;
 int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
 

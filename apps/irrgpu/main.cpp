@@ -92,6 +92,12 @@ extern "C" int sc_main(int argc, char** argv) {
   ptx_check_cmd->add_option("file", ptx_file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
   irr::app::ConfigOptions ptx_config;
   add_config_options(*ptx_check_cmd, ptx_config);
+  irr::app::CalibrateOptions calibrate;
+  auto* calibrate_cmd = app.add_subcommand("calibrate", "Run the calibration microbenchmarks on the timed GPU (docs/results/calibration.md)");
+  add_config_options(*calibrate_cmd, calibrate.config);
+  calibrate_cmd->add_option("benchmark", calibrate.benchmarks,
+                            "latency, shared, alu, bandwidth, atomics, coalescing, launch (default: all)");
+  calibrate_cmd->add_option("--json", calibrate.json, "Also write the figures as JSON here");
   auto* workloads_cmd = app.add_subcommand("workloads", "List the graph workloads and their variants");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
@@ -113,6 +119,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
+  if (*calibrate_cmd) return irr::app::calibrate(calibrate);
   if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();
   return 2;

@@ -64,6 +64,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_sfu_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_sfu"))),
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
       banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
+      replay_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_replay_cycles"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
       last_issued_(schedulers_, 0),
@@ -333,14 +334,15 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       pending_.emplace(token, Pending{s, Step{}, lines});
     }
   } else if (const std::uint32_t ways = shared_ways(in, step)) {
-    // Shared memory: a w-way bank conflict replays the access w times on the SM's one port.
+    // Shared memory: a w-way bank conflict replays the access w times on the SM's one port,
+    // each pass holding it core.shared_replay_cycles.
     const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
-    shared_free_ = start + ways;
-    bank_conflict_cycles_ += ways - 1;
+    shared_free_ = start + std::uint64_t{ways} * replay_;
+    bank_conflict_cycles_ += std::uint64_t{ways - 1} * replay_;
     if (!step.writes.empty()) {
       hold(step);
       pending_.emplace(token, Pending{s, step, 0});
-      alu_done_.emplace(start + ways - 1 + lat_shared_, token);
+      alu_done_.emplace(start + std::uint64_t{ways - 1} * replay_ + lat_shared_, token);
     }
   } else if (!step.writes.empty()) {
     hold(step);

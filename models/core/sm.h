@@ -115,7 +115,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const Policy policy_;
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, writeback_ports_,
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, writeback_ports_,
       sfu_interval_;
   // State.
   std::vector<Slot> slots_;

@@ -29,7 +29,10 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
       fast_forwarded_(sim.counter(*this, "fast_forwarded_kernels", "kernels run functionally before gpu.timing_from_kernel", "kernels")),
-      copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")) {
+      copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")),
+      kernel_cycles_(sim.counter(*this, "kernel_cycles",
+                                 "core cycles inside timed kernels, first CTA dispatched to last CTA retired (no host time)",
+                                 "cycles")) {
   const auto sms = static_cast<std::uint32_t>(sim.config().get_uint("gpu.num_sms"));
   crossbar_ = std::make_unique<mem::Crossbar>("interconnect", sim, sms, map_.partitions);
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
@@ -59,6 +62,11 @@ void Gpu::add_summary() {
                 [=] { return ratio(total(".warp_instructions"), cycles()); });
   stats.formula(t + "thread_ipc", "thread instructions per core cycle, whole GPU", "instructions/cycle",
                 [=] { return ratio(total(".thread_instructions"), cycles()); });
+  const sim::Counter* inside = &kernel_cycles_;
+  stats.formula(t + "kernel_cycles", "core cycles inside timed kernels (no launch overhead, copies or host time)", "cycles",
+                [inside] { return static_cast<double>(inside->value()); });
+  stats.formula(t + "kernel_thread_ipc", "thread instructions per core cycle inside kernels, whole GPU",
+                "instructions/cycle", [=] { return ratio(total(".thread_instructions"), static_cast<double>(inside->value())); });
   stats.formula(t + "requests_per_load", "line requests per global warp load", "requests",
                 [=] { return ratio(total(".global_load_requests"), total(".global_loads")); });
   stats.formula(t + "l1_hit_rate", "L1 load hits per load access", "ratio",
@@ -111,9 +119,14 @@ core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function&
   ++kernels_;
   ++kernel_count_;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
+  sim::ClockScheduler& core = sim_.clock("core");
+  k.ctx.cycle = [&core] { return core.domain().cycle_at(sim::now_ps()); };
+  const std::uint64_t begin = k.ctx.cycle();
   for (auto& sm : sms_) sm->kernel_begin(k);
   scheduler_->dispatch(k, sms_);
   wait(done_);
+  last_kernel_cycles_ = k.ctx.cycle() - begin;
+  kernel_cycles_ += last_kernel_cycles_;
   for (auto& sm : sms_) sm->kernel_end(k);
   current_ = nullptr;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);

@@ -45,6 +45,10 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
                                 const core::ptx::Resources& resources) const override;
   std::vector<std::string> outstanding() const override;
   std::size_t kernels() const { return kernels_; }
+  // Core cycles of the last timed kernel, from its first CTA's dispatch to its last CTA's
+  // retirement (no launch overhead): what cudaEventElapsedTime around the launch would report
+  // without the host's share.
+  std::uint64_t last_kernel_cycles() const { return last_kernel_cycles_; }
   // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
   // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
   void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make);
@@ -73,7 +77,8 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   const double copy_bandwidth_;
   std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
   const std::uint64_t timing_from_kernel_;
-  sim::Counter &kernel_count_, &fast_forwarded_, &copied_bytes_;
+  std::uint64_t last_kernel_cycles_ = 0;
+  sim::Counter &kernel_count_, &fast_forwarded_, &copied_bytes_, &kernel_cycles_;
 };
 
 // Runs a host program in a SystemC thread (the host driver), so that its launches and copies on a

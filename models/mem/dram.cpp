@@ -9,6 +9,7 @@ DramTiming DramTiming::from(const sim::Config& c) {
   DramTiming t;
   t.model = c.get_string("dram.model");
   t.latency = static_cast<std::uint32_t>(c.get_uint("dram.latency"));
+  t.controller_latency = static_cast<std::uint32_t>(c.get_uint("dram.controller_latency"));
   t.banks = static_cast<std::uint32_t>(c.get_uint("dram.banks"));
   t.bus_width = static_cast<std::uint32_t>(c.get_size("dram.bus_width"));
   t.data_rate = static_cast<std::uint32_t>(c.get_uint("dram.data_rate"));
@@ -121,7 +122,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     bus_free_ = data + burst;
     bus_busy_ += burst;
     b.col_ready = c + burst;  // back-to-back column commands to a bank every burst
-    p.done = data + burst;
+    p.done = data + burst + t_.controller_latency;  // the bus is free again at data + burst
     if (b.opened_for != p.serial) ++row_hits_;
     else if (b.conflict) ++row_conflicts_;
     else ++row_misses_;

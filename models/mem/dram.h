@@ -31,6 +31,7 @@ struct DramRequest {
 struct DramTiming {
   std::string model = "detailed";
   std::uint32_t latency = 100;  // fixed model
+  std::uint32_t controller_latency = 0;  // detailed model: controller and PHY, beyond the device timing
   std::uint32_t banks = 16, bus_width = 8, data_rate = 4, burst_length = 8, queue = 32;
   std::uint64_t row_size = 2048;
   std::uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12, tRRD = 6;

@@ -122,8 +122,8 @@ std::uint64_t Warp::special(ptx::Special s, unsigned lane) const {
     case Special::lanemask_le: return static_cast<std::uint32_t>((2ull << lane) - 1);
     case Special::lanemask_gt: return ~static_cast<std::uint32_t>((2ull << lane) - 1);
     case Special::lanemask_ge: return ~((1u << lane) - 1);
-    case Special::clock: return zext(instructions_, 32);  // deterministic: the warp's instruction count
-    case Special::clock64: return instructions_;
+    case Special::clock: return zext(cta_.ctx.cycle ? cta_.ctx.cycle() : instructions_, 32);
+    case Special::clock64: return cta_.ctx.cycle ? cta_.ctx.cycle() : instructions_;
     case Special::globaltimer: return instructions_;
     case Special::smid: return 0;
     case Special::nsmid: return cta_.ctx.sms;

@@ -41,6 +41,9 @@ struct LaunchContext {
   // A launch that executes more warp instructions than this fails, naming every warp and PC: an
   // endless loop, or a spin-wait that needs independent thread scheduling (pre-Volta SIMT).
   std::uint64_t max_instructions = 20'000'000'000ull;
+  // %clock/%clock64 in timing mode: the core cycle at issue (as clock() on hardware counts the
+  // SM's clock). Unset (functional mode): the warp's instruction count, which is deterministic.
+  std::function<std::uint64_t()> cycle;
 };
 
 class Cta;

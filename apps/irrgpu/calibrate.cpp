@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irrgpu calibrate`: the calibration microbenchmarks (workloads/micro) on the timed GPU of the
+// configuration given, one figure a line; docs/results/calibration.md sets them beside published
+// hardware measurements.
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/irrgpu/commands.h"
+#include "models/gpu/gpu.h"
+#include "sim/config.h"
+#include "sim/error.h"
+#include "sim/simulation.h"
+#include "workloads/micro/micro.h"
+
+namespace irr::app {
+
+int calibrate(const CalibrateOptions& o) {
+  return guarded([&] {
+    sim::Config cfg = load(o.config);
+    cfg.set("log.level=warn", {"irrgpu calibrate", 0, 0});
+    sim::Simulation sim(std::move(cfg));
+    gpu::Gpu g("gpu", sim);
+    runtime::Device dev(g.memory());
+    dev.echo_printf(false);
+    dev.set_backend(&g);
+    dev.set_query("gpu.kernel_cycles", [&g] { return g.last_kernel_cycles(); });
+    std::vector<workloads::micro::Figure> figures;
+    gpu::Host host("host", [&] { figures = workloads::micro::run(dev, sim, o.benchmarks); });
+    sim.run();
+    if (!host.finished()) throw Error("the microbenchmarks did not finish");
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& f : figures) {
+      std::cout << std::left << std::setw(40) << f.name << std::right << std::setw(12) << std::setprecision(4)
+                << f.value << "  " << f.unit << "\n";
+      j[f.name] = {{"value", f.value}, {"unit", f.unit}};
+    }
+    if (!o.json.empty()) {
+      std::ofstream out(o.json);
+      if (!out) throw Error({"--json", 0, 0}, "cannot write " + o.json, Error::Kind::usage);
+      out << j.dump(2) << "\n";
+    }
+    return 0;
+  });
+}
+
+}  // namespace irr::app
