@@ -172,7 +172,9 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
 
 std::uint32_t Sm::shared_ways(const ptx::Instruction& in, const Step& step) const {
   if (!is_memory(in.op) || (in.space != Space::shared && in.space != Space::none)) return 0;
-  // Distinct 4-byte words per bank: lanes reading one word share it (broadcast).
+  // Distinct 4-byte words per bank: lanes reading one word share it (broadcast). Atomics do not
+  // share: lanes updating one word serialise like a bank conflict.
+  const bool atomic = in.op == Op::atom || in.op == Op::red;
   std::uint64_t words[32][32];
   std::uint32_t count[32] = {};
   std::uint32_t ways = 0;
@@ -185,7 +187,7 @@ std::uint32_t Sm::shared_ways(const ptx::Instruction& in, const Step& step) cons
     const std::uint64_t word = offset / 4;
     const auto bank = static_cast<std::uint32_t>(word % banks_);
     std::uint32_t& n = count[bank];
-    if (std::find(words[bank], words[bank] + n, word) == words[bank] + n && n < 32) words[bank][n++] = word;
+    if ((atomic || std::find(words[bank], words[bank] + n, word) == words[bank] + n) && n < 32) words[bank][n++] = word;
     ways = std::max(ways, n);
   }
   return ways;
