@@ -295,7 +295,7 @@ TEST_P(AluStream, ReachesTheIssueRate) {
 // Two-level: with one active warp per scheduler, the warp's own loop-branch dependences show
 // (it stays active through short stalls); with six, other active warps hide them.
 TEST(TwoLevelScheduler, ActiveSetSizeHidesShortStalls) {
-  const auto [one, peak] = alu_ipc("gtx480", {"core.scheduler=two_level", "core.two_level_active=1"});
+  const auto [one, peak] = alu_ipc("gtx480", {"core.scheduler=two_level", "core.two_level_active=1", "core.latency_int=4"});
   EXPECT_LT(one, 0.9 * peak);
   EXPECT_GT(one, 0.5 * peak);
 }
@@ -310,7 +310,7 @@ TEST(WritebackPorts, OnePortLimitsTheAluStream) {
 }
 
 TEST(TwoLevelScheduler, SixActiveWarpsReachTheIssueRate) {
-  const auto [six, peak] = alu_ipc("gtx480", {"core.scheduler=two_level", "core.two_level_active=6"});
+  const auto [six, peak] = alu_ipc("gtx480", {"core.scheduler=two_level", "core.two_level_active=6", "core.latency_int=4"});
   EXPECT_GE(six, 0.95 * peak);
 }
 
@@ -318,7 +318,8 @@ INSTANTIATE_TEST_SUITE_P(Presets, AluStream, ::testing::Values("gtx480", "kim4x1
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(TimingThroughput, StreamingKernelReachesDramBandwidth) {
-  Testbench tb({"host.launch_overhead=0ps", "host.copy_bandwidth=1000000GB/s", "log.level=warn"}, "gtx480");
+  Testbench tb({"host.launch_overhead=0ps", "host.copy_bandwidth=1000000GB/s", "dram.controller_latency=0", "l2.latency=20", "l1.latency=1", "log.level=warn"},
+               "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   Device dev(g.memory());
   dev.set_backend(&g);
@@ -391,7 +392,8 @@ std::string bank_ptx() {
 TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
   std::map<std::uint32_t, double> per_load;  // stride -> core cycles per chained load
   double conflict_cycles = 0;
-  timed({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+  timed({"gpu.num_sms=1", "host.launch_overhead=0ps", "core.shared_replay_cycles=1", "log.level=warn"},
+        [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(bank_ptx(), "bank.ptx");
     auto& core = sim.clock("core").domain();
     auto run = [&](const char* kernel, std::uint32_t stride) {

@@ -77,7 +77,7 @@ TEST(MemTiming, DramRowMissRowHitRowConflict) {
   // Same 2 KiB row, then the same bank's next row (16 banks of 2 KiB rows further on).
   Outcome r = run(one(0, "ld", 0x0) + one(0, "ld", 0x80) + one(0, "ld", 0x8000),
               {"dram.model=detailed", "dram.tRCD=10", "dram.tCL=6", "dram.tRP=8", "dram.tRAS=20", "dram.bus_width=8B",
-               "dram.data_rate=4", "dram.banks=16", "dram.row_size=2KiB"});
+               "dram.data_rate=4", "dram.banks=16", "dram.row_size=2KiB", "dram.controller_latency=0"});
   ASSERT_EQ(r.history.size(), 3u);
   EXPECT_EQ(r.history[0].second, dram_miss(tRCD + tCL + burst));
   EXPECT_EQ(r.history[1].second, dram_miss(tCL + burst));
