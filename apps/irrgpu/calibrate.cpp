@@ -26,7 +26,6 @@ int calibrate(const CalibrateOptions& o) {
     runtime::Device dev(g.memory());
     dev.echo_printf(false);
     dev.set_backend(&g);
-    dev.set_query("gpu.kernel_cycles", [&g] { return g.last_kernel_cycles(); });
     std::vector<workloads::micro::Figure> figures;
     gpu::Host host("host", [&] { figures = workloads::micro::run(dev, sim, o.benchmarks); });
     sim.run();

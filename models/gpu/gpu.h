@@ -48,7 +48,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   // Core cycles of the last timed kernel, from its first CTA's dispatch to its last CTA's
   // retirement (no launch overhead): what cudaEventElapsedTime around the launch would report
   // without the host's share.
-  std::uint64_t last_kernel_cycles() const { return last_kernel_cycles_; }
+  std::uint64_t last_kernel_cycles() const override { return last_kernel_cycles_; }
   // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
   // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
   void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make);

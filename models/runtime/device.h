@@ -39,6 +39,8 @@ class Backend {
                                         const core::ptx::Resources&) const {
     return 0;
   }
+  // Cycles of the last kernel, launch overhead excluded; 0 when it cannot say.
+  virtual std::uint64_t last_kernel_cycles() const { return 0; }
 };
 
 class Kernel {
@@ -97,6 +99,9 @@ class Device {
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
   // kernel. 0 when the device cannot say (functional mode: no SMs).
   std::uint64_t resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared = 0) const;
+  // Core cycles the last launch spent in the kernel, launch overhead excluded (what an event
+  // pair around the kernel alone would time); 0 in functional mode, which has no time.
+  std::uint64_t last_kernel_cycles() const { return backend_ ? backend_->last_kernel_cycles() : 0; }
 
   // Device printf output so far (also echoed to stdout unless disabled).
   const std::string& printf_output() const { return printf_; }

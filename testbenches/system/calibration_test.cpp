@@ -35,7 +35,6 @@ std::map<std::string, double> measure(const std::string& benchmark, std::vector<
   runtime::Device dev(g.memory());
   dev.set_backend(&g);
   dev.echo_printf(false);
-  dev.set_query("gpu.kernel_cycles", [&g] { return g.last_kernel_cycles(); });
   std::map<std::string, double> out;
   gpu::Host host("host", [&] {
     for (const auto& f : workloads::micro::run(dev, tb.sim(), {benchmark})) out[f.name] = f.value;

@@ -17,38 +17,34 @@ __device__ __forceinline__ u64 now() {
 // waits for the whole chain.
 __device__ __forceinline__ void sink(u64* out, u64 v) { asm volatile("st.global.u64 [%0], %1;" ::"l"(out), "l"(v) : "memory"); }
 
-// Each timed chain first sinks its input, so that the clock starts once the input is written back
-// (a parameter load or the previous chain's last step would otherwise be timed too).
-template <int N>
-__device__ u64 global_chain(u64& p, u64* out) {
-  sink(out, p);
+// A timed chain of N dependent steps on x. It first sinks its input, so that the clock starts
+// once the input is written back (a parameter load or the previous chain's last step would
+// otherwise be timed too), and sinks its result before the clock stops.
+template <int N, typename T, typename Step>
+__device__ u64 timed_chain(T& x, u64* out, Step step) {
+  sink(out, static_cast<u64>(x));
   const u64 t0 = now();
 #pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("ld.global.u64 %0, [%0];" : "+l"(p));
-  sink(out, p);
+  for (int i = 0; i < N; ++i) step(x);
+  sink(out, static_cast<u64>(x));
   return now() - t0;
 }
+
+__device__ __forceinline__ void load_global(u64& p) { asm volatile("ld.global.u64 %0, [%0];" : "+l"(p)); }
+__device__ __forceinline__ void load_shared(unsigned& a) { asm volatile("ld.shared.u32 %0, [%0];" : "+r"(a)); }
+__device__ __forceinline__ void add_int(unsigned& x) { asm volatile("add.u32 %0, %0, 1;" : "+r"(x)); }
+__device__ __forceinline__ void fma_fp(float& x) { asm volatile("fma.rn.f32 %0, %0, 0f3F800000, 0f3F800000;" : "+f"(x)); }
 
 // One thread walks a chain of 8-byte pointers: `warm` untimed steps, then 32 and 64 timed steps.
 // out[1], out[2]: the two times; (out[2] - out[1]) / 32 is the load-to-use latency. Every timed
 // chain here follows an untimed one of the same kind, so that both timed chains start alike.
 extern "C" __global__ void mb_chase(u64 p, unsigned warm, u64* out) {
-  for (unsigned i = 0; i < warm; ++i) asm volatile("ld.global.u64 %0, [%0];" : "+l"(p));
-  global_chain<1>(p, out);
-  const u64 a = global_chain<32>(p, out);
-  const u64 b = global_chain<64>(p, out);
+  for (unsigned i = 0; i < warm; ++i) load_global(p);
+  timed_chain<1>(p, out, load_global);
+  const u64 a = timed_chain<32>(p, out, load_global);
+  const u64 b = timed_chain<64>(p, out, load_global);
   out[1] = a;
   out[2] = b;
-}
-
-template <int N>
-__device__ u64 shared_chain(unsigned& a, u64* out) {
-  sink(out, a);
-  const u64 t0 = now();
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(a));
-  sink(out, a);
-  return now() - t0;
 }
 
 // One warp; lane t chases its own word at t * stride (mod 1024 words), which points to itself:
@@ -58,43 +54,23 @@ extern "C" __global__ void mb_shared(unsigned stride, u64* out) {
   const unsigned w = (threadIdx.x * stride) % 1024;
   unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(&words[w]));
   words[w] = a;
-  shared_chain<1>(a, out + 3);
-  const u64 t1 = shared_chain<32>(a, out + 3);
-  const u64 t2 = shared_chain<64>(a, out + 3);
+  timed_chain<1>(a, out + 3, load_shared);
+  const u64 t1 = timed_chain<32>(a, out + 3, load_shared);
+  const u64 t2 = timed_chain<64>(a, out + 3, load_shared);
   if (threadIdx.x == 0) {
     out[1] = t1;
     out[2] = t2;
   }
 }
 
-template <int N>
-__device__ u64 int_chain(unsigned& x, u64* out) {
-  sink(out, x);
-  const u64 t0 = now();
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
-  sink(out, x);
-  return now() - t0;
-}
-
-template <int N>
-__device__ u64 fp_chain(float& x, u64* out) {
-  sink(out, static_cast<u64>(x));
-  const u64 t0 = now();
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("fma.rn.f32 %0, %0, 0f3F800000, 0f3F800000;" : "+f"(x));
-  sink(out, static_cast<u64>(x));
-  return now() - t0;
-}
-
 // One thread: chains of dependent integer adds and single-precision FMAs, 32 and 64 long.
 extern "C" __global__ void mb_alu_chain(unsigned seed, u64* out) {
   unsigned x = seed;
   float f = static_cast<float>(seed);
-  int_chain<1>(x, out);
-  const u64 i32 = int_chain<32>(x, out), i64 = int_chain<64>(x, out);
-  fp_chain<1>(f, out);
-  const u64 f32 = fp_chain<32>(f, out), f64 = fp_chain<64>(f, out);
+  timed_chain<1>(x, out, add_int);
+  const u64 i32 = timed_chain<32>(x, out, add_int), i64 = timed_chain<64>(x, out, add_int);
+  timed_chain<1>(f, out, fma_fp);
+  const u64 f32 = timed_chain<32>(f, out, fma_fp), f64 = timed_chain<64>(f, out, fma_fp);
   out[1] = i32;
   out[2] = i64;
   out[3] = f32;

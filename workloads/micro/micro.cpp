@@ -31,11 +31,16 @@ std::uint64_t chain(runtime::Device& d, std::uint64_t nodes, std::uint64_t strid
   return base;
 }
 
-// Load-to-use latency of a dependent chase: (64 steps - 32 steps) / 32, in core cycles.
+// Per step of a chain: the 64-step time minus the 32-step time (at out[i + 1], out[i]), over 32.
+double per_step(runtime::Device& d, std::uint64_t out, int i = 1) {
+  return (static_cast<double>(get<std::uint64_t>(d, out + 8 * (i + 1))) - static_cast<double>(get<std::uint64_t>(d, out + 8 * i))) / 32.0;
+}
+
+// Load-to-use latency of a dependent chase, in core cycles.
 double chase(Context& c, std::uint64_t start, std::uint32_t warm) {
   const std::uint64_t out = c.dev.malloc(24);
   c.dev.launch(c.dev.kernel(c.module, "mb_chase"), Dim3{1}, Dim3{1}, Args() << start << warm << out);
-  return (static_cast<double>(get<std::uint64_t>(c.dev, out + 16)) - static_cast<double>(get<std::uint64_t>(c.dev, out + 8))) / 32.0;
+  return per_step(c.dev, out);
 }
 
 std::vector<Figure> latency(Context& c) {
@@ -57,8 +62,7 @@ std::vector<Figure> shared(Context& c) {
   const std::uint64_t out = c.dev.malloc(32);
   for (std::uint32_t stride : {0u, 1u, 2u, 4u, 8u, 16u, 32u}) {
     c.dev.launch(c.dev.kernel(c.module, "mb_shared"), Dim3{1}, Dim3{32}, Args() << stride << out);
-    const double t = (static_cast<double>(get<std::uint64_t>(c.dev, out + 16)) - static_cast<double>(get<std::uint64_t>(c.dev, out + 8))) / 32.0;
-    f.push_back({"shared.stride_" + std::to_string(stride), t, "cycles"});
+    f.push_back({"shared.stride_" + std::to_string(stride), per_step(c.dev, out), "cycles"});
   }
   return f;
 }
@@ -66,9 +70,8 @@ std::vector<Figure> shared(Context& c) {
 std::vector<Figure> alu(Context& c) {
   const std::uint64_t out = c.dev.malloc(40);
   c.dev.launch(c.dev.kernel(c.module, "mb_alu_chain"), Dim3{1}, Dim3{1}, Args() << 3u << out);
-  auto at = [&](int i) { return static_cast<double>(get<std::uint64_t>(c.dev, out + 8 * i)); };
-  std::vector<Figure> f = {{"alu.int_add_latency", (at(2) - at(1)) / 32.0, "cycles"},
-                           {"alu.fp_fma_latency", (at(4) - at(3)) / 32.0, "cycles"}};
+  std::vector<Figure> f = {{"alu.int_add_latency", per_step(c.dev, out, 1), "cycles"},
+                           {"alu.fp_fma_latency", per_step(c.dev, out, 3), "cycles"}};
   // Issue rate: eight independent FMA chains per thread, six 256-thread blocks per SM.
   const auto sms = c.sim.config().get_uint("gpu.num_sms");
   const auto blocks = static_cast<std::uint32_t>(6 * sms);

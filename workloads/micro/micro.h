@@ -19,14 +19,14 @@ struct Figure {
   std::string unit;
 };
 
-// What a benchmark runs on: a timed device that answers the query "gpu.kernel_cycles" (core
-// cycles of the last kernel, launch overhead excluded) and the simulation (clocks, statistics).
+// What a benchmark runs on: a timed device (its last_kernel_cycles() times throughput kernels)
+// and the simulation (clocks, statistics).
 struct Context {
   runtime::Device& dev;
   sim::Simulation& sim;
   std::size_t module;  // micro.ptx, loaded
   double core_hz() const;
-  std::uint64_t kernel_cycles() const { return dev.query("gpu.kernel_cycles"); }
+  std::uint64_t kernel_cycles() const { return dev.last_kernel_cycles(); }
 };
 
 struct Benchmark {
