@@ -19,6 +19,13 @@ namespace irr::app {
 
 int calibrate(const CalibrateOptions& o) {
   return guarded([&] {
+    // Bad names and an unwritable --json fail before anything is simulated.
+    workloads::micro::check(o.benchmarks);
+    std::ofstream json;
+    if (!o.json.empty()) {
+      json.open(o.json);
+      if (!json) throw Error({"--json", 0, 0}, "cannot write " + o.json, Error::Kind::usage);
+    }
     sim::Config cfg = load(o.config);
     cfg.set("log.level=warn", {"irrgpu calibrate", 0, 0});
     sim::Simulation sim(std::move(cfg));
@@ -36,11 +43,7 @@ int calibrate(const CalibrateOptions& o) {
                 << f.value << "  " << f.unit << "\n";
       j[f.name] = {{"value", f.value}, {"unit", f.unit}};
     }
-    if (!o.json.empty()) {
-      std::ofstream out(o.json);
-      if (!out) throw Error({"--json", 0, 0}, "cannot write " + o.json, Error::Kind::usage);
-      out << j.dump(2) << "\n";
-    }
+    if (json.is_open()) json << j.dump(2) << "\n";
     return 0;
   });
 }

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <nlohmann/json.hpp>
 
@@ -81,6 +83,23 @@ TEST(Cli, ConfigCheckReportsFileLineAndExits2) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(bad + ":3:3: example.srvers: unknown key (did you mean 'example.servers'?)"), std::string::npos) << r.err;
+}
+
+TEST(Cli, CalibrateWritesFiguresAndRejectsUnknownBenchmarks) {
+  TempDir d;
+  auto r = run_cli({"calibrate", "launch", "coalescing", "--json", d.path() + "/cal.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("coalescing.stride_32"), std::string::npos) << r.out;
+  std::ifstream in(d.path() + "/cal.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"launch.overhead\""), std::string::npos) << text;
+  r = run_cli({"calibrate", "latancy"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no microbenchmark 'latancy' (latency, shared"), std::string::npos) << r.err;
+  r = run_cli({"calibrate", "launch", "--json", d.path() + "/no/such/dir/cal.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--json: cannot write"), std::string::npos) << r.err;
 }
 
 TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {

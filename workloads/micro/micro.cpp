@@ -169,7 +169,7 @@ const std::vector<Benchmark>& benchmarks() {
   return all;
 }
 
-std::vector<Figure> run(runtime::Device& dev, sim::Simulation& sim, const std::vector<std::string>& names) {
+void check(const std::vector<std::string>& names) {
   for (const std::string& n : names) {
     if (std::none_of(benchmarks().begin(), benchmarks().end(), [&](const Benchmark& b) { return b.name == n; })) {
       std::string known;
@@ -177,6 +177,10 @@ std::vector<Figure> run(runtime::Device& dev, sim::Simulation& sim, const std::v
       throw Error("no microbenchmark '" + n + "' (" + known + ")", Error::Kind::usage);
     }
   }
+}
+
+std::vector<Figure> run(runtime::Device& dev, sim::Simulation& sim, const std::vector<std::string>& names) {
+  check(names);
   Context c{dev, sim, dev.load_module(kernels_dir() + "/micro.ptx")};
   std::vector<Figure> figures;
   for (const Benchmark& b : benchmarks()) {

@@ -35,8 +35,9 @@ struct Benchmark {
 };
 
 const std::vector<Benchmark>& benchmarks();
-// Runs the named benchmarks (all when empty) in order on one device; an unknown name is an
-// irr::Error naming the known ones.
+// An unknown name is a usage irr::Error naming the known ones.
+void check(const std::vector<std::string>& names);
+// Runs the named benchmarks (all when empty) in order on one device (check() first).
 std::vector<Figure> run(runtime::Device& dev, sim::Simulation& sim, const std::vector<std::string>& names);
 
 }  // namespace irr::workloads::micro
