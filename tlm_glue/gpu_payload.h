@@ -18,6 +18,9 @@ const char* access_name(Access a);
 
 enum class AtomicOp : std::uint8_t { none, add, min, max, exch, cas, and_, or_, xor_, inc, dec };
 
+// Where a load's data came from, set on the way back (statistics: what a warp waited on).
+enum class Served : std::uint8_t { l1, l2, dram };
+
 class GpuRequest : public tlm::tlm_extension<GpuRequest> {
  public:
   tlm::tlm_extension_base* clone() const override { return new GpuRequest(*this); }
@@ -36,6 +39,7 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   std::uint64_t issued_ps = 0;   // when the SM issued it
   std::uint32_t tag = 0;         // the requester's own tag (e.g. a unit's), returned with the reply
   std::uint64_t txn = 0;         // transaction-trace id (0 when not traced)
+  Served served = Served::l2;    // a partition sets dram when the line came from DRAM
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

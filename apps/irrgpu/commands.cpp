@@ -187,8 +187,10 @@ int run_workload(const RunOptions& o) {
       res << "\n";
     }
     // The workload's own record, in both modes (timing runs also write the simulation's files).
+    std::uint32_t max_degree = 0;  // a graph kernel's critical path is often the largest vertex's edge walk
+    for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));
     const nlohmann::json record = {{"workload", w.name}, {"variant", o.variant}, {"mode", o.mode}, {"graph", g.name},
-                                   {"vertices", g.n}, {"edges", g.edges()}, {"source", source},
+                                   {"vertices", g.n}, {"edges", g.edges()}, {"max_degree", max_degree}, {"source", source},
                                    {"kernel_launches", r.launches}, {"warp_instructions", r.warp_instructions},
                                    {"thread_instructions", r.thread_instructions},
                                    {"check", diff.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},

@@ -69,15 +69,14 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
+      slept_why_(schedulers_, Stall::empty),
+      memory_episode_(schedulers_, 0),
+      last_level_(schedulers_, level_other),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
       thread_instructions_(sim.counter(*this, "thread_instructions", "thread instructions issued (active lanes)", "instructions")),
       cycles_active_(sim.counter(*this, "active_cycles", "cycles with a resident CTA", "cycles")),
-      stall_empty_(sim.counter(*this, "stall.empty", "scheduler cycles with no warp to issue from", "cycles")),
-      stall_dependence_(sim.counter(*this, "stall.dependence", "scheduler cycles whose warps waited on arithmetic results", "cycles")),
-      stall_memory_(sim.counter(*this, "stall.memory", "scheduler cycles whose warps waited on memory", "cycles")),
-      stall_barrier_(sim.counter(*this, "stall.barrier", "scheduler cycles whose warps waited at a barrier", "cycles")),
-      stall_unit_(sim.counter(*this, "stall.unit", "scheduler cycles whose warps waited on a unit (busy, or working for them)", "cycles")),
-      stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a full LD/ST queue", "cycles")),
+      idle_cycles_(sim.counter(*this, "idle_cycles", "cycles inside kernels with no CTA resident", "cycles")),
+      stall_structural_(sim.counter(*this, "stall.structural", "scheduler cycles blocked by a busy LD/ST queue or SFU", "cycles")),
       loads_(sim.counter(*this, "global_loads", "warp loads and atomics to global memory", "instructions")),
       load_requests_(sim.counter(*this, "global_load_requests", "line requests of those loads", "requests")),
       writeback_waits_(sim.counter(*this, "writeback_waits", "result-cycles spent waiting for a register-file write port", "cycles")),
@@ -85,6 +84,24 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
+  const std::pair<Stall, const char*> stalls[] = {
+      {Stall::empty, "empty: no warp to issue from"},
+      {Stall::dependence, "dependence: warps waited on arithmetic results"},
+      {Stall::memory, "memory: warps waited on memory"},
+      {Stall::barrier, "barrier: warps waited at a barrier"},
+      {Stall::unit, "unit: warps waited on a unit (busy, or working for them)"},
+      {Stall::sfu_busy, "structural.sfu: the special-function unit was busy"},
+      {Stall::ldst_full, "structural.ldst: the LD/ST queue was full"}};
+  for (const auto& [why, text] : stalls) {
+    const std::string t = text;
+    const auto colon = t.find(':');
+    stall_[static_cast<int>(why)] =
+        &sim.counter(*this, "stall." + t.substr(0, colon), "scheduler cycles without issue:" + t.substr(colon + 1), "cycles");
+  }
+  const char* levels[] = {"l1", "l2", "dram", "atomic", "other"};
+  for (int l = 0; l < kMemoryLevels; ++l)
+    memory_by_level_[l] = &sim.counter(*this, std::string("stall.memory.") + levels[l],
+                                       std::string("memory-stall cycles ended by a reply from: ") + levels[l], "cycles");
   const char* classes[] = {"int", "fp", "sfu", "memory", "control", "extension"};
   for (std::size_t i = 0; i < 6; ++i)
     issued_by_class_[i] = &sim.counter(*this, std::string("issued.") + classes[i],
@@ -203,7 +220,7 @@ std::uint32_t Sm::latency(const ptx::Instruction& in) const {
 Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
   const auto cached = static_cast<Stall>(slot.stall);
-  if (!slot.dirty && cached != Stall::none && cached != Stall::structural && cached != Stall::unit) return cached;
+  if (!slot.dirty && cached != Stall::none && cached < Stall::unit) return cached;
   const Stall st = check(s, in);
   slot.stall = static_cast<int>(st);
   slot.dirty = false;
@@ -226,8 +243,8 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   if (drain) any_pending = std::any_of(slot.pending.begin(), slot.pending.end(), [](std::uint8_t p) { return p != 0; });
   if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
   if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
-  if (is_memory(in->op) && ldst_.size() >= 64) return Stall::structural;
-  if (sfu(in->op) && sfu_free_ > now_cycle_) return Stall::structural;
+  if (is_memory(in->op) && ldst_.size() >= 64) return Stall::ldst_full;
+  if (sfu(in->op) && sfu_free_ > now_cycle_) return Stall::sfu_busy;
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
     if (SmUnit* unit = unit_for(*in, *rc.launch)) {
@@ -384,10 +401,17 @@ void Sm::attach(const std::string& route, SmUnit& unit) {
 }
 
 void Sm::kernel_begin(const KernelLaunch& k) {
+  kernel_start_ = k.ctx.cycle ? k.ctx.cycle() : 0;
+  active_at_start_ = cycles_active_.value();
   for (auto& [route, unit] : units_) unit->kernel_begin(k, *this);
 }
 
 void Sm::kernel_end(const KernelLaunch& k) {
+  const std::uint64_t length = (k.ctx.cycle ? k.ctx.cycle() : 0) - kernel_start_;
+  const std::uint64_t active = cycles_active_.value() - active_at_start_;
+  if (length > active) idle_cycles_ += length - active;
+  for (std::uint32_t sch = 0; sch < schedulers_; ++sch)
+    if (memory_episode_[sch]) charge_memory(sch, last_level_[sch]);
   for (auto& [route, unit] : units_) unit->kernel_end(k, *this);
 }
 
@@ -419,19 +443,26 @@ void Sm::completed(const mem::MemAccess& a) {
   }
   auto it = pending_.find(a.id);
   if (it == pending_.end()) return;
-  Slot& slot = slots_[it->second.slot];
-  slot.dirty = true;
+  const std::size_t s = it->second.slot;
+  Slot& slot = slots_[s];
   const bool store = a.access == tlm_glue::Access::store;
   if (store) --slot.stores;
+  it->second.served = std::max(it->second.served, a.served);
   if (--it->second.lines_left == 0) {
     if (store) {
       pending_.erase(it);
+      // A warp at a fence waits on memory with no load out: its stores' acknowledgements end it.
+      if (!slot.stores && !slot.loads && static_cast<Stall>(slot.stall) == Stall::memory)
+        charge_memory(s % schedulers_, level_other);
     } else {
       --slot.loads;
       --loads_in_flight_;
       writeback_.push_back(a.id);
+      charge_memory(s % schedulers_, a.access == tlm_glue::Access::atomic ? level_atomic
+                                     : static_cast<MemoryLevel>(static_cast<int>(it->second.served)));
     }
   }
+  slot.dirty = true;
   wake();
 }
 
@@ -487,6 +518,12 @@ void Sm::index_slots() {
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   now_cycle_ = c;
+  if (slept_ && slept_resident_ && c > last_step_ + 1) {
+    const std::uint64_t gap = c - last_step_ - 1;
+    cycles_active_ += gap;
+    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
+  }
+  slept_ = false;
   // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
   // many as the register file has write ports; the rest wait (their registers stay held).
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
@@ -552,15 +589,12 @@ bool Sm::tick(sim::Cycle c) {
         if (slots_[s].warp) why = std::max(why, ready(s, in));
       }
     }
-    if (!went) {
-      switch (why) {
-        case Stall::empty: ++stall_empty_; break;
-        case Stall::dependence: ++stall_dependence_; break;
-        case Stall::memory: ++stall_memory_; break;
-        case Stall::barrier: ++stall_barrier_; break;
-        case Stall::unit: ++stall_unit_; break;
-        default: ++stall_structural_; soon = true; break;
-      }
+    if (went) {
+      if (memory_episode_[sch]) charge_memory(sch, last_level_[sch]);  // the write-back's cycles, or new work
+    } else {
+      count_stall(sch, why, 1);
+      slept_why_[sch] = why;
+      soon = soon || why > Stall::unit;  // structural: the queue drains, the SFU frees, by itself
     }
   }
   // Barriers, and CTAs whose warps have all finished with nothing in flight.
@@ -587,8 +621,25 @@ bool Sm::tick(sim::Cycle c) {
   }
   issue_probe_.set(issued_now);
   loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
-  return issued_any || released || soon || !alu_done_.empty() || !writeback_.empty() || !ldst_.empty() ||
-         !ldst_low_.empty();
+  const bool again = issued_any || released || soon || !alu_done_.empty() || !writeback_.empty() || !ldst_.empty() ||
+                     !ldst_low_.empty();
+  last_step_ = c;
+  slept_ = !again;
+  slept_resident_ = !idle();
+  return again;
+}
+
+void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {
+  *stall_[static_cast<int>(why)] += cycles;
+  if (why > Stall::unit) stall_structural_ += cycles;
+  if (why == Stall::memory) memory_episode_[sch] += cycles;
+}
+
+// A reply that lets warps of `sch` go again ends the memory stall its scheduler was in.
+void Sm::charge_memory(std::size_t sch, MemoryLevel level) {
+  *memory_by_level_[level] += memory_episode_[sch];
+  memory_episode_[sch] = 0;
+  last_level_[sch] = level;
 }
 
 std::vector<std::string> Sm::outstanding() const {

@@ -87,8 +87,13 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     Step step;
     std::uint32_t lines_left;
     bool unit = false;  // an operation at a unit: its write-back also ends the whole-warp wait
+    tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
-  enum class Stall { none, empty, dependence, memory, barrier, unit, structural };
+  // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
+  enum class Stall { none, empty, dependence, memory, barrier, unit, sfu_busy, ldst_full };
+  // Where a scheduler's memory-stall cycles are charged: the level of the load whose return ended
+  // them (atomic: an atomic's round trip; other: a fence's stores, or nothing returned).
+  enum MemoryLevel { level_l1, level_l2, level_dram, level_atomic, level_other, kMemoryLevels };
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(std::size_t s, const ptx::Instruction*& in);
@@ -97,6 +102,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   void finish(std::size_t token);
   void retire_cta(std::size_t idx);
+  void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
+  void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   std::uint32_t latency(const ptx::Instruction& in) const;
   static std::size_t issue_class(const ptx::Instruction& in);
@@ -142,11 +149,21 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
   sim::Cycle now_cycle_ = 0;    // the cycle being stepped
-  sim::Counter* issued_by_class_[6] = {};  // scratch: one scheduler's candidates in priority order
+  // A sleeping SM (nothing can happen until a reply or a CTA wakes it) is not stepped; the next
+  // step charges the cycles slept to what held each scheduler when it went to sleep.
+  sim::Cycle last_step_ = 0;
+  bool slept_ = false, slept_resident_ = false;
+  std::vector<Stall> slept_why_;                // per scheduler
+  std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
+  std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went
+  sim::Cycle kernel_start_ = 0;
+  std::uint64_t active_at_start_ = 0;
+  sim::Counter* issued_by_class_[6] = {};
   // Statistics.
-  sim::Counter &issued_, &thread_instructions_, &cycles_active_, &stall_empty_, &stall_dependence_, &stall_memory_,
-      &stall_barrier_, &stall_unit_, &stall_structural_, &loads_, &load_requests_, &writeback_waits_,
-      &bank_conflict_cycles_;
+  sim::Counter &issued_, &thread_instructions_, &cycles_active_, &idle_cycles_, &stall_structural_, &loads_,
+      &load_requests_, &writeback_waits_, &bank_conflict_cycles_;
+  sim::Counter* stall_[8] = {};                   // by Stall (the two structural causes included)
+  sim::Counter* memory_by_level_[kMemoryLevels] = {};
   sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
   std::uint64_t loads_in_flight_ = 0;
 };

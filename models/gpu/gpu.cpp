@@ -72,9 +72,12 @@ void Gpu::add_summary() {
   stats.formula(t + "l1_hit_rate", "L1 load hits per load access", "ratio",
                 [=] { return ratio(total(".l1.hits"), total(".l1.hits") + total(".l1.misses")); });
   stats.formula(t + "l2_hit_rate", "L2 hits per access", "ratio", [=] { return ratio(total(".l2.hits"), total(".l2.accesses")); });
-  for (const char* why : {"empty", "dependence", "memory", "barrier", "unit", "structural"})
+  for (const char* why : {"empty", "dependence", "memory", "memory.l1", "memory.l2", "memory.dram", "memory.atomic",
+                          "memory.other", "barrier", "unit", "structural", "structural.ldst", "structural.sfu"})
     stats.formula(t + "stall." + why, std::string("scheduler cycles without issue: ") + why, "cycles",
                   [=] { return total(std::string(".stall.") + why); });
+  stats.formula(t + "idle_sm_cycles", "SM-cycles inside kernels with no CTA resident (idle SMs, load imbalance)",
+                "cycles", [=] { return total(".idle_cycles"); });
 }
 
 std::uint64_t Gpu::resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,

@@ -30,6 +30,8 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       mshr_merges_(sim.counter(*this, "mshr_merges", "misses merged into a line in flight", "accesses")),
       reservation_fails_(sim.counter(*this, "reservation_fails",
                                              "cycles an access waited for an MSHR or the miss queue", "cycles")),
+      fails_mshr_(sim.counter(*this, "reservation_fails.mshr", "of those, waiting for an MSHR or a merge slot", "cycles")),
+      fails_queue_(sim.counter(*this, "reservation_fails.miss_queue", "of those, waiting for the miss queue", "cycles")),
       stores_(sim.counter(*this, "stores", "stores sent to L2", "accesses")),
       atomics_(sim.counter(*this, "atomics", "atomics sent to L2", "accesses")),
       miss_latency_(sim.distribution(*this, "miss_latency",
@@ -61,6 +63,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   if (a.access != Access::load) {
     if (miss_queue_.size() >= miss_queue_size_) {
       ++reservation_fails_;
+      ++fails_queue_;
       return false;
     }
     ++accesses_;
@@ -94,6 +97,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   }
   if (mshr_.pending(a.line) || !mshr_.can_allocate() || miss_queue_.size() >= miss_queue_size_) {
     ++reservation_fails_;
+    ++(mshr_.pending(a.line) || !mshr_.can_allocate() ? fails_mshr_ : fails_queue_);
     return false;
   }
   ++accesses_;
@@ -126,7 +130,10 @@ bool L1Cache::tick(sim::Cycle c) {
           miss_queue_.push_back({c, wb, false});
         }
       }
-      for (const MemAccess& a : mshr_.release(g.line)) complete(a);
+      for (MemAccess a : mshr_.release(g.line)) {
+        a.served = g.served;
+        complete(a);
+      }
     } else if (g.id != ~0ull) {
       MemAccess a;
       a.id = g.id;
@@ -136,6 +143,7 @@ bool L1Cache::tick(sim::Cycle c) {
       a.line = g.line;
       a.bytes = g.bytes;
       a.address = p.get_address();
+      a.served = g.served;
       complete(a);
     }
     p.release();

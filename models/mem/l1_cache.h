@@ -30,6 +30,7 @@ struct MemAccess {
   std::uint32_t sectors = 0;
   std::uint32_t bytes = 0;   // data bytes (stores, atomics)
   std::uint64_t address = 0; // first byte (atomics serialise per address)
+  tlm_glue::Served served = tlm_glue::Served::l1;  // on completion: the level that answered
 };
 
 class L1Client {
@@ -78,7 +79,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back
-  sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &stores_, &atomics_;
+  sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
+      &atomics_;
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;
   sim::Probe& miss_queue_probe_;

@@ -65,6 +65,7 @@ void MemoryPartition::fill(std::uint64_t line, sim::Cycle c) {
     }
   }
   for (auto* p : waiting) {
+    gpu(*p).served = tlm_glue::Served::dram;
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
   }

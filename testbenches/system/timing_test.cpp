@@ -106,7 +106,8 @@ enum class Level { l1, l2, dram };
 //   l1:   a pointer to itself; both measured runs start with an L2 hit, then hit the L1.
 //   l2:   one line per pointer; a chase24 warm-up puts the chain in the L2 for both runs.
 //   dram: one line per pointer, a fresh chain for each run, no warm-up.
-double chase(const std::vector<std::string>& sets, Level level) {
+// `stalls`, if given, gets the stall statistics the long run added (all SMs).
+double chase(const std::vector<std::string>& sets, Level level, std::map<std::string, double>* stalls = nullptr) {
   double result = 0;
   timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(chase_ptx(), "chase.ptx");
@@ -129,7 +130,13 @@ double chase(const std::vector<std::string>& sets, Level level) {
     const std::uint64_t b = level == Level::dram ? make_chain() : a;
     if (level != Level::dram) run(level == Level::l1 ? "chase8" : "chase24", a);  // warm the L2
     const auto short_run = run("chase8", a);
+    const char* names[] = {"memory", "memory.l1", "memory.l2", "memory.dram", "memory.atomic", "memory.other", "empty",
+                           "dependence", "structural"};
+    std::map<std::string, double> before;
+    for (const char* n : names) before[n] = stat_sum(sim, std::string(".stall.") + n);
     const auto long_run = run("chase24", b);
+    if (stalls)
+      for (const char* n : names) (*stalls)[n] = stat_sum(sim, std::string(".stall.") + n) - before[n];
     result = (static_cast<double>(long_run) - static_cast<double>(short_run)) / 16.0;
   });
   return result;
@@ -163,6 +170,55 @@ TEST(TimingLatency, PointerChaseHitsTheL2) {
 
 TEST(TimingLatency, PointerChaseGoesToDram) {
   EXPECT_DOUBLE_EQ(chase(chase_config(), Level::dram), kDram);
+}
+
+namespace {
+// A scheduler cycle without an issue counts once under its cause, the cycles an SM sleeps waiting
+// for a reply included; memory-stall cycles go to the level whose reply ended them. The chase's
+// warp waits out each of its 24 loads (in the L1 case the first misses: the L1s start each kernel
+// empty).
+void expect_memory_stalls(Level level, const std::string& name, double latency) {
+  std::map<std::string, double> st;
+  chase(chase_config(), level, &st);
+  EXPECT_EQ(st["memory"], st["memory.l1"] + st["memory.l2"] + st["memory.dram"] + st["memory.atomic"] + st["memory.other"]);
+  EXPECT_GE(st[name], 23 * (latency - 1)) << name;  // issue to write-back, every cycle
+  EXPECT_LE(st["memory"], 24 * latency + kL2Hit);
+  EXPECT_EQ(st["memory.atomic"] + st["memory.other"], 0);
+}
+}  // namespace
+
+TEST(StallAccounting, L1HitsChargeL1) { expect_memory_stalls(Level::l1, "memory.l1", kL1Hit); }
+TEST(StallAccounting, L2HitsChargeL2) { expect_memory_stalls(Level::l2, "memory.l2", kL2Hit); }
+TEST(StallAccounting, DramAccessesChargeDramAlsoWhileTheSmSleeps) { expect_memory_stalls(Level::dram, "memory.dram", kDram); }
+
+// On a graph kernel, every SM's kernel cycles are either active (a CTA resident) or idle, every
+// active scheduler cycle issues or stalls under one cause, and the causes' parts add up.
+TEST(StallAccounting, EveryKernelCycleOfEverySmIsAccountedOnce) {
+  timed({"gpu.num_sms=4", "log.level=warn"}, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const workloads::Graph graph = workloads::load_graph("rmat:scale=8");
+    const auto& w = workloads::workload("bfs");
+    EXPECT_EQ(w.check(w.run(dev, graph, 0, "data").values, w.reference(graph, 0)), "");
+    const double kernel = stat_sum(sim, "gpu.kernel_cycles"), kernels = stat_sum(sim, "gpu.kernels");
+    double idle = 0;
+    for (int i = 0; i < 4; ++i) {
+      const std::string sm = "gpu.sm" + std::to_string(i) + ".";
+      auto v = [&](const std::string& n) { return stat_sum(sim, sm + n); };
+      SCOPED_TRACE(sm);
+      EXPECT_EQ(v("active_cycles") + v("idle_cycles"), kernel);
+      idle += v("idle_cycles");
+      double issued_or_stalled = v("warp_instructions");  // gtx480: one pass a warp instruction
+      for (const char* why : {"empty", "dependence", "memory", "barrier", "unit", "structural"})
+        issued_or_stalled += v(std::string("stall.") + why);
+      EXPECT_GE(issued_or_stalled, 2 * v("active_cycles"));  // a scheduler may also step with no CTA in
+      EXPECT_LE(issued_or_stalled, 2 * v("active_cycles") + 4 * kernels);
+      EXPECT_EQ(v("stall.memory"), v("stall.memory.l1") + v("stall.memory.l2") + v("stall.memory.dram") +
+                                       v("stall.memory.atomic") + v("stall.memory.other"));
+      EXPECT_EQ(v("stall.structural"), v("stall.structural.ldst") + v("stall.structural.sfu"));
+      EXPECT_EQ(v("l1.reservation_fails"), v("l1.reservation_fails.mshr") + v("l1.reservation_fails.miss_queue"));
+    }
+    EXPECT_GT(stat_sum(sim, ".stall.memory.atomic"), 0);  // bfs claims vertices with atomicCAS
+    EXPECT_EQ(sim.stats().find("gpu.total.idle_sm_cycles")->value(), idle);
+  });
 }
 
 // Magic memory (l1.perfect): a chase that would go to DRAM takes the L1 hit latency per load.
