@@ -8,6 +8,7 @@ dependence, memory by the level that answered, structural — and what limits th
 Prints markdown tables.
 
 Usage: experiments/baseline_breakdown.py [--build build] [--graph G ...] [--run W/V ...] [--jobs N]
+                                        [--per-sm]
 """
 import argparse
 import json
@@ -65,7 +66,18 @@ def analyse(run, graph, s, snapshots, record):
             "longest": longest[0], "longest_share": 100.0 * longest[0] / kernel, "balance": longest[1],
             "dram_util": 100.0 * total(".dram.bandwidth_utilisation") / max(1, partitions),
             "l2_hit": s["gpu.total.l2_hit_rate"], "atomic_serial": total(".atomic.serialisation_stalls"),
-            "mshr_fails": total(".l1.reservation_fails.mshr"), "queue_fails": total(".l1.reservation_fails.miss_queue")}
+            "mshr_fails": total(".l1.reservation_fails.mshr"), "queue_fails": total(".l1.reservation_fails.miss_queue"),
+            "per_sm": [per_sm(s, f"gpu.sm{i}.", schedulers * kernel) for i in range(sms)]}
+
+
+def per_sm(s, sm, slots):
+    """One SM's scheduler cycles inside kernels, in % of 2 x kernel cycles."""
+    v = lambda n: s.get(sm + n, 0)
+    memory = {lvl: v("stall.memory." + lvl) for lvl in ["l1", "l2", "dram", "atomic"]}
+    return {"active": 100.0 * 2 * v("active_cycles") / slots, "issue": 100.0 * v("warp_instructions") / slots,
+            "memory": {k: 100.0 * x / slots for k, x in memory.items()},
+            "empty": 100.0 * v("stall.empty") / slots, "structural": 100.0 * v("stall.structural") / slots,
+            "other": 100.0 * (v("stall.dependence") + v("stall.barrier") + v("stall.unit") + v("stall.memory.other")) / slots}
 
 
 def main():
@@ -74,6 +86,7 @@ def main():
     ap.add_argument("--graph", action="append", help="graphs (default: R-MAT 10-16 and two grids)")
     ap.add_argument("--run", action="append", help="workload/variant (default: bfs/data bfs/topology sssp/data)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--per-sm", action="store_true", help="also a table per run, one row per SM")
     a = ap.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     if not os.access(irrgpu, os.X_OK):
@@ -99,6 +112,15 @@ def main():
     for r in results:
         print(f"| {r['run']} | `{r['graph']}` | " + " | ".join(f"{r['share'][c]:.1f}" for c in CLASSES) +
               f" | {r['check']:.1f} |")
+
+    for r in results if a.per_sm else []:
+        print(f"\n{r['run']} on `{r['graph']}`, per SM (% of 2 schedulers x kernel cycles)\n")
+        print("| SM | CTA resident | issue | empty | memory l1 / l2 / dram / atomic | structural | other |")
+        print("|---|---|---|---|---|---|---|")
+        for i, m in enumerate(r["per_sm"]):
+            mem = " / ".join(f"{m['memory'][k]:.1f}" for k in ["l1", "l2", "dram", "atomic"])
+            print(f"| {i} | {m['active']:.1f} | {m['issue']:.1f} | {m['empty']:.1f} | {mem} | {m['structural']:.1f} "
+                  f"| {m['other']:.1f} |")
 
 
 if __name__ == "__main__":
