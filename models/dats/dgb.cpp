@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/dats/dgb.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+
+namespace irr::dats {
+
+Dgb::Dgb(const DependencyGraph& g, DgbParams p)
+    : graph_(g), params_(p), lna_(p.lna), lea_(p.lea, 0), processing_per_level_(g.levels, 0) {
+  if (!p.lna || !p.lea || !p.chunk) throw Error("dats: the LNA, the LEA and a chunk need at least one entry", Error::Kind::config);
+  if (p.chunk >= p.lna)  // with one node left on chip (the head) another chunk must still fit
+    throw Error("dats: a chunk of " + std::to_string(p.chunk) + " nodes needs an LNA of more entries than " +
+                std::to_string(p.lna), Error::Kind::config);
+  for (std::uint32_t v = 0; v < g.nodes(); ++v)
+    if (g.children(v) > p.lea)
+      throw Error("dats: " + g.name(v) + " has " + std::to_string(g.children(v)) + " children, more than the " +
+                  std::to_string(p.lea) + "-entry LEA holds: it could never be loaded", Error::Kind::config);
+}
+
+bool Dgb::resident(std::uint32_t vid) const {
+  const Entry& e = lna_[vid % params_.lna];
+  return vid < next_vid_ && e.valid && e.node == vid;
+}
+
+bool Dgb::insert(std::uint32_t v) {
+  Entry& e = lna_[v % params_.lna];
+  const std::uint32_t n = graph_.children(v);
+  const std::uint32_t lea_used = graph_.edge_start[next_vid_] - graph_.edge_start[tail_vid_];
+  if (e.valid || lea_used + n > params_.lea) {  // slot still held, or the edges do not fit [W L328, L384]
+    nib_ = v;
+    return false;
+  }
+  const std::uint32_t ges = graph_.edge_start[v];
+  for (std::uint32_t k = 0; k < n; ++k) lea_[(ges + k) % params_.lea] = graph_.edges[ges + k];
+  requests_ += n ? (ges + n - 1) * params_.edge_bytes / 128 - ges * params_.edge_bytes / 128 + 1 : 0;
+  e.valid = true;
+  e.node = v;
+  e.parents = graph_.parents[v];
+  e.level = graph_.level[v];
+  e.les = n ? static_cast<std::int32_t>(ges % params_.lea) : -1;
+  // Decrements that waited for this node [W L386].
+  const auto waiting = std::count(pub_.begin(), pub_.end(), v);
+  pub_.erase(std::remove(pub_.begin(), pub_.end(), v), pub_.end());
+  e.parents -= static_cast<std::uint32_t>(waiting);
+  e.state = e.parents ? State::waiting : State::ready;
+  nib_.reset();
+  next_vid_ = v + 1;
+  return true;
+}
+
+std::uint32_t Dgb::load() {
+  if (nib_) {  // the parked node is on chip already: no new request
+    insert(*nib_);
+    return 0;
+  }
+  if (next_vid_ >= graph_.nodes()) return 0;
+  // A chunk is requested when the LNA has room for all of it between head and tail (holes left by
+  // early finishers do not count) [W L324, Figure 7d].
+  const std::uint32_t want = std::min(params_.chunk, graph_.nodes() - next_vid_);
+  if (params_.lna - (next_vid_ - tail_vid_) < want) return 0;
+  const std::uint64_t before = requests_;
+  ++requests_;  // the chunk's node entries
+  const std::uint32_t end = std::min(graph_.nodes(), next_vid_ + params_.chunk);
+  for (std::uint32_t v = next_vid_; v < end; ++v)
+    if (!insert(v)) break;  // the transfer terminates; the rest is requested again later
+  return static_cast<std::uint32_t>(requests_ - before);
+}
+
+bool Dgb::schedulable(std::uint32_t v) const {
+  if (!resident(v) || lna_[v % params_.lna].state != State::ready) return false;
+  // The head node's child count needs the next node's edge start [W L330], which a node parked in
+  // the NIB has brought (without that, a head node whose successor waits for its LEA room would
+  // wait for itself).
+  return !(v + 1 == next_vid_ && graph_.children(v) > 0 && nib_ != v + 1);
+}
+
+std::pair<std::uint32_t, std::uint32_t> Dgb::running_levels() const {
+  std::uint32_t lo = 0, hi = 0;
+  bool any = false;
+  for (std::uint32_t l = 0; l < processing_per_level_.size(); ++l)
+    if (processing_per_level_[l]) {
+      if (!any) lo = l;
+      hi = l;
+      any = true;
+    }
+  return {lo, hi};
+}
+
+std::optional<std::uint32_t> Dgb::pick(Policy policy, std::uint32_t bound) const {
+  const bool running = std::any_of(processing_per_level_.begin(), processing_per_level_.end(), [](auto n) { return n; });
+  const auto [lo, hi] = running_levels();
+  for (std::uint32_t v = tail_vid_; v < next_vid_; ++v) {
+    if (!schedulable(v)) continue;
+    if (policy == Policy::lvl && running) {
+      const std::uint32_t l = graph_.level[v];
+      if (std::max(l, hi) - std::min(l, lo) > bound) continue;  // would widen the range past the bound
+    }
+    return v;
+  }
+  return std::nullopt;
+}
+
+void Dgb::issue(std::uint32_t v) {
+  if (!schedulable(v)) throw std::logic_error("dats: issuing " + graph_.name(v) + ", which is not schedulable");
+  lna_[v % params_.lna].state = State::processing;
+  ++processing_per_level_[graph_.level[v]];
+}
+
+bool Dgb::complete(std::uint32_t v) {
+  Entry& e = lna_[v % params_.lna];
+  if (!resident(v) || e.state != State::processing)
+    throw std::logic_error("dats: " + graph_.name(v) + " completed without running");
+  const std::uint32_t ges = graph_.edge_start[v], n = graph_.children(v);
+  std::uint32_t outside = 0;
+  for (std::uint32_t k = 0; k < n; ++k) outside += !resident(lea_[(ges + k) % params_.lea]);
+  if (pub_.size() + outside > params_.pub) {  // [W L372]
+    e.blocked = outside;
+    return false;
+  }
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t c = lea_[(ges + k) % params_.lea];
+    if (resident(c)) {
+      Entry& child = lna_[c % params_.lna];
+      if (--child.parents == 0) child.state = State::ready;
+    } else {
+      pub_.push_back(c);
+    }
+  }
+  pub_high_ = std::max(pub_high_, static_cast<std::uint32_t>(pub_.size()));
+  --processing_per_level_[graph_.level[v]];
+  e.blocked = 0;
+  e.state = State::done;
+  e.valid = false;
+  ++completed_;
+  advance_tail();
+  return true;
+}
+
+void Dgb::advance_tail() {  // only over invalidated entries: an early finisher leaves a hole [W L368]
+  while (tail_vid_ < next_vid_ && !lna_[tail_vid_ % params_.lna].valid) ++tail_vid_;
+}
+
+std::vector<std::string> Dgb::waiting() const {
+  std::vector<std::string> v;
+  for (std::uint32_t i = tail_vid_; i < next_vid_; ++i) {
+    const Entry& e = lna_[i % params_.lna];
+    if (!e.valid) continue;
+    std::string what = e.state == State::waiting ? "waits for " + std::to_string(e.parents) + " parents"
+                       : e.blocked ? "finished; its completion needs " + std::to_string(e.blocked) + " PUB entries"
+                       : e.state == State::processing ? "runs"
+                       : schedulable(i)               ? "is ready"
+                                                      : "is ready but is the head node (its child count is not known)";
+    v.push_back(graph_.name(i) + " (node " + std::to_string(i) + ", level " + std::to_string(e.level) + ") " + what);
+  }
+  if (nib_) v.push_back(graph_.name(*nib_) + " (node " + std::to_string(*nib_) + ") waits in the NIB for its LNA slot or LEA room");
+  if (!pub_.empty()) v.push_back(std::to_string(pub_.size()) + " of " + std::to_string(params_.pub) + " PUB entries in use");
+  return v;
+}
+
+}  // namespace irr::dats
