@@ -40,7 +40,7 @@ std::size_t Sm::issue_class(const ptx::Instruction& in) {
 }
 
 Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
-       tlm_glue::PayloadPool& pool, std::function<void()> cta_finished)
+       tlm_glue::PayloadPool& pool, std::function<void(std::uint64_t)> cta_finished)
     : sc_core::sc_module(name),
       sim_(sim),
       index_(index),
@@ -479,10 +479,11 @@ void Sm::retire_cta(std::size_t idx) {
   used_registers_ -= rc.registers;
   used_shared_ -= rc.shared;
   ++rc.launch->finished_ctas;
+  const std::uint64_t cta = rc.cta->linear_index();
   ctas_[idx].reset();
   slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
-  cta_finished_();
+  cta_finished_(cta);
 }
 
 // Two-level scheduling (Narasiman et al., MICRO 2011, as GPGPU-Sim's two_level_active): a warp

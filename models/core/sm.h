@@ -39,7 +39,7 @@ struct KernelLaunch {
 class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding, public mem::L1Client, public SmPort {
  public:
   Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
-     tlm_glue::PayloadPool& pool, std::function<void()> cta_finished);
+     tlm_glue::PayloadPool& pool, std::function<void(std::uint64_t cta)> cta_finished);
   mem::L1Cache& l1() { return *l1_; }
 
   // Occupancy: whether one more CTA of this launch fits (threads, warps, registers, shared, CTAs).
@@ -114,7 +114,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const std::uint32_t index_;
   std::unique_ptr<mem::L1Cache> l1_;
   mem::Coalescer coalescer_;
-  std::function<void()> cta_finished_;
+  std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
   const std::uint64_t max_shared_;

@@ -38,7 +38,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
     partitions_.push_back(std::make_unique<mem::MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
   for (std::uint32_t i = 0; i < sms; ++i)
-    sms_.push_back(std::make_unique<core::Sm>(("sm" + std::to_string(i)).c_str(), sim, i, map_, pool_, [this] { cta_finished(); }));
+    sms_.push_back(std::make_unique<core::Sm>(("sm" + std::to_string(i)).c_str(), sim, i, map_, pool_, [this](std::uint64_t cta) { cta_finished(cta); }));
   for (std::uint32_t i = 0; i < sms; ++i) sms_[i]->l1().mem_side.socket.bind(crossbar_->sm_side[i]->socket);
   for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
   scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
@@ -144,10 +144,15 @@ void Gpu::attach_sm_units(const std::string& route,
   }
 }
 
-void Gpu::cta_finished() {
+void Gpu::set_cta_scheduler(std::unique_ptr<CtaScheduler> s) {
+  if (current_) throw std::logic_error("Gpu::set_cta_scheduler while a kernel runs");
+  scheduler_ = std::move(s);
+}
+
+void Gpu::cta_finished(std::uint64_t cta) {
   if (!current_) return;
   sim_.note_progress();
-  scheduler_->dispatch(*current_, sms_);
+  scheduler_->finished(*current_, cta, sms_);
   if (current_->finished_ctas == current_->ctas()) done_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -158,8 +163,10 @@ void Gpu::copy(std::uint64_t bytes) {
 
 std::vector<std::string> Gpu::outstanding() const {
   if (!current_) return {};
-  return {"kernel " + current_->kernel->name + ": " + std::to_string(current_->ctas() - current_->finished_ctas) +
-          " CTAs not finished"};
+  std::vector<std::string> v{"kernel " + current_->kernel->name + ": " +
+                             std::to_string(current_->ctas() - current_->finished_ctas) + " CTAs not finished"};
+  for (auto& s : scheduler_->outstanding()) v.push_back("CTA scheduler: " + s);
+  return v;
 }
 
 }  // namespace irr::gpu

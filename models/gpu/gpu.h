@@ -18,11 +18,18 @@
 namespace irr::gpu {
 
 // Which CTA goes to which SM, and when. The baseline hands CTAs in order to the SMs with room,
-// round-robin; the dependency-aware scheduler (DATS) will replace it.
+// round-robin; a replacement (Gpu::set_cta_scheduler) may start any CTA index in any order, each
+// exactly once. `dispatch` is called when a kernel starts; `finished` each time a CTA retires,
+// with its linear index (by default it dispatches again).
 class CtaScheduler {
  public:
   virtual ~CtaScheduler() = default;
   virtual void dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) = 0;
+  virtual void finished(core::KernelLaunch& k, std::uint64_t /*cta*/, std::vector<std::unique_ptr<core::Sm>>& sms) {
+    dispatch(k, sms);
+  }
+  // What the scheduler waits for, for the watchdog's report.
+  virtual std::vector<std::string> outstanding() const { return {}; }
 };
 
 class RoundRobinCtaScheduler : public CtaScheduler {
@@ -57,9 +64,11 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::size_t partitions() const { return partitions_.size(); }
   mem::MemoryPartition& partition(std::size_t i) { return *partitions_.at(i); }
   core::Sm& sm(std::size_t i) { return *sms_.at(i); }
+  // Replaces the CTA scheduler (between kernels).
+  void set_cta_scheduler(std::unique_ptr<CtaScheduler> s);
 
  private:
-  void cta_finished();
+  void cta_finished(std::uint64_t cta);
   void add_summary();
 
   sim::Simulation& sim_;

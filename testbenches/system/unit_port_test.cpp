@@ -190,3 +190,78 @@ TEST(UnitPort, PartitionUnitsSeeTheRequestsOfTheirPartition) {
   EXPECT_EQ(static_cast<double>(seen), tb.sum(".l2.accesses"));  // every request, once
   EXPECT_GT(seen, 0u);
 }
+
+namespace {
+
+// Records the order CTAs run in: thread 0 of each CTA takes a ticket from a global counter.
+const char* kTicket = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry ticket(.param .u64 counter, .param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.reg .pred %p1;
+mov.u32 %r0, %tid.x;
+setp.ne.u32 %p1, %r0, 0;
+@%p1 bra DONE;
+ld.param.u64 %rd0, [counter];
+atom.global.add.u32 %r1, [%rd0], 1;
+mov.u32 %r2, %ctaid.x;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r2, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r1;
+DONE:
+ret;
+}
+)";
+
+// A replacement CTA scheduler: one CTA at a time, last index first, each started when the one
+// before it is reported finished.
+struct ReverseOneAtATime : gpu::CtaScheduler {
+  std::vector<std::uint64_t> finished_order;
+  std::uint64_t left = 0;
+  bool started = false, running = false;
+  void dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) override {
+    if (!started) left = k.ctas();
+    started = true;
+    if (running || left == 0) return;
+    sms[left % sms.size()]->start_cta(k, left - 1);
+    k.next_cta++;
+    --left;
+    running = true;
+  }
+  void finished(core::KernelLaunch& k, std::uint64_t cta, std::vector<std::unique_ptr<core::Sm>>& sms) override {
+    finished_order.push_back(cta);
+    running = false;
+    dispatch(k, sms);
+  }
+};
+
+}  // namespace
+
+// The CTA-scheduler contract: a replacement starts CTAs in its own order and hears of each CTA's
+// completion with its index.
+TEST(CtaSchedulerPort, AReplacementChoosesTheOrderAndHearsEachCompletion) {
+  Testbench tb({"gpu.num_sms=2", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  auto owned = std::make_unique<ReverseOneAtATime>();
+  ReverseOneAtATime* sched = owned.get();
+  g.set_cta_scheduler(std::move(owned));
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  std::vector<std::uint32_t> ticket(6);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kTicket, "ticket.ptx");
+    const std::uint64_t counter = dev.malloc(4), out = dev.malloc(4 * 6);
+    const std::uint32_t zero = 0;
+    dev.memcpy_to_device(counter, &zero, 4);
+    dev.launch(dev.kernel(mod, "ticket"), Dim3{6}, Dim3{64}, Args() << counter << out);
+    dev.memcpy_to_host(ticket.data(), out, 4 * 6);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  for (std::uint32_t c = 0; c < 6; ++c) EXPECT_EQ(ticket[c], 5 - c) << "CTA " << c;
+  EXPECT_EQ(sched->finished_order, (std::vector<std::uint64_t>{5, 4, 3, 2, 1, 0}));
+}
