@@ -68,6 +68,18 @@ Kernel Device::kernel(std::size_t module, const std::string& name) const {
 }
 
 LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared) {
+  return run(k, grid, block, args, dynamic_shared, nullptr);
+}
+
+LaunchStats Device::launch_with_dependencies(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
+                                             const std::function<void(dats::DepLinks&)>& mapping,
+                                             std::uint32_t dynamic_shared) {
+  const dats::DependencyGraph g = dats::build_graph(grid, mapping);
+  return run(k, grid, block, args, dynamic_shared, &g);
+}
+
+LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
+                        const dats::DependencyGraph* deps) {
   const core::ptx::Function& f = *k.f_;
   if (args.values().size() != f.params.size())
     throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
@@ -96,9 +108,12 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
     if (echo_) std::cout << s << std::flush;
   };
   LaunchStats st;
-  const core::GridStats g =
-      backend_ ? backend_->launch(ctx, f, grid, block, params, dynamic_shared, core::ptx::kernel_resources(l.module, f))
-               : core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
+  core::GridStats g;
+  if (deps && backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources, *deps);
+  else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
+  else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
+  else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
   st.warp_instructions = g.warp_instructions;
   st.thread_instructions = g.thread_instructions;
   return st;

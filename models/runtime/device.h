@@ -17,7 +17,9 @@
 #include "models/core/exec/warp.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
+#include "models/dats/dep_graph.h"
 #include "models/mem/backing_store.h"
+#include "sim/error.h"
 
 namespace irr::runtime {
 
@@ -41,6 +43,14 @@ class Backend {
   }
   // Cycles of the last kernel, launch overhead excluded; 0 when it cannot say.
   virtual std::uint64_t last_kernel_cycles() const { return 0; }
+  // A launch whose blocks wait for the blocks they depend on (DepLinks, docs/dats.md).
+  virtual core::GridStats launch(core::LaunchContext&, const core::ptx::Function& kernel, Dim3, Dim3,
+                                 const std::vector<std::uint8_t>&, std::uint32_t, const core::ptx::Resources&,
+                                 const dats::DependencyGraph&) {
+    throw Error("launch of " + kernel.name + " with block dependencies: this device has no dependency-aware CTA "
+                "scheduler (the timed GPU's is not built yet, docs/dats.md); run it functionally",
+                Error::Kind::usage);
+  }
 };
 
 class Kernel {
@@ -94,6 +104,12 @@ class Device {
 
   // Runs the grid to completion (functional); throws irr::Error on a fault or bad arguments.
   LaunchStats launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared = 0);
+  // DepLinks (Wireframe, docs/dats.md): `mapping` runs once per block and names the blocks it
+  // depends on; each block starts only after all of them finished. Functionally the blocks run one
+  // at a time in the dependency graph's order (level by level). Throws irr::Error on a cycle.
+  LaunchStats launch_with_dependencies(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
+                                       const std::function<void(dats::DepLinks&)>& mapping,
+                                       std::uint32_t dynamic_shared = 0);
   void synchronize() {}
   // How many blocks of `block` threads of this kernel the device runs at once, over all SMs (as
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
@@ -116,6 +132,8 @@ class Device {
   mem::BackingStore& memory() { return memory_; }
 
  private:
+  LaunchStats run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
+                  const dats::DependencyGraph* deps);
   mem::BackingStore& memory_;
   const core::ptx::ExtensionRegistry* ext_;
   struct Loaded {

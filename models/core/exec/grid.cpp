@@ -8,12 +8,13 @@
 namespace irr::core {
 
 GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
-                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident) {
+                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident,
+                   const std::vector<std::uint64_t>* order) {
   const std::uint64_t ctas = grid.count();
   std::uint64_t next = 0, instructions = 0, threads = 0;
   std::vector<std::unique_ptr<Cta>> live;
   auto launch = [&] {
-    const std::uint64_t id = next++;
+    const std::uint64_t id = order ? order->at(next++) : next++;
     const Dim3 c{static_cast<std::uint32_t>(id % grid.x), static_cast<std::uint32_t>(id / grid.x % grid.y),
                  static_cast<std::uint32_t>(id / (static_cast<std::uint64_t>(grid.x) * grid.y))};
     live.push_back(std::make_unique<Cta>(ctx, kernel, grid, block, c, params, dynamic_shared));

@@ -162,12 +162,14 @@ class Cta {
 };
 
 // Runs a whole grid functionally: up to `resident` CTAs at a time, their warps interleaved
-// round-robin one instruction each, so spin-waits on other warps terminate. Throws irr::Error on a
-// fault (bad address, unsupported instruction at run time) naming kernel, CTA, warp and PC.
+// round-robin one instruction each, so spin-waits on other warps terminate; CTAs start in index
+// order, or in `order` (linear CTA indices, each once) when given. Throws irr::Error on a fault
+// (bad address, unsupported instruction at run time) naming kernel, CTA, warp and PC.
 struct GridStats {
   std::uint64_t warp_instructions = 0, thread_instructions = 0;
 };
 GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
-                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident);
+                   const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident,
+                   const std::vector<std::uint64_t>* order = nullptr);
 
 }  // namespace irr::core
