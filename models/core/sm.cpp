@@ -84,20 +84,19 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
-  const std::pair<Stall, const char*> stalls[] = {
-      {Stall::empty, "empty: no warp to issue from"},
-      {Stall::dependence, "dependence: warps waited on arithmetic results"},
-      {Stall::memory, "memory: warps waited on memory"},
-      {Stall::barrier, "barrier: warps waited at a barrier"},
-      {Stall::unit, "unit: warps waited on a unit (busy, or working for them)"},
-      {Stall::sfu_busy, "structural.sfu: the special-function unit was busy"},
-      {Stall::ldst_full, "structural.ldst: the LD/ST queue was full"}};
-  for (const auto& [why, text] : stalls) {
-    const std::string t = text;
-    const auto colon = t.find(':');
-    stall_[static_cast<int>(why)] =
-        &sim.counter(*this, "stall." + t.substr(0, colon), "scheduler cycles without issue:" + t.substr(colon + 1), "cycles");
-  }
+  const struct {
+    Stall why;
+    const char *name, *what;
+  } stalls[] = {{Stall::empty, "empty", "no warp to issue from"},
+                {Stall::dependence, "dependence", "warps waited on arithmetic results"},
+                {Stall::memory, "memory", "warps waited on memory"},
+                {Stall::barrier, "barrier", "warps waited at a barrier"},
+                {Stall::unit, "unit", "warps waited on a unit (busy, or working for them)"},
+                {Stall::sfu_busy, "structural.sfu", "the special-function unit was busy"},
+                {Stall::ldst_full, "structural.ldst", "the LD/ST queue was full"}};
+  for (const auto& s : stalls)
+    stall_[static_cast<int>(s.why)] = &sim.counter(*this, std::string("stall.") + s.name,
+                                                   std::string("scheduler cycles without issue: ") + s.what, "cycles");
   const char* levels[] = {"l1", "l2", "dram", "atomic", "other"};
   for (int l = 0; l < kMemoryLevels; ++l)
     memory_by_level_[l] = &sim.counter(*this, std::string("stall.memory.") + levels[l],
@@ -519,12 +518,11 @@ void Sm::index_slots() {
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   now_cycle_ = c;
-  if (slept_ && slept_resident_ && c > last_step_ + 1) {
+  if (slept_resident_ && c > last_step_ + 1) {  // an awake SM is stepped every cycle: only sleep leaves a gap
     const std::uint64_t gap = c - last_step_ - 1;
     cycles_active_ += gap;
     for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
   }
-  slept_ = false;
   // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
   // many as the register file has write ports; the rest wait (their registers stay held).
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
@@ -625,8 +623,7 @@ bool Sm::tick(sim::Cycle c) {
   const bool again = issued_any || released || soon || !alu_done_.empty() || !writeback_.empty() || !ldst_.empty() ||
                      !ldst_low_.empty();
   last_step_ = c;
-  slept_ = !again;
-  slept_resident_ = !idle();
+  slept_resident_ = !again && !idle();
   return again;
 }
 

@@ -152,7 +152,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // A sleeping SM (nothing can happen until a reply or a CTA wakes it) is not stepped; the next
   // step charges the cycles slept to what held each scheduler when it went to sleep.
   sim::Cycle last_step_ = 0;
-  bool slept_ = false, slept_resident_ = false;
+  bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
   std::vector<Stall> slept_why_;                // per scheduler
   std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
   std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went

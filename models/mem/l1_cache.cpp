@@ -95,9 +95,10 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     mshr_.merge(a.line, a);
     return true;
   }
-  if (mshr_.pending(a.line) || !mshr_.can_allocate() || miss_queue_.size() >= miss_queue_size_) {
+  const bool no_mshr = mshr_.pending(a.line) || !mshr_.can_allocate();
+  if (no_mshr || miss_queue_.size() >= miss_queue_size_) {
     ++reservation_fails_;
-    ++(mshr_.pending(a.line) || !mshr_.can_allocate() ? fails_mshr_ : fails_queue_);
+    ++(no_mshr ? fails_mshr_ : fails_queue_);
     return false;
   }
   ++accesses_;

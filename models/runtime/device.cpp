@@ -110,7 +110,7 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   LaunchStats st;
   const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
   core::GridStats g;
-  if (deps && backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources, *deps);
+  if (deps && backend_) g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps);
   else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
   else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
   else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);

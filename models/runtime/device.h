@@ -44,9 +44,9 @@ class Backend {
   // Cycles of the last kernel, launch overhead excluded; 0 when it cannot say.
   virtual std::uint64_t last_kernel_cycles() const { return 0; }
   // A launch whose blocks wait for the blocks they depend on (DepLinks, docs/dats.md).
-  virtual core::GridStats launch(core::LaunchContext&, const core::ptx::Function& kernel, Dim3, Dim3,
-                                 const std::vector<std::uint8_t>&, std::uint32_t, const core::ptx::Resources&,
-                                 const dats::DependencyGraph&) {
+  virtual core::GridStats launch_with_dependencies(core::LaunchContext&, const core::ptx::Function& kernel, Dim3,
+                                                   Dim3, const std::vector<std::uint8_t>&, std::uint32_t,
+                                                   const core::ptx::Resources&, const dats::DependencyGraph&) {
     throw Error("launch of " + kernel.name + " with block dependencies: this device has no dependency-aware CTA "
                 "scheduler (the timed GPU's is not built yet, docs/dats.md); run it functionally",
                 Error::Kind::usage);

@@ -228,7 +228,6 @@ struct ReverseOneAtATime : gpu::CtaScheduler {
     started = true;
     if (running || left == 0) return;
     sms[left % sms.size()]->start_cta(k, left - 1);
-    k.next_cta++;
     --left;
     running = true;
   }
