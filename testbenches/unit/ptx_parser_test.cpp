@@ -141,3 +141,17 @@ TEST(PtxResources, PtxasMetadataOrAnEstimate) {
     EXPECT_LE(e.registers, p.registers * 2) << k;
   }
 }
+
+// nvcc writes a negative address offset as [%rd+-4] (a user's kernel, issue 22; the wavefront
+// workloads); [%rd-4] and [%rd+4] as before.
+TEST(PtxParser, NegativeAddressOffsets) {
+  const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n"
+                           ".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [k_p];\n"
+                           "ld.global.u32 %r1, [%rd1+-4];\nld.global.u32 %r2, [%rd1-8];\nld.global.u32 %r3, [%rd1+12];\nret;\n}\n";
+  const Module m = parse(text, "t.ptx");
+  const Function& k = *m.find("k");
+  EXPECT_EQ(k.code[1].ops[1].offset, -4);
+  EXPECT_EQ(k.code[2].ops[1].offset, -8);
+  EXPECT_EQ(k.code[3].ops[1].offset, 12);
+  EXPECT_NE(error_of("ld.global.u32 %r0, [%r1+-];").find("expected a number"), std::string::npos);
+}

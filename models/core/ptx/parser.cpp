@@ -540,7 +540,8 @@ class Parser {
       } else {
         throw error(b, "unsupported address " + describe(b));
       }
-      if (accept("+")) o.offset += static_cast<std::int64_t>(integer());
+      // nvcc writes a negative offset as [%r+-4]
+      if (accept("+")) o.offset += accept("-") ? -static_cast<std::int64_t>(integer()) : static_cast<std::int64_t>(integer());
       else if (accept("-")) o.offset -= static_cast<std::int64_t>(integer());
       expect("]");
       return o;
