@@ -18,6 +18,7 @@
 #include "apps/irrgpu/area.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
+#include "workloads/wavefront/wavefront.h"
 #include "workloads/workloads.h"
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
@@ -74,10 +75,6 @@ std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
 
 }  // namespace
 
-namespace {
-
-// The simulation `irrgpu run` asks for: configuration, seed, sampling, fast-forward, logging and
-// observation options applied; the caller elaborates its model into it.
 std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
   sim::Config cfg = load(o.config);
   if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
@@ -104,12 +101,13 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
   return sim;
 }
 
-// After elaboration: a --trace pattern must name some probe.
 void check_trace(const RunOptions& o, sim::Simulation& sim) {
   if (!o.trace.empty() && sim.probes().select(o.trace).empty())
     throw Error({"--trace", 0, 0}, "no probe matches " + o.trace.front() + (o.trace.size() > 1 ? " ..." : ""),
                 Error::Kind::usage);
 }
+
+namespace {
 
 int run_workload(const RunOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
@@ -209,10 +207,16 @@ int list_workloads() {
     std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
     for (const auto& v : w.variants) std::cout << "  " << v.name << ": " << v.description << "\n";
   }
+  std::cout << "\nwavefront workloads (--tiles WxH --tile T; docs/dats.md), each in every variant:\n";
+  for (const auto& w : workloads::wavefront::workloads())
+    std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
+  for (const auto& v : workloads::wavefront::variants())
+    std::cout << "  " << v.name << ": " << v.description << (v.dependencies ? " [timed: gpu.cta_scheduler dats]" : "") << "\n";
   return 0;
 }
 
 int run(const RunOptions& o) {
+  if (workloads::wavefront::find(o.workload)) return guarded([&] { return run_wavefront(o); });
   if (!o.workload.empty()) return guarded([&] { return run_workload(o); });
   return guarded([&] {
     if (!o.timing_from_kernel.empty())

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 namespace irr::sim {
 class Config;
+class Simulation;
 }
 
 namespace irr::app {
@@ -37,6 +40,9 @@ struct RunOptions {
   // A graph workload (docs/workloads.md) instead of sim.top.
   std::string workload, variant = "data", graph, mode = "timing";
   std::int64_t source = -1;  // -1: the first vertex with an outgoing edge
+  // A wavefront workload (workloads/wavefront): tiles per side and elements per tile side.
+  std::string tiles = "32x32";
+  std::uint32_t tile = 32;
 };
 
 struct GtkwOptions {
@@ -51,6 +57,12 @@ int guarded(const std::function<int()>& body);
 sim::Config load(const ConfigOptions& options);
 
 int run(const RunOptions& options);
+// For the run commands: the simulation the options ask for (configuration, seed, sampling,
+// fast-forward, logging, observation), and the check that --trace names a probe once a model is
+// elaborated into it.
+std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
+void check_trace(const RunOptions& options, sim::Simulation& sim);
+int run_wavefront(const RunOptions& options);  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();

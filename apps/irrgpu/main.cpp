@@ -44,8 +44,11 @@ extern "C" int sc_main(int argc, char** argv) {
                       "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
   run_cmd->add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
-  run_cmd->add_option("--workload", run.workload, "Run a graph workload (bfs, sssp, pr; see `irrgpu workloads`)");
-  run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data)");
+  run_cmd->add_option("--workload", run.workload,
+                      "Run a workload: graph (bfs, sssp, pr) or wavefront (dtw, heat2d, hist, int_img, sor, sw); see `irrgpu workloads`");
+  run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data; wavefront: global)");
+  run_cmd->add_option("--tiles", run.tiles, "Wavefront workloads: WxH tiles, one block each (default: 32x32)");
+  run_cmd->add_option("--tile", run.tile, "Wavefront workloads: elements per tile side, one thread each (1-32, default: 32)");
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
   run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
   run_cmd->add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
@@ -98,7 +101,7 @@ extern "C" int sc_main(int argc, char** argv) {
   calibrate_cmd->add_option("benchmark", calibrate.benchmarks,
                             "latency, shared, alu, bandwidth, atomics, coalescing, launch (default: all)");
   calibrate_cmd->add_option("--json", calibrate.json, "Also write the figures as JSON here");
-  auto* workloads_cmd = app.add_subcommand("workloads", "List the graph workloads and their variants");
+  auto* workloads_cmd = app.add_subcommand("workloads", "List the graph and wavefront workloads and their variants");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
   try {

@@ -14,7 +14,9 @@
 
 namespace irr::dats {
 
-enum class Policy { lrr, lvl };  // loose round-robin (the default), level-bound [W L392-L403]
+// Loose round-robin (the default) and level-bound [W L392-L403]; in_order is irrgpu's DepLinks
+// baseline without run-ahead: blocks in launch order, each once its parents finished (docs/dats.md).
+enum class Policy { lrr, lvl, in_order };
 
 // What the mapping function sees for one block (Code Block 5: WF::AddDependency, WF::SetPolicy).
 class DepLinks {

@@ -24,17 +24,33 @@ bool Dgb::resident(std::uint32_t vid) const {
   return vid < next_vid_ && e.valid && e.node == vid;
 }
 
-bool Dgb::insert(std::uint32_t v) {
-  Entry& e = lna_[v % params_.lna];
-  const std::uint32_t n = graph_.children(v);
+bool Dgb::fits(std::uint32_t v) const {
+  // Not when the slot is still held or the edges do not fit [W L328, L384].
   const std::uint32_t lea_used = graph_.edge_start[next_vid_] - graph_.edge_start[tail_vid_];
-  if (e.valid || lea_used + n > params_.lea) {  // slot still held, or the edges do not fit [W L328, L384]
-    nib_ = v;
+  return v == next_vid_ && !lna_[v % params_.lna].valid && lea_used + graph_.children(v) <= params_.lea;
+}
+
+void Dgb::park(std::uint32_t v) {
+  if (v != next_vid_ || (nib_ && *nib_ != v)) throw std::logic_error("dats: parking " + graph_.name(v) + " out of order");
+  nib_ = v;
+}
+
+bool Dgb::try_insert(std::uint32_t v) {
+  if (!fits(v)) {
+    park(v);
     return false;
   }
-  const std::uint32_t ges = graph_.edge_start[v];
-  for (std::uint32_t k = 0; k < n; ++k) lea_[(ges + k) % params_.lea] = graph_.edges[ges + k];
+  const std::uint32_t ges = graph_.edge_start[v], n = graph_.children(v);
   requests_ += n ? (ges + n - 1) * params_.edge_bytes / 128 - ges * params_.edge_bytes / 128 + 1 : 0;
+  insert(v);
+  return true;
+}
+
+void Dgb::insert(std::uint32_t v) {
+  if (!fits(v)) throw std::logic_error("dats: inserting " + graph_.name(v) + ", which does not fit");
+  Entry& e = lna_[v % params_.lna];
+  const std::uint32_t ges = graph_.edge_start[v], n = graph_.children(v);
+  for (std::uint32_t k = 0; k < n; ++k) lea_[(ges + k) % params_.lea] = graph_.edges[ges + k];
   e.valid = true;
   e.node = v;
   e.parents = graph_.parents[v];
@@ -47,29 +63,40 @@ bool Dgb::insert(std::uint32_t v) {
   e.state = e.parents ? State::waiting : State::ready;
   nib_.reset();
   next_vid_ = v + 1;
-  return true;
 }
 
-std::uint32_t Dgb::load() {
-  if (nib_) {  // the parked node is on chip already: no new request
-    insert(*nib_);
-    return 0;
-  }
-  if (next_vid_ >= graph_.nodes()) return 0;
+std::optional<std::pair<std::uint32_t, std::uint32_t>> Dgb::chunk_wanted() const {
+  if (nib_ || next_vid_ >= graph_.nodes()) return std::nullopt;
   // A chunk is requested when the LNA has room for all of it between head and tail (holes left by
   // early finishers do not count) [W L324, Figure 7d].
   const std::uint32_t want = std::min(params_.chunk, graph_.nodes() - next_vid_);
-  if (params_.lna - (next_vid_ - tail_vid_) < want) return 0;
+  if (params_.lna - (next_vid_ - tail_vid_) < want) return std::nullopt;
+  return std::make_pair(next_vid_, next_vid_ + want);
+}
+
+std::uint32_t Dgb::load() {
   const std::uint64_t before = requests_;
+  if (nib_) {  // the parked node is on chip already: no new request
+    if (fits(*nib_)) try_insert(*nib_);
+    return static_cast<std::uint32_t>(requests_ - before);
+  }
+  const auto chunk = chunk_wanted();
+  if (!chunk) return 0;
   ++requests_;  // the chunk's node entries
-  const std::uint32_t end = std::min(graph_.nodes(), next_vid_ + params_.chunk);
-  for (std::uint32_t v = next_vid_; v < end; ++v)
-    if (!insert(v)) break;  // the transfer terminates; the rest is requested again later
+  for (std::uint32_t v = chunk->first; v < chunk->second; ++v)
+    if (!try_insert(v)) break;  // the transfer terminates; the rest is requested again later
   return static_cast<std::uint32_t>(requests_ - before);
+}
+
+std::uint32_t Dgb::off_chip_children(std::uint32_t v) const {
+  std::uint32_t n = 0;
+  for (std::uint32_t e = graph_.edge_start[v]; e < graph_.edge_start[v + 1]; ++e) n += !resident(graph_.edges[e]);
+  return n;
 }
 
 bool Dgb::schedulable(std::uint32_t v) const {
   if (!resident(v) || lna_[v % params_.lna].state != State::ready) return false;
+  if (params_.reserve_pub && pub_.size() + reserved_ + off_chip_children(v) > params_.pub) return false;
   // The head node's child count needs the next node's edge start [W L330], which a node parked in
   // the NIB has brought (without that, a head node whose successor waits for its LEA room would
   // wait for itself).
@@ -104,7 +131,9 @@ std::optional<std::uint32_t> Dgb::pick(Policy policy, std::uint32_t bound) const
 
 void Dgb::issue(std::uint32_t v) {
   if (!schedulable(v)) throw std::logic_error("dats: issuing " + graph_.name(v) + ", which is not schedulable");
-  lna_[v % params_.lna].state = State::processing;
+  Entry& e = lna_[v % params_.lna];
+  e.state = State::processing;
+  if (params_.reserve_pub) reserved_ += e.reserved = off_chip_children(v);
   ++processing_per_level_[graph_.level[v]];
 }
 
@@ -115,6 +144,8 @@ bool Dgb::complete(std::uint32_t v) {
   const std::uint32_t ges = graph_.edge_start[v], n = graph_.children(v);
   std::uint32_t outside = 0;
   for (std::uint32_t k = 0; k < n; ++k) outside += !resident(lea_[(ges + k) % params_.lea]);
+  reserved_ -= e.reserved;  // a child off chip at issue is off chip now: the reservation covers it
+  e.reserved = 0;
   if (pub_.size() + outside > params_.pub) {  // [W L372]
     e.blocked = outside;
     return false;
@@ -151,11 +182,15 @@ std::vector<std::string> Dgb::waiting() const {
                        : e.blocked ? "finished; its completion needs " + std::to_string(e.blocked) + " PUB entries"
                        : e.state == State::processing ? "runs"
                        : schedulable(i)               ? "is ready"
-                                                      : "is ready but is the head node (its child count is not known)";
+                       : params_.reserve_pub && pub_.size() + reserved_ + off_chip_children(i) > params_.pub
+                           ? "is ready but its children off chip need more PUB entries than are free or reserved"
+                           : "is ready but is the head node (its child count is not known)";
     v.push_back(graph_.name(i) + " (node " + std::to_string(i) + ", level " + std::to_string(e.level) + ") " + what);
   }
   if (nib_) v.push_back(graph_.name(*nib_) + " (node " + std::to_string(*nib_) + ") waits in the NIB for its LNA slot or LEA room");
-  if (!pub_.empty()) v.push_back(std::to_string(pub_.size()) + " of " + std::to_string(params_.pub) + " PUB entries in use");
+  if (!pub_.empty() || reserved_)
+    v.push_back(std::to_string(pub_.size()) + " of " + std::to_string(params_.pub) + " PUB entries in use, " +
+                std::to_string(reserved_) + " reserved");
   return v;
 }
 

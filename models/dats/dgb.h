@@ -26,6 +26,10 @@ struct DgbParams {
   std::uint32_t pub = 64;    // Pending Update Buffer entries [W L417]
   std::uint32_t chunk = 16;  // nodes per 128-byte request (8-byte node entries; the paper's example: 2)
   std::uint32_t edge_bytes = 4;  // bytes per global edge-array entry (for the requests it counts)
+  // Reserve, when a node issues, PUB entries for its children not on chip then, and issue a node
+  // only while they fit: a completion then never waits for PUB room, and the buffer cannot stop
+  // with its tail node finished but blocked (irrgpu's rule; the paper's is to wait [W L372]).
+  bool reserve_pub = false;
 };
 
 class Dgb {
@@ -37,15 +41,25 @@ class Dgb {
     std::uint32_t parents = 0, level = 0, node = 0;  // unfinished parents, level, global node # (VID)
     std::int32_t les = -1;                           // local edge start, -1 without children
     std::uint32_t blocked = 0;  // a finished block's off-chip children the PUB has no room for yet
+    std::uint32_t reserved = 0;  // PUB entries reserved at issue (reserve_pub)
   };
 
   // Checks what can never fit: a node with more children than the LEA, a chunk larger than the LNA.
   Dgb(const DependencyGraph& g, DgbParams p);
 
-  // One loader step: inserts the NIB's node if it now fits, else (the NIB empty and room for a
-  // chunk between the LNA's head and tail) requests the next chunk and inserts its nodes in order
-  // until one does not fit. Returns the 128-byte requests made (node chunk and edge lines).
+  // One loader step without time: inserts the NIB's node if it now fits, else (the NIB empty and
+  // room for a chunk between the LNA's head and tail) requests the next chunk and inserts its
+  // nodes in order until one does not fit. Returns the 128-byte requests made (node chunk and
+  // edge lines, counted per node).
   std::uint32_t load();
+  // The same steps apart, for a loader whose requests take time: the nodes [first, end) of the
+  // chunk to request now (none while the NIB holds a node or the LNA lacks room); whether a node
+  // fits now (its slot free, its edges in the LEA's room); inserting one that fits (applying the
+  // PUB's decrements for it), or parking one that does not in the NIB, which halts loading.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> chunk_wanted() const;
+  bool fits(std::uint32_t vid) const;
+  void insert(std::uint32_t vid);
+  void park(std::uint32_t vid);
   // The schedulable node the policy picks (smallest VID first; LVL keeps the running blocks'
   // level range within the bound), if any [W L392-L403].
   std::optional<std::uint32_t> pick(Policy policy, std::uint32_t bound) const;
@@ -71,11 +85,13 @@ class Dgb {
   std::uint32_t inserted() const { return next_vid_; }
   bool resident(std::uint32_t vid) const;
   std::uint32_t pub_high_water() const { return pub_high_; }
+  std::uint32_t pub_reserved() const { return reserved_; }
   std::uint64_t requests() const { return requests_; }
   std::pair<std::uint32_t, std::uint32_t> running_levels() const;  // min, max over processing nodes
 
  private:
-  bool insert(std::uint32_t vid);  // false: parked in the NIB
+  bool try_insert(std::uint32_t vid);  // false: parked in the NIB
+  std::uint32_t off_chip_children(std::uint32_t vid) const;
   void advance_tail();
 
   const DependencyGraph& graph_;
@@ -86,7 +102,7 @@ class Dgb {
   std::optional<std::uint32_t> nib_;
   std::uint32_t next_vid_ = 0;  // the next node to insert (after the NIB's)
   std::uint32_t tail_vid_ = 0;  // the oldest node not yet invalidated
-  std::uint32_t completed_ = 0, pub_high_ = 0;
+  std::uint32_t completed_ = 0, pub_high_ = 0, reserved_ = 0;
   std::uint64_t requests_ = 0;
   std::vector<std::uint32_t> processing_per_level_;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/gpu/gpu.h"
 
+#include "models/gpu/dats_scheduler.h"
+#include "models/gpu/front_end.h"
 #include "models/mem/memory_system.h"
 #include "sim/error.h"
 
@@ -25,6 +27,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       sim_(sim),
       map_(mem::address_map(sim.config())),
       launch_overhead_(sim.config().get_time("host.launch_overhead")),
+      device_launch_latency_(sim.config().get_time("host.device_launch_latency")),
       copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
@@ -34,17 +37,29 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
                                  "core cycles inside timed kernels, first CTA dispatched to last CTA retired (no host time)",
                                  "cycles")) {
   const auto sms = static_cast<std::uint32_t>(sim.config().get_uint("gpu.num_sms"));
-  crossbar_ = std::make_unique<mem::Crossbar>("interconnect", sim, sms, map_.partitions);
+  const bool dats = sim.config().get_string("gpu.cta_scheduler") == "dats";
+  crossbar_ = std::make_unique<mem::Crossbar>("interconnect", sim, sms, map_.partitions,
+                                              dats ? std::vector<std::string>{"cta_scheduler"} : std::vector<std::string>{});
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
     partitions_.push_back(std::make_unique<mem::MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
   for (std::uint32_t i = 0; i < sms; ++i)
     sms_.push_back(std::make_unique<core::Sm>(("sm" + std::to_string(i)).c_str(), sim, i, map_, pool_, [this](std::uint64_t cta) { cta_finished(cta); }));
   for (std::uint32_t i = 0; i < sms; ++i) sms_[i]->l1().mem_side.socket.bind(crossbar_->sm_side[i]->socket);
   for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
-  scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
+  if (dats) {  // after the SMs, so that it steps after them each cycle
+    front_end_ = std::make_unique<FrontEndPort>("front_end", sim, map_, pool_, sms);
+    front_end_->mem_side.socket.bind(crossbar_->sm_side[sms]->socket);
+    auto s = std::make_unique<DatsCtaScheduler>("dats", sim, *front_end_);
+    dats_ = s.get();
+    scheduler_ = std::move(s);
+  } else {
+    scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
+  }
   sim.watch(this->name(), *this);
   add_summary();
 }
+
+Gpu::~Gpu() = default;
 
 // Whole-GPU figures under <name>.total.*: what a timing run prints by default.
 void Gpu::add_summary() {
@@ -102,7 +117,8 @@ core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function&
     c.sms = static_cast<std::uint32_t>(sms_.size());
     return core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64);
   }
-  wait(sc_core::sc_time(static_cast<double>(launch_overhead_), sc_core::SC_PS));  // the host's launch cost
+  // The host's launch cost, or a device-side launch's (dynamic parallelism).
+  wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
   core::KernelLaunch k;
   k.ctx = ctx;
   k.ctx.sms = static_cast<std::uint32_t>(sms_.size());
@@ -134,6 +150,32 @@ core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function&
   current_ = nullptr;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
   return {k.warp_instructions, k.thread_instructions};
+}
+
+core::GridStats Gpu::launch_with_dependencies(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                              core::Dim3 block, const std::vector<std::uint8_t>& params,
+                                              std::uint32_t dynamic_shared, const core::ptx::Resources& resources,
+                                              const dats::DependencyGraph& graph, std::uint64_t node_array,
+                                              std::uint64_t edge_array) {
+  if (!dats_)
+    throw Error("launch of " + kernel.name + " with block dependencies (DepLinks): the GPU's CTA scheduler is "
+                "round_robin; set gpu.cta_scheduler: dats (docs/dats.md)", Error::Kind::usage);
+  if (kernels_ < timing_from_kernel_) {  // fast-forward: functionally, in the graph's order
+    ++kernels_;
+    ++fast_forwarded_;
+    core::LaunchContext c = ctx;
+    c.sms = static_cast<std::uint32_t>(sms_.size());
+    return core::run_grid(c, kernel, grid, block, params, dynamic_shared, 1, &graph.block);
+  }
+  dats_->expect(&graph, node_array, edge_array);
+  try {
+    const core::GridStats r = launch(ctx, kernel, grid, block, params, dynamic_shared, resources);
+    dats_->expect(nullptr, 0, 0);
+    return r;
+  } catch (...) {
+    dats_->expect(nullptr, 0, 0);
+    throw;
+  }
 }
 
 void Gpu::attach_sm_units(const std::string& route,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/core/sm.h"
+#include "models/dats/dep_graph.h"
 #include "models/mem/crossbar.h"
 #include "models/mem/partition.h"
 #include "models/runtime/device.h"
@@ -40,13 +41,24 @@ class RoundRobinCtaScheduler : public CtaScheduler {
   std::size_t next_sm_ = 0;
 };
 
+class DatsCtaScheduler;
+class FrontEndPort;
+
 class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outstanding {
  public:
   Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim);
+  ~Gpu() override;
   mem::BackingStore& memory() { return store_; }
   core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                          const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                          const core::ptx::Resources& resources) override;
+  // With gpu.cta_scheduler dats: the launch's blocks wait for their parents (docs/dats.md); the
+  // graph's arrays are in device memory at node_array and edge_array.
+  core::GridStats launch_with_dependencies(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                           core::Dim3 block, const std::vector<std::uint8_t>& params,
+                                           std::uint32_t dynamic_shared, const core::ptx::Resources& resources,
+                                           const dats::DependencyGraph& graph, std::uint64_t node_array,
+                                           std::uint64_t edge_array) override;
   void copy(std::uint64_t bytes) override;
   std::uint64_t resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,
                                 const core::ptx::Resources& resources) const override;
@@ -78,11 +90,13 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::unique_ptr<mem::Crossbar> crossbar_;
   std::vector<std::unique_ptr<mem::MemoryPartition>> partitions_;
   std::vector<std::unique_ptr<core::Sm>> sms_;
+  std::unique_ptr<FrontEndPort> front_end_;  // the CTA scheduler's reads (gpu.cta_scheduler dats)
   std::unique_ptr<CtaScheduler> scheduler_;
+  DatsCtaScheduler* dats_ = nullptr;  // scheduler_, when it is the dependency-aware one
   std::vector<std::unique_ptr<core::SmUnit>> units_;
   core::KernelLaunch* current_ = nullptr;
   sc_core::sc_event done_;
-  const sim::Picoseconds launch_overhead_;
+  const sim::Picoseconds launch_overhead_, device_launch_latency_;
   const double copy_bandwidth_;
   std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
   const std::uint64_t timing_from_kernel_;

@@ -8,9 +8,10 @@ namespace irr::mem {
 using tlm_glue::Access;
 using tlm_glue::gpu;
 
-Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions)
+Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions,
+                   const std::vector<std::string>& sources)
     : sc_core::sc_module(name),
-      sms_(sms),
+      sms_(sms + static_cast<std::uint32_t>(sources.size())),
       partitions_(partitions),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("interconnect.latency"))),
       flit_size_(static_cast<std::uint32_t>(sim.config().get_size("interconnect.flit_size"))),
@@ -28,16 +29,18 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   if (trace_) {
     for (std::uint32_t j = 0; j < partitions; ++j) req_tracks_.push_back(trace_->track("interconnect", "to partition " + std::to_string(j)));
     for (std::uint32_t i = 0; i < sms; ++i) rep_tracks_.push_back(trace_->track("interconnect", "to SM " + std::to_string(i)));
+    for (const auto& s : sources) rep_tracks_.push_back(trace_->track("interconnect", "to " + s));
   }
   if (flit_size_ == 0) throw Error("interconnect.flit_size must be at least 1 byte", Error::Kind::config);
   const std::uint64_t buffer = sim.config().get_uint("interconnect.input_buffer");
   for (std::uint32_t i = 0; i < sms; ++i)
     sm_side.push_back(std::make_unique<tlm_glue::AtTarget>(("sm_side_" + std::to_string(i)).c_str(), *this, buffer));
+  for (const auto& s : sources) sm_side.push_back(std::make_unique<tlm_glue::AtTarget>((s + "_side").c_str(), *this, buffer));
   for (std::uint32_t j = 0; j < partitions; ++j)
     mem_side.push_back(std::make_unique<tlm_glue::AtInitiator>(("mem_side_" + std::to_string(j)).c_str(), *this));
   req_ = {std::vector<sim::Cycle>(partitions, 0), std::vector<std::uint32_t>(partitions, 0),
           std::vector<std::deque<InFlight>>(partitions)};
-  rep_ = {std::vector<sim::Cycle>(sms, 0), std::vector<std::uint32_t>(sms, 0), std::vector<std::deque<InFlight>>(sms)};
+  rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<std::deque<InFlight>>(sms_)};
   sim.clock("interconnect").add(*this);
   sim.watch(this->name(), *this);
 }

@@ -21,10 +21,13 @@ namespace irr::mem {
 
 class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
  public:
-  std::vector<std::unique_ptr<tlm_glue::AtTarget>> sm_side;      // one per SM
+  std::vector<std::unique_ptr<tlm_glue::AtTarget>> sm_side;      // one per SM, then one per other source
   std::vector<std::unique_ptr<tlm_glue::AtInitiator>> mem_side;  // one per partition
 
-  Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions);
+  // `sources`: requesters beside the SMs (a CTA scheduler reading its own data [W L292]), inputs
+  // sms, sms + 1, ...; a request carries its input's index as GpuRequest::sm, which routes the reply.
+  Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sms, std::uint32_t partitions,
+           const std::vector<std::string>& sources = {});
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
   std::uint32_t request_flits(const tlm::tlm_generic_payload& p) const;
@@ -43,7 +46,8 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   bool step_requests(sim::Cycle c, sim::Picoseconds now);
   bool step_replies(sim::Cycle c, sim::Picoseconds now);
 
-  const std::uint32_t sms_, partitions_, latency_, flit_size_;
+  const std::uint32_t sms_;  // inputs: the SMs and the other sources
+  const std::uint32_t partitions_, latency_, flit_size_;
   Network req_, rep_;
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
   std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle

@@ -78,8 +78,13 @@ LaunchStats Device::launch_with_dependencies(const Kernel& k, Dim3 grid, Dim3 bl
   return run(k, grid, block, args, dynamic_shared, &g);
 }
 
+LaunchStats Device::launch_from_device(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
+                                       std::uint32_t dynamic_shared) {
+  return run(k, grid, block, args, dynamic_shared, nullptr, true);
+}
+
 LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                        const dats::DependencyGraph* deps) {
+                        const dats::DependencyGraph* deps, bool from_device) {
   const core::ptx::Function& f = *k.f_;
   if (args.values().size() != f.params.size())
     throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
@@ -103,6 +108,7 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   ctx.memory = &memory_;
   ctx.extensions = ext_;
   ctx.max_instructions = max_instructions_;
+  ctx.from_device = from_device;
   ctx.printf_out = [this](const std::string& s) {
     printf_ += s;
     if (echo_) std::cout << s << std::flush;
@@ -110,8 +116,30 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   LaunchStats st;
   const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
   core::GridStats g;
-  if (deps && backend_) g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps);
-  else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
+  if (deps && backend_) {
+    // The graph in device memory, where the dependency-aware scheduler reads it from.
+    std::vector<std::uint8_t> nodes(8ull * deps->nodes());
+    for (std::uint32_t v = 0; v < deps->nodes(); ++v) {
+      const std::uint32_t ges = deps->edge_start[v];
+      const std::uint16_t pc = static_cast<std::uint16_t>(deps->parents[v]), lvl = static_cast<std::uint16_t>(deps->level[v]);
+      std::memcpy(&nodes[8ull * v], &ges, 4);
+      std::memcpy(&nodes[8ull * v + 4], &pc, 2);
+      std::memcpy(&nodes[8ull * v + 6], &lvl, 2);
+    }
+    const std::uint64_t node_array = malloc(nodes.size()), edge_array = malloc(4ull * deps->edges.size() + 4);
+    memcpy_to_device(node_array, nodes.data(), nodes.size());
+    memcpy_to_device(edge_array, deps->edges.data(), 4ull * deps->edges.size());
+    try {
+      g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps, node_array,
+                                             edge_array);
+    } catch (...) {
+      free(node_array);
+      free(edge_array);
+      throw;
+    }
+    free(node_array);
+    free(edge_array);
+  } else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
   else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
   else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
   st.warp_instructions = g.warp_instructions;

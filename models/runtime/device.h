@@ -43,12 +43,15 @@ class Backend {
   }
   // Cycles of the last kernel, launch overhead excluded; 0 when it cannot say.
   virtual std::uint64_t last_kernel_cycles() const { return 0; }
-  // A launch whose blocks wait for the blocks they depend on (DepLinks, docs/dats.md).
+  // A launch whose blocks wait for the blocks they depend on (DepLinks, docs/dats.md); the graph's
+  // node array (8-byte entries: edge start u32, parent count u16, level u16, in VID order) and edge
+  // array (u32 child VIDs) are in device memory at node_array and edge_array.
   virtual core::GridStats launch_with_dependencies(core::LaunchContext&, const core::ptx::Function& kernel, Dim3,
                                                    Dim3, const std::vector<std::uint8_t>&, std::uint32_t,
-                                                   const core::ptx::Resources&, const dats::DependencyGraph&) {
+                                                   const core::ptx::Resources&, const dats::DependencyGraph&,
+                                                   std::uint64_t /*node_array*/, std::uint64_t /*edge_array*/) {
     throw Error("launch of " + kernel.name + " with block dependencies: this device has no dependency-aware CTA "
-                "scheduler (the timed GPU's is not built yet, docs/dats.md); run it functionally",
+                "scheduler; run it functionally, or on the timed GPU with gpu.cta_scheduler: dats (docs/dats.md)",
                 Error::Kind::usage);
   }
 };
@@ -104,6 +107,11 @@ class Device {
 
   // Runs the grid to completion (functional); throws irr::Error on a fault or bad arguments.
   LaunchStats launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared = 0);
+  // The same launch made by a kernel on the device (a CUDA dynamic parallelism child kernel, the
+  // host's program standing in for the parent's): a timed GPU charges host.device_launch_latency
+  // instead of host.launch_overhead.
+  LaunchStats launch_from_device(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
+                                 std::uint32_t dynamic_shared = 0);
   // DepLinks (Wireframe, docs/dats.md): `mapping` runs once per block and names the blocks it
   // depends on; each block starts only after all of them finished. Functionally the blocks run one
   // at a time in the dependency graph's order (level by level). Throws irr::Error on a cycle.
@@ -133,7 +141,7 @@ class Device {
 
  private:
   LaunchStats run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                  const dats::DependencyGraph* deps);
+                  const dats::DependencyGraph* deps, bool from_device = false);
   mem::BackingStore& memory_;
   const core::ptx::ExtensionRegistry* ext_;
   struct Loaded {

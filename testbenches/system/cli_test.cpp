@@ -396,3 +396,50 @@ TEST(Cli, WholeGpuBfsWithRtlBanksGivesTheModelsStatistics) {
   EXPECT_NE(model.find("hwwl.pulls"), std::string::npos);
   EXPECT_EQ(model, read_file(d.path() + "/rtl/stats.json"));
 }
+
+// A wavefront workload from the command line: the record, the DATS statistics and probes, and the
+// errors a user meets (a dependency variant without the dependency-aware scheduler, bad tiles).
+TEST(Cli, WavefrontWorkloadRunsWithDatsAndExplainsWhatIsMissing) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "sw", "--variant", "lvl", "--tiles", "6x4", "--tile", "8", "-s",
+                    "gpu.cta_scheduler=dats", "-o", d.path(), "--vcd", d.path() + "/w.vcd", "--trace", "gpu.dats.*"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
+  auto record = nlohmann::json::parse(read_file(d.path() + "/workload.json"));
+  EXPECT_EQ(record["blocks"], 24);
+  EXPECT_EQ(record["waves"], 9);
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
+  EXPECT_EQ(stats["stats"]["gpu.dats.nodes_loaded"]["value"].get<double>(), 24);
+  const auto vcd = irr::testing::parse_vcd(read_file(d.path() + "/w.vcd"));
+  for (const char* probe : {"lna_head", "lna_tail", "lea_head", "lea_tail", "pub_entries", "level_min", "level_max", "nst.slot0"})
+    EXPECT_TRUE(std::any_of(vcd.widths.begin(), vcd.widths.end(),
+                            [&](const auto& w) { return w.first.find(probe) != std::string::npos; })) << probe;
+  r = run_cli({"run", "--workload", "sw", "--variant", "lrr", "--tiles", "4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--set gpu.cta_scheduler=dats"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "sw", "--tiles", "4x", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--tiles"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "dtw", "--tile", "64", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+// The baseline CTA scheduler named explicitly and the device launch latency change nothing (a run
+// without device launches): statistics byte for byte, and no DATS statistic at all (a DATS key
+// set without the DATS scheduler is refused as read by no model).
+TEST(Cli, RoundRobinRunsIgnoreTheDatsKeys) {
+  TempDir a, b;
+  const std::string graph = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx";
+  auto r = run_cli({"run", "-q", "--workload", "bfs", "--graph", graph, "-o", a.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"run", "-q", "--workload", "bfs", "--graph", graph, "-o", b.path(), "-s", "gpu.cta_scheduler=round_robin",
+               "-s", "host.device_launch_latency=1us"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string stats = read_file(a.path() + "/stats.json");
+  EXPECT_EQ(stats, read_file(b.path() + "/stats.json"));
+  EXPECT_EQ(stats.find("dats"), std::string::npos);
+  EXPECT_EQ(stats.find("front_end"), std::string::npos);
+  r = run_cli({"run", "-q", "--workload", "bfs", "--graph", graph, "-s", "dats.lna_entries=64"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("dats.lna_entries is set but no model in this run reads it"), std::string::npos) << r.err;
+}

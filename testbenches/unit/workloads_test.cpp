@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "testbenches/common/testing.h"
+#include "workloads/wavefront/wavefront.h"
 #include "workloads/workloads.h"
 
 using namespace irr;
@@ -149,4 +150,38 @@ TEST(Workloads, ErrorsForBadSourcesAndNames) {
   mem::BackingStore m;
   runtime::Device dev(m);
   EXPECT_THROW(workload("bfs").run(dev, g, 9, "data"), Error);
+}
+
+// The wavefront workloads, functionally: every version of each gives its CPU reference (a tile
+// grid that is not square, tiles that do not fill a warp); Global and CDP launch once per wave.
+TEST(Wavefront, EveryVariantMatchesTheReference) {
+  namespace wf = irr::workloads::wavefront;
+  for (const auto& w : wf::workloads())
+    for (const auto& v : wf::variants()) {
+      mem::BackingStore store;
+      runtime::Device dev(store);
+      dev.echo_printf(false);
+      const wf::Result r = w.run(dev, {5, 3, 6, 7}, v.name);
+      EXPECT_EQ(r.check, "") << w.name << "/" << v.name;
+      EXPECT_EQ(r.launches, v.dependencies ? 1u : 7u) << w.name << "/" << v.name;
+    }
+}
+
+TEST(Wavefront, TilesAndVariantsAreCheckedWithClearErrors) {
+  namespace wf = irr::workloads::wavefront;
+  wf::Shape s;
+  wf::parse_tiles("12x5", s);
+  EXPECT_EQ(s.tiles_x, 12u);
+  EXPECT_EQ(s.tiles_y, 5u);
+  wf::parse_tiles("9", s);
+  EXPECT_EQ(s.tiles_x * s.tiles_y, 81u);
+  for (const char* bad : {"", "0x4", "4x", "4y4", "4x4x4", "300x300", "-3"})
+    EXPECT_THROW(wf::parse_tiles(bad, s), Error) << bad;
+  try {
+    wf::variant("fast");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("global, cdp, deplinks, lrr, lvl"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(wf::find("bfs"), nullptr);
 }
