@@ -96,6 +96,9 @@ void DatsCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_p
   load_ = Load::idle;
   edge_line_.reset();
   next_in_order_ = 0;
+  admitted_.clear();
+  capacity_ = 0;
+  for (const auto& sm : sms) capacity_ += sm->max_resident(k);
   running_ = 0;
   load_wait_since_.reset();
   wake();
@@ -196,11 +199,19 @@ bool DatsCtaScheduler::start(std::uint32_t v) {
 
 bool DatsCtaScheduler::issue_one(Policy policy, std::uint32_t bound) {
   if (policy == Policy::in_order) {
-    if (next_in_order_ >= graph_->nodes()) return false;
-    const std::uint32_t v = graph_->vid[next_in_order_];
-    if (unfinished_parents_[v] || !start(v)) return false;
-    ++next_in_order_;
-    return true;
+    // Admitted in launch order while the GPU has room for one more resident block (an admitted
+    // block waits in its slot, as a block spinning on its parents' flags would); started once
+    // its parents finished.
+    if (next_in_order_ < graph_->nodes() && running_ + admitted_.size() < capacity_) {
+      admitted_.push_back(graph_->vid[next_in_order_++]);
+      return true;
+    }
+    for (auto it = admitted_.begin(); it != admitted_.end(); ++it)
+      if (!unfinished_parents_[*it] && start(*it)) {
+        admitted_.erase(it);
+        return true;
+      }
+    return false;
   }
   const auto v = dgb_->pick(policy, bound);
   if (!v) return false;
@@ -257,10 +268,8 @@ std::vector<std::string> DatsCtaScheduler::outstanding() const {
   if (!k_) return {};
   std::vector<std::string> v;
   if (policy_ == Policy::in_order) {
-    if (next_in_order_ < graph_->nodes()) {
-      const std::uint32_t n = graph_->vid[next_in_order_];
-      v.push_back("in launch order, " + graph_->name(n) + " waits for " + std::to_string(unfinished_parents_[n]) + " parents");
-    }
+    for (auto b : admitted_)
+      v.push_back(graph_->name(b) + " waits in launch order for " + std::to_string(unfinished_parents_[b]) + " parents");
     return v;
   }
   v = dgb_->waiting();

@@ -9,8 +9,8 @@
 // round-robin, as the baseline does. docs/dats.md.
 //
 // Policies: lrr and lvl as the paper's [W L392-L403]; in_order is the DepLinks baseline without
-// run-ahead — blocks in launch order, each once its parents finished, the ones behind it waiting
-// (no buffer, no reads).
+// run-ahead — blocks take the GPU's slots in launch order and wait in them for their parents (no
+// buffer, no reads).
 #pragma once
 
 #include <memory>
@@ -64,7 +64,9 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
   // Invariants, checked on every run: each block once, after all its parents.
   std::vector<std::uint32_t> unfinished_parents_;
   std::vector<std::uint8_t> started_;
-  std::uint64_t next_in_order_ = 0;  // in_order: the next block in launch order
+  std::uint64_t next_in_order_ = 0;  // in_order: the next block in launch order to admit
+  std::deque<std::uint32_t> admitted_;  // in_order: admitted, waiting for parents (holding a slot)
+  std::uint64_t capacity_ = 0;          // blocks of this launch the GPU holds at once
   std::uint32_t running_ = 0;
   std::optional<sim::Cycle> load_wait_since_;
 
