@@ -80,7 +80,7 @@ def main():
         print(f"\n### {s} blocks ({SIZES[s][0]} tiles of {SIZES[s][1]} x {SIZES[s][1]})\n")
         print("| workload | Global cycles | of which launch overhead | " + " | ".join(f"{v} speedup" for v in VARIANTS[1:]) +
               " | LRR / LVL max level range | DGB requests / all L2 accesses (LVL) | PUB high water LRR / LVL |")
-        print("|---" * 9 + "|")
+        print("|---" * 10 + "|")
         for w in workloads:
             g = at[(w, "global", s)]
             lrr, lvl = at[(w, "lrr", s)], at[(w, "lvl", s)]
