@@ -47,7 +47,15 @@ int run_wavefront(const RunOptions& o) {
     if (!o.quiet) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
     if (!o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
   } else {
-    if (!o.seed.empty()) shape.seed = std::stoull(o.seed);
+    if (!o.seed.empty()) {
+      std::size_t used = 0;
+      try {
+        shape.seed = std::stoull(o.seed, &used);
+      } catch (const std::exception&) {
+      }
+      if (used == 0 || used != o.seed.size() || o.seed[0] == '-')
+        throw Error({"--seed", 0, 0}, "'" + o.seed + "' is not a non-negative integer", Error::Kind::usage);
+    }
     mem::BackingStore store;
     runtime::Device dev(store);
     dev.echo_printf(!o.quiet);

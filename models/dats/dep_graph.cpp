@@ -2,6 +2,7 @@
 #include "models/dats/dep_graph.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "sim/error.h"
 
@@ -131,6 +132,18 @@ DependencyGraph build_graph(core::Dim3 grid, const std::function<void(DepLinks&)
     g.edge_start[v + 1] = static_cast<std::uint32_t>(g.edges.size());
   }
   return g;
+}
+
+std::vector<std::uint8_t> node_array(const DependencyGraph& g) {
+  std::vector<std::uint8_t> out(std::size_t{kNodeEntryBytes} * g.nodes());
+  for (std::uint32_t v = 0; v < g.nodes(); ++v) {
+    const std::uint32_t ges = g.edge_start[v];
+    const auto pc = static_cast<std::uint16_t>(g.parents[v]), lvl = static_cast<std::uint16_t>(g.level[v]);
+    std::memcpy(&out[std::size_t{kNodeEntryBytes} * v], &ges, 4);
+    std::memcpy(&out[std::size_t{kNodeEntryBytes} * v + 4], &pc, 2);
+    std::memcpy(&out[std::size_t{kNodeEntryBytes} * v + 6], &lvl, 2);
+  }
+  return out;
 }
 
 }  // namespace irr::dats

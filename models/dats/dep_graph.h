@@ -15,7 +15,8 @@
 namespace irr::dats {
 
 // Loose round-robin (the default) and level-bound [W L392-L403]; in_order is irrgpu's DepLinks
-// baseline without run-ahead: blocks in launch order, each once its parents finished (docs/dats.md).
+// baseline without run-ahead: blocks take the GPU's slots in launch order and wait there for their
+// parents (docs/dats.md).
 enum class Policy { lrr, lvl, in_order };
 
 // What the mapping function sees for one block (Code Block 5: WF::AddDependency, WF::SetPolicy).
@@ -57,6 +58,12 @@ struct DependencyGraph {
   std::uint32_t children(std::uint32_t v) const { return edge_start[v + 1] - edge_start[v]; }
   std::string name(std::uint32_t v) const;  // "block (x,y,z)"
 };
+
+// The graph in device memory, where the CTA scheduler reads it from: node entries of
+// kNodeEntryBytes in VID order (edge start u32, parent count u16, level u16) and child VIDs of
+// kEdgeEntryBytes (u32).
+constexpr std::uint32_t kNodeEntryBytes = 8, kEdgeEntryBytes = 4;
+std::vector<std::uint8_t> node_array(const DependencyGraph& g);
 
 // Runs `mapping` for every block and builds the graph in O(V + E) (each node's children then
 // sorted by VID). A dependency cycle is an error

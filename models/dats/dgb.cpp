@@ -94,9 +94,12 @@ std::uint32_t Dgb::off_chip_children(std::uint32_t v) const {
   return n;
 }
 
+bool Dgb::lacks_pub_room(std::uint32_t v) const {
+  return params_.reserve_pub && pub_.size() + reserved_ + off_chip_children(v) > params_.pub;
+}
+
 bool Dgb::schedulable(std::uint32_t v) const {
-  if (!resident(v) || lna_[v % params_.lna].state != State::ready) return false;
-  if (params_.reserve_pub && pub_.size() + reserved_ + off_chip_children(v) > params_.pub) return false;
+  if (!resident(v) || lna_[v % params_.lna].state != State::ready || lacks_pub_room(v)) return false;
   // The head node's child count needs the next node's edge start [W L330], which a node parked in
   // the NIB has brought (without that, a head node whose successor waits for its LEA room would
   // wait for itself).
@@ -182,8 +185,7 @@ std::vector<std::string> Dgb::waiting() const {
                        : e.blocked ? "finished; its completion needs " + std::to_string(e.blocked) + " PUB entries"
                        : e.state == State::processing ? "runs"
                        : schedulable(i)               ? "is ready"
-                       : params_.reserve_pub && pub_.size() + reserved_ + off_chip_children(i) > params_.pub
-                           ? "is ready but its children off chip need more PUB entries than are free or reserved"
+                       : lacks_pub_room(i)            ? "is ready but its children off chip need more PUB entries than are free or reserved"
                            : "is ready but is the head node (its child count is not known)";
     v.push_back(graph_.name(i) + " (node " + std::to_string(i) + ", level " + std::to_string(e.level) + ") " + what);
   }

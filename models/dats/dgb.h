@@ -25,7 +25,7 @@ struct DgbParams {
   std::uint32_t lea = 512;   // Local Edge Array entries (LVL; LRR 2K) [W L417]
   std::uint32_t pub = 64;    // Pending Update Buffer entries [W L417]
   std::uint32_t chunk = 16;  // nodes per 128-byte request (8-byte node entries; the paper's example: 2)
-  std::uint32_t edge_bytes = 4;  // bytes per global edge-array entry (for the requests it counts)
+  std::uint32_t edge_bytes = kEdgeEntryBytes;  // bytes per global edge entry (for the requests it counts)
   // Reserve, when a node issues, PUB entries for its children not on chip then, and issue a node
   // only while they fit: a completion then never waits for PUB room, and the buffer cannot stop
   // with its tail node finished but blocked (irrgpu's rule; the paper's is to wait [W L372]).
@@ -85,13 +85,13 @@ class Dgb {
   std::uint32_t inserted() const { return next_vid_; }
   bool resident(std::uint32_t vid) const;
   std::uint32_t pub_high_water() const { return pub_high_; }
-  std::uint32_t pub_reserved() const { return reserved_; }
   std::uint64_t requests() const { return requests_; }
   std::pair<std::uint32_t, std::uint32_t> running_levels() const;  // min, max over processing nodes
 
  private:
   bool try_insert(std::uint32_t vid);  // false: parked in the NIB
   std::uint32_t off_chip_children(std::uint32_t vid) const;
+  bool lacks_pub_room(std::uint32_t vid) const;  // reserve_pub: its off-chip children do not fit
   void advance_tail();
 
   const DependencyGraph& graph_;

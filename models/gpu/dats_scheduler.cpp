@@ -10,8 +10,6 @@ using dats::Policy;
 
 namespace {
 
-constexpr std::uint32_t kNodeEntryBytes = 8;  // 2 b state, 16 b ID, 16 b parents, 16 b level, LES [W L452]
-
 dats::DgbParams params(const sim::Config& c) {
   dats::DgbParams p;
   p.lna = static_cast<std::uint32_t>(c.get_uint("dats.lna_entries"));
@@ -20,6 +18,11 @@ dats::DgbParams params(const sim::Config& c) {
   p.chunk = static_cast<std::uint32_t>(c.get_uint("dats.chunk_nodes"));
   p.reserve_pub = c.get_bool("dats.pub_reservation");
   return p;
+}
+
+// A high-water mark kept in a counter.
+void raise_to(sim::Counter& c, std::uint64_t v) {
+  if (v > c.count()) c += v - c.count();
 }
 
 unsigned bits(std::uint64_t n) {  // probe width for values 0..n
@@ -32,7 +35,6 @@ unsigned bits(std::uint64_t n) {  // probe width for values 0..n
 
 DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Simulation& sim, FrontEndPort& memory)
     : sc_core::sc_module(name),
-      sim_(sim),
       memory_(memory),
       params_(params(sim.config())),
       policy_key_(sim.config().get_string("dats.policy")),
@@ -123,8 +125,7 @@ void DatsCtaScheduler::finished(core::KernelLaunch& k, std::uint64_t cta, std::v
 void DatsCtaScheduler::note_complete(std::uint32_t v) {
   for (std::uint32_t e = graph_->edge_start[v]; e < graph_->edge_start[v + 1]; ++e)
     if (!dgb_->resident(graph_->edges[e])) ++pub_parked_;
-  const std::uint64_t pub = dgb_->pub_high_water();
-  if (pub > pub_high_.count()) pub_high_ += pub - pub_high_.count();
+  raise_to(pub_high_, dgb_->pub_high_water());
 }
 
 // The loader: a chunk of node entries, then each node's edge lines, then the insertion; a node
@@ -142,7 +143,7 @@ void DatsCtaScheduler::load_step() {
   load_ = Load::chunk;
   std::tie(cur_, end_) = *chunk;
   ++chunk_reads_;
-  memory_.read(node_array_ + std::uint64_t{cur_} * kNodeEntryBytes, std::uint64_t{end_ - cur_} * kNodeEntryBytes, [this] {
+  memory_.read(node_array_ + std::uint64_t{cur_} * dats::kNodeEntryBytes, std::uint64_t{end_ - cur_} * dats::kNodeEntryBytes, [this] {
     continue_chunk();
     wake();
   });
@@ -197,29 +198,27 @@ bool DatsCtaScheduler::start(std::uint32_t v) {
   return false;
 }
 
-bool DatsCtaScheduler::issue_one(Policy policy, std::uint32_t bound) {
+DatsCtaScheduler::Issue DatsCtaScheduler::issue_one(Policy policy, std::uint32_t bound) {
   if (policy == Policy::in_order) {
     // Admitted in launch order while the GPU has room for one more resident block (an admitted
     // block waits in its slot, as a block spinning on its parents' flags would); started once
     // its parents finished.
     if (next_in_order_ < graph_->nodes() && running_ + admitted_.size() < capacity_) {
       admitted_.push_back(graph_->vid[next_in_order_++]);
-      return true;
+      return Issue::issued;
     }
     for (auto it = admitted_.begin(); it != admitted_.end(); ++it)
       if (!unfinished_parents_[*it] && start(*it)) {
         admitted_.erase(it);
-        return true;
+        return Issue::issued;
       }
-    return false;
+    return Issue::none_ready;
   }
   const auto v = dgb_->pick(policy, bound);
-  if (!v) return false;
-  // Whether an SM has room is known before the pick commits.
-  if (std::none_of(sms_->begin(), sms_->end(), [this](const auto& sm) { return sm->fits(*k_); })) return false;
+  if (!v) return Issue::none_ready;
+  if (!start(*v)) return Issue::no_room;
   dgb_->issue(*v);
-  start(*v);
-  return true;
+  return Issue::issued;
 }
 
 bool DatsCtaScheduler::tick(sim::Cycle c) {
@@ -231,22 +230,22 @@ bool DatsCtaScheduler::tick(sim::Cycle c) {
     }
     load_step();
   }
-  while (issue_one(policy_, bound_)) {
+  Issue last;
+  while ((last = issue_one(policy_, bound_)) == Issue::issued) {
   }
   // Cycles lost to loading: an SM with room, blocks left, none schedulable, the loader busy.
-  const bool waiting = dgb_ && load_ != Load::idle && !dgb_->finished() &&
-                       std::any_of(sms_->begin(), sms_->end(), [this](const auto& sm) { return sm->fits(*k_); }) &&
-                       !dgb_->pick(policy_, bound_);
+  const bool waiting = dgb_ && last == Issue::none_ready && load_ != Load::idle && !dgb_->finished() &&
+                       std::any_of(sms_->begin(), sms_->end(), [this](const auto& sm) { return sm->fits(*k_); });
   if (waiting && !load_wait_since_) load_wait_since_ = c;
   if (!waiting && load_wait_since_) {
     load_wait_cycles_ += c - *load_wait_since_;
     load_wait_since_.reset();
   }
-  update_probes(c);
+  update_probes();
   return false;  // replies and retiring blocks wake it
 }
 
-void DatsCtaScheduler::update_probes(sim::Cycle) {
+void DatsCtaScheduler::update_probes() {
   running_probe_.set(running_);
   if (!dgb_) return;
   lna_head_.set(dgb_->lna_head());
@@ -257,7 +256,7 @@ void DatsCtaScheduler::update_probes(sim::Cycle) {
   const auto [lo, hi] = dgb_->running_levels();
   level_lo_.set(std::min<std::uint32_t>(lo, 0xffff));
   level_hi_.set(std::min<std::uint32_t>(hi, 0xffff));
-  if (running_ && hi - lo > level_range_high_.count()) level_range_high_ += hi - lo - level_range_high_.count();
+  if (running_) raise_to(level_range_high_, hi - lo);
   for (std::uint32_t i = 0; i < params_.lna; ++i) {
     const Dgb::Entry& e = dgb_->slot(i);
     state_probes_[i]->set(!e.valid ? 0 : e.state == Dgb::State::waiting ? 1 : e.state == Dgb::State::ready ? 2 : 3);

@@ -36,12 +36,12 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
  private:
   void load_step();
   void continue_chunk();
-  bool issue_one(dats::Policy policy, std::uint32_t bound);
+  enum class Issue { issued, none_ready, no_room };
+  Issue issue_one(dats::Policy policy, std::uint32_t bound);
   bool start(std::uint32_t vid);  // on the next SM with room; false when none has
   void note_complete(std::uint32_t vid);
-  void update_probes(sim::Cycle c);
+  void update_probes();
 
-  sim::Simulation& sim_;
   FrontEndPort& memory_;
   RoundRobinCtaScheduler plain_;
   const dats::DgbParams params_;

@@ -28,7 +28,6 @@ class FrontEndPort : public sc_core::sc_module, public sim::Clocked, public sim:
   void read(std::uint64_t address, std::uint64_t bytes, std::function<void()> done);
   bool tick(sim::Cycle c) override;
   std::vector<std::string> outstanding() const override;
-  bool busy() const { return !queue_.empty() || !reads_.empty(); }
 
  private:
   struct Read {

@@ -110,12 +110,18 @@ std::uint64_t Gpu::resident_blocks(const core::ptx::Function& kernel, core::Dim3
 core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                             const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                             const core::ptx::Resources& resources) {
+  return run(ctx, kernel, grid, block, params, dynamic_shared, resources, nullptr);
+}
+
+core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                         const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                         const core::ptx::Resources& resources, const std::vector<std::uint64_t>* order) {
   if (kernels_ < timing_from_kernel_) {  // fast-forward: the functional executor, no simulated time
     ++kernels_;
     ++fast_forwarded_;
     core::LaunchContext c = ctx;
     c.sms = static_cast<std::uint32_t>(sms_.size());
-    return core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64);
+    return core::run_grid(c, kernel, grid, block, params, dynamic_shared, order ? 1 : 64, order);
   }
   // The host's launch cost, or a device-side launch's (dynamic parallelism).
   wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
@@ -160,22 +166,13 @@ core::GridStats Gpu::launch_with_dependencies(core::LaunchContext& ctx, const co
   if (!dats_)
     throw Error("launch of " + kernel.name + " with block dependencies (DepLinks): the GPU's CTA scheduler is "
                 "round_robin; set gpu.cta_scheduler: dats (docs/dats.md)", Error::Kind::usage);
-  if (kernels_ < timing_from_kernel_) {  // fast-forward: functionally, in the graph's order
-    ++kernels_;
-    ++fast_forwarded_;
-    core::LaunchContext c = ctx;
-    c.sms = static_cast<std::uint32_t>(sms_.size());
-    return core::run_grid(c, kernel, grid, block, params, dynamic_shared, 1, &graph.block);
-  }
   dats_->expect(&graph, node_array, edge_array);
-  try {
-    const core::GridStats r = launch(ctx, kernel, grid, block, params, dynamic_shared, resources);
-    dats_->expect(nullptr, 0, 0);
-    return r;
-  } catch (...) {
-    dats_->expect(nullptr, 0, 0);
-    throw;
-  }
+  struct Forget {  // the graph is this launch's only, however it ends
+    DatsCtaScheduler& s;
+    ~Forget() { s.expect(nullptr, 0, 0); }
+  } forget{*dats_};
+  // Fast-forwarded, the blocks run one at a time in the graph's order.
+  return run(ctx, kernel, grid, block, params, dynamic_shared, resources, &graph.block);
 }
 
 void Gpu::attach_sm_units(const std::string& route,

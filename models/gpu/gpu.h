@@ -80,6 +80,10 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   void set_cta_scheduler(std::unique_ptr<CtaScheduler> s);
 
  private:
+  // A launch, timed or fast-forwarded; fast-forwarded CTAs run one at a time in `order` if given.
+  core::GridStats run(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                      const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                      const core::ptx::Resources& resources, const std::vector<std::uint64_t>* order);
   void cta_finished(std::uint64_t cta);
   void add_summary();
 

@@ -117,28 +117,21 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
   core::GridStats g;
   if (deps && backend_) {
-    // The graph in device memory, where the dependency-aware scheduler reads it from.
-    std::vector<std::uint8_t> nodes(8ull * deps->nodes());
-    for (std::uint32_t v = 0; v < deps->nodes(); ++v) {
-      const std::uint32_t ges = deps->edge_start[v];
-      const std::uint16_t pc = static_cast<std::uint16_t>(deps->parents[v]), lvl = static_cast<std::uint16_t>(deps->level[v]);
-      std::memcpy(&nodes[8ull * v], &ges, 4);
-      std::memcpy(&nodes[8ull * v + 4], &pc, 2);
-      std::memcpy(&nodes[8ull * v + 6], &lvl, 2);
-    }
-    const std::uint64_t node_array = malloc(nodes.size()), edge_array = malloc(4ull * deps->edges.size() + 4);
-    memcpy_to_device(node_array, nodes.data(), nodes.size());
-    memcpy_to_device(edge_array, deps->edges.data(), 4ull * deps->edges.size());
-    try {
-      g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps, node_array,
-                                             edge_array);
-    } catch (...) {
-      free(node_array);
-      free(edge_array);
-      throw;
-    }
-    free(node_array);
-    free(edge_array);
+    // The graph in device memory, where the dependency-aware scheduler reads it from, for this launch.
+    const std::vector<std::uint8_t> nodes = dats::node_array(*deps);
+    const std::uint64_t edge_bytes = std::uint64_t{dats::kEdgeEntryBytes} * deps->edges.size();
+    struct Graph {
+      Device& d;
+      std::uint64_t nodes, edges;
+      ~Graph() {
+        d.free(nodes);
+        d.free(edges);
+      }
+    } in_memory{*this, malloc(nodes.size()), malloc(edge_bytes + dats::kEdgeEntryBytes)};
+    memcpy_to_device(in_memory.nodes, nodes.data(), nodes.size());
+    memcpy_to_device(in_memory.edges, deps->edges.data(), edge_bytes);
+    g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps,
+                                           in_memory.nodes, in_memory.edges);
   } else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
   else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
   else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);

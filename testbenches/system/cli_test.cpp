@@ -422,6 +422,9 @@ TEST(Cli, WavefrontWorkloadRunsWithDatsAndExplainsWhatIsMissing) {
   EXPECT_NE(r.err.find("--tiles"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "dtw", "--tile", "64", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"run", "--workload", "dtw", "--seed", "x1", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--seed: 'x1' is not a non-negative integer"), std::string::npos) << r.err;
 }
 
 // The baseline CTA scheduler named explicitly and the device launch latency change nothing (a run

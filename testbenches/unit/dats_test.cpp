@@ -273,6 +273,23 @@ DependencyGraph stencil(std::uint32_t w, std::uint32_t h, unsigned mask) {
 }
 }  // namespace
 
+// A random graph (many roots, children up to 24 VIDs on; or a wavefront with a random neighbour
+// mask) and random buffer sizes that can hold its widest node.
+std::pair<DependencyGraph, dats::DgbParams> random_case(std::mt19937& rng, bool wavefront) {
+  DependencyGraph g = !wavefront ? random_dag(rng, std::uniform_int_distribution<std::uint32_t>(1, 400)(rng), 3, 24)
+                                 : stencil(std::uniform_int_distribution<std::uint32_t>(1, 40)(rng),
+                                           std::uniform_int_distribution<std::uint32_t>(1, 40)(rng),
+                                           std::uniform_int_distribution<unsigned>(1, 15)(rng));
+  dats::DgbParams p;
+  p.chunk = std::uniform_int_distribution<std::uint32_t>(1, 8)(rng);
+  p.lna = p.chunk * std::uniform_int_distribution<std::uint32_t>(2, 8)(rng);
+  std::uint32_t widest = 0;
+  for (std::uint32_t v = 0; v < g.nodes(); ++v) widest = std::max(widest, g.children(v));
+  p.lea = std::max(widest, 1u) * std::uniform_int_distribution<std::uint32_t>(2, 6)(rng);
+  p.pub = std::uniform_int_distribution<std::uint32_t>(widest, 64)(rng);
+  return {std::move(g), p};
+}
+
 // The paper's evaluated configurations: wavefronts (west and north, as SOR, HEAT2D and INT_IMG;
 // plus north-west, as DTW and SW) of 1K, 4K and 9K blocks, at its buffer sizes — LVL 128 / 512,
 // LRR 512 / 2K, a 64-entry PUB, 16-node chunks [W L417] — with up to 120 blocks in flight (15 SMs
@@ -321,18 +338,7 @@ TEST(Dgb, AnyGraphRunsBlocksOnceParentsFirstOrNamesTheStop) {
   std::mt19937 rng(7);
   int stops = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const DependencyGraph g =
-        trial % 3 ? random_dag(rng, std::uniform_int_distribution<std::uint32_t>(1, 400)(rng), 3, 24)
-                  : stencil(std::uniform_int_distribution<std::uint32_t>(1, 40)(rng),
-                            std::uniform_int_distribution<std::uint32_t>(1, 40)(rng),
-                            std::uniform_int_distribution<unsigned>(1, 15)(rng));
-    dats::DgbParams p;
-    p.chunk = std::uniform_int_distribution<std::uint32_t>(1, 8)(rng);
-    p.lna = p.chunk * std::uniform_int_distribution<std::uint32_t>(2, 8)(rng);
-    std::uint32_t widest = 0;
-    for (std::uint32_t v = 0; v < g.nodes(); ++v) widest = std::max(widest, g.children(v));
-    p.lea = std::max(widest, 1u) * std::uniform_int_distribution<std::uint32_t>(2, 6)(rng);
-    p.pub = std::uniform_int_distribution<std::uint32_t>(widest, 64)(rng);
+    const auto [g, p] = random_case(rng, trial % 3 == 0);
     std::vector<std::string> why;
     if (!run_all(g, p, std::uniform_int_distribution<std::uint32_t>(1, 16)(rng),
                  trial % 2 ? dats::Policy::lvl : dats::Policy::lrr, 3, rng, why)) {
@@ -360,19 +366,8 @@ TEST(Dgb, PubReservationRunsWhatThePapersRuleStopsOn) {
   int stops = 0, stencil_stops = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const bool wavefront = trial % 3 == 0;
-    const DependencyGraph g =
-        !wavefront ? random_dag(graphs, std::uniform_int_distribution<std::uint32_t>(1, 400)(graphs), 3, 24)
-                   : stencil(std::uniform_int_distribution<std::uint32_t>(1, 40)(graphs),
-                             std::uniform_int_distribution<std::uint32_t>(1, 40)(graphs),
-                             std::uniform_int_distribution<unsigned>(1, 15)(graphs));
-    dats::DgbParams p;
+    auto [g, p] = random_case(graphs, wavefront);
     p.reserve_pub = true;
-    p.chunk = std::uniform_int_distribution<std::uint32_t>(1, 8)(graphs);
-    p.lna = p.chunk * std::uniform_int_distribution<std::uint32_t>(2, 8)(graphs);
-    std::uint32_t widest = 0;
-    for (std::uint32_t v = 0; v < g.nodes(); ++v) widest = std::max(widest, g.children(v));
-    p.lea = std::max(widest, 1u) * std::uniform_int_distribution<std::uint32_t>(2, 6)(graphs);
-    p.pub = std::uniform_int_distribution<std::uint32_t>(widest, 64)(graphs);
     if (run_all(g, p, std::uniform_int_distribution<std::uint32_t>(1, 16)(graphs),
                 trial % 2 ? dats::Policy::lvl : dats::Policy::lrr, 3, graphs, why))
       continue;
