@@ -37,6 +37,7 @@ waveforms: build
 	$(IRRGPU) gtkw -s sim.top=example --trace 'example.*' -o waveforms/example.gtkw
 	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
 	$(IRRGPU) gtkw -s sim.top=hwwl --trace 'hwwl_tb.hwwl.*' -o waveforms/hwwl.gtkw
+	$(IRRGPU) gtkw --gpu -s gpu.cta_scheduler=dats --trace 'gpu.dats.*' -o waveforms/dats.gtkw
 
 clean:
 	rm -rf $(BUILD)

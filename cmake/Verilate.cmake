@@ -12,6 +12,40 @@ function(irrgpu_verilate target)
            VERILATOR_ARGS --timescale 1ps/1ps --x-initial unique --x-assign unique -Wall ${V_ARGS})
 endfunction()
 
+# irrgpu_verilate_builds(TARGET rtl/<source> BUILDS LIST <param> <letter>...): verilates the
+# module named after `source` (rtl/<unit>/<top>.v) for each set in `builds` ("v1 v2 v3" for the
+# parameters named in order, the Verilated class Vtop_<l1><v1>_<l2><v2>...), appending the
+# includes to _inc and setting the variable named `list` to an X-macro list of the sets.
+function(irrgpu_verilate_builds target source builds list)
+  get_filename_component(top "${source}" NAME_WE)
+  set(names ${ARGN})  # pairs: parameter, class-name letter
+  list(LENGTH names n)
+  math(EXPR last "${n} / 2 - 1")
+  set(x "")
+  foreach(set IN LISTS builds)
+    separate_arguments(set)
+    set(args "")
+    set(suffix "")
+    set(values "")
+    foreach(i RANGE 0 ${last})
+      list(GET set ${i} v)
+      math(EXPR k "2 * ${i}")
+      math(EXPR l "2 * ${i} + 1")
+      list(GET names ${k} param)
+      list(GET names ${l} letter)
+      list(APPEND args -G${param}=${v})
+      string(APPEND suffix "_${letter}${v}")
+      list(APPEND values ${v})
+    endforeach()
+    irrgpu_verilate(${target} PREFIX V${top}${suffix} TOP ${top} SOURCES "${PROJECT_SOURCE_DIR}/rtl/${source}" ARGS ${args})
+    string(APPEND _inc "#include \"V${top}${suffix}.h\"\n")
+    list(JOIN values ", " values)
+    string(APPEND x " X(${values})")
+  endforeach()
+  set(_inc "${_inc}" PARENT_SCOPE)
+  set(${list} "${x}" PARENT_SCOPE)
+endfunction()
+
 # Verilated headers live in the build tree: usable while building, never by installed users
 # (the public headers do not include them).
 function(irrgpu_verilated_private target)

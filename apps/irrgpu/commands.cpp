@@ -63,17 +63,12 @@ sim::Config load(const ConfigOptions& o) {
   return cfg;
 }
 
-namespace {
-
-// The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
   const std::string top = sim.config().get_string("sim.top");
   if (top == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
   if (top == "hwwl") return std::make_unique<hwwl::Testbench>("hwwl_tb", sim);
   return std::make_unique<example::Pipeline>("example", sim);
 }
-
-}  // namespace
 
 std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
   sim::Config cfg = load(o.config);
@@ -252,19 +247,6 @@ int config_check(const std::string& file, const ConfigOptions& o) {
 int config_doc() {
   return guarded([] {
     std::cout << sim::Schema::builtin().markdown();
-    return 0;
-  });
-}
-
-int gtkw(const GtkwOptions& o) {
-  return guarded([&] {
-    sim::Simulation sim(load(o.config));
-    auto top = build_top(sim);
-    auto probes = sim.probes().select(o.trace);
-    if (probes.empty()) throw Error({"--trace", 0, 0}, "no probe matches", Error::Kind::usage);
-    std::ofstream out(o.output);
-    out << sim::gtkw_save_file(probes, o.dumpfile);
-    if (!out) throw Error({o.output, 0, 0}, "cannot write", Error::Kind::usage);
     return 0;
   });
 }

@@ -5,10 +5,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include <memory>
+namespace sc_core {
+class sc_module;
+}
 
 namespace irr::sim {
 class Config;
@@ -49,6 +52,7 @@ struct GtkwOptions {
   ConfigOptions config;
   std::vector<std::string> trace;
   std::string dumpfile, output;
+  bool gpu = false;  // the timed GPU's probes instead of sim.top's
 };
 
 // Runs `body`, turning any exception into one line on stderr and an exit code.
@@ -61,6 +65,8 @@ int run(const RunOptions& options);
 // fast-forward, logging, observation), and the check that --trace names a probe once a model is
 // elaborated into it.
 std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
+// The model `sim.top` names, elaborated.
+std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
 int run_wavefront(const RunOptions& options);  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
 int config_show(const ConfigOptions& options, bool origins);

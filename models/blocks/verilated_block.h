@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "sim/error.h"
 
@@ -61,5 +63,34 @@ class Verilated {
   std::unique_ptr<VerilatedFstC> fst_;
   std::uint64_t half_, time_ = 0;
 };
+
+// Packs `values` of `width` bits each into a Verilated port (an integer or a VlWide), and back.
+template <typename P>
+void pack(P& port, const std::vector<std::uint32_t>& values, unsigned width) {
+  if constexpr (std::is_integral_v<P>) {
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) x |= std::uint64_t{values[i] & ((1u << width) - 1)} << (i * width);
+    port = static_cast<P>(x);
+  } else {
+    for (auto& word : port.m_storage) word = 0;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      for (unsigned b = 0; b < width; ++b)
+        if (values[i] >> b & 1) port[(i * width + b) / 32] |= 1u << ((i * width + b) % 32);
+  }
+}
+
+template <typename P>
+std::vector<std::uint32_t> unpack(const P& port, std::size_t n, unsigned width) {
+  std::vector<std::uint32_t> v(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (unsigned b = 0; b < width; ++b) {
+      const std::size_t bit = i * width + b;
+      bool set;
+      if constexpr (std::is_integral_v<P>) set = std::uint64_t{port} >> bit & 1;
+      else set = port[bit / 32] >> (bit % 32) & 1;
+      if (set) v[i] |= 1u << b;
+    }
+  return v;
+}
 
 }  // namespace irr::blocks

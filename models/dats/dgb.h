@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/dats/dep_graph.h"
+#include "models/dats/nst.h"
 
 namespace irr::dats {
 
@@ -34,18 +35,14 @@ struct DgbParams {
 
 class Dgb {
  public:
-  enum class State : std::uint8_t { waiting, ready, processing, done };
-  struct Entry {  // one LNA entry and its Node State Table row
-    bool valid = false;
-    State state = State::waiting;
-    std::uint32_t parents = 0, level = 0, node = 0;  // unfinished parents, level, global node # (VID)
-    std::int32_t les = -1;                           // local edge start, -1 without children
-    std::uint32_t blocked = 0;  // a finished block's off-chip children the PUB has no room for yet
-    std::uint32_t reserved = 0;  // PUB entries reserved at issue (reserve_pub)
-  };
+  using State = NodeStateTable::State;
+  using Entry = NodeStateTable::Entry;  // one LNA entry's Node State Table row
 
   // Checks what can never fit: a node with more children than the LEA, a chunk larger than the LNA.
   Dgb(const DependencyGraph& g, DgbParams p);
+  // The Node State Table as Verilated RTL in the loop (dats.nst.impl: rtl): its build must match
+  // the LNA, LEA and PUB sizes, and the graph fit its 16-bit node numbers, parent counts and levels.
+  void attach_rtl(std::unique_ptr<NstBlock> rtl);
 
   // One loader step without time: inserts the NIB's node if it now fits, else (the NIB empty and
   // room for a chunk between the LNA's head and tail) requests the next chunk and inserts its
@@ -74,9 +71,9 @@ class Dgb {
   std::vector<std::string> waiting() const;
 
   // State, for tests, waveforms and statistics.
-  const Entry& slot(std::uint32_t i) const { return lna_[i]; }
+  const Entry& slot(std::uint32_t i) const { return nst_.entry(i); }
   std::uint32_t lea_entry(std::uint32_t i) const { return lea_[i]; }
-  const std::vector<std::uint32_t>& pub() const { return pub_; }
+  const std::vector<std::uint32_t>& pub() const { return nst_.pub(); }
   std::optional<std::uint32_t> nib() const { return nib_; }
   std::uint32_t lna_tail() const { return tail_vid_ % params_.lna; }
   std::uint32_t lna_head() const { return next_vid_ % params_.lna; }
@@ -96,9 +93,11 @@ class Dgb {
 
   const DependencyGraph& graph_;
   const DgbParams params_;
-  std::vector<Entry> lna_;
+  NodeStateTable nst_;
   std::vector<std::uint32_t> lea_;
-  std::vector<std::uint32_t> pub_;
+  // Per LNA slot, the controller's own: a finished block's off-chip children the PUB has no room
+  // for yet, and the PUB entries reserved at its issue (reserve_pub).
+  std::vector<std::uint32_t> blocked_, reserved_at_;
   std::optional<std::uint32_t> nib_;
   std::uint32_t next_vid_ = 0;  // the next node to insert (after the NIB's)
   std::uint32_t tail_vid_ = 0;  // the oldest node not yet invalidated

@@ -39,6 +39,9 @@ DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Sim
       params_(params(sim.config())),
       policy_key_(sim.config().get_string("dats.policy")),
       bound_key_(static_cast<std::uint32_t>(sim.config().get_uint("dats.level_bound"))),
+      nst_rtl_(sim.config().get_string("dats.nst.impl") == "rtl"),
+      nst_params_{params_.lna, params_.lea, params_.pub},
+      seed_(sim.config().get_uint("sim.seed")),
       launches_(sim.counter(*this, "launches", "launches with block dependencies", "launches")),
       chunk_reads_(sim.counter(*this, "chunk_reads", "node-array chunk reads (one 128-byte request each, two when unaligned)", "reads")),
       edge_reads_(sim.counter(*this, "edge_reads", "edge-array reads (the lines a node's children span beyond the buffered one)", "reads")),
@@ -62,6 +65,7 @@ DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Sim
     state_probes_.push_back(&sim.probe(*this, "nst.slot" + std::to_string(i), 2,
                                        "node state of LNA slot " + std::to_string(i) +
                                            ": 0 empty or done, 1 waiting, 2 ready, 3 processing"));
+  if (nst_rtl_) dats::make_nst_block("rtl", nst_params_);  // a missing build is an error now, not at the launch
   sim.clock("core").add(*this);
 }
 
@@ -91,7 +95,10 @@ void DatsCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_p
   if (policy_key_ == "lrr") policy_ = Policy::lrr;
   if (policy_key_ == "lvl") policy_ = Policy::lvl, bound_ = bound_key_;
   if (policy_key_ == "in_order") policy_ = Policy::in_order;
-  if (policy_ != Policy::in_order) dgb_ = std::make_unique<Dgb>(*graph_, params_);
+  if (policy_ != Policy::in_order) {
+    dgb_ = std::make_unique<Dgb>(*graph_, params_);
+    if (nst_rtl_) dgb_->attach_rtl(dats::make_nst_block("rtl", nst_params_, seed_ + launches_.count()));
+  }
   unfinished_parents_ = graph_->parents;
   started_.assign(graph_->nodes(), 0);
   blocked_.clear();
@@ -259,7 +266,7 @@ void DatsCtaScheduler::update_probes() {
   if (running_) raise_to(level_range_high_, hi - lo);
   for (std::uint32_t i = 0; i < params_.lna; ++i) {
     const Dgb::Entry& e = dgb_->slot(i);
-    state_probes_[i]->set(!e.valid ? 0 : e.state == Dgb::State::waiting ? 1 : e.state == Dgb::State::ready ? 2 : 3);
+    state_probes_[i]->set(!e.valid() ? 0 : e.state == Dgb::State::waiting ? 1 : e.state == Dgb::State::ready ? 2 : 3);
   }
 }
 

@@ -47,6 +47,9 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
   const dats::DgbParams params_;
   const std::string policy_key_;
   const std::uint32_t bound_key_;
+  const bool nst_rtl_;  // dats.nst.impl: rtl
+  const dats::NstParams nst_params_;
+  const std::uint64_t seed_;
 
   // The launch in progress.
   const dats::DependencyGraph* graph_ = nullptr;

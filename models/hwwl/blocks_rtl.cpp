@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The RTL side of the HWWL's islands: each parameter set the build verilated
 // (models/hwwl/CMakeLists.txt) behind BankBlock and WruBlock.
-#include <type_traits>
-
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_HWWL_{BANK,WRU}_VARIANTS(X).
 #include "hwwl_variants.inc"
@@ -12,35 +10,6 @@
 namespace irr::hwwl {
 
 namespace {
-
-// Packs `values` of `width` bits each into a Verilated port (an integer or a VlWide), and back.
-template <typename P>
-void pack(P& port, const std::vector<std::uint32_t>& values, unsigned width) {
-  if constexpr (std::is_integral_v<P>) {
-    std::uint64_t x = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) x |= std::uint64_t{values[i] & ((1u << width) - 1)} << (i * width);
-    port = static_cast<P>(x);
-  } else {
-    for (auto& word : port.m_storage) word = 0;
-    for (std::size_t i = 0; i < values.size(); ++i)
-      for (unsigned b = 0; b < width; ++b)
-        if (values[i] >> b & 1) port[(i * width + b) / 32] |= 1u << ((i * width + b) % 32);
-  }
-}
-
-template <typename P>
-std::vector<std::uint32_t> unpack(const P& port, std::size_t n, unsigned width) {
-  std::vector<std::uint32_t> v(n, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (unsigned b = 0; b < width; ++b) {
-      const std::size_t bit = i * width + b;
-      bool set;
-      if constexpr (std::is_integral_v<P>) set = std::uint64_t{port} >> bit & 1;
-      else set = port[bit / 32] >> (bit % 32) & 1;
-      if (set) v[i] |= 1u << b;
-    }
-  return v;
-}
 
 template <typename V>
 class BankRtl : public BankBlock {
@@ -90,13 +59,13 @@ class WruRtl : public WruBlock {
   WruOut eval(const WruIn& in) override {
     V& t = v_.top();
     t.rst = in.rst;
-    pack(t.occ, in.occupancy, p_.count_width);
+    blocks::pack(t.occ, in.occupancy, p_.count_width);
     v_.settle();
     WruOut o;
-    o.rank = unpack(t.rank, p_.banks, iw_);
+    o.rank = blocks::unpack(t.rank, p_.banks, iw_);
     o.move_valid = t.move_valid;
-    o.move_from = unpack(t.move_from, p_.banks / 2, iw_);
-    o.move_to = unpack(t.move_to, p_.banks / 2, iw_);
+    o.move_from = blocks::unpack(t.move_from, p_.banks / 2, iw_);
+    o.move_to = blocks::unpack(t.move_to, p_.banks / 2, iw_);
     o.global_greedy = t.global_greedy;
     o.export_valid = t.export_valid;
     o.export_bank = t.export_bank;

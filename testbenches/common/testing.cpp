@@ -84,7 +84,7 @@ Vcd parse_vcd(const std::string& text) {
       std::string code;
       w >> code;
       if (code_to_name.count(code) && tok.find_first_of("xzXZ") == std::string::npos)
-        vcd.changes[code_to_name[code]].emplace_back(t, std::stoull(tok.substr(1), nullptr, 2));
+        vcd.changes[code_to_name[code]].emplace_back(t, std::stoull(tok.substr(tok.size() > 65 ? tok.size() - 64 : 1), nullptr, 2));
     } else if (!tok.empty() && (tok[0] == '0' || tok[0] == '1') && code_to_name.count(tok.substr(1))) {
       vcd.changes[code_to_name[tok.substr(1)]].emplace_back(t, tok[0] - '0');
     }

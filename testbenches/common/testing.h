@@ -60,7 +60,8 @@ class Testbench {
   std::vector<std::shared_ptr<void>> modules_;
 };
 
-// A VCD file's signals ("scope.scope.name" -> width) and value changes (name -> (time, value)).
+// A VCD file's signals ("scope.scope.name" -> width) and value changes (name -> (time, value);
+// the low 64 bits of wider vectors).
 struct Vcd {
   std::map<std::string, unsigned> widths;
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;

@@ -206,6 +206,10 @@ TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/hwwl.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/hwwl.gtkw"))
       << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "--gpu", "-s", "gpu.cta_scheduler=dats", "--trace", "gpu.dats.*", "-o", d.path() + "/dats.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/dats.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/dats.gtkw"))
+      << "regenerate with: make waveforms";
 }
 
 // The HWWL unit testbench: same seed, same statistics; its waveform holds the unit's signals and
@@ -395,6 +399,34 @@ TEST(Cli, WholeGpuBfsWithRtlBanksGivesTheModelsStatistics) {
   const std::string model = read_file(d.path() + "/model/stats.json");
   EXPECT_NE(model.find("hwwl.pulls"), std::string::npos);
   EXPECT_EQ(model, read_file(d.path() + "/rtl/stats.json"));
+}
+
+// RTL in the loop on the whole GPU: wavefronts under DATS with the Verilated node state table give
+// the model's stats.json byte for byte, under LVL with the paper's LVL buffer (with PUB traffic) and
+// LRR with its LRR buffer; a buffer the build did not verilate is refused before the run, naming the builds.
+TEST(Cli, WavefrontWithRtlNodeStateTableGivesTheModelsStatistics) {
+  TempDir d;
+  const std::vector<std::vector<std::string>> runs = {
+      {"sor", "lvl", "70x70", "2"}, {"dtw", "lrr", "40x40", "4", "-s", "dats.lna_entries=512", "-s", "dats.lea_entries=2048"}};
+  for (const auto& w : runs) {
+    for (const char* impl : {"model", "rtl"}) {
+      std::vector<std::string> args = {"run", "-q", "--workload", w[0], "--variant", w[1], "--tiles", w[2], "--tile", w[3],
+                                       "-s", "gpu.cta_scheduler=dats", "-s", std::string("dats.nst.impl=") + impl,
+                                       "-o", d.path() + "/" + w[1] + impl};
+      args.insert(args.end(), w.begin() + 4, w.end());
+      auto r = run_cli(args);
+      ASSERT_EQ(r.exit_code, 0) << impl << ": " << r.err;
+      EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    }
+    const std::string model = read_file(d.path() + "/" + w[1] + "model/stats.json");
+    EXPECT_EQ(model, read_file(d.path() + "/" + w[1] + "rtl/stats.json")) << w[1];
+    if (w[1] == "lvl")  // updates for children not yet loaded go through the PUB
+      EXPECT_GT(nlohmann::json::parse(model)["stats"]["gpu.dats.pub_updates"]["value"].get<double>(), 0);
+  }
+  auto r = run_cli({"run", "-q", "--workload", "sor", "--variant", "lvl", "--tiles", "4", "-s", "gpu.cta_scheduler=dats",
+                    "-s", "dats.nst.impl=rtl", "-s", "dats.lna_entries=64"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no RTL build for 64 rows/LEA 512/PUB 64"), std::string::npos) << r.err;
 }
 
 // A wavefront workload from the command line: the record, the DATS statistics and probes, and the

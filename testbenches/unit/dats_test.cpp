@@ -30,7 +30,7 @@ DependencyGraph wavefront(std::uint32_t w, std::uint32_t h) {
 void expect_entry(const Dgb& dgb, std::uint32_t slot, std::uint32_t node, State state, std::uint32_t parents, int les) {
   const Dgb::Entry& e = dgb.slot(slot);
   SCOPED_TRACE("LNA slot " + std::to_string(slot));
-  EXPECT_TRUE(e.valid);
+  EXPECT_TRUE(e.valid());
   EXPECT_EQ(e.node, node);
   EXPECT_EQ(e.state, state);
   EXPECT_EQ(e.parents, parents);
@@ -117,7 +117,7 @@ TEST(Dgb, PaperWalkThrough) {
   // its entry is a hole, the tail stays.
   ASSERT_TRUE(dgb.complete(2));
   EXPECT_EQ(dgb.pub(), (std::vector<std::uint32_t>{4, 5}));
-  EXPECT_FALSE(dgb.slot(2).valid);
+  EXPECT_FALSE(dgb.slot(2).valid());
   EXPECT_EQ(dgb.lna_tail(), 1u);
   // (d) Node 1 finishes: 3 ready, another update for 4; the tail passes the hole to node 3. Node 3
   // is the head node with children: not schedulable yet [W L330].

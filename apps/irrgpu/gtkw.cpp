@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// irrgpu gtkw: a GTKWave save file grouping the probes of the model `sim.top` names, or of the
+// timed GPU (--gpu: its CTA scheduler, e.g. DATS's buffer, and memory system).
+#include <fstream>
+
+#include "apps/irrgpu/commands.h"
+#include "models/gpu/gpu.h"
+#include "sim/error.h"
+#include "sim/probe.h"
+#include "sim/simulation.h"
+
+namespace irr::app {
+
+int gtkw(const GtkwOptions& o) {
+  return guarded([&] {
+    sim::Simulation sim(load(o.config));
+    std::unique_ptr<sc_core::sc_module> top;
+    std::unique_ptr<gpu::Gpu> gpu;
+    if (o.gpu) gpu = std::make_unique<gpu::Gpu>("gpu", sim);
+    else top = build_top(sim);
+    auto probes = sim.probes().select(o.trace);
+    if (probes.empty()) throw Error({"--trace", 0, 0}, "no probe matches", Error::Kind::usage);
+    std::ofstream out(o.output);
+    out << sim::gtkw_save_file(probes, o.dumpfile);
+    if (!out) throw Error({o.output, 0, 0}, "cannot write", Error::Kind::usage);
+    return 0;
+  });
+}
+
+}  // namespace irr::app
