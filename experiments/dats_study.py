@@ -11,7 +11,7 @@ version's [W L425]. Prints markdown tables; --json F keeps every run's figures; 
 PNG charts (matplotlib).
 
 Usage: experiments/dats_study.py [--build build] [--jobs N] [--sizes 1K,4K,9K] [--workloads ...]
-                                 [--variants ...] [--merge F] [--json F] [--plot DIR]
+                                 [--variants ...] [--merge F | --runs F] [--json F] [--plot DIR]
 """
 import argparse
 import concurrent.futures
@@ -60,14 +60,18 @@ def main():
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--variants", default=",".join(VARIANTS), help="the versions to run (the tables need all five)")
     ap.add_argument("--merge", help="runs kept by an earlier --json; the ones run now replace theirs")
+    ap.add_argument("--runs", help="tables and plots from the runs an earlier --json kept, simulating nothing")
     ap.add_argument("--json")
     ap.add_argument("--plot")
     a = ap.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sizes, workloads = a.sizes.split(","), a.workloads.split(",")
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        jobs = [pool.submit(run, irrgpu, w, v, s, tmp) for s in sizes for w in workloads for v in a.variants.split(",")]
-        runs = [j.result() for j in jobs]
+    if a.runs:
+        runs = json.load(open(a.runs))
+    else:
+        with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            jobs = [pool.submit(run, irrgpu, w, v, s, tmp) for s in sizes for w in workloads for v in a.variants.split(",")]
+            runs = [j.result() for j in jobs]
     if a.merge:
         now = {(r["workload"], r["variant"], r["size"]) for r in runs}
         runs += [r for r in json.load(open(a.merge)) if (r["workload"], r["variant"], r["size"]) not in now]
