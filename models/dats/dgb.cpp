@@ -136,7 +136,8 @@ std::optional<std::uint32_t> Dgb::pick(Policy policy, std::uint32_t bound) const
   // Rows the NST's pick must pass over: the head node with children (its child count needs the
   // next node's edge start [W L330], which a node parked in the NIB has brought), and ready nodes
   // whose off-chip children the PUB has no room for (reserve_pub).
-  std::vector<std::uint32_t> hold;
+  std::vector<std::uint32_t>& hold = hold_;
+  hold.clear();
   const std::uint32_t head = next_vid_ - 1;
   if (graph_.children(head) > 0 && nib_ != next_vid_) hold.push_back(head % params_.lna);
   std::uint32_t from = tail_vid_;

@@ -98,6 +98,7 @@ class Dgb {
   // Per LNA slot, the controller's own: a finished block's off-chip children the PUB has no room
   // for yet, and the PUB entries reserved at its issue (reserve_pub).
   std::vector<std::uint32_t> blocked_, reserved_at_;
+  mutable std::vector<std::uint32_t> hold_;  // pick()'s scratch: no allocation per pick
   std::optional<std::uint32_t> nib_;
   std::uint32_t next_vid_ = 0;  // the next node to insert (after the NIB's)
   std::uint32_t tail_vid_ = 0;  // the oldest node not yet invalidated

@@ -111,15 +111,9 @@ NstIn row_op(NstOp op, std::uint32_t slot, std::uint32_t node = 0) {
 
 TEST_P(NstCosim, RtlAndModelAgreeWithTheReference) {
   const NstParams p = GetParam();
-  for (std::uint64_t seed : {1, 2, 3}) {
-    auto model = make_nst_block("model", p);
-    auto rtl = make_nst_block("rtl", p, seed);
-    NstReference ref(p);
-    CosimReport r = cosim_random<NstIn, NstOut>(*model, *rtl, ref, nst_spec(p), 20000, seed);
-    EXPECT_EQ(r.cycles, 20000u) << r.summary();
-    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.summary();
-    EXPECT_TRUE(r.missed_bins().empty()) << "seed " << seed << ": " << r.summary();
-  }
+  expect_clean_cosim(
+      nst_spec(p), 20000, {1, 2, 3}, [&] { return make_nst_block("model", p); },
+      [&](std::uint64_t seed) { return make_nst_block("rtl", p, seed); }, [&] { return std::make_unique<NstReference>(p); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, NstCosim, ::testing::ValuesIn(nst_rtl_builds()), [](const auto& info) {

@@ -105,15 +105,9 @@ class BankCosim : public ::testing::TestWithParam<BankParams> {};
 
 TEST_P(BankCosim, RtlAndModelAgreeWithTheReference) {
   const BankParams p = GetParam();
-  for (std::uint64_t seed : {1, 2, 3}) {
-    auto model = make_bank_block("model", p);
-    auto rtl = make_bank_block("rtl", p, seed);
-    BankReference ref(p);
-    CosimReport r = cosim_random<BankIn, BankOut>(*model, *rtl, ref, bank_spec(p), 20000, seed);
-    EXPECT_EQ(r.cycles, 20000u) << r.summary();
-    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.summary();
-    EXPECT_TRUE(r.missed_bins().empty()) << "seed " << seed << ": " << r.summary();
-  }
+  expect_clean_cosim(
+      bank_spec(p), 20000, {1, 2, 3}, [&] { return make_bank_block("model", p); },
+      [&](std::uint64_t seed) { return make_bank_block("rtl", p, seed); }, [&] { return std::make_unique<BankReference>(p); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, BankCosim, ::testing::ValuesIn(bank_rtl_builds()), [](const auto& info) {
@@ -265,15 +259,9 @@ class WruCosim : public ::testing::TestWithParam<WruParams> {};
 
 TEST_P(WruCosim, RtlAndModelAgreeWithTheReference) {
   const WruParams p = GetParam();
-  for (std::uint64_t seed : {1, 2, 3}) {
-    auto model = make_wru_block("model", p);
-    auto rtl = make_wru_block("rtl", p, seed);
-    WruReference ref(p);
-    CosimReport r = cosim_random<WruIn, WruOut>(*model, *rtl, ref, wru_spec(p), 5000, seed);
-    EXPECT_EQ(r.cycles, 5000u) << r.summary();
-    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.summary();
-    EXPECT_TRUE(r.missed_bins().empty()) << "seed " << seed << ": " << r.summary();
-  }
+  expect_clean_cosim(
+      wru_spec(p), 5000, {1, 2, 3}, [&] { return make_wru_block("model", p); },
+      [&](std::uint64_t seed) { return make_wru_block("rtl", p, seed); }, [&] { return std::make_unique<WruReference>(p); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, WruCosim, ::testing::ValuesIn(wru_rtl_builds()), [](const auto& info) {

@@ -26,15 +26,9 @@ std::string params_name(const ::testing::TestParamInfo<FifoParams>& info) {
 
 TEST_P(FifoCosim, RandomStimulusSeveralSeeds) {
   const FifoParams p = GetParam();
-  for (std::uint64_t seed : {1, 2, 3, 4}) {
-    FifoModel model(p);
-    auto rtl = make_fifo_rtl(p, seed);  // X-initial values differ per seed
-    FifoReference ref(p);
-    CosimReport r = cosim_random<FifoIn, FifoOut>(model, *rtl, ref, fifo_cosim_spec(p), 12000, seed);
-    EXPECT_EQ(r.cycles, 12000u) << r.summary();
-    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.summary();
-    EXPECT_TRUE(r.missed_bins().empty()) << "seed " << seed << ": " << r.summary();
-  }
+  expect_clean_cosim(
+      fifo_cosim_spec(p), 12000, {1, 2, 3, 4}, [&] { return std::make_unique<FifoModel>(p); },
+      [&](std::uint64_t seed) { return make_fifo_rtl(p, seed); }, [&] { return std::make_unique<FifoReference>(p); });
 }
 
 TEST_P(FifoCosim, DirectedBoundaries) {
