@@ -40,6 +40,9 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   std::uint32_t tag = 0;         // the requester's own tag (e.g. a unit's), returned with the reply
   std::uint64_t txn = 0;         // transaction-trace id (0 when not traced)
   Served served = Served::l2;    // a partition sets dram when the line came from DRAM
+  bool to_unit = false;          // for the unit beside the partition's L2, not the L2 (it sets bytes of the reply)
+  bool from_unit = false;        // a partition unit's own request into its L2: the reply goes back to it
+  bool no_allocate = false;      // a load that must not allocate in the L2 (a unit's bypassing read)
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

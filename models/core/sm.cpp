@@ -421,6 +421,22 @@ void Sm::complete(std::uint64_t token) {
   wake();
 }
 
+void Sm::complete(std::uint64_t token, const std::vector<LaneValue>& values) {
+  auto it = pending_.find(token);
+  if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  Step& step = it->second.step;
+  for (const LaneValue& v : values) {
+    const ptx::Operand& d = step.inst->ops.at(v.operand);
+    if (d.kind == ptx::OperandKind::sink) continue;
+    auto w = std::find_if(step.writes.begin(), step.writes.end(), [&](const Step::Write& x) { return x.reg == d.reg; });
+    if (w == step.writes.end() || v.lane >= 32 || !(w->mask >> v.lane & 1))
+      throw std::logic_error(std::string(name()) + ": a unit's value for operand " + std::to_string(v.operand) + " lane " +
+                             std::to_string(v.lane) + " that the semantics did not write at issue");
+    w->value[v.lane] = v.value;
+  }
+  complete(token);
+}
+
 void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) {
   mem::MemAccess a = access;
   a.id = kUnitIds + next_unit_id_++;

@@ -54,6 +54,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void kernel_begin(const KernelLaunch& k);
   void kernel_end(const KernelLaunch& k);
   void complete(std::uint64_t token) override;
+  void complete(std::uint64_t token, const std::vector<LaneValue>& values) override;
   void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) override;
   std::uint32_t sm_index() const override { return index_; }
 

@@ -7,13 +7,19 @@
 //   - write-back: SmPort::complete() releases the instruction's registers through the same
 //     completion path as loads;
 //   - memory: SmPort::inject() puts unit-generated line accesses into the LD/ST path (behind or
-//     ahead of the warps' accesses), and replies come back tagged through memory_reply();
+//     ahead of the warps' accesses), and replies come back tagged through memory_reply(); an
+//     access with MemAccess::unit_partition set bypasses the L1 and goes to the unit beside that
+//     partition's L2 (mem::PartitionUnit::accept), which answers it;
+//   - values: SmPort::complete() may carry per-lane values for the instruction's destination
+//     operands, decided by the unit when it completes (a reply from memory, not the issue-time
+//     semantics);
 //   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "models/core/ptx/module.h"
 #include "models/mem/l1_cache.h"
@@ -32,12 +38,21 @@ struct UnitOp {
   const ptx::Instruction* instruction = nullptr;
 };
 
+// A value a unit delivers at completion: lane `lane` of destination operand `operand`.
+struct LaneValue {
+  std::uint32_t operand = 0, lane = 0;
+  std::uint64_t value = 0;
+};
+
 // What an SM offers the units attached to it.
 class SmPort {
  public:
   virtual ~SmPort() = default;
   // The operation is done: its register writes become visible and its warp may issue again.
   virtual void complete(std::uint64_t token) = 0;
+  // The same, with values for the instruction's destination registers: each replaces what the
+  // issue-time semantics wrote for that lane (they must have written every lane it names).
+  virtual void complete(std::uint64_t token, const std::vector<LaneValue>& values) = 0;
   // A line access on behalf of unit `from` (access.id and warp are ignored); `low_priority` ones
   // wait until no warp access is queued. Its reply comes back through from.memory_reply(tag).
   virtual void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) = 0;

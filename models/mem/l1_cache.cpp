@@ -53,6 +53,15 @@ void L1Cache::accept(const MemAccess& a, sim::Picoseconds now) {
 void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, bool fill) { miss_queue_.push_back({ready, a, fill}); }
 
 bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
+  if (a.unit_partition >= 0) {  // for a partition's unit: straight to the network
+    if (miss_queue_.size() >= miss_queue_size_) {
+      ++reservation_fails_;
+      ++fails_queue_;
+      return false;
+    }
+    to_network(a, c + latency_, false);
+    return true;
+  }
   if (perfect_) {  // magic memory: everything is a hit
     ++accesses_;
     if (a.access == Access::load) ++hits_stat_;
@@ -117,7 +126,7 @@ bool L1Cache::tick(sim::Cycle c) {
     --pending_network_;
     ++sim_.transactions();
     if (trace_) trace_->end(g.txn);
-    if (g.access == Access::load) {
+    if (g.access == Access::load && !g.to_unit) {
       miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
       if (policy_->allocate(g.line, g.pc)) {
         if (auto ev = array_.fill(g.line, false, policy_->insert_mru(g.line, g.pc)); ev && ev->dirty) {
@@ -168,7 +177,10 @@ bool L1Cache::tick(sim::Cycle c) {
     g.line = o.access.line;
     g.sectors = o.fill ? ~0u : o.access.sectors;
     g.bytes = o.fill ? line_ : o.access.bytes;
-    g.partition = map_.partition(o.access.line);
+    g.partition = o.access.unit_partition >= 0 ? static_cast<std::uint32_t>(o.access.unit_partition)
+                                               : map_.partition(o.access.line);
+    g.to_unit = o.access.unit_partition >= 0;
+    g.tag = o.access.tag;
     g.issued_ps = now;
     p.set_address(o.access.access == Access::atomic ? o.access.address : o.access.line);
     p.set_command(o.access.access == Access::load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);

@@ -31,6 +31,10 @@ struct MemAccess {
   std::uint32_t bytes = 0;   // data bytes (stores, atomics)
   std::uint64_t address = 0; // first byte (atomics serialise per address)
   tlm_glue::Served served = tlm_glue::Served::l1;  // on completion: the level that answered
+  // >= 0: a request for the unit beside that partition's L2 (PartitionUnit::accept), not a memory
+  // access: it bypasses the L1 (no lookup, no allocation, not counted) and carries `tag` to it.
+  std::int32_t unit_partition = -1;
+  std::uint32_t tag = 0;
 };
 
 class L1Client {

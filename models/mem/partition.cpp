@@ -55,10 +55,13 @@ void MemoryPartition::to_dram(std::uint64_t line, bool write, sim::Cycle at, std
 
 void MemoryPartition::fill(std::uint64_t line, sim::Cycle c) {
   std::vector<tlm::tlm_generic_payload*> waiting = mshr_.release(line);
-  bool dirty = false;
-  for (auto* p : waiting) dirty = dirty || gpu(*p).access == Access::atomic;
+  bool dirty = false, allocate = waiting.empty();
+  for (auto* p : waiting) {
+    dirty = dirty || gpu(*p).access == Access::atomic;
+    allocate = allocate || !gpu(*p).no_allocate;
+  }
   const std::uint64_t pc = waiting.empty() ? 0 : gpu(*waiting.front()).pc;
-  if (policy_->allocate(line, pc)) {
+  if (allocate && policy_->allocate(line, pc)) {
     if (auto ev = l2_.fill(line, dirty, policy_->insert_mru(line, pc)); ev && ev->dirty) {
       ++writebacks_;
       to_dram(ev->line, true, c, line_);
@@ -71,9 +74,31 @@ void MemoryPartition::fill(std::uint64_t line, sim::Cycle c) {
   }
 }
 
+bool PartitionUnit::accept(tlm::tlm_generic_payload&, MemoryPartition& partition) {
+  throw Error(std::string(partition.name()) + ": a request for its unit, which takes none");
+}
+
+void MemoryPartition::issue(tlm::tlm_generic_payload& p) {
+  if (!unit_) throw std::logic_error(std::string(name()) + ": a unit's request with no unit attached");
+  gpu(p).from_unit = true;
+  from_unit_.push_back(&p);
+  wake();
+}
+
+void MemoryPartition::respond(tlm::tlm_generic_payload& p) {
+  if (gpu(p).from_unit) unit_->response(p, *this);
+  else target.respond(p);
+}
+
 bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
-  if (unit_ && unit_->intercept(p, *this)) return true;
   auto& g = gpu(p);
+  if (g.to_unit) {
+    if (!unit_)
+      throw Error(std::string(name()) + ": a request for the unit beside the L2 (from SM " + std::to_string(g.sm) +
+                  "), but no unit is attached to this partition");
+    return unit_->accept(p, *this);
+  }
+  if (unit_ && unit_->intercept(p, *this)) return true;
   const std::uint64_t line = g.line;
   if (g.access == Access::store) {
     ++accesses_;
@@ -93,7 +118,7 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
     schedule_reply(p, c + latency_);  // acknowledged once the L2 has it
     return true;
   }
-  const bool bypass = g.access == Access::load && policy_->bypass(line, g.pc);
+  const bool bypass = g.access == Access::load && (g.no_allocate || policy_->bypass(line, g.pc));
   if (!bypass && !mshr_.pending(line) && l2_.contains(line)) {
     ++accesses_;
     ++hits_;
@@ -152,10 +177,13 @@ bool MemoryPartition::tick(sim::Cycle c) {
     DramRequest r = dram_done_.pop(now);
     if (!r.write) fill(r.tag, c);
   }
+  bool taken = false;
   if (target.has_request(now) && handle(target.front(), c)) {
     tlm::tlm_generic_payload& p = target.pop_request(now);
     if (trace_) trace_->hop(gpu(p).txn, track_, "l2");
+    taken = true;
   }
+  if (!taken && !from_unit_.empty() && handle(*from_unit_.front(), c)) from_unit_.pop_front();
   run_atomics(c);
   if (!dram_out_.empty() && dram_out_.front().first <= c && dram_->can_accept(now)) {
     dram_->accept(dram_out_.front().second, now);
@@ -168,12 +196,13 @@ bool MemoryPartition::tick(sim::Cycle c) {
   if (next != replies_.end() && next->at <= c) {
     tlm::tlm_generic_payload* p = next->p;
     replies_.erase(next);
-    target.respond(*p);
+    respond(*p);
   }
   mshr_probe_.set(mshr_.size());
   queue_probe_.set(std::min<std::uint64_t>(0xffff, replies_.size() + atomics_.size() + target.queued() + mshr_.size()));
   // Misses waiting for DRAM need no ticking: the channel wakes the partition when data returns.
-  return target.busy() || !replies_.empty() || !atomics_.empty() || !dram_out_.empty() || !dram_done_.empty();
+  return target.busy() || !replies_.empty() || !atomics_.empty() || !dram_out_.empty() || !dram_done_.empty() ||
+         !from_unit_.empty();
 }
 
 std::vector<std::string> MemoryPartition::outstanding() const {
@@ -182,6 +211,7 @@ std::vector<std::string> MemoryPartition::outstanding() const {
   if (mshr_.size()) v.push_back(std::to_string(mshr_.size()) + " L2 misses waiting for DRAM");
   if (!replies_.empty()) v.push_back(std::to_string(replies_.size()) + " replies waiting");
   if (!atomics_.empty()) v.push_back(std::to_string(atomics_.size()) + " atomics waiting");
+  if (!from_unit_.empty()) v.push_back(std::to_string(from_unit_.size()) + " requests of the unit beside the L2 waiting");
   return v;
 }
 

@@ -20,12 +20,18 @@ namespace irr::mem {
 
 class MemoryPartition;
 
-// A unit beside the L2: sees every request arriving at the partition first and may take it,
-// answering it later through MemoryPartition::reply.
+// A unit beside the L2. It sees every memory request arriving at the partition first and may take
+// it (intercept), answering it later through MemoryPartition::reply; it receives the requests
+// addressed to it (MemAccess::unit_partition) through accept; and it may read through the L2
+// (MemoryPartition::issue), its replies coming back through response.
 class PartitionUnit {
  public:
   virtual ~PartitionUnit() = default;
-  virtual bool intercept(tlm::tlm_generic_payload& request, MemoryPartition& partition) = 0;
+  virtual bool intercept(tlm::tlm_generic_payload& /*request*/, MemoryPartition& /*partition*/) { return false; }
+  // A request for the unit; false: no room now (the partition retries it next cycle). It answers
+  // with MemoryPartition::reply, setting the reply's data bytes (GpuRequest::bytes).
+  virtual bool accept(tlm::tlm_generic_payload& request, MemoryPartition& partition);
+  virtual void response(tlm::tlm_generic_payload& /*reply*/, MemoryPartition& /*partition*/) {}
 };
 
 class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
@@ -38,6 +44,10 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   void attach(PartitionUnit* unit) { unit_ = unit; }
   // Sends a reply now (used by an attached unit for requests it took).
   void reply(tlm::tlm_generic_payload& p) { target.respond(p); }
+  // The attached unit's own request into this L2 (a load, or with GpuRequest::no_allocate one that
+  // bypasses it): taken in cycles without a network request; answered to the unit's response().
+  void issue(tlm::tlm_generic_payload& p);
+  std::uint32_t index() const { return index_; }
   CacheArray& l2() { return l2_; }
   void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
 
@@ -52,6 +62,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
   void run_atomics(sim::Cycle c);
   void fill(std::uint64_t line, sim::Cycle c);
+  void respond(tlm::tlm_generic_payload& p);
 
   sim::Simulation& sim_;
   std::uint32_t index_;
@@ -69,6 +80,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   std::unique_ptr<DramChannel> dram_;
   std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
   std::vector<Ready> replies_;
+  std::deque<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
   std::map<std::uint64_t, sim::Cycle> atomic_busy_;                        // address -> free at
   std::uint64_t order_ = 0;

@@ -148,14 +148,29 @@ std::uint64_t Device::resident_blocks(const Kernel& k, Dim3 block, std::uint32_t
   return backend_->resident_blocks(*k.f_, block, dynamic_shared, core::ptx::kernel_resources(modules_.at(k.module_)->module, *k.f_));
 }
 
+namespace {
+
+template <class Map>
+[[noreturn]] void unanswered(const char* what, const std::string& name, const Map& m) {
+  std::string known;
+  for (const auto& [n, f] : m) known += (known.empty() ? "" : ", ") + n;
+  throw Error(std::string(what) + " '" + name + "': no unit answers it (" +
+                  (known.empty() ? "none registered" : "registered: " + known) + ")",
+              Error::Kind::usage);
+}
+
+}  // namespace
+
 std::uint64_t Device::query(const std::string& name) const {
   auto it = queries_.find(name);
-  if (it != queries_.end()) return it->second();
-  std::string known;
-  for (const auto& [n, f] : queries_) known += (known.empty() ? "" : ", ") + n;
-  throw Error("device query '" + name + "': no unit answers it (" + (known.empty() ? "none registered" : "registered: " + known) +
-                  ")",
-              Error::Kind::usage);
+  if (it == queries_.end()) unanswered("device query", name, queries_);
+  return it->second();
+}
+
+void Device::command(const std::string& name, const std::vector<std::uint64_t>& args) {
+  auto it = commands_.find(name);
+  if (it == commands_.end()) unanswered("device command", name, commands_);
+  it->second(args);
 }
 
 }  // namespace irr::runtime

@@ -137,6 +137,12 @@ class Device {
   // irr::Error naming the registered ones (for example: the variant needs a unit not enabled).
   void set_query(const std::string& name, std::function<std::uint64_t()> answer) { queries_[name] = std::move(answer); }
   std::uint64_t query(const std::string& name) const;
+  // Commands units take from the host before a launch (the IRU's "iru.configure"), the same way:
+  // command() of a name nobody registered is an irr::Error naming the registered ones.
+  void set_command(const std::string& name, std::function<void(const std::vector<std::uint64_t>&)> run) {
+    commands_[name] = std::move(run);
+  }
+  void command(const std::string& name, const std::vector<std::uint64_t>& args);
   mem::BackingStore& memory() { return memory_; }
 
  private:
@@ -152,6 +158,7 @@ class Device {
   std::vector<std::unique_ptr<Loaded>> modules_;
   std::map<std::uint64_t, std::uint64_t> allocations_;  // base -> size
   std::map<std::string, std::function<std::uint64_t()>> queries_;
+  std::map<std::string, std::function<void(const std::vector<std::uint64_t>&)>> commands_;
   std::uint64_t heap_ = 0x10000000;
   std::string printf_;
   bool echo_ = true;

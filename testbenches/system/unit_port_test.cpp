@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The unit-attachment contract (models/core/unit_port.h) exercised end to end by a test unit: an
 // extension instruction routed to it, issue-time backpressure, the whole-warp wait, completion
-// through the write-back path, injected memory accesses (normal and low priority) with tagged
-// replies, kernel begin/end events, and the error when no unit is attached.
+// through the write-back path (with values the unit decides), injected memory accesses (normal and
+// low priority, and requests to a partition's unit that bypass the L1) with tagged replies, kernel
+// begin/end events, and the error when no unit is attached.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "models/gpu/gpu.h"
 #include "testbenches/common/testing.h"
@@ -189,6 +192,132 @@ TEST(UnitPort, PartitionUnitsSeeTheRequestsOfTheirPartition) {
   for (const auto& u : units) seen += u.seen;
   EXPECT_EQ(static_cast<double>(seen), tb.sum(".l2.accesses"));  // every request, once
   EXPECT_GT(seen, 0u);
+}
+
+namespace {
+
+// The partition side of the contract: requests the SMs address to a partition's unit (bypassing
+// the L1) and values carried back to the warp. Each warp's `tget.u32 d` goes to partition
+// warp % partitions; the unit there reads one line through its L2 and answers with a 64-byte
+// reply, and the SM-side unit completes with d = 5000 + 100 * partition + lane.
+struct Replier : mem::PartitionUnit {
+  tlm_glue::PayloadPool* pool = nullptr;
+  std::uint64_t line = 0;
+  std::vector<tlm::tlm_generic_payload*> waiting;  // requests, by the tag of the unit's read
+  std::uint64_t accepted = 0, responses = 0;
+  bool accept(tlm::tlm_generic_payload& p, mem::MemoryPartition& part) override {
+    EXPECT_TRUE(tlm_glue::gpu(p).to_unit);
+    ++accepted;
+    tlm::tlm_generic_payload& r = pool->allocate();
+    auto& g = tlm_glue::gpu(r);
+    g.access = tlm_glue::Access::load;
+    g.line = line + 128 * part.index();
+    g.bytes = 128;
+    g.no_allocate = accepted % 2 == 0;  // every other read bypasses the L2
+    g.tag = static_cast<std::uint32_t>(waiting.size());
+    r.set_address(g.line);
+    waiting.push_back(&p);
+    part.issue(r);
+    return true;
+  }
+  void response(tlm::tlm_generic_payload& r, mem::MemoryPartition& part) override {
+    ++responses;
+    tlm::tlm_generic_payload& p = *waiting.at(tlm_glue::gpu(r).tag);
+    r.release();
+    tlm_glue::gpu(p).bytes = 64;
+    part.reply(p);
+  }
+};
+
+struct Requester : core::SmUnit {
+  std::uint32_t partitions = 1;
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::uint32_t>> ops;  // tag -> token, partition
+  bool can_accept(const core::UnitOp&) override { return true; }
+  void accept(const core::UnitOp& op, core::SmPort& port) override {
+    mem::MemAccess a;
+    a.unit_partition = static_cast<std::int32_t>(op.warp % partitions);
+    a.tag = static_cast<std::uint32_t>(ops.size());
+    ops[a.tag] = {op.token, op.warp % partitions};
+    port.inject(*this, a, false, a.tag);
+  }
+  void memory_reply(std::uint64_t tag, core::SmPort& port) override {
+    const auto [token, partition] = ops.at(static_cast<std::uint32_t>(tag));
+    std::vector<core::LaneValue> v;
+    for (std::uint32_t l = 0; l < 32; ++l) v.push_back({0, l, 5000 + 100 * partition + l});
+    port.complete(token, v);
+  }
+};
+
+const char* kTget = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+tget.u32 %r2;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r1, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r2;
+ret;
+}
+)";
+
+}  // namespace
+
+TEST(UnitPort, RequestsToAPartitionUnitBypassTheL1AndCarryValuesBack) {
+  Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  core::ptx::ExtensionRegistry reg;
+  core::ptx::Extension e;
+  e.name = "tget";
+  e.unit = "test";
+  e.route = "test";
+  e.decode = [](core::ptx::Instruction& i, const std::vector<std::string>&) { i.type = core::ptx::Type::u32; };
+  e.execute = [](core::ptx::ExtensionCall& c) {  // the values come at completion; 0 at issue
+    for (unsigned l = 0; l < 32; ++l)
+      if (c.active() >> l & 1) c.write(0, l, 0);
+  };
+  reg.add(e);
+  tlm_glue::PayloadPool pool;
+  std::vector<Replier> units(g.partitions());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    units[i].pool = &pool;
+    g.partition(i).attach(&units[i]);
+  }
+  g.attach_sm_units("test", [&](core::Sm&) {
+    auto u = std::make_unique<Requester>();
+    u->partitions = static_cast<std::uint32_t>(g.partitions());
+    return u;
+  });
+  Device dev(g.memory(), &reg);
+  dev.set_backend(&g);
+  std::vector<std::uint32_t> got(256);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kTget, "tget.ptx");
+    const std::uint64_t out = dev.malloc(4 * 256);
+    for (auto& u : units) u.line = dev.malloc(128 * 16);
+    dev.launch(dev.kernel(mod, "k"), Dim3{1}, Dim3{256}, Args() << out);  // 8 warps
+    dev.memcpy_to_host(got.data(), out, 4 * 256);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  const auto p = static_cast<std::uint32_t>(g.partitions());
+  for (std::uint32_t t = 0; t < 256; ++t) EXPECT_EQ(got[t], 5000 + 100 * (t / 32 % p) + t % 32) << t;
+  std::uint64_t accepted = 0, responses = 0;
+  for (std::uint32_t i = 0; i < p; ++i) {
+    accepted += units[i].accepted;
+    responses += units[i].responses;
+    EXPECT_EQ(units[i].accepted, (8 + p - 1 - i) / p) << "partition " << i;  // each warp at its chosen one
+  }
+  EXPECT_EQ(accepted, 8u);
+  EXPECT_EQ(responses, 8u);
+  EXPECT_EQ(tb.sum(".l1.accesses"), 8);  // the kernel's stores only: the requests bypassed it
+  EXPECT_EQ(tb.sum(".l2.accesses"), 8 + 8);       // the units' reads and the stores
+  EXPECT_EQ(tb.sum("interconnect.reply.bytes"), 8 * 64);  // the units set each reply's size
+  EXPECT_EQ(pool.in_use(), 0u);
 }
 
 namespace {

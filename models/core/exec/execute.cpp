@@ -553,7 +553,9 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
                                       ? &cta_.ctx.extensions->at(in.extension)
                                       : nullptr;
       if (!ext) throw std::invalid_argument("extension instruction without its registry");
-      if (!ext->execute) throw std::invalid_argument(ext->name + " needs unit " + ext->unit + " enabled");
+      if (!ext->execute)
+        throw std::invalid_argument(ext->name + " needs unit " + ext->unit + " enabled" +
+                                    (ext->enable.empty() ? "" : " (" + ext->enable + ")"));
       struct Call : ptx::ExtensionCall {
         Warp& w;
         Frame& fr;

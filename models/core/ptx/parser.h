@@ -39,6 +39,7 @@ struct Extension {
   // then an error "needs unit X enabled".
   std::function<void(ExtensionCall&)> execute = {};
   std::string route = {};  // the timing core's route for it (the unit port it goes to)
+  std::string enable = {};  // how a user enables the unit, for the error (e.g. "iru.enabled: true")
 };
 
 class ExtensionRegistry {
