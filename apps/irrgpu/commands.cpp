@@ -24,6 +24,7 @@
 #include "models/gpu/gpu.h"
 #include "models/gpu/hwwl_gpu.h"
 #include "models/hwwl/testbench.h"
+#include "models/iru/testbench.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
@@ -67,6 +68,7 @@ std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
   const std::string top = sim.config().get_string("sim.top");
   if (top == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
   if (top == "hwwl") return std::make_unique<hwwl::Testbench>("hwwl_tb", sim);
+  if (top == "iru") return std::make_unique<iru::Testbench>("iru_tb", sim);
   return std::make_unique<example::Pipeline>("example", sim);
 }
 

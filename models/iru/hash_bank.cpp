@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/iru/hash_bank.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace irr::iru {
+
+namespace {
+float as_float(std::uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+std::uint32_t as_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+}  // namespace
+
+std::uint32_t merge(Filter f, Element& x, const Element& e) {
+  if (f == Filter::add_f32) {
+    x.secondary = as_bits(as_float(x.secondary) + as_float(e.secondary));
+    return e.position;
+  }
+  if (e.secondary < x.secondary) {  // min: the smaller value stays, with its own position
+    const std::uint32_t gone = x.position;
+    x = e;
+    return gone;
+  }
+  return e.position;
+}
+
+HashBank::HashBank(std::uint32_t sets, std::uint32_t capacity, Filter filter)
+    : entries_(sets), capacity_(capacity), filter_(filter) {
+  if (sets == 0 || capacity == 0) throw std::invalid_argument("HashBank: no sets or no capacity");
+  for (auto& e : entries_) e.reserve(capacity);
+}
+
+HashBank::Insert HashBank::insert(std::uint32_t set, const Element& e, std::uint32_t& dropped) {
+  std::vector<Element>& entry = entries_.at(set);
+  if (filter_ != Filter::none)
+    for (Element& x : entry)
+      if (x.index == e.index) {
+        dropped = merge(filter_, x, e);
+        return Insert::merged;
+      }
+  if (entry.size() >= capacity_) return Insert::full;
+  entry.push_back(e);
+  return Insert::inserted;
+}
+
+void HashBank::take(std::uint32_t set, std::uint32_t k, std::vector<Element>& out) {
+  std::vector<Element>& entry = entries_.at(set);
+  if (k > entry.size()) throw std::logic_error("HashBank::take: more than the entry holds");
+  out.insert(out.end(), entry.begin(), entry.begin() + k);
+  entry.erase(entry.begin(), entry.begin() + k);
+}
+
+}  // namespace irr::iru

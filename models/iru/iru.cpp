@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/iru/iru.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/error.h"
+
+namespace irr::iru {
+
+namespace {
+
+constexpr std::uint32_t kIndexLimit = 1u << 24;  // indices and positions are 24-bit [S L177]
+
+bool power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+std::uint32_t log2(std::uint64_t v) {
+  std::uint32_t b = 0;
+  while ((1ull << b) < v) ++b;
+  return b;
+}
+
+}  // namespace
+
+Params Params::from(const sim::Config& c, std::uint32_t partitions) {
+  Params p;
+  p.partitions = partitions;
+  const auto u = [&](const char* k) { return static_cast<std::uint32_t>(c.get_uint(k)); };
+  p.sets = u("iru.sets");
+  p.banks = u("iru.banks");
+  p.entry = u("iru.entry_elements");
+  p.xor_hash = c.get_string("iru.hash") == "xor";
+  p.prefetches = u("iru.prefetches");
+  p.prefetch_buffer = u("iru.prefetch_buffer");
+  p.bypass_l2 = c.get_bool("iru.bypass_l2");
+  p.classifier_queues = u("iru.classifier_queues");
+  p.classifier_buffer = u("iru.classifier_buffer");
+  p.bidirectional = c.get_string("iru.ring") == "bidirectional";
+  p.ring_buffer = u("iru.ring_buffer");
+  p.request_buffer = u("iru.request_buffer");
+  p.timeout = c.get_uint("iru.timeout");
+  p.watchdog = c.get_uint("iru.watchdog");
+  p.line = static_cast<std::uint32_t>(c.get_size("l2.line_size"));
+  if (!power_of_two(p.sets) || p.sets % (std::uint64_t{partitions} * p.banks))
+    throw Error("iru.sets (" + std::to_string(p.sets) + ") must be a power of two that splits evenly over " +
+                    std::to_string(partitions) + " partitions of iru.banks (" + std::to_string(p.banks) + ") banks",
+                Error::Kind::config);
+  if (p.prefetch_buffer < p.line / 4)
+    throw Error("iru.prefetch_buffer (" + std::to_string(p.prefetch_buffer) + " elements) must hold one line of indices (" +
+                    std::to_string(p.line / 4) + ")",
+                Error::Kind::config);
+  return p;
+}
+
+Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params& p, Memory& memory,
+         std::function<void(const Reply&)> reply)
+    : sc_core::sc_module(name),
+      sim_(sim),
+      clock_(sim.clock("l2")),
+      p_(p),
+      memory_(memory),
+      reply_(std::move(reply)),
+      sets_per_partition_(p.sets / p.partitions),
+      sets_per_bank_(p.sets / p.partitions / p.banks),
+      set_bits_(log2(p.sets)),
+      parts_(p.partitions),
+      request_link_free_(p.partitions, 0),
+      requests_(sim.counter(*this, "requests", "warp requests (ldiru) received", "requests")),
+      replies_(sim.counter(*this, "replies", "warp requests answered", "replies")),
+      elements_(sim.counter(*this, "elements", "elements prefetched from the indices array", "elements")),
+      delivered_stat_(sim.counter(*this, "delivered", "elements delivered to threads", "elements")),
+      merged_stat_(sim.counter(*this, "merged", "elements filtered or merged into another one [S L179]", "elements")),
+      disabled_stat_(sim.counter(*this, "disabled_threads", "threads answered without an element (load_iru false)", "threads")),
+      timeouts_(sim.counter(*this, "timeouts", "oldest requests that reached the timeout [S L155]", "requests")),
+      handed_on_(sim.counter(*this, "handed_on", "requests handed on to the next partition for want of elements", "requests")),
+      final_replies_(sim.counter(*this, "final_merge_replies", "replies gathered from partial entries after all input arrived [S L155]", "replies")),
+      reads_(sim.counter(*this, "prefetch_reads", "line reads of the indices and secondary arrays", "reads")),
+      ring_hops_(sim.counter(*this, "ring_hops", "elements moved one hop on the ring", "elements")),
+      full_stalls_(sim.counter(*this, "entry_full_stalls", "cycles an insertion waited for a full entry", "cycles")),
+      lines_per_reply_(sim.distribution(*this, "lines_per_reply", "target lines the elements of one reply touch", "lines",
+                                        1, 1, 32)) {
+  for (std::uint32_t i = 0; i < p.partitions; ++i) {
+    for (std::uint32_t b = 0; b < p.banks; ++b) parts_[i].banks.emplace_back(sets_per_bank_, p.entry, Filter::none);
+    const std::string n = "p" + std::to_string(i) + ".";
+    probes_.push_back({&sim.probe(*this, n + "requests", 16, "warp requests in the partition's FIFO"),
+                       &sim.probe(*this, n + "ring", 16, "elements in the partition's ring buffers"),
+                       &sim.probe(*this, n + "prefetches", 8, "prefetch reads in flight"),
+                       &sim.probe(*this, n + "fullest_entry", 6, "elements in the partition's fullest hash entry"),
+                       &sim.probe(*this, n + "timeout", 1, "the oldest request timed out this cycle")});
+  }
+  clock_.add(*this);
+  sim.watch(this->name(), *this);
+}
+
+std::uint32_t Iru::line_of(std::uint32_t index) const {
+  return static_cast<std::uint32_t>((setup_.target + std::uint64_t{index} * setup_.target_size) / p_.line);
+}
+
+std::uint32_t Iru::set_of(std::uint32_t index) const {
+  std::uint64_t l = line_of(index);
+  if (p_.xor_hash) l ^= l >> set_bits_ ^ l >> (2 * set_bits_);
+  return static_cast<std::uint32_t>(l & (p_.sets - 1));
+}
+
+void Iru::configure(const Setup& s) {
+  if (running_) throw Error("configure_iru while a kernel uses the IRU", Error::Kind::usage);
+  const auto bad = [](const std::string& why) { throw Error("configure_iru: " + why, Error::Kind::usage); };
+  if (!s.target) bad("target_array is null");
+  if (!s.indices) bad("indices_array is null");
+  if (s.n == 0) bad("number_elements is 0");
+  if (s.n > kIndexLimit) bad(std::to_string(s.n) + " elements: positions are 24-bit (at most 16,777,216)");
+  if (!power_of_two(s.target_size) || s.target_size > 16) bad("target element size " + std::to_string(s.target_size) + " is not 1, 2, 4, 8 or 16 bytes");
+  if (s.indices % 4 || s.secondary % 4) bad("the indices and secondary arrays must be 4-byte aligned");
+  setup_ = s;
+  for (auto& part : parts_) {
+    part = Partition{};
+    part.banks.clear();
+    for (std::uint32_t b = 0; b < p_.banks; ++b) part.banks.emplace_back(sets_per_bank_, p_.entry, s.filter);
+  }
+  const std::uint64_t first = s.indices / p_.line * p_.line, last = (s.indices + 4 * s.n - 1) / p_.line * p_.line;
+  for (std::uint64_t l = first; l <= last; l += p_.line) parts_.at(memory_.home(l)).lines.push_back(l);
+  fate_.assign(s.n, 0);
+  fetches_.clear();
+  read_fetch_.clear();
+  arrived_ = merged_ = delivered_ = disabled_ = 0;
+  configured_ = true;
+}
+
+void Iru::start() {
+  if (!configured_) return;  // a kernel without configure_iru: the IRU stays off [S L116]
+  running_ = true;
+  wake();
+}
+
+void Iru::finish() {
+  if (!running_) return;
+  running_ = false;
+  configured_ = false;
+  if (delivered_ + merged_ == setup_.n) return;
+  std::string where;
+  for (std::uint32_t i = 0; i < parts_.size(); ++i) {
+    const Partition& part = parts_[i];
+    const std::uint64_t upstream = part.prefetched.size() + part.classified.size() + part.ring_in.size() +
+                                   part.ring_out[0].size() + part.ring_out[1].size() + part.reserved;
+    if (part.held || upstream || part.next_line < part.lines.size())
+      where += "; partition " + std::to_string(i) + ": " + std::to_string(part.held) + " in its hash, " +
+               std::to_string(upstream) + " on the way, " + std::to_string(part.lines.size() - part.next_line) +
+               " lines not yet read";
+  }
+  throw Error("IRU: the kernel ended with " + std::to_string(setup_.n - delivered_ - merged_) + " of configure_iru's " +
+              std::to_string(setup_.n) + " elements never delivered (" + std::to_string(delivered_) + " delivered, " +
+              std::to_string(merged_) + " merged)" + where +
+              ": the kernel's load_iru calls asked for fewer elements than number_elements");
+}
+
+bool Iru::can_request(std::uint32_t partition) const { return parts_.at(partition).own_requests < p_.request_buffer; }
+
+void Iru::request(std::uint32_t partition, const Request& r) {
+  if (!running_)
+    throw Error("IRU: ldiru from SM " + std::to_string(r.sm) + " warp slot " + std::to_string(r.warp) +
+                    " in a kernel launched without configure_iru before it",
+                Error::Kind::usage);
+  if (!can_request(partition)) throw std::logic_error("Iru::request into a full FIFO");
+  const sim::Cycle c = clock_.now_cycle();
+  ++parts_[partition].own_requests;
+  ++requests_;
+  enqueue(partition, Waiting{r, c, c + p_.timeout, c, {}, true});
+  wake();
+}
+
+void Iru::enqueue(std::uint32_t p, Waiting w) {
+  auto& fifo = parts_[p].fifo;  // oldest first: a handed-on request keeps its age
+  auto at = std::upper_bound(fifo.begin(), fifo.end(), w.since, [](sim::Cycle s, const Waiting& x) { return s < x.since; });
+  fifo.insert(at, std::move(w));
+}
+
+void Iru::read_done(std::uint64_t tag) {
+  auto rf = read_fetch_.find(tag);
+  if (rf == read_fetch_.end()) throw std::logic_error("Iru::read_done: unknown read");
+  const std::uint64_t ft = rf->second;
+  read_fetch_.erase(rf);
+  Fetch& f = fetches_.at(ft);
+  Partition& part = parts_.at(ft % parts_.size());
+  --part.in_flight;
+  if (--f.reads_left) return;
+  for (std::uint64_t pos = f.first; pos < f.first + f.count; ++pos) {
+    Element e;
+    e.index = memory_.load32(setup_.indices + 4 * pos);
+    e.secondary = setup_.secondary ? memory_.load32(setup_.secondary + 4 * pos) : 0;
+    e.position = static_cast<std::uint32_t>(pos);
+    if (e.index >= kIndexLimit)
+      throw Error("IRU: indices_array[" + std::to_string(pos) + "] = " + std::to_string(e.index) +
+                  " does not fit the IRU's 24-bit index");
+    part.prefetched.push_back(e);
+  }
+  part.reserved -= static_cast<std::uint32_t>(f.count);
+  elements_ += f.count;
+  fetches_.erase(ft);
+  sim_.note_progress();
+  wake();
+}
+
+void Iru::prefetch(std::uint32_t p, sim::Cycle) {
+  Partition& part = parts_[p];
+  if (part.to_issue.empty() && part.next_line < part.lines.size()) {
+    const std::uint64_t l = part.lines[part.next_line];
+    const std::uint64_t first = l <= setup_.indices ? 0 : (l - setup_.indices) / 4;
+    const std::uint64_t end = std::min<std::uint64_t>(setup_.n, (l + p_.line - setup_.indices) / 4);
+    const std::uint64_t count = end - first;
+    if (part.reserved + part.prefetched.size() + count <= p_.prefetch_buffer) {
+      // The fetch's tag encodes its partition (tag % partitions).
+      const std::uint64_t ft = next_tag_++ * parts_.size() + p;
+      Fetch f{first, count, 1};
+      part.to_issue.push_back(l);
+      if (setup_.secondary) {
+        const std::uint64_t a = setup_.secondary + 4 * first, b = setup_.secondary + 4 * end - 1;
+        for (std::uint64_t s = a / p_.line * p_.line; s <= b; s += p_.line, ++f.reads_left) part.to_issue.push_back(s);
+      }
+      fetches_[ft] = f;
+      part.fetch_tag = ft;
+      part.reserved += static_cast<std::uint32_t>(count);
+      ++part.next_line;
+    }
+  }
+  if (!part.to_issue.empty() && part.in_flight < p_.prefetches) {
+    const std::uint64_t l = part.to_issue.front();
+    part.to_issue.pop_front();
+    const std::uint64_t tag = next_tag_++ * parts_.size() + p;
+    read_fetch_[tag] = part.fetch_tag;
+    ++part.in_flight;
+    ++reads_;
+    memory_.read(memory_.home(l), l, p_.bypass_l2, tag);
+  }
+}
+
+void Iru::classify(std::uint32_t p) {
+  Partition& part = parts_[p];
+  for (std::uint32_t q = 0; q < p_.classifier_queues && !part.prefetched.empty() &&
+                            part.classified.size() < p_.classifier_buffer;
+       ++q) {
+    part.classified.push_back(part.prefetched.front());
+    part.prefetched.pop_front();
+  }
+}
+
+bool Iru::insert(std::uint32_t p, const Element& e) {
+  Partition& part = parts_[p];
+  const std::uint32_t local = set_of(e.index) - p * sets_per_partition_;
+  HashBank& bank = part.banks[local % p_.banks];
+  const std::uint32_t row = local / p_.banks, before = bank.count(row);
+  std::uint32_t dropped = 0;
+  switch (bank.insert(row, e, dropped)) {
+    case HashBank::Insert::full: return false;
+    case HashBank::Insert::merged:
+      if (fate_.at(dropped) != 0) throw std::logic_error("IRU: an element merged twice");
+      fate_[dropped] = 2;
+      ++merged_;
+      ++merged_stat_;
+      break;
+    case HashBank::Insert::inserted:
+      if (before) part.fill.erase({before, local});
+      part.fill.insert({before + 1, local});
+      ++part.held;
+      break;
+  }
+  ++arrived_;
+  return true;
+}
+
+void Iru::take(std::uint32_t p, std::uint32_t local, std::uint32_t k, std::vector<Element>& out) {
+  Partition& part = parts_[p];
+  HashBank& bank = part.banks[local % p_.banks];
+  const std::uint32_t row = local / p_.banks, before = bank.count(row);
+  bank.take(row, k, out);
+  part.fill.erase({before, local});
+  if (before > k) part.fill.insert({before - k, local});
+  part.held -= k;
+}
+
+std::uint32_t Iru::next(std::uint32_t p, std::uint32_t dir) const {
+  const auto n = static_cast<std::uint32_t>(parts_.size());
+  return dir == 0 ? (p + 1) % n : (p + n - 1) % n;
+}
+
+std::uint32_t Iru::direction(std::uint32_t from, std::uint32_t to) const {
+  if (!p_.bidirectional) return 0;
+  const auto n = static_cast<std::uint32_t>(parts_.size());
+  const std::uint32_t ahead = (to + n - from) % n;
+  return ahead <= n - ahead ? 0 : 1;
+}
+
+void Iru::process(std::uint32_t p, sim::Cycle) {
+  Partition& part = parts_[p];
+  const std::size_t out_cap = p_.ring_buffer / 2 / (p_.bidirectional ? 2 : 1);
+  std::vector<bool> used(p_.banks, false);
+  std::uint32_t done = 0;
+  // Ring arrivals first [S L145], then the classifier's queues, one insertion per bank.
+  for (std::deque<Element>* src : {&part.ring_in, &part.classified}) {
+    while (!src->empty() && done < p_.banks) {
+      const Element e = src->front();
+      const std::uint32_t set = set_of(e.index), o = owner(set);
+      if (o != p) {
+        auto& out = part.ring_out[direction(p, o)];
+        if (out.size() + 2 > out_cap) break;  // injection leaves a slot for traffic passing through
+        out.push_back(Hop{false, e, o, {}});
+      } else {
+        const std::uint32_t b = (set - p * sets_per_partition_) % p_.banks;
+        if (used[b]) break;
+        if (!insert(p, e)) {
+          ++full_stalls_;
+          break;
+        }
+        used[b] = true;
+      }
+      src->pop_front();
+      ++done;
+    }
+  }
+  if (done) sim_.note_progress();
+}
+
+std::uint64_t Iru::held() const {
+  std::uint64_t h = 0;
+  for (const auto& part : parts_) h += part.held;
+  return h;
+}
+
+void Iru::send(std::uint32_t p, Waiting& w) {
+  Reply r{w.r.id, p, std::move(w.got)};
+  std::vector<std::uint32_t> lines;
+  for (const Element& e : r.elements) {
+    if (fate_.at(e.position) != 0) throw std::logic_error("IRU: an element delivered twice");
+    if (e.index != memory_.load32(setup_.indices + 4 * std::uint64_t{e.position}))
+      throw std::logic_error("IRU: an element's index separated from its position");
+    fate_[e.position] = 1;
+    lines.push_back(line_of(e.index));
+  }
+  delivered_ += r.elements.size();
+  delivered_stat_ += r.elements.size();
+  disabled_ += w.r.lanes - r.elements.size();
+  disabled_stat_ += w.r.lanes - r.elements.size();
+  ++replies_;
+  std::sort(lines.begin(), lines.end());
+  if (!lines.empty())
+    lines_per_reply_.sample(static_cast<double>(std::unique(lines.begin(), lines.end()) - lines.begin()));
+  sim_.note_progress();
+  reply_(r);
+}
+
+void Iru::reply(std::uint32_t p, sim::Cycle c) {
+  Partition& part = parts_[p];
+  if (part.fifo.empty() || part.fifo.front().arrived > c) return;
+  Waiting& w = part.fifo.front();
+  std::uint32_t need = w.r.lanes - static_cast<std::uint32_t>(w.got.size());
+  // An entry with enough elements answers at once (a full one always does) [S L118, L153].
+  if (need && !part.fill.empty() && part.fill.rbegin()->first >= need) {
+    take(p, part.fill.rbegin()->second, need, w.got);
+    need = 0;
+  }
+  bool final_merge = false;
+  if (need && (c >= w.deadline || input_done())) {
+    // Timed out, or nothing more will arrive: the fullest entries, fewer lines for less wait [S L155].
+    if (c >= w.deadline) {
+      ++timeouts_;
+      probes_[p].timeout->set(1);
+    }
+    final_merge = input_done();
+    while (need && !part.fill.empty()) {
+      const auto [count, local] = *part.fill.rbegin();
+      const std::uint32_t k = std::min(count, need);
+      take(p, local, k, w.got);
+      need -= k;
+    }
+    // Threads may go without an element as far as filtering freed them (so that every element
+    // still finds a thread), or once no element is left anywhere.
+    const std::uint64_t spare = merged_ > disabled_ ? merged_ - disabled_ : 0;
+    if (need && !(need <= spare || (input_done() && held() == 0))) {
+      Waiting moved = std::move(w);
+      part.fifo.pop_front();
+      if (moved.own) --part.own_requests;
+      moved.own = false;
+      ++handed_on_;
+      part.requests_out.push_back(Hop{true, {}, next(p, 0), std::move(moved)});
+      return;
+    }
+  } else if (need) {
+    return;
+  }
+  if (final_merge) ++final_replies_;
+  Waiting done = std::move(w);
+  part.fifo.pop_front();
+  if (done.own) --part.own_requests;
+  send(p, done);
+}
+
+void Iru::move_ring(sim::Cycle c) {
+  const std::size_t in_cap = p_.ring_buffer / 2, out_cap = p_.ring_buffer / 2 / (p_.bidirectional ? 2 : 1);
+  // Decide every link's move against the buffers as they were at the start of the cycle, then move.
+  struct Move {
+    std::uint32_t from, dir;
+  };
+  std::vector<Move> moves;
+  std::vector<std::size_t> into_in(parts_.size(), 0), into_out(parts_.size() * 2, 0);
+  for (std::uint32_t p = 0; p < parts_.size(); ++p)
+    for (std::uint32_t dir = 0; dir < (p_.bidirectional ? 2u : 1u); ++dir) {
+      const auto& out = parts_[p].ring_out[dir];
+      if (out.empty()) continue;
+      const std::uint32_t q = next(p, dir);
+      if (out.front().to == q) {
+        if (parts_[q].ring_in.size() + into_in[q] >= in_cap) continue;
+        ++into_in[q];
+      } else {
+        if (parts_[q].ring_out[dir].size() + into_out[2 * q + dir] >= out_cap) continue;
+        ++into_out[2 * q + dir];
+      }
+      moves.push_back({p, dir});
+    }
+  std::vector<Hop> hops;
+  for (const Move& m : moves) {
+    hops.push_back(std::move(parts_[m.from].ring_out[m.dir].front()));
+    parts_[m.from].ring_out[m.dir].pop_front();
+  }
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const std::uint32_t q = next(moves[i].from, moves[i].dir);
+    if (hops[i].to == q) parts_[q].ring_in.push_back(hops[i].e);
+    else parts_[q].ring_out[moves[i].dir].push_back(std::move(hops[i]));
+    ++ring_hops_;
+  }
+  // Handed-on requests: one per cycle per link, the elements gathered so far riding with them.
+  for (std::uint32_t p = 0; p < parts_.size(); ++p) {
+    auto& out = parts_[p].requests_out;
+    if (out.empty() || request_link_free_[p] > c) continue;
+    Hop h = std::move(out.front());
+    out.pop_front();
+    request_link_free_[p] = c + 1 + h.w.got.size();
+    ring_hops_ += h.w.got.size();
+    h.w.arrived = c + 1 + h.w.got.size();
+    h.w.deadline = h.w.arrived + p_.timeout;
+    enqueue(h.to, std::move(h.w));
+  }
+}
+
+bool Iru::tick(sim::Cycle c) {
+  if (!running_) return false;
+  for (std::uint32_t p = 0; p < parts_.size(); ++p) {
+    probes_[p].timeout->set(0);
+    reply(p, c);
+    process(p, c);
+    classify(p);
+    prefetch(p, c);
+  }
+  move_ring(c);
+  for (std::uint32_t p = 0; p < parts_.size(); ++p) {
+    const Partition& part = parts_[p];
+    if (!part.fifo.empty() && c - part.fifo.front().since > p_.watchdog) {
+      const Request& r = part.fifo.front().r;
+      throw Error("IRU watchdog: partition " + std::to_string(p) + " has held the request of SM " + std::to_string(r.sm) +
+                  " warp slot " + std::to_string(r.warp) + " (" + std::to_string(r.lanes) + " threads) for " +
+                  std::to_string(c - part.fifo.front().since) + " cycles (iru.watchdog " + std::to_string(p_.watchdog) +
+                  "); " + std::to_string(held()) + " elements in the hash, " + std::to_string(arrived_) + " of " +
+                  std::to_string(setup_.n) + " arrived");
+    }
+    probes_[p].fifo->set(std::min<std::uint64_t>(0xffff, part.fifo.size()));
+    probes_[p].ring->set(std::min<std::uint64_t>(0xffff, part.ring_in.size() + part.ring_out[0].size() + part.ring_out[1].size()));
+    probes_[p].prefetches->set(part.in_flight);
+    probes_[p].fullest->set(part.fill.empty() ? 0 : part.fill.rbegin()->first);
+  }
+  return true;
+}
+
+std::vector<std::string> Iru::outstanding() const {
+  std::vector<std::string> v;
+  if (!running_) return v;
+  for (std::uint32_t p = 0; p < parts_.size(); ++p) {
+    const Partition& part = parts_[p];
+    v.push_back("partition " + std::to_string(p) + ": " + std::to_string(part.fifo.size()) + " requests waiting, " +
+                std::to_string(part.held) + " elements in the hash, " + std::to_string(part.in_flight) +
+                " prefetches in flight, " + std::to_string(part.lines.size() - part.next_line) + " lines not yet read");
+  }
+  return v;
+}
+
+}  // namespace irr::iru
