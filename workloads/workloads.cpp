@@ -10,77 +10,15 @@
 #include <queue>
 
 #include "sim/error.h"
+#include "workloads/frontier/frontier.h"
+#include "workloads/runner.h"
 
 namespace irr::workloads {
 namespace {
 
-using runtime::Args;
-using runtime::Device;
-using runtime::Dim3;
-
-constexpr std::uint32_t kInf = 0xffffffffu;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr std::uint32_t kBlock = 256;
-// The fixed grid of the plain data-driven variants (LonestarGPU launches a fixed configuration:
-// 15 SMs x 8 blocks); the _vkc variants size the grid to the worklist instead.
-constexpr std::uint32_t kFixedBlocks = 120;
 constexpr float kDamping = 0.85f;
 
-// The graph's CSR in device memory.
-struct DeviceGraph {
-  std::uint64_t row, col, weight;
-  DeviceGraph(Device& d, const Graph& g) {
-    row = d.malloc(g.row.size() * 4);
-    col = d.malloc(std::max<std::size_t>(1, g.col.size()) * 4);
-    weight = d.malloc(std::max<std::size_t>(1, g.weight.size()) * 4);
-    d.memcpy_to_device(row, g.row.data(), g.row.size() * 4);
-    d.memcpy_to_device(col, g.col.data(), g.col.size() * 4);
-    d.memcpy_to_device(weight, g.weight.data(), g.weight.size() * 4);
-  }
-};
-
-struct Runner {
-  Device& d;
-  std::size_t module;
-  Result r;
-  Runner(Device& dev, const std::string& file) : d(dev), module(dev.load_module(kernels_dir() + "/" + file)) {}
-  // A grid covering `threads` (0: the fixed grid).
-  void launch(const std::string& kernel, std::uint64_t threads, const Args& args) {
-    const auto blocks = threads ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (threads + kBlock - 1) / kBlock))
-                                : kFixedBlocks;
-    const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
-    ++r.launches;
-    r.warp_instructions += st.warp_instructions;
-    r.thread_instructions += st.thread_instructions;
-  }
-  // Threads of a persistent grid for `kernel` (its threads pull until DONE): as many blocks as
-  // the device holds at once; 0 (the fixed grid) where the device cannot say.
-  std::uint64_t persistent(const std::string& kernel) {
-    return d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock}) * kBlock;
-  }
-  template <typename T>
-  T get(std::uint64_t p) {
-    T v;
-    d.memcpy_to_host(&v, p, sizeof v);
-    return v;
-  }
-  template <typename T>
-  void put(std::uint64_t p, T v) {
-    d.memcpy_to_device(p, &v, sizeof v);
-  }
-  template <typename T>
-  std::vector<T> download(std::uint64_t p, std::size_t n) {
-    std::vector<T> v(n);
-    d.memcpy_to_host(v.data(), p, n * sizeof(T));
-    return v;
-  }
-};
-
-std::vector<double> as_values(const std::vector<std::uint32_t>& v) {
-  std::vector<double> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] == kInf ? kInfinity : static_cast<double>(v[i]);
-  return out;
-}
 
 void check_source(const Graph& g, std::uint32_t s) {
   if (s >= g.n) throw Error("source vertex " + std::to_string(s) + " is not in the graph (0.." + std::to_string(g.n - 1) + ")", Error::Kind::usage);
@@ -129,8 +67,11 @@ void api_worklist(Runner& run, std::uint32_t src, const std::string& variant, co
   }
 }
 
+bool frontier_variant(const std::string& variant) { return variant == "frontier" || variant == "iru"; }
+
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
+  if (frontier_variant(variant)) return frontier::bfs(d, g, src, variant == "iru");
   Runner run(d, module("bfs.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t level = d.malloc(g.n * 4);
@@ -170,6 +111,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
+  if (frontier_variant(variant)) return frontier::sssp(d, g, src, variant == "iru");
   Runner run(d, module("sssp.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t dist = d.malloc(g.n * 4);
@@ -200,6 +142,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
 }
 
 Result pagerank(Device& d, const Graph& g, std::uint32_t, const std::string& variant) {
+  if (frontier_variant(variant)) return frontier::pagerank(d, g, variant == "iru");
   Runner run(d, "pr.ptx");
   DeviceGraph dg(d, g);
   const std::uint64_t rank = d.malloc(g.n * 4);
@@ -334,7 +277,9 @@ const std::vector<Workload>& workloads() {
         {"data_warp", "worklist with warp-aggregated pushes (one atomic per warp)"},
         {"data_block", "worklist with atomic-reduced pushes (block prefix sum, one atomic per block)"},
         {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
-        {"hwwl", "the same kernel on the hardware worklist (timing mode); with hwwl.mode: single, bfs_wl_relax (levels lowered by atomicMin)", "hwwl"}},
+        {"hwwl", "the same kernel on the hardware worklist (timing mode); with hwwl.mode: single, bfs_wl_relax (levels lowered by atomicMin)", "hwwl"},
+        {"frontier", "Merrill-style expand and contract over vertex and edge frontiers (the IRU paper's baseline, workloads/kernels/frontier.cu)"},
+        {"iru", "the same, the contraction reading the edge frontier through the reorder unit (load_iru; timing mode)", "iru"}},
        true, bfs, bfs_reference, exact, "exact"},
       {"sssp", "single-source shortest paths over positive integer weights",
        {{"topology", "Bellman-Ford rounds over every vertex"},
@@ -342,12 +287,16 @@ const std::vector<Workload>& workloads() {
         {"data_vkc", "the same, the grid sized to the worklist"},
         {"data_warp", "worklist with warp-aggregated pushes"},
         {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
-        {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"}},
+        {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"},
+        {"frontier", "Davidson-style expansion with tentative distances, compaction by atomicMin with a lookup of the winning position"},
+        {"iru", "the same, the compaction reading through the reorder unit with the min filter (timing mode)", "iru"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",
        {{"topology", "power iterations until the L1 change is below 1e-7"},
         {"data", "residual push over a worklist (threshold 1e-4 / n), a fixed grid"},
-        {"data_vkc", "the same, the grid sized to the worklist"}},
+        {"data_vkc", "the same, the grid sized to the worklist"},
+        {"frontier", "residual push over vertex and edge frontiers: expansion writes contributions, contraction adds them atomically"},
+        {"iru", "the same, the contraction reading through the reorder unit with the add filter (timing mode)", "iru"}},
        false, pagerank, pagerank_reference, close, "relative L1 error <= 1e-3 against double-precision power iteration"},
   };
   return all;

@@ -23,6 +23,7 @@
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
 #include "models/gpu/hwwl_gpu.h"
+#include "models/gpu/iru_gpu.h"
 #include "models/hwwl/testbench.h"
 #include "models/iru/testbench.h"
 #include "models/mem/memory_system.h"
@@ -137,15 +138,19 @@ int run_workload(const RunOptions& o) {
   core::ptx::ExtensionRegistry extensions;
   std::unique_ptr<gpu::Gpu> gpu;
   std::unique_ptr<gpu::HwwlGpu> hwwl;
+  std::unique_ptr<gpu::IruGpu> iru;
   if (o.mode == "timing") {
     // The GPU model; the workload's host driver runs as a SystemC thread on it.
     timed = make_simulation(o);
     gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
     // The units the variant needs, attached to the GPU, their instructions in the registry.
     if (unit == "hwwl") hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
+    if (unit == "iru" || timed->config().get_bool("iru.enabled"))
+      iru = std::make_unique<gpu::IruGpu>(*timed, *gpu, extensions);
     check_trace(o, *timed);
     runtime::Device dev(gpu->memory(), &extensions);
     if (hwwl) hwwl->serve(dev);
+    if (iru) iru->serve(dev);
     dev.echo_printf(!o.quiet);
     dev.set_backend(gpu.get());
     gpu::Host host("host", [&] { r = w.run(dev, g, source, o.variant); });

@@ -41,9 +41,9 @@ Params Params::from(const sim::Config& c, std::uint32_t partitions) {
   p.timeout = c.get_uint("iru.timeout");
   p.watchdog = c.get_uint("iru.watchdog");
   p.line = static_cast<std::uint32_t>(c.get_size("l2.line_size"));
-  if (!power_of_two(p.sets) || p.sets % (std::uint64_t{partitions} * p.banks))
-    throw Error("iru.sets (" + std::to_string(p.sets) + ") must be a power of two that splits evenly over " +
-                    std::to_string(partitions) + " partitions of iru.banks (" + std::to_string(p.banks) + ") banks",
+  if (!power_of_two(p.sets) || p.sets < std::uint64_t{partitions} * p.banks)
+    throw Error("iru.sets (" + std::to_string(p.sets) + ") must be a power of two, at least " + std::to_string(partitions) +
+                    " partitions x iru.banks (" + std::to_string(p.banks) + ")",
                 Error::Kind::config);
   if (p.prefetch_buffer < p.line / 4)
     throw Error("iru.prefetch_buffer (" + std::to_string(p.prefetch_buffer) + " elements) must hold one line of indices (" +
@@ -60,8 +60,8 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
       p_(p),
       memory_(memory),
       reply_(std::move(reply)),
-      sets_per_partition_(p.sets / p.partitions),
-      sets_per_bank_(p.sets / p.partitions / p.banks),
+      sets_per_partition_((p.sets + p.partitions - 1) / p.partitions),
+      sets_per_bank_((sets_per_partition_ + p.banks - 1) / p.banks),
       set_bits_(log2(p.sets)),
       parts_(p.partitions),
       request_link_free_(p.partitions, 0),
@@ -245,7 +245,7 @@ void Iru::classify(std::uint32_t p) {
 
 bool Iru::insert(std::uint32_t p, const Element& e) {
   Partition& part = parts_[p];
-  const std::uint32_t local = set_of(e.index) - p * sets_per_partition_;
+  const std::uint32_t local = set_of(e.index) - first_set(p);
   HashBank& bank = part.banks[local % p_.banks];
   const std::uint32_t row = local / p_.banks, before = bank.count(row);
   std::uint32_t dropped = 0;
@@ -304,7 +304,7 @@ void Iru::process(std::uint32_t p, sim::Cycle) {
         if (out.size() + 2 > out_cap) break;  // injection leaves a slot for traffic passing through
         out.push_back(Hop{false, e, o, {}});
       } else {
-        const std::uint32_t b = (set - p * sets_per_partition_) % p_.banks;
+        const std::uint32_t b = (set - first_set(p)) % p_.banks;
         if (used[b]) break;
         if (!insert(p, e)) {
           ++full_stalls_;

@@ -89,7 +89,13 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
 
   // Which hash set, partition and bank an index's element goes to.
   std::uint32_t set_of(std::uint32_t index) const;
-  std::uint32_t owner(std::uint32_t set) const { return set / sets_per_partition_; }
+  // Sets go to partitions in contiguous ranges (as even as the count allows).
+  std::uint32_t owner(std::uint32_t set) const {
+    return static_cast<std::uint32_t>(std::uint64_t{set} * p_.partitions / p_.sets);
+  }
+  std::uint32_t first_set(std::uint32_t partition) const {
+    return static_cast<std::uint32_t>((std::uint64_t{partition} * p_.sets + p_.partitions - 1) / p_.partitions);
+  }
   std::uint32_t line_of(std::uint32_t index) const;  // the target line its access touches
 
   bool tick(sim::Cycle cycle) override;
@@ -156,7 +162,7 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   const Params p_;
   Memory& memory_;
   std::function<void(const Reply&)> reply_;
-  std::uint32_t sets_per_partition_ = 0, sets_per_bank_ = 0, set_bits_ = 0;
+  std::uint32_t sets_per_partition_ = 0, sets_per_bank_ = 0, set_bits_ = 0;  // the largest partition's
   Setup setup_;
   bool configured_ = false, running_ = false;
   std::vector<Partition> parts_;

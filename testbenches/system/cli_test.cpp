@@ -284,7 +284,7 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_NE(r.out.find("data_block"), std::string::npos);
   r = run_cli({"run", "--workload", "bfs", "--variant", "nope", "--graph", "grid:rows=2,cols=2"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl, frontier, iru)"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=2,cols=2", "--mode", "fast"});
   EXPECT_EQ(r.exit_code, 2);
 }
@@ -477,4 +477,27 @@ TEST(Cli, RoundRobinRunsIgnoreTheDatsKeys) {
   r = run_cli({"run", "-q", "--workload", "bfs", "--graph", graph, "-s", "dats.lna_entries=64"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("dats.lna_entries is set but no model in this run reads it"), std::string::npos) << r.err;
+}
+
+// The IRU switched off (not attached: iru.enabled false and a variant that does not need it)
+// changes nothing: statistics byte for byte and no IRU statistic; its variant runs and passes.
+TEST(Cli, RunsWithoutTheIruHaveNoIruStatistics) {
+  TempDir a, b, c;
+  const std::string graph = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx";
+  auto r = run_cli({"run", "-q", "--mode", "timing", "--workload", "sssp", "--variant", "frontier", "--graph", graph, "-o",
+                    a.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"run", "-q", "--mode", "timing", "--workload", "sssp", "--variant", "frontier", "--graph", graph, "-o",
+               b.path(), "-s", "iru.enabled=false"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string stats = read_file(a.path() + "/stats.json");
+  EXPECT_EQ(stats, read_file(b.path() + "/stats.json"));
+  EXPECT_EQ(stats.find("iru"), std::string::npos);
+  r = run_cli({"run", "--mode", "timing", "--workload", "sssp", "--variant", "iru", "--graph", graph, "-o", c.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(c.path() + "/stats.json").find("\"iru.delivered\""), std::string::npos);
+  r = run_cli({"run", "--workload", "sssp", "--variant", "iru", "--graph", graph, "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("iru needs the iru unit, which runs in timing mode"), std::string::npos) << r.err;
 }

@@ -9,7 +9,7 @@
 
 #include "models/gpu/gpu.h"
 #include "models/gpu/hwwl_gpu.h"
-#include "testbenches/common/testing.h"
+#include "testbenches/common/unit_gpu.h"
 #include "workloads/workloads.h"
 
 using namespace irr;
@@ -78,24 +78,8 @@ ret;
 }
 )";
 
-struct GpuRun {
-  Testbench tb;
-  gpu::Gpu& g;
-  core::ptx::ExtensionRegistry reg;
-  std::unique_ptr<gpu::HwwlGpu> hw;
-  explicit GpuRun(std::vector<std::string> sets)
-      : tb([&] {
-          sets.push_back("log.level=warn");
-          sets.push_back("host.launch_overhead=0ps");
-          return sets;
-        }(), "kim4x16"),
-        g(tb.add<gpu::Gpu>("gpu")),
-        hw(std::make_unique<gpu::HwwlGpu>(tb.sim(), g, reg)),
-        dev(g.memory(), &reg) {
-    dev.set_backend(&g);
-    hw->serve(dev);
-  }
-  Device dev;  // the host's runtime on the timed GPU, with the HWWL's queries
+struct GpuRun : irr::testing::UnitGpu<gpu::HwwlGpu> {
+  explicit GpuRun(std::vector<std::string> sets) : UnitGpu(std::move(sets), "kim4x16") {}
 };
 
 // The error that ends the run ("" when it ends well).
@@ -122,12 +106,12 @@ TEST(HwwlGpu, PushThenPullAcrossAKernelBoundary) {
     const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
     const std::uint64_t out = dev.malloc(4 * 128);
     dev.launch(dev.kernel(mod, "push"), Dim3{2}, Dim3{64}, Args());
-    remains_between = r.hw->work_remains();
+    remains_between = r.unit->work_remains();
     dev.launch(dev.kernel(mod, "pull"), Dim3{2}, Dim3{64}, Args() << out);
     dev.memcpy_to_host(got.data(), out, 4 * 128);
     dev.launch(dev.kernel(mod, "pull"), Dim3{2}, Dim3{64}, Args() << out);
     dev.memcpy_to_host(again.data(), out, 4 * 128);
-    remains_after = r.hw->work_remains();
+    remains_after = r.unit->work_remains();
   });
   r.tb.run();
   ASSERT_TRUE(host.finished());
@@ -160,7 +144,7 @@ TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
     dev.launch(dev.kernel(mod, "init"), Dim3{1}, Dim3{1}, Args() << buffer);
     dev.launch(dev.kernel(mod, "push"), Dim3{1}, Dim3{64}, Args());  // 4 per bank: 1 kept, 3 spilled
     std::vector<std::uint32_t> got(64);
-    while (r.hw->work_remains() && launches < 100) {
+    while (r.unit->work_remains() && launches < 100) {
       dev.launch(dev.kernel(mod, "pull"), Dim3{1}, Dim3{64}, Args() << out);
       ++launches;
       dev.memcpy_to_host(got.data(), out, 4 * 64);

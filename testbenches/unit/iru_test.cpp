@@ -254,7 +254,7 @@ TEST(IruTop, AStarvedRequestEndsTheRunNamingItsPartition) {
 }
 
 TEST(IruTop, BadConfigurationsAreClearErrors) {
-  Testbench tb({"log.level=warn", "iru.sets=1000"});
+  Testbench tb({"log.level=warn", "iru.sets=1000"});  // not a power of two
   EXPECT_THROW(iru::Params::from(tb.sim().config(), 4), Error);
   iru::Testbench::Stimulus s;
   s.indices = {1u << 24};

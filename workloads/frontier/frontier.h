@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+// The IRU paper's frontier-based graph algorithms [S L188-L203] (workloads/kernels/frontier.cu):
+// BFS after Merrill, SSSP after Davidson, push PageRank, each an expansion kernel that writes an
+// edge frontier and a contraction kernel that reads it — with plain loads, or with `iru` through
+// the IRU (configure_iru before each contraction; the IRU must be attached, timing mode).
+#pragma once
+
+#include "workloads/workloads.h"
+
+namespace irr::workloads::frontier {
+
+Result bfs(runtime::Device& d, const Graph& g, std::uint32_t source, bool iru);
+Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, bool iru);
+Result pagerank(runtime::Device& d, const Graph& g, bool iru);
+
+}  // namespace irr::workloads::frontier

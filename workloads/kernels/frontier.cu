@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// The IRU paper's frontier kernels [S L188-L203]: BFS after Merrill (expand a vertex frontier into
+// an edge frontier, contract it into the next vertex frontier), SSSP after Davidson (expand with
+// tentative distances, compaction by atomicMin with a lookup of the winning position, the next
+// frontier from the winners) and push PageRank (expand residuals into contributions, contract with
+// atomicAdd). The contraction kernels read the edge frontier with a plain load, or, with USE_IRU
+// (frontier_iru.cu), through the IRU with load_iru — the paper's one-macro instrumentation.
+#ifdef USE_IRU
+#include "iru.cuh"
+#endif
+
+#define INF 0xffffffffu
+#define D 0.85f
+
+// Each frontier vertex reserves room for its edges and writes their targets.
+extern "C" __global__ void bfs_expand(const unsigned* row, const unsigned* col, const unsigned* vf, unsigned nv,
+                                      unsigned* ef, unsigned* ne) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nv) return;
+  unsigned v = vf[i], b = row[v], e = row[v + 1];
+  unsigned base = atomicAdd(ne, e - b);
+  for (unsigned k = b; k < e; ++k) ef[base + k - b] = col[k];
+}
+
+// Figure 9: the first visit labels a vertex and puts it in the next frontier (the check by a plain
+// load filters most revisits; the CAS keeps the frontier free of duplicates).
+extern "C" __global__ void bfs_contract(const unsigned* ef, unsigned ne, unsigned* label, unsigned distance, unsigned* vf,
+                                        unsigned* nv) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos < ne) {
+    unsigned edge;
+#ifdef USE_IRU
+    if (!load_iru(edge)) return;
+#else
+    edge = ef[pos];
+#endif
+    if (label[edge] == INF && atomicCAS(&label[edge], INF, distance) == INF) vf[atomicAdd(nv, 1u)] = edge;
+  }
+}
+
+extern "C" __global__ void sssp_expand(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* dist,
+                                       const unsigned* vf, unsigned nv, unsigned* ef, unsigned* wf, unsigned* ne) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nv) return;
+  unsigned v = vf[i], b = row[v], e = row[v + 1], d = dist[v];
+  unsigned base = atomicAdd(ne, e - b);
+  for (unsigned k = b; k < e; ++k) {
+    ef[base + k - b] = col[k];
+    wf[base + k - b] = d + w[k];
+  }
+}
+
+// Figure 10: the IRU's min filter keeps the smallest tentative distance per vertex and its
+// position, which the lookup records for the frontier kernel.
+extern "C" __global__ void sssp_compaction(const unsigned* ef, const unsigned* wf, unsigned ne, unsigned* label,
+                                           unsigned* lookup) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos < ne) {
+    unsigned edge, weight;
+#ifdef USE_IRU
+    if (!load_iru(edge, weight, pos)) return;
+#else
+    edge = ef[pos];
+    weight = wf[pos];
+#endif
+    unsigned old = atomicMin(&label[edge], weight);
+    if (old > weight) lookup[edge] = pos;
+  }
+}
+
+// The next vertex frontier: each improved vertex once, by the position its lookup holds.
+extern "C" __global__ void sssp_frontier(const unsigned* ef, unsigned ne, unsigned* lookup, unsigned* vf, unsigned* nv) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos >= ne) return;
+  unsigned edge = ef[pos];
+  if (lookup[edge] == pos) {
+    lookup[edge] = INF;
+    vf[atomicAdd(nv, 1u)] = edge;
+  }
+}
+
+// Each frontier vertex takes its residual into its rank and pushes D * r / degree along its edges.
+extern "C" __global__ void pr_expand(const unsigned* row, const unsigned* col, float* rank, float* residual,
+                                     const unsigned* vf, unsigned nv, unsigned* ef, float* wf, unsigned* ne) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nv) return;
+  unsigned v = vf[i], b = row[v], e = row[v + 1];
+  float r = atomicExch(&residual[v], 0.0f);
+  rank[v] += r;
+  if (b == e || r == 0.0f) return;
+  float share = D * r / (e - b);
+  unsigned base = atomicAdd(ne, e - b);
+  for (unsigned k = b; k < e; ++k) {
+    ef[base + k - b] = col[k];
+    wf[base + k - b] = share;
+  }
+}
+
+// Figure 11: with the IRU's add filter, duplicates arrive merged (their contributions summed) and
+// the threads they freed do nothing.
+extern "C" __global__ void pr_contract(const unsigned* ef, const float* wf, unsigned ne, float* residual) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos < ne) {
+    unsigned edge;
+    float weight;
+    bool active_thread = true;
+#ifdef USE_IRU
+    active_thread = load_iru(edge, weight);
+#else
+    edge = ef[pos];
+    weight = wf[pos];
+#endif
+    if (active_thread) atomicAdd(&residual[edge], weight);
+  }
+}
+
+// The next frontier: the vertices reached whose residual is at least eps, each once.
+extern "C" __global__ void pr_frontier(const unsigned* ef, unsigned ne, const float* residual, unsigned* flag,
+                                       unsigned* vf, unsigned* nv, float eps) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos >= ne) return;
+  unsigned v = ef[pos];
+  if (residual[v] >= eps && atomicExch(&flag[v], 1u) == 0) vf[atomicAdd(nv, 1u)] = v;
+}
+
+extern "C" __global__ void pr_clear(const unsigned* vf, unsigned nv, unsigned* flag) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nv) flag[vf[i]] = 0;
+}
