@@ -37,6 +37,7 @@ Params Params::from(const sim::Config& c, std::uint32_t partitions) {
   p.classifier_buffer = u("iru.classifier_buffer");
   p.bidirectional = c.get_string("iru.ring") == "bidirectional";
   p.ring_buffer = u("iru.ring_buffer");
+  p.ring_width = u("iru.ring_width");
   p.request_buffer = u("iru.request_buffer");
   p.timeout = c.get_uint("iru.timeout");
   p.watchdog = c.get_uint("iru.watchdog");
@@ -164,7 +165,7 @@ void Iru::request(std::uint32_t partition, const Request& r) {
   const sim::Cycle c = clock_.now_cycle();
   ++parts_[partition].own_requests;
   ++requests_;
-  enqueue(partition, Waiting{r, c, c + p_.timeout, c, {}, true});
+  enqueue(partition, Waiting{r, c, c + p_.timeout, c, 0, {}, true, false});
   wake();
 }
 
@@ -245,7 +246,7 @@ void Iru::classify(std::uint32_t p) {
 
 bool Iru::insert(std::uint32_t p, const Element& e) {
   Partition& part = parts_[p];
-  const std::uint32_t local = set_of(e.index) - first_set(p);
+  const std::uint32_t local = this->local(set_of(e.index));
   HashBank& bank = part.banks[local % p_.banks];
   const std::uint32_t row = local / p_.banks, before = bank.count(row);
   std::uint32_t dropped = 0;
@@ -302,9 +303,9 @@ void Iru::process(std::uint32_t p, sim::Cycle) {
       if (o != p) {
         auto& out = part.ring_out[direction(p, o)];
         if (out.size() + 2 > out_cap) break;  // injection leaves a slot for traffic passing through
-        out.push_back(Hop{false, e, o, {}});
+        out.push_back(Hop{e, o});
       } else {
-        const std::uint32_t b = (set - first_set(p)) % p_.banks;
+        const std::uint32_t b = local(set) % p_.banks;
         if (used[b]) break;
         if (!insert(p, e)) {
           ++full_stalls_;
@@ -347,6 +348,18 @@ void Iru::send(std::uint32_t p, Waiting& w) {
   reply_(r);
 }
 
+void Iru::hand_on(std::uint32_t p) {
+  Partition& part = parts_[p];
+  Waiting w = std::move(part.fifo.front());
+  part.fifo.pop_front();
+  if (w.own) --part.own_requests;
+  w.own = false;
+  ++handed_on_;
+  const std::uint32_t to = next(p, 0);
+  ++parts_[to].incoming;
+  part.requests_out.push_back(Handed{std::move(w), to});
+}
+
 void Iru::reply(std::uint32_t p, sim::Cycle c) {
   Partition& part = parts_[p];
   if (part.fifo.empty() || part.fifo.front().arrived > c) return;
@@ -357,10 +370,20 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
     take(p, part.fill.rbegin()->second, need, w.got);
     need = 0;
   }
+  // Balancing [S L155]: the next partition, idle, holds an entry that would answer it now.
+  if (need) {
+    const std::uint32_t q = next(p, 0);
+    const Partition& n = parts_[q];
+    if (q != p && n.fifo.empty() && !n.incoming && !n.fill.empty() && n.fill.rbegin()->first >= need)
+      return hand_on(p);
+  }
   bool final_merge = false;
   if (need && (c >= w.deadline || input_done())) {
-    // Timed out, or nothing more will arrive: the fullest entries, fewer lines for less wait [S L155].
-    if (c >= w.deadline) {
+    // Timed out (or nothing more will arrive): the request gathers from the fullest entries,
+    // fewer lines for less wait, and is answered once it has enough [S L155].
+    if (!w.timed_out && c >= w.deadline) {
+      w.timed_out = true;
+      w.progress = c;
       ++timeouts_;
       probes_[p].timeout->set(1);
     }
@@ -370,17 +393,17 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
       const std::uint32_t k = std::min(count, need);
       take(p, local, k, w.got);
       need -= k;
+      w.progress = c;
     }
-    // Threads may go without an element as far as filtering freed them (so that every element
-    // still finds a thread), or once no element is left anywhere.
+    // Threads go without an element only as far as filtering freed them, so that every element
+    // still finds a thread: a whole warp of them while input still arrives, the rest at the end.
     const std::uint64_t spare = merged_ > disabled_ ? merged_ - disabled_ : 0;
-    if (need && !(need <= spare || (input_done() && held() == 0))) {
-      Waiting moved = std::move(w);
-      part.fifo.pop_front();
-      if (moved.own) --part.own_requests;
-      moved.own = false;
-      ++handed_on_;
-      part.requests_out.push_back(Hop{true, {}, next(p, 0), std::move(moved)});
+    if (!need) {
+    } else if (input_done()) {  // the final merge; elements left elsewhere are fetched by handing on
+      if (need > spare && held() > 0) return hand_on(p);
+    } else if (!(w.got.empty() && need <= spare)) {
+      // No element for a timeout: the partition may be starved while the others hold them.
+      if (c - w.progress >= p_.timeout) hand_on(p);
       return;
     }
   } else if (need) {
@@ -395,47 +418,52 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
 
 void Iru::move_ring(sim::Cycle c) {
   const std::size_t in_cap = p_.ring_buffer / 2, out_cap = p_.ring_buffer / 2 / (p_.bidirectional ? 2 : 1);
-  // Decide every link's move against the buffers as they were at the start of the cycle, then move.
-  struct Move {
-    std::uint32_t from, dir;
-  };
-  std::vector<Move> moves;
-  std::vector<std::size_t> into_in(parts_.size(), 0), into_out(parts_.size() * 2, 0);
-  for (std::uint32_t p = 0; p < parts_.size(); ++p)
-    for (std::uint32_t dir = 0; dir < (p_.bidirectional ? 2u : 1u); ++dir) {
-      const auto& out = parts_[p].ring_out[dir];
-      if (out.empty()) continue;
-      const std::uint32_t q = next(p, dir);
-      if (out.front().to == q) {
-        if (parts_[q].ring_in.size() + into_in[q] >= in_cap) continue;
-        ++into_in[q];
-      } else {
-        if (parts_[q].ring_out[dir].size() + into_out[2 * q + dir] >= out_cap) continue;
-        ++into_out[2 * q + dir];
+  const std::uint32_t dirs = p_.bidirectional ? 2 : 1;
+  // Up to ring_width elements per link per cycle, each one hop: every link's moves are decided
+  // against the buffers as they were at the start of the round, then made.
+  for (std::uint32_t round = 0; round < p_.ring_width; ++round) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> moves;  // (from, direction)
+    std::vector<std::size_t> into_in(parts_.size(), 0), into_out(parts_.size() * 2, 0);
+    for (std::uint32_t p = 0; p < parts_.size(); ++p)
+      for (std::uint32_t dir = 0; dir < dirs; ++dir) {
+        const auto& out = parts_[p].ring_out[dir];
+        if (out.empty() || out.front().moved == c) continue;
+        const std::uint32_t q = next(p, dir);
+        if (out.front().to == q) {
+          if (parts_[q].ring_in.size() + into_in[q] >= in_cap) continue;
+          ++into_in[q];
+        } else {
+          if (parts_[q].ring_out[dir].size() + into_out[2 * q + dir] >= out_cap) continue;
+          ++into_out[2 * q + dir];
+        }
+        moves.emplace_back(p, dir);
       }
-      moves.push_back({p, dir});
+    if (moves.empty()) break;
+    std::vector<Hop> hops;
+    for (const auto& [p, dir] : moves) {
+      hops.push_back(parts_[p].ring_out[dir].front());
+      parts_[p].ring_out[dir].pop_front();
     }
-  std::vector<Hop> hops;
-  for (const Move& m : moves) {
-    hops.push_back(std::move(parts_[m.from].ring_out[m.dir].front()));
-    parts_[m.from].ring_out[m.dir].pop_front();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const std::uint32_t q = next(moves[i].first, moves[i].second);
+      hops[i].moved = c;
+      if (hops[i].to == q) parts_[q].ring_in.push_back(hops[i].e);
+      else parts_[q].ring_out[moves[i].second].push_back(hops[i]);
+      ++ring_hops_;
+    }
   }
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    const std::uint32_t q = next(moves[i].from, moves[i].dir);
-    if (hops[i].to == q) parts_[q].ring_in.push_back(hops[i].e);
-    else parts_[q].ring_out[moves[i].dir].push_back(std::move(hops[i]));
-    ++ring_hops_;
-  }
-  // Handed-on requests: one per cycle per link, the elements gathered so far riding with them.
+  // Handed-on requests: one per cycle per link, the elements gathered so far riding with them
+  // (ring_width per cycle); they arrive timed out, to gather at once.
   for (std::uint32_t p = 0; p < parts_.size(); ++p) {
     auto& out = parts_[p].requests_out;
     if (out.empty() || request_link_free_[p] > c) continue;
-    Hop h = std::move(out.front());
+    Handed h = std::move(out.front());
     out.pop_front();
-    request_link_free_[p] = c + 1 + h.w.got.size();
+    const sim::Cycle busy = 1 + (h.w.got.size() + p_.ring_width - 1) / p_.ring_width;
+    request_link_free_[p] = c + busy;
     ring_hops_ += h.w.got.size();
-    h.w.arrived = c + 1 + h.w.got.size();
-    h.w.deadline = h.w.arrived + p_.timeout;
+    h.w.arrived = h.w.deadline = h.w.progress = c + busy;
+    --parts_[h.to].incoming;
     enqueue(h.to, std::move(h.w));
   }
 }

@@ -31,7 +31,7 @@ struct Params {
   bool bypass_l2 = false;
   std::uint32_t classifier_queues = 2, classifier_buffer = 120;
   bool bidirectional = false;
-  std::uint32_t ring_buffer = 280, request_buffer = 128;
+  std::uint32_t ring_buffer = 280, ring_width = 4, request_buffer = 128;
   std::uint64_t timeout = 1000, watchdog = 2000000;
   std::uint32_t line = 128;  // l2.line_size
   static Params from(const sim::Config& c, std::uint32_t partitions);
@@ -89,13 +89,10 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
 
   // Which hash set, partition and bank an index's element goes to.
   std::uint32_t set_of(std::uint32_t index) const;
-  // Sets go to partitions in contiguous ranges (as even as the count allows).
-  std::uint32_t owner(std::uint32_t set) const {
-    return static_cast<std::uint32_t>(std::uint64_t{set} * p_.partitions / p_.sets);
-  }
-  std::uint32_t first_set(std::uint32_t partition) const {
-    return static_cast<std::uint32_t>((std::uint64_t{partition} * p_.sets + p_.partitions - 1) / p_.partitions);
-  }
+  // Sets are interleaved over the partitions (consecutive lines, consecutive sets, spread over
+  // all of them); within a partition, over its banks.
+  std::uint32_t owner(std::uint32_t set) const { return set % p_.partitions; }
+  std::uint32_t local(std::uint32_t set) const { return set / p_.partitions; }
   std::uint32_t line_of(std::uint32_t index) const;  // the target line its access touches
 
   bool tick(sim::Cycle cycle) override;
@@ -112,14 +109,19 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   struct Waiting {  // a request in a replier's FIFO
     Request r;
     sim::Cycle arrived = 0, deadline = 0, since = 0;  // since: first arrival anywhere
+    sim::Cycle progress = 0;                          // timed out: when it last gathered an element
     std::vector<Element> got;                         // gathered on the way
-    bool own = true;  // came from the network here (counts against the FIFO's size)
+    bool own = true;        // came from the network here (counts against the FIFO's size)
+    bool timed_out = false;
   };
-  struct Hop {  // an element or a handed-on request on the ring
-    bool request = false;
+  struct Hop {  // an element on the ring
     Element e;
     std::uint32_t to = 0;
+    sim::Cycle moved = ~sim::Cycle{0};  // the cycle it last moved (one hop per cycle)
+  };
+  struct Handed {  // a request on its way to the next partition
     Waiting w;
+    std::uint32_t to = 0;
   };
   // Orders entries so that the last is the fullest, the lowest set among equals.
   struct Fuller {
@@ -135,12 +137,13 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
     std::uint32_t in_flight = 0, reserved = 0;
     std::deque<Element> prefetched, classified, ring_in;
     std::deque<Hop> ring_out[2];   // toward the next partition, and (bidirectional) the previous
-    std::deque<Hop> requests_out;  // handed-on requests waiting for the request ring
+    std::deque<Handed> requests_out;  // handed-on requests waiting for the request ring
     std::vector<HashBank> banks;
     std::set<std::pair<std::uint32_t, std::uint32_t>, Fuller> fill;  // (count, local set) of non-empty entries
     std::uint64_t held = 0;
     std::deque<Waiting> fifo;
     std::uint64_t own_requests = 0;  // FIFO entries that came from the network (the buffer's limit)
+    std::uint32_t incoming = 0;      // handed-on requests on their way here
   };
 
   void prefetch(std::uint32_t p, sim::Cycle c);
@@ -151,6 +154,7 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   bool insert(std::uint32_t p, const Element& e);  // false: its entry is full
   void take(std::uint32_t p, std::uint32_t local, std::uint32_t k, std::vector<Element>& out);
   void send(std::uint32_t p, Waiting& w);
+  void hand_on(std::uint32_t p);
   void enqueue(std::uint32_t p, Waiting w);
   std::uint32_t direction(std::uint32_t from, std::uint32_t to) const;
   std::uint32_t next(std::uint32_t p, std::uint32_t dir) const;

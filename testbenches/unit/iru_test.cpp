@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "models/iru/testbench.h"
 #include "sim/error.h"
@@ -157,6 +158,44 @@ TEST(IruExamples, TimeoutTakesTheFullestEntriesFirst) {
   EXPECT_EQ(second, (std::vector<std::uint32_t>{41, 42, 43, 3}));  // the fullest entry (line 1) first
   EXPECT_EQ(tb.stat("iru_tb.iru.timeouts"), 1);
   EXPECT_EQ(tb.stat("iru_tb.iru.final_merge_replies"), 1);
+}
+
+// Balancing [S L155]: a request at a partition without elements goes on to the next one when that
+// one is idle with an entry that answers it — long before the timeout. All 32 elements of the first
+// index line touch target line 1, an odd set, so partition 1's; the request goes to partition 0.
+TEST(IruExamples, ARequestGoesOnToAnIdleNeighbourWithElements) {
+  Testbench tb({"log.level=warn"});
+  iru::Testbench::Stimulus s;
+  for (std::uint32_t i = 0; i < 64; ++i) s.indices.push_back(32 + i % 32);
+  s.requests = {{1500, 32}, {4000, 32}};
+  iru::Params p = one_partition();
+  p.partitions = 2;
+  p.prefetches = 1;  // the second index line arrives after 2000 cycles: input is not done at 1500
+  p.timeout = 5000;
+  auto& top = tb.add<iru::Testbench>("iru_tb", p, s, 1000);
+  tb.run();
+  ASSERT_EQ(top.replies().size(), 2u);
+  EXPECT_EQ(top.replies()[0].partition, 1u);
+  EXPECT_LT(top.reply_cycles()[0], 1520u);
+  EXPECT_EQ(tb.stat("iru_tb.iru.timeouts"), 0);
+  EXPECT_GE(tb.stat("iru_tb.iru.handed_on"), 1);
+  EXPECT_EQ(tb.stat("iru_tb.iru.lines_per_reply"), 1.0);
+}
+
+// Sets are interleaved over the partitions: a target array of a few lines spreads over all four.
+TEST(IruExamples, ConsecutiveLinesSpreadOverThePartitions) {
+  Testbench tb({"log.level=warn"});
+  iru::Testbench::Stimulus s;
+  s.indices = {0};
+  s.requests = {{0, 1}};
+  iru::Params p = one_partition();
+  p.partitions = 4;
+  p.xor_hash = true;
+  auto& top = tb.add<iru::Testbench>("iru_tb", p, s, 20);
+  std::set<std::uint32_t> owners;
+  for (std::uint32_t line = 0; line < 4; ++line) owners.insert(top.unit().owner(top.unit().set_of(32 * line)));
+  EXPECT_EQ(owners.size(), 4u);
+  tb.run();
 }
 
 namespace {
