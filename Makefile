@@ -38,6 +38,8 @@ waveforms: build
 	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
 	$(IRRGPU) gtkw -s sim.top=hwwl --trace 'hwwl_tb.hwwl.*' -o waveforms/hwwl.gtkw
 	$(IRRGPU) gtkw --gpu -s gpu.cta_scheduler=dats --trace 'gpu.dats.*' -o waveforms/dats.gtkw
+	$(IRRGPU) gtkw -s sim.top=iru --trace 'iru_tb.iru.*' -o waveforms/iru.gtkw
+	$(IRRGPU) gtkw --gpu -c gtx980 -s iru.enabled=true --trace 'iru.*' -o waveforms/iru_gpu.gtkw
 
 clean:
 	rm -rf $(BUILD)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // irrgpu gtkw: a GTKWave save file grouping the probes of the model `sim.top` names, or of the
-// timed GPU (--gpu: its CTA scheduler, e.g. DATS's buffer, and memory system).
+// timed GPU (--gpu: its CTA scheduler, e.g. DATS's buffer, its memory system, and the IRU when
+// iru.enabled).
 #include <fstream>
 
 #include "apps/irrgpu/commands.h"
 #include "models/gpu/gpu.h"
+#include "models/gpu/iru_gpu.h"
 #include "sim/error.h"
 #include "sim/probe.h"
 #include "sim/simulation.h"
@@ -16,8 +18,14 @@ int gtkw(const GtkwOptions& o) {
     sim::Simulation sim(load(o.config));
     std::unique_ptr<sc_core::sc_module> top;
     std::unique_ptr<gpu::Gpu> gpu;
-    if (o.gpu) gpu = std::make_unique<gpu::Gpu>("gpu", sim);
-    else top = build_top(sim);
+    core::ptx::ExtensionRegistry extensions;
+    std::unique_ptr<gpu::IruGpu> iru;
+    if (o.gpu) {
+      gpu = std::make_unique<gpu::Gpu>("gpu", sim);
+      if (sim.config().get_bool("iru.enabled")) iru = std::make_unique<gpu::IruGpu>(sim, *gpu, extensions);
+    } else {
+      top = build_top(sim);
+    }
     auto probes = sim.probes().select(o.trace);
     if (probes.empty()) throw Error({"--trace", 0, 0}, "no probe matches", Error::Kind::usage);
     std::ofstream out(o.output);

@@ -210,6 +210,14 @@ TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/dats.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/dats.gtkw"))
       << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "-s", "sim.top=iru", "--trace", "iru_tb.iru.*", "-o", d.path() + "/iru.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/iru.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/iru.gtkw"))
+      << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "--gpu", "-c", "gtx980", "-s", "iru.enabled=true", "--trace", "iru.*", "-o", d.path() + "/iru_gpu.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/iru_gpu.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/iru_gpu.gtkw"))
+      << "regenerate with: make waveforms";
 }
 
 // The HWWL unit testbench: same seed, same statistics; its waveform holds the unit's signals and
@@ -231,6 +239,25 @@ TEST(Cli, HwwlTestbenchIsDeterministicAndTraced) {
   EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.core0.occupancy.bank00").size(), 10u);
   EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.core0.hvu.stored").size(), 2u);
   EXPECT_GT(vcd.changes.at("hwwl_tb.hwwl.icrn.in_flight").size(), 2u);
+}
+
+// The IRU unit testbench: same seed, same statistics; its waveform shows the partitions' request
+// FIFOs, ring buffers, prefetches in flight, fullest entries and timeouts moving.
+TEST(Cli, IruTestbenchIsDeterministicAndTraced) {
+  TempDir d;
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(run_cli({"run", "-q", "-s", "sim.top=iru", "-s", "iru.testbench.elements=4000", "-s", "iru.timeout=200", "-o",
+                       d.path() + "/" + run, "--vcd", d.path() + "/" + run + ".vcd"})
+                  .exit_code,
+              0);
+  const std::string a = read_file(d.path() + "/a/stats.json");
+  EXPECT_EQ(a, read_file(d.path() + "/b/stats.json"));
+  const auto stats = nlohmann::json::parse(a)["stats"];
+  EXPECT_EQ(stats["iru_tb.iru.delivered"]["value"], 4000);
+  const Vcd vcd = parse_vcd(read_file(d.path() + "/a.vcd"));
+  EXPECT_EQ(vcd.widths.at("iru_tb.iru.p0.fullest_entry"), 6u);  // 0..32
+  for (const char* probe : {"requests", "ring", "prefetches", "fullest_entry", "timeout"})
+    EXPECT_GT(vcd.changes.at(std::string("iru_tb.iru.p3.") + probe).size(), 1u) << probe;
 }
 
 TEST(Cli, MemorySystemRunIsDeterministic) {
