@@ -15,16 +15,18 @@ endfunction()
 # irrgpu_verilate_builds(TARGET rtl/<source> BUILDS LIST <param> <letter>...): verilates the
 # module named after `source` (rtl/<unit>/<top>.v) for each set in `builds` ("v1 v2 v3" for the
 # parameters named in order, the Verilated class Vtop_<l1><v1>_<l2><v2>...), appending the
-# includes to _inc and setting the variable named `list` to an X-macro list of the sets.
+# includes to _inc and setting the variable named `list` to an X-macro list of the sets. Modules it
+# instantiates are found in its folder (<module>.v).
 function(irrgpu_verilate_builds target source builds list)
   get_filename_component(top "${source}" NAME_WE)
+  get_filename_component(dir "${PROJECT_SOURCE_DIR}/rtl/${source}" DIRECTORY)
   set(names ${ARGN})  # pairs: parameter, class-name letter
   list(LENGTH names n)
   math(EXPR last "${n} / 2 - 1")
   set(x "")
   foreach(set IN LISTS builds)
     separate_arguments(set)
-    set(args "")
+    set(args -y "${dir}")
     set(suffix "")
     set(values "")
     foreach(i RANGE 0 ${last})

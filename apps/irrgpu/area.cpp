@@ -172,6 +172,7 @@ json area_report(const AreaOptions& o) {
   std::vector<std::string> sources;
   std::map<std::string, std::string> params;
   json declared_memories = json::object();
+  bool flop_pass = true;  // blocks.json flip_flop_pass: false for memories too large to map to flip-flops
   if (!o.block.empty()) {
     if (!blocks.contains(o.block)) {
       std::string names;
@@ -184,6 +185,7 @@ json area_report(const AreaOptions& o) {
     const json defaults = b.value("parameters", json::object());
     for (const auto& [k, v] : defaults.items()) params[k] = v.dump();
     declared_memories = b.value("memories", json::object());
+    flop_pass = b.value("flip_flop_pass", true);
   } else {
     if (top.empty() || o.sources.empty()) throw Error("name a block, or give --top and --source", Error::Kind::usage);
     sources = o.sources;
@@ -202,7 +204,7 @@ json area_report(const AreaOptions& o) {
   const json& sram = tech["sram"];
 
   Synthesis with_sram = synthesize(top, sources, params, liberty, false);
-  Synthesis with_flops = synthesize(top, sources, params, liberty, true);
+  const Synthesis with_flops = flop_pass ? synthesize(top, sources, params, liberty, true) : Synthesis{};
 
   json r;
   r["block"] = o.block.empty() ? top : o.block;
@@ -243,6 +245,8 @@ json area_report(const AreaOptions& o) {
   const double path = clk_to_q + with_sram.logic_delay_ps + setup;
   r["critical_path_ps"] = path;
   r["fmax_mhz"] = 1e6 / path;
+  r["sram_model"] = sram;
+  if (!flop_pass) return r;  // "all_flip_flops" absent: not synthesised
   json flops;
   flops["cells"] = cells_json(with_flops, areas, flop_area, flop_ff_bits, ff_cell);
   flops["flip_flop_bits"] = flop_ff_bits;
@@ -252,7 +256,6 @@ json area_report(const AreaOptions& o) {
   flops["logic_delay_ps"] = with_flops.logic_delay_ps;
   flops["critical_path_ps"] = clk_to_q + with_flops.logic_delay_ps + setup;
   r["all_flip_flops"] = flops;
-  r["sram_model"] = sram;
   return r;
 }
 
@@ -272,10 +275,11 @@ int area(const AreaOptions& o) {
   for (const auto& [k, v] : r["parameters"].items()) params += (params.empty() ? "" : " ") + k + "=" + v.get<std::string>();
   std::cout << "block " << r["block"].get<std::string>() << " (" << params << "), library "
             << r["library"]["name"].get<std::string>() << "\n\n";
-  const json& f = r["all_flip_flops"];
+  const json f = r.value("all_flip_flops", json{{"flip_flop_bits", 0}, {"area_um2", 0.0}, {"transistors", 0}, {"critical_path_ps", 0.0}});
+  const bool flops = r.contains("all_flip_flops");
   std::cout << std::left << std::setw(34) << "" << std::setw(18) << "memories as SRAM" << "all flip-flops\n";
   auto row = [&](const std::string& what, const std::string& a, const std::string& b) {
-    std::cout << std::left << std::setw(34) << what << std::setw(18) << a << b << "\n";
+    std::cout << std::left << std::setw(34) << what << std::setw(18) << a << (flops ? b : "(not synthesised)") << "\n";
   };
   row("flip-flop bits", std::to_string(r["flip_flop_bits"].get<std::uint64_t>()),
       std::to_string(f["flip_flop_bits"].get<std::uint64_t>()));
@@ -286,7 +290,7 @@ int area(const AreaOptions& o) {
       std::to_string(r["transistors_logic"].get<std::uint64_t>() + r["transistors_sram"].get<std::uint64_t>()),
       std::to_string(f["transistors"].get<std::uint64_t>()));
   row("critical path (ps)", num(r["critical_path_ps"]), num(f["critical_path_ps"]));
-  row("fmax (MHz)", num(r["fmax_mhz"], 0), num(1e6 / f["critical_path_ps"].get<double>(), 0));
+  row("fmax (MHz)", num(r["fmax_mhz"], 0), flops ? num(1e6 / f["critical_path_ps"].get<double>(), 0) : "");
   for (const auto& m : r["memories"])
     std::cout << "\nSRAM " << m["name"].get<std::string>() << ": " << m["words"] << " x " << m["width"] << " bits, "
               << m["ports"] << " port(s), " << num(m["area_um2"]) << " um2 (first-order model, docs/rtl.md)";

@@ -38,14 +38,35 @@ HashBank::HashBank(std::uint32_t sets, std::uint32_t capacity, Filter filter)
   for (auto& e : entries_) e.reserve(capacity);
 }
 
+namespace {
+
+// The element of `entry` that `e` merges into under `f`: the oldest with its index.
+template <typename Entry>
+auto duplicate(Entry& entry, Filter f, const Element& e) -> decltype(&entry[0]) {
+  if (f != Filter::none)
+    for (auto& x : entry)
+      if (x.index == e.index) return &x;
+  return nullptr;
+}
+
+}  // namespace
+
+HashBank::Insert HashBank::check(std::uint32_t set, const Element& e, std::uint32_t& dropped) const {
+  const std::vector<Element>& entry = entries_.at(set);
+  if (const Element* x = duplicate(entry, filter_, e)) {
+    Element copy = *x;
+    dropped = merge(filter_, copy, e);
+    return Insert::merged;
+  }
+  return entry.size() >= capacity_ ? Insert::full : Insert::inserted;
+}
+
 HashBank::Insert HashBank::insert(std::uint32_t set, const Element& e, std::uint32_t& dropped) {
   std::vector<Element>& entry = entries_.at(set);
-  if (filter_ != Filter::none)
-    for (Element& x : entry)
-      if (x.index == e.index) {
-        dropped = merge(filter_, x, e);
-        return Insert::merged;
-      }
+  if (Element* x = duplicate(entry, filter_, e)) {
+    dropped = merge(filter_, *x, e);
+    return Insert::merged;
+  }
   if (entry.size() >= capacity_) return Insert::full;
   entry.push_back(e);
   return Insert::inserted;

@@ -29,6 +29,11 @@ class HashBank {
   // Inserts `e` into `set`; on a merge `dropped` is the position of the element that is gone (the
   // new one, or the one it replaced under min). A full entry refuses: the element waits.
   Insert insert(std::uint32_t set, const Element& e, std::uint32_t& dropped);
+  // What insert() would do, without doing it.
+  Insert check(std::uint32_t set, const Element& e, std::uint32_t& dropped) const;
+  void clear() {
+    for (auto& e : entries_) e.clear();
+  }
   std::uint32_t count(std::uint32_t set) const { return static_cast<std::uint32_t>(entries_.at(set).size()); }
   // Moves the first k elements of `set` (arrival order) to the end of `out`; the rest move up.
   void take(std::uint32_t set, std::uint32_t k, std::vector<Element>& out);
