@@ -42,6 +42,7 @@ Params Params::from(const sim::Config& c, std::uint32_t partitions) {
   p.timeout = c.get_uint("iru.timeout");
   p.watchdog = c.get_uint("iru.watchdog");
   p.line = static_cast<std::uint32_t>(c.get_size("l2.line_size"));
+  p.rtl_banks = c.get_string("iru.bank.impl") == "rtl";
   if (!power_of_two(p.sets) || p.sets < std::uint64_t{partitions} * p.banks)
     throw Error("iru.sets (" + std::to_string(p.sets) + ") must be a power of two, at least " + std::to_string(partitions) +
                     " partitions x iru.banks (" + std::to_string(p.banks) + ")",
@@ -81,7 +82,15 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
       lines_per_reply_(sim.distribution(*this, "lines_per_reply", "target lines the elements of one reply touch", "lines",
                                         1, 1, 32)) {
   for (std::uint32_t i = 0; i < p.partitions; ++i) {
-    for (std::uint32_t b = 0; b < p.banks; ++b) parts_[i].banks.emplace_back(sets_per_bank_, p.entry, Filter::none);
+    for (std::uint32_t b = 0; b < p.banks; ++b) {
+      parts_[i].banks.emplace_back(sets_per_bank_, p.entry, Filter::none);
+      if (!p.rtl_banks) continue;
+      try {
+        rtl_.push_back(make_bank_block("rtl", BankParams{sets_per_bank_, p.entry}, sim.seed() + rtl_.size()));
+      } catch (const Error& e) {
+        throw Error(std::string("iru.bank.impl: rtl: ") + e.what(), Error::Kind::config);
+      }
+    }
     const std::string n = "p" + std::to_string(i) + ".";
     probes_.push_back({&sim.probe(*this, n + "requests", 16, "warp requests in the partition's FIFO"),
                        &sim.probe(*this, n + "ring", 16, "elements in the partition's ring buffers"),
@@ -120,6 +129,9 @@ void Iru::configure(const Setup& s) {
   }
   const std::uint64_t first = s.indices / p_.line * p_.line, last = (s.indices + 4 * s.n - 1) / p_.line * p_.line;
   for (std::uint64_t l = first; l <= last; l += p_.line) parts_.at(memory_.home(l)).lines.push_back(l);
+  BankIn reset;
+  reset.rst = true;
+  for (auto& r : rtl_) r->step(reset);
   fate_.assign(s.n, 0);
   fetches_.clear();
   read_fetch_.clear();
@@ -249,8 +261,27 @@ bool Iru::insert(std::uint32_t p, const Element& e) {
   const std::uint32_t local = this->local(set_of(e.index));
   HashBank& bank = part.banks[local % p_.banks];
   const std::uint32_t row = local / p_.banks, before = bank.count(row);
+  BankOut rtl;
+  if (!rtl_.empty()) {
+    BankIn in;
+    in.filter = setup_.filter;
+    in.op = BankOp::insert;
+    in.set = row;
+    in.element = e;
+    rtl = step_rtl(p, local % p_.banks, in);
+  }
   std::uint32_t dropped = 0;
-  switch (bank.insert(row, e, dropped)) {
+  const HashBank::Insert result = bank.insert(row, e, dropped);
+  if (!rtl_.empty()) {
+    const BankOut& o = rtl;
+    const auto want = result == HashBank::Insert::inserted ? BankResult::inserted
+                      : result == HashBank::Insert::merged ? BankResult::merged
+                                                           : BankResult::full;
+    if (o.result != want || (want == BankResult::merged && o.dropped != dropped))
+      throw Error("IRU RTL bank (partition " + std::to_string(p) + ", set " + std::to_string(local) +
+                  ") answered an insertion unlike the model (iru.bank.impl: rtl)");
+  }
+  switch (result) {
     case HashBank::Insert::full: return false;
     case HashBank::Insert::merged:
       if (fate_.at(dropped) != 0) throw std::logic_error("IRU: an element merged twice");
@@ -272,10 +303,35 @@ void Iru::take(std::uint32_t p, std::uint32_t local, std::uint32_t k, std::vecto
   Partition& part = parts_[p];
   HashBank& bank = part.banks[local % p_.banks];
   const std::uint32_t row = local / p_.banks, before = bank.count(row);
-  bank.take(row, k, out);
+  if (!rtl_.empty()) {  // the RTL's elements are the ones delivered
+    BankIn in;
+    in.filter = setup_.filter;
+    in.op = BankOp::take;
+    in.set = row;
+    in.k = k;
+    const BankOut o = step_rtl(p, local % p_.banks, in);
+    std::vector<Element> model;
+    bank.take(row, k, model);
+    if (o.result != BankResult::inserted || o.entry.size() < k || !std::equal(model.begin(), model.end(), o.entry.begin()))
+      throw Error("IRU RTL bank (partition " + std::to_string(p) + ", set " + std::to_string(local) +
+                  ") gave other elements than the model (iru.bank.impl: rtl)");
+    out.insert(out.end(), o.entry.begin(), o.entry.begin() + k);
+  } else {
+    bank.take(row, k, out);
+  }
   part.fill.erase({before, local});
   if (before > k) part.fill.insert({before - k, local});
   part.held -= k;
+}
+
+BankOut Iru::step_rtl(std::uint32_t p, std::uint32_t b, const BankIn& in) {
+  HashBankBlock& rtl = *rtl_.at(p * p_.banks + b);
+  const BankOut o = rtl.eval(in);
+  if (o.entry != parts_[p].banks[b].entry(in.set))
+    throw Error("IRU RTL bank (partition " + std::to_string(p) + ", bank " + std::to_string(b) + ", row " +
+                std::to_string(in.set) + ") holds other elements than the model (iru.bank.impl: rtl)");
+  rtl.edge();
+  return o;
 }
 
 std::uint32_t Iru::next(std::uint32_t p, std::uint32_t dir) const {

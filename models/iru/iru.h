@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/iru/hash_bank.h"
+#include "models/iru/hash_bank_block.h"
 #include "sim/simulation.h"
 
 namespace irr::iru {
@@ -34,6 +35,7 @@ struct Params {
   std::uint32_t ring_buffer = 280, ring_width = 4, request_buffer = 128;
   std::uint64_t timeout = 1000, watchdog = 2000000;
   std::uint32_t line = 128;  // l2.line_size
+  bool rtl_banks = false;    // iru.bank.impl: rtl
   static Params from(const sim::Config& c, std::uint32_t partitions);
 };
 
@@ -176,6 +178,9 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   std::vector<std::uint8_t> fate_;  // per position: 0 pending, 1 delivered, 2 merged
   std::uint64_t arrived_ = 0, merged_ = 0, delivered_ = 0, disabled_ = 0;
   std::vector<sim::Cycle> request_link_free_;  // per partition: its outgoing request link
+  std::vector<std::unique_ptr<HashBankBlock>> rtl_;  // iru.bank.impl: rtl — per partition, per bank
+  // The RTL bank beside `bank` steps `in`, after its entry was checked against the model's.
+  BankOut step_rtl(std::uint32_t p, std::uint32_t b, const BankIn& in);
 
   sim::Counter &requests_, &replies_, &elements_, &delivered_stat_, &merged_stat_, &disabled_stat_, &timeouts_,
       &handed_on_, &final_replies_, &reads_, &ring_hops_, &full_stalls_;
