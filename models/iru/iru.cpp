@@ -404,16 +404,36 @@ void Iru::send(std::uint32_t p, Waiting& w) {
   reply_(r);
 }
 
-void Iru::hand_on(std::uint32_t p) {
+void Iru::hand_on(std::uint32_t p, std::uint32_t to) {
   Partition& part = parts_[p];
   Waiting w = std::move(part.fifo.front());
   part.fifo.pop_front();
   if (w.own) --part.own_requests;
   w.own = false;
   ++handed_on_;
-  const std::uint32_t to = next(p, 0);
   ++parts_[to].incoming;
-  part.requests_out.push_back(Handed{std::move(w), to});
+  const auto n = static_cast<std::uint32_t>(parts_.size());
+  part.requests_out.push_back(Handed{std::move(w), to, (to + n - p) % n ? (to + n - p) % n : n});
+}
+
+// Balancing [S L155]: a partition with a full entry and no request takes the oldest request that
+// its own partition cannot answer now (the partitions' idle and full states go round the request
+// ring with the requests).
+void Iru::steal(sim::Cycle c) {
+  for (std::uint32_t q = 0; q < parts_.size(); ++q) {
+    const Partition& idle = parts_[q];
+    if (!idle.fifo.empty() || idle.incoming || idle.fill.empty() || idle.fill.rbegin()->first < p_.entry) continue;
+    std::uint32_t from = q;
+    for (std::uint32_t p = 0; p < parts_.size(); ++p) {
+      const Partition& part = parts_[p];
+      if (p == q || part.fifo.empty() || part.fifo.front().arrived > c) continue;
+      const Waiting& w = part.fifo.front();
+      const std::uint32_t need = w.r.lanes - static_cast<std::uint32_t>(w.got.size());
+      if (!part.fill.empty() && part.fill.rbegin()->first >= need) continue;  // answered at home
+      if (from == q || w.since < parts_[from].fifo.front().since) from = p;
+    }
+    if (from != q) hand_on(from, q);
+  }
 }
 
 void Iru::reply(std::uint32_t p, sim::Cycle c) {
@@ -425,13 +445,6 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
   if (need && !part.fill.empty() && part.fill.rbegin()->first >= need) {
     take(p, part.fill.rbegin()->second, need, w.got);
     need = 0;
-  }
-  // Balancing [S L155]: the next partition, idle, holds an entry that would answer it now.
-  if (need) {
-    const std::uint32_t q = next(p, 0);
-    const Partition& n = parts_[q];
-    if (q != p && n.fifo.empty() && !n.incoming && !n.fill.empty() && n.fill.rbegin()->first >= need)
-      return hand_on(p);
   }
   bool final_merge = false;
   if (need && (c >= w.deadline || input_done())) {
@@ -456,10 +469,10 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
     const std::uint64_t spare = merged_ > disabled_ ? merged_ - disabled_ : 0;
     if (!need) {
     } else if (input_done()) {  // the final merge; elements left elsewhere are fetched by handing on
-      if (need > spare && held() > 0) return hand_on(p);
+      if (need > spare && held() > 0) return hand_on(p, next(p, 0));
     } else if (!(w.got.empty() && need <= spare)) {
       // No element for a timeout: the partition may be starved while the others hold them.
-      if (c - w.progress >= p_.timeout) hand_on(p);
+      if (c - w.progress >= p_.timeout) hand_on(p, next(p, 0));
       return;
     }
   } else if (need) {
@@ -517,8 +530,8 @@ void Iru::move_ring(sim::Cycle c) {
     out.pop_front();
     const sim::Cycle busy = 1 + (h.w.got.size() + p_.ring_width - 1) / p_.ring_width;
     request_link_free_[p] = c + busy;
-    ring_hops_ += h.w.got.size();
-    h.w.arrived = h.w.deadline = h.w.progress = c + busy;
+    ring_hops_ += h.w.got.size() * h.hops;
+    h.w.arrived = h.w.deadline = h.w.progress = c + busy * h.hops;
     --parts_[h.to].incoming;
     enqueue(h.to, std::move(h.w));
   }
@@ -526,6 +539,7 @@ void Iru::move_ring(sim::Cycle c) {
 
 bool Iru::tick(sim::Cycle c) {
   if (!running_) return false;
+  steal(c);
   for (std::uint32_t p = 0; p < parts_.size(); ++p) {
     probes_[p].timeout->set(0);
     reply(p, c);

@@ -121,9 +121,9 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
     std::uint32_t to = 0;
     sim::Cycle moved = ~sim::Cycle{0};  // the cycle it last moved (one hop per cycle)
   };
-  struct Handed {  // a request on its way to the next partition
+  struct Handed {  // a request on its way to another partition, one hop per link
     Waiting w;
-    std::uint32_t to = 0;
+    std::uint32_t to = 0, hops = 1;
   };
   // Orders entries so that the last is the fullest, the lowest set among equals.
   struct Fuller {
@@ -156,7 +156,8 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   bool insert(std::uint32_t p, const Element& e);  // false: its entry is full
   void take(std::uint32_t p, std::uint32_t local, std::uint32_t k, std::vector<Element>& out);
   void send(std::uint32_t p, Waiting& w);
-  void hand_on(std::uint32_t p);
+  void hand_on(std::uint32_t p, std::uint32_t to);
+  void steal(sim::Cycle c);
   void enqueue(std::uint32_t p, Waiting w);
   std::uint32_t direction(std::uint32_t from, std::uint32_t to) const;
   std::uint32_t next(std::uint32_t p, std::uint32_t dir) const;

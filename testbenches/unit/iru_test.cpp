@@ -160,10 +160,10 @@ TEST(IruExamples, TimeoutTakesTheFullestEntriesFirst) {
   EXPECT_EQ(tb.stat("iru_tb.iru.final_merge_replies"), 1);
 }
 
-// Balancing [S L155]: a request at a partition without elements goes on to the next one when that
-// one is idle with an entry that answers it — long before the timeout. All 32 elements of the first
-// index line touch target line 1, an odd set, so partition 1's; the request goes to partition 0.
-TEST(IruExamples, ARequestGoesOnToAnIdleNeighbourWithElements) {
+// Balancing [S L155]: a partition idle with a full entry takes the oldest request another partition
+// cannot answer — long before the timeout. All 32 elements of the first index line touch target
+// line 1, an odd set, so partition 1's; the request goes to partition 0.
+TEST(IruExamples, AnIdlePartitionWithAFullEntryTakesAWaitingRequest) {
   Testbench tb({"log.level=warn"});
   iru::Testbench::Stimulus s;
   for (std::uint32_t i = 0; i < 64; ++i) s.indices.push_back(32 + i % 32);
