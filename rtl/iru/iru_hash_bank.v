@@ -51,25 +51,33 @@ module iru_hash_bank #(
   assign count = counts[set_addr*CW+:CW];
   wire [AW-1:0] tail = head + AW'(count);
 
-  // The oldest element with the incoming index (filtering only).
-  reg          match;
-  reg [AW-1:0] match_slot;
-  reg [AW-1:0] phys;
-  integer      l;
+  // The oldest element with the incoming index (filtering only): the slots' comparators, rotated
+  // to arrival order by the head, the first one set.
+  reg [CAP-1:0] hit, hit_by_age;
+  reg           match;
+  reg [AW-1:0]  match_age, match_slot, age;
+  integer       j;
   always @* begin
-    match = 1'b0;
-    match_slot = {AW{1'b0}};
-    for (l = CAP - 1; l >= 0; l = l - 1) begin
-      phys = head + AW'(l);
-      if (filter != 2'd0 && CW'(l) < count && row[phys*EW+56+:24] == in_index) begin
-        match = 1'b1;
-        match_slot = phys;
-      end
+    for (j = 0; j < CAP; j = j + 1) begin
+      age = AW'(j) - head;  // the slot's place in arrival order (modulo CAP)
+      hit[j] = filter != 2'd0 && CW'(age) < count && row[j*EW+56+:24] == in_index;
     end
+    hit_by_age = CAP'({hit, hit} >> head);
+    match = |hit_by_age;
+    match_age = {AW{1'b0}};
+    for (j = CAP - 1; j >= 0; j = j - 1)
+      if (hit_by_age[j]) match_age = AW'(j);
+    match_slot = head + match_age;
   end
 
-  wire [31:0] old_secondary = row[match_slot*EW+24+:32];
-  wire [23:0] old_position = row[match_slot*EW+:24];
+  reg [55:0] old;  // the matched element's secondary value and position
+  always @* begin
+    old = 56'd0;
+    for (j = 0; j < CAP; j = j + 1)
+      if (AW'(j) == match_slot) old = row[j*EW+:56];
+  end
+  wire [31:0] old_secondary = old[55:24];
+  wire [23:0] old_position = old[23:0];
   wire [31:0] sum;
   iru_fadd adder (.a(old_secondary), .b(in_secondary), .y(sum));
   wire        replace = filter == 2'd1 && in_secondary < old_secondary;  // min: the newcomer stays
@@ -83,13 +91,15 @@ module iru_hash_bank #(
       if (match) begin
         result = MERGED;
         dropped = replace ? old_position : in_position;
-        if (replace) new_row[match_slot*EW+:EW] = {in_index, in_secondary, in_position};
-        else if (filter == 2'd2) new_row[match_slot*EW+24+:32] = sum;
       end else if (count == CW'(CAP)) begin
         result = FULL;
       end else begin
         result = INSERTED;
-        new_row[tail*EW+:EW] = {in_index, in_secondary, in_position};
+      end
+      for (j = 0; j < CAP; j = j + 1) begin
+        if (result == MERGED && AW'(j) == match_slot && replace) new_row[j*EW+:EW] = {in_index, in_secondary, in_position};
+        if (result == MERGED && AW'(j) == match_slot && !replace && filter == 2'd2) new_row[j*EW+24+:32] = sum;
+        if (result == INSERTED && AW'(j) == tail) new_row[j*EW+:EW] = {in_index, in_secondary, in_position};
       end
     end else if (op == TAKE) begin
       result = k != {CW{1'b0}} && k <= count ? INSERTED : FULL;
