@@ -467,10 +467,9 @@ void Iru::reply(std::uint32_t p, sim::Cycle c) {
     // Threads go without an element only as far as filtering freed them, so that every element
     // still finds a thread: a whole warp of them while input still arrives, the rest at the end.
     const std::uint64_t spare = merged_ > disabled_ ? merged_ - disabled_ : 0;
-    if (!need) {
-    } else if (input_done()) {  // the final merge; elements left elsewhere are fetched by handing on
+    if (need && input_done()) {  // the final merge; elements left elsewhere are fetched by handing on
       if (need > spare && held() > 0) return hand_on(p, next(p, 0));
-    } else if (!(w.got.empty() && need <= spare)) {
+    } else if (need && !(w.got.empty() && need <= spare)) {
       // No element for a timeout: the partition may be starved while the others hold them.
       if (c - w.progress >= p_.timeout) hand_on(p, next(p, 0));
       return;
