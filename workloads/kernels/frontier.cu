@@ -3,7 +3,10 @@
 // an edge frontier, contract it into the next vertex frontier), SSSP after Davidson (expand with
 // tentative distances, compaction by atomicMin with a lookup of the winning position, the next
 // frontier from the winners) and push PageRank (expand residuals into contributions, contract with
-// atomicAdd). The contraction kernels read the edge frontier with a plain load, or, with USE_IRU
+// atomicAdd). The expansions are Merrill's scan-based gather: a block scans its vertices' degrees
+// in shared memory, reserves one run of the edge frontier with one atomicAdd, and its threads
+// stride over the run (each finds its edge's vertex by binary search), so hub vertices do not
+// serialise on one thread. Blocks of at most 256 threads. The contraction kernels read the edge frontier with a plain load, or, with USE_IRU
 // (frontier_iru.cu), through the IRU with load_iru — the paper's one-macro instrumentation.
 #ifdef USE_IRU
 #include "iru.cuh"
@@ -12,14 +15,48 @@
 #define INF 0xffffffffu
 #define D 0.85f
 
-// Each frontier vertex reserves room for its edges and writes their targets.
+#define EXPAND_MAX 256
+
+// The block's part of the gather: scan[t] = the inclusive sum of the first t + 1 degrees, first[t]
+// = thread t's first edge; returns the run's base in the edge frontier (total in *total).
+__device__ unsigned expand_scan(unsigned* scan, unsigned degree, unsigned* ne, unsigned* total) {
+  __shared__ unsigned base;
+  const unsigned t = threadIdx.x;
+  scan[t] = degree;
+  __syncthreads();
+  for (unsigned off = 1; off < blockDim.x; off <<= 1) {  // inclusive prefix sum
+    unsigned add = t >= off ? scan[t - off] : 0;
+    __syncthreads();
+    scan[t] += add;
+    __syncthreads();
+  }
+  if (t == blockDim.x - 1) base = scan[t] ? atomicAdd(ne, scan[t]) : 0;
+  __syncthreads();
+  *total = scan[blockDim.x - 1];
+  return base;
+}
+
+// The thread of the block whose edges include the run's k-th.
+__device__ unsigned expand_owner(const unsigned* scan, unsigned k) {
+  unsigned lo = 0, hi = blockDim.x - 1;
+  while (lo < hi) {
+    unsigned mid = (lo + hi) / 2;
+    if (scan[mid] > k) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 extern "C" __global__ void bfs_expand(const unsigned* row, const unsigned* col, const unsigned* vf, unsigned nv,
                                       unsigned* ef, unsigned* ne) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nv) return;
-  unsigned v = vf[i], b = row[v], e = row[v + 1];
-  unsigned base = atomicAdd(ne, e - b);
-  for (unsigned k = b; k < e; ++k) ef[base + k - b] = col[k];
+  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX];
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0;
+  first[threadIdx.x] = i < nv ? row[v] : 0;
+  unsigned total, base = expand_scan(scan, i < nv ? row[v + 1] - row[v] : 0, ne, &total);
+  for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
+    unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
+    ef[base + k] = col[e];
+  }
 }
 
 // Figure 9: the first visit labels a vertex and puts it in the next frontier (the check by a plain
@@ -40,13 +77,15 @@ extern "C" __global__ void bfs_contract(const unsigned* ef, unsigned ne, unsigne
 
 extern "C" __global__ void sssp_expand(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* dist,
                                        const unsigned* vf, unsigned nv, unsigned* ef, unsigned* wf, unsigned* ne) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nv) return;
-  unsigned v = vf[i], b = row[v], e = row[v + 1], d = dist[v];
-  unsigned base = atomicAdd(ne, e - b);
-  for (unsigned k = b; k < e; ++k) {
-    ef[base + k - b] = col[k];
-    wf[base + k - b] = d + w[k];
+  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX], d[EXPAND_MAX];
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0;
+  first[threadIdx.x] = i < nv ? row[v] : 0;
+  d[threadIdx.x] = i < nv ? dist[v] : 0;
+  unsigned total, base = expand_scan(scan, i < nv ? row[v + 1] - row[v] : 0, ne, &total);
+  for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
+    unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
+    ef[base + k] = col[e];
+    wf[base + k] = d[o] + w[e];
   }
 }
 
@@ -82,17 +121,21 @@ extern "C" __global__ void sssp_frontier(const unsigned* ef, unsigned ne, unsign
 // Each frontier vertex takes its residual into its rank and pushes D * r / degree along its edges.
 extern "C" __global__ void pr_expand(const unsigned* row, const unsigned* col, float* rank, float* residual,
                                      const unsigned* vf, unsigned nv, unsigned* ef, float* wf, unsigned* ne) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nv) return;
-  unsigned v = vf[i], b = row[v], e = row[v + 1];
-  float r = atomicExch(&residual[v], 0.0f);
-  rank[v] += r;
-  if (b == e || r == 0.0f) return;
-  float share = D * r / (e - b);
-  unsigned base = atomicAdd(ne, e - b);
-  for (unsigned k = b; k < e; ++k) {
-    ef[base + k - b] = col[k];
-    wf[base + k - b] = share;
+  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX];
+  __shared__ float share[EXPAND_MAX];
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0, degree = 0;
+  if (i < nv) {
+    float r = atomicExch(&residual[v], 0.0f);
+    rank[v] += r;
+    degree = r == 0.0f ? 0 : row[v + 1] - row[v];
+    share[threadIdx.x] = degree ? D * r / degree : 0.0f;
+  }
+  first[threadIdx.x] = i < nv ? row[v] : 0;
+  unsigned total, base = expand_scan(scan, degree, ne, &total);
+  for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
+    unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
+    ef[base + k] = col[e];
+    wf[base + k] = share[o];
   }
 }
 
