@@ -38,9 +38,6 @@ class HashBank {
   // Moves the first k elements of `set` (arrival order) to the end of `out`; the rest move up.
   void take(std::uint32_t set, std::uint32_t k, std::vector<Element>& out);
   const std::vector<Element>& entry(std::uint32_t set) const { return entries_.at(set); }
-  std::uint32_t sets() const { return static_cast<std::uint32_t>(entries_.size()); }
-  std::uint32_t capacity() const { return capacity_; }
-  Filter filter() const { return filter_; }
   void set_filter(Filter f) { filter_ = f; }
 
  private:

@@ -62,8 +62,7 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
       p_(p),
       memory_(memory),
       reply_(std::move(reply)),
-      sets_per_partition_((p.sets + p.partitions - 1) / p.partitions),
-      sets_per_bank_((sets_per_partition_ + p.banks - 1) / p.banks),
+      sets_per_bank_(((p.sets + p.partitions - 1) / p.partitions + p.banks - 1) / p.banks),
       set_bits_(log2(p.sets)),
       parts_(p.partitions),
       request_link_free_(p.partitions, 0),
@@ -349,7 +348,7 @@ std::uint32_t Iru::direction(std::uint32_t from, std::uint32_t to) const {
 void Iru::process(std::uint32_t p, sim::Cycle) {
   Partition& part = parts_[p];
   const std::size_t out_cap = p_.ring_buffer / 2 / (p_.bidirectional ? 2 : 1);
-  std::vector<bool> used(p_.banks, false);
+  std::uint64_t used = 0;  // banks that took an insertion this cycle (iru.banks <= 64)
   std::uint32_t done = 0;
   // Ring arrivals first [S L145], then the classifier's queues, one insertion per bank.
   for (std::deque<Element>* src : {&part.ring_in, &part.classified}) {
@@ -362,12 +361,12 @@ void Iru::process(std::uint32_t p, sim::Cycle) {
         out.push_back(Hop{e, o});
       } else {
         const std::uint32_t b = local(set) % p_.banks;
-        if (used[b]) break;
+        if (used >> b & 1) break;
         if (!insert(p, e)) {
           ++full_stalls_;
           break;
         }
-        used[b] = true;
+        used |= std::uint64_t{1} << b;
       }
       src->pop_front();
       ++done;
@@ -384,7 +383,8 @@ std::uint64_t Iru::held() const {
 
 void Iru::send(std::uint32_t p, Waiting& w) {
   Reply r{w.r.id, p, std::move(w.got)};
-  std::vector<std::uint32_t> lines;
+  std::vector<std::uint32_t>& lines = scratch_lines_;
+  lines.clear();
   for (const Element& e : r.elements) {
     if (fate_.at(e.position) != 0) throw std::logic_error("IRU: an element delivered twice");
     if (e.index != memory_.load32(setup_.indices + 4 * std::uint64_t{e.position}))
@@ -490,8 +490,12 @@ void Iru::move_ring(sim::Cycle c) {
   // Up to ring_width elements per link per cycle, each one hop: every link's moves are decided
   // against the buffers as they were at the start of the round, then made.
   for (std::uint32_t round = 0; round < p_.ring_width; ++round) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> moves;  // (from, direction)
-    std::vector<std::size_t> into_in(parts_.size(), 0), into_out(parts_.size() * 2, 0);
+    auto& moves = scratch_moves_;  // (from, direction)
+    auto& into_in = scratch_into_in_;
+    auto& into_out = scratch_into_out_;
+    moves.clear();
+    into_in.assign(parts_.size(), 0);
+    into_out.assign(parts_.size() * 2, 0);
     for (std::uint32_t p = 0; p < parts_.size(); ++p)
       for (std::uint32_t dir = 0; dir < dirs; ++dir) {
         const auto& out = parts_[p].ring_out[dir];
@@ -507,7 +511,8 @@ void Iru::move_ring(sim::Cycle c) {
         moves.emplace_back(p, dir);
       }
     if (moves.empty()) break;
-    std::vector<Hop> hops;
+    auto& hops = scratch_hops_;
+    hops.clear();
     for (const auto& [p, dir] : moves) {
       hops.push_back(parts_[p].ring_out[dir].front());
       parts_[p].ring_out[dir].pop_front();

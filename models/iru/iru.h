@@ -100,8 +100,6 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
   const Params& params() const { return p_; }
-  // Elements in partition p's hash, per local set (for tests and the RTL's mirror).
-  const HashBank& bank(std::uint32_t partition, std::uint32_t bank) const { return parts_.at(partition).banks.at(bank); }
 
  private:
   struct Fetch {  // one index line and the secondary lines of its elements
@@ -169,7 +167,7 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   const Params p_;
   Memory& memory_;
   std::function<void(const Reply&)> reply_;
-  std::uint32_t sets_per_partition_ = 0, sets_per_bank_ = 0, set_bits_ = 0;  // the largest partition's
+  std::uint32_t sets_per_bank_ = 0, set_bits_ = 0;  // sets_per_bank_: the largest partition's
   Setup setup_;
   bool configured_ = false, running_ = false;
   std::vector<Partition> parts_;
@@ -179,6 +177,11 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   std::vector<std::uint8_t> fate_;  // per position: 0 pending, 1 delivered, 2 merged
   std::uint64_t arrived_ = 0, merged_ = 0, delivered_ = 0, disabled_ = 0;
   std::vector<sim::Cycle> request_link_free_;  // per partition: its outgoing request link
+  // Scratch of the per-cycle and per-reply work, kept to spare allocations.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch_moves_;
+  std::vector<std::size_t> scratch_into_in_, scratch_into_out_;
+  std::vector<Hop> scratch_hops_;
+  std::vector<std::uint32_t> scratch_lines_;
   std::vector<std::unique_ptr<HashBankBlock>> rtl_;  // iru.bank.impl: rtl — per partition, per bank
   // The RTL bank beside `bank` steps `in`, after its entry was checked against the model's.
   BankOut step_rtl(std::uint32_t p, std::uint32_t b, const BankIn& in);
