@@ -1,27 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/iru/hash_bank.h"
 
-#include <cstring>
 #include <stdexcept>
+
+#include "models/core/exec/values.h"
 
 namespace irr::iru {
 
-namespace {
-float as_float(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-std::uint32_t as_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-}  // namespace
-
 std::uint32_t merge(Filter f, Element& x, const Element& e) {
   if (f == Filter::add_f32) {
-    x.secondary = as_bits(as_float(x.secondary) + as_float(e.secondary));
+    x.secondary = static_cast<std::uint32_t>(core::bits(core::f32(x.secondary) + core::f32(e.secondary)));
     return e.position;
   }
   if (e.secondary < x.secondary) {  // min: the smaller value stays, with its own position

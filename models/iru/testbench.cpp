@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/iru/testbench.h"
 
-#include <cstring>
 #include <random>
 
+#include "models/core/exec/values.h"
 #include "sim/error.h"
 
 namespace irr::iru {
@@ -17,9 +17,7 @@ Testbench::Stimulus from_config(sim::Simulation& sim, const std::string& name) {
   s.filter = f == "min" ? Filter::min : f == "add_f32" ? Filter::add_f32 : Filter::none;
   const std::uint64_t n = c.get_uint("iru.testbench.elements"), range = c.get_uint("iru.testbench.range");
   std::mt19937_64 rng = sim.rng(name);
-  const float one = 1.0f;
-  std::uint32_t one_bits;
-  std::memcpy(&one_bits, &one, 4);
+  const auto one_bits = static_cast<std::uint32_t>(core::bits(1.0f));
   for (std::uint64_t i = 0; i < n; ++i) {
     s.indices.push_back(static_cast<std::uint32_t>(rng() % range));
     s.secondary.push_back(s.filter == Filter::add_f32 ? one_bits : static_cast<std::uint32_t>(rng() % 1000));

@@ -5,10 +5,10 @@
 // float (exact for every sum of two floats a float can hold).
 #pragma once
 
-#include <cstring>
 #include <deque>
 #include <vector>
 
+#include "models/core/exec/values.h"
 #include "models/iru/hash_bank_block.h"
 
 namespace irr::testing {
@@ -65,13 +65,8 @@ class BankReference : public iru::HashBankBlock {
   }
 
   static std::uint32_t add(std::uint32_t a, std::uint32_t b) {
-    float fa, fb;
-    std::memcpy(&fa, &a, 4);
-    std::memcpy(&fb, &b, 4);
-    const float sum = static_cast<float>(static_cast<double>(fa) + static_cast<double>(fb));
-    std::uint32_t y;
-    std::memcpy(&y, &sum, 4);
-    return y;
+    const double sum = static_cast<double>(core::f32(a)) + static_cast<double>(core::f32(b));
+    return static_cast<std::uint32_t>(core::bits(static_cast<float>(sum)));
   }
 
  private:

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <tuple>
 
+#include "models/core/exec/values.h"
 #include "models/iru/hash_bank_block.h"
 #include "sim/error.h"
 #include "testbenches/common/cosim.h"
@@ -22,11 +22,7 @@ using namespace irr::testing;
 
 namespace {
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
+std::uint32_t bits(float f) { return static_cast<std::uint32_t>(core::bits(f)); }
 
 // Finite floats of every kind an addition can meet (exponents up to 250: no sum overflows).
 std::uint32_t random_float(std::mt19937_64& rng) {

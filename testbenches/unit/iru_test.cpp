@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
 
+#include "models/core/exec/values.h"
 #include "models/iru/testbench.h"
 #include "sim/error.h"
 #include "testbenches/common/testing.h"
@@ -23,16 +23,8 @@ using irr::testing::Testbench;
 
 namespace {
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float value(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+std::uint32_t bits(float f) { return static_cast<std::uint32_t>(core::bits(f)); }
+float value(std::uint32_t b) { return core::f32(b); }
 
 // One partition, modulo hash (line L in set L), four-thread requests as in the paper's figures.
 iru::Params one_partition() {
