@@ -20,11 +20,10 @@ std::unique_ptr<FifoBlock> make_fifo_rtl(FifoParams p, std::uint64_t seed, const
   if (p.depth == D && p.width == W) return std::make_unique<FifoRtl<Vsync_fifo_d##D##_w##W>>(p, seed, fst, period_ps);
   IRRGPU_FIFO_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
-  std::string built;
-  for (const auto& b : fifo_rtl_builds()) built += " " + std::to_string(b.depth) + "x" + std::to_string(b.width);
-  throw Error("sync_fifo: no RTL build for depth " + std::to_string(p.depth) + " x width " + std::to_string(p.width) +
-                  " (built:" + built + "; add the pair to IRRGPU_FIFO_RTL_BUILDS in models/blocks/CMakeLists.txt)",
-              Error::Kind::config);
+  no_rtl_build(
+      "sync_fifo", p, fifo_rtl_builds(),
+      [](const FifoParams& f) { return "depth " + std::to_string(f.depth) + " x width " + std::to_string(f.width); },
+      "IRRGPU_FIFO_RTL_BUILDS", "models/blocks/CMakeLists.txt");
 }
 
 std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed,

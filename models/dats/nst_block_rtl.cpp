@@ -71,11 +71,8 @@ std::unique_ptr<NstBlock> make_nst_rtl(NstParams p, std::uint64_t seed, const st
   if (p == NstParams{E, L, P}) return std::make_unique<NstRtl<Vdats_nst_e##E##_l##L##_p##P>>(p, seed, fst);
   IRRGPU_DATS_NST_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
-  std::string built;
-  for (const NstParams& b : nst_rtl_builds()) built += (built.empty() ? "" : ", ") + nst_name(b);
-  throw Error("dats_nst: no RTL build for " + nst_name(p) + " (built: " + built +
-                  "; add it to IRRGPU_DATS_NST_RTL_BUILDS in models/dats/CMakeLists.txt)",
-              Error::Kind::config);
+  blocks::no_rtl_build("dats_nst", p, nst_rtl_builds(), nst_name, "IRRGPU_DATS_NST_RTL_BUILDS",
+                       "models/dats/CMakeLists.txt");
 }
 
 }  // namespace irr::dats

@@ -79,13 +79,6 @@ class WruRtl : public WruBlock {
   blocks::Verilated<V> v_;
 };
 
-template <typename P>
-std::string built_list(const std::vector<P>& builds, std::string (*name)(const P&)) {
-  std::string s;
-  for (const P& b : builds) s += " " + name(b);
-  return s;
-}
-
 std::string bank_name(const BankParams& p) {
   return std::to_string(p.depth) + "x" + std::to_string(p.width) + "/T" + std::to_string(p.threshold);
 }
@@ -116,9 +109,8 @@ std::unique_ptr<BankBlock> make_bank_rtl(BankParams p, std::uint64_t seed, const
   if (p == BankParams{D, W, T}) return std::make_unique<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T>>(p, seed, fst);
   IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
-  throw Error("hwwl_bank: no RTL build for " + bank_name(p) + " (built:" + built_list(bank_rtl_builds(), bank_name) +
-                  "; add it to IRRGPU_HWWL_BANK_RTL_BUILDS in models/hwwl/CMakeLists.txt)",
-              Error::Kind::config);
+  blocks::no_rtl_build("hwwl_bank", p, bank_rtl_builds(), bank_name, "IRRGPU_HWWL_BANK_RTL_BUILDS",
+                       "models/hwwl/CMakeLists.txt");
 }
 
 std::unique_ptr<WruBlock> make_wru_rtl(WruParams p, std::uint64_t seed, const std::string& fst) {
@@ -126,9 +118,8 @@ std::unique_ptr<WruBlock> make_wru_rtl(WruParams p, std::uint64_t seed, const st
   if (p == WruParams{B, C, T}) return std::make_unique<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T>>(p, seed, fst);
   IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
-  throw Error("hwwl_wru_lsort: no RTL build for " + wru_name(p) + " (built:" + built_list(wru_rtl_builds(), wru_name) +
-                  "; add it to IRRGPU_HWWL_WRU_RTL_BUILDS in models/hwwl/CMakeLists.txt)",
-              Error::Kind::config);
+  blocks::no_rtl_build("hwwl_wru_lsort", p, wru_rtl_builds(), wru_name, "IRRGPU_HWWL_WRU_RTL_BUILDS",
+                       "models/hwwl/CMakeLists.txt");
 }
 
 }  // namespace irr::hwwl

@@ -28,21 +28,22 @@ class BankRtl : public HashBankBlock {
     BankOut o;
     o.result = static_cast<BankResult>(t.result);
     o.dropped = o.result == BankResult::merged ? t.dropped : 0;
+    // Each 80-bit element is 10 bytes: position (3), secondary (4), index (3), lowest first.
+    const std::vector<std::uint32_t> bytes = blocks::unpack(t.row, 10 * p_.capacity, 8);
+    const auto field = [&](std::uint32_t slot, unsigned first, unsigned n) {
+      std::uint32_t v = 0;
+      for (unsigned i = 0; i < n; ++i) v |= bytes[slot * 10 + first + i] << (8 * i);
+      return v;
+    };
     for (std::uint32_t i = 0; i < t.count; ++i) {
       const std::uint32_t slot = (t.head + i) % p_.capacity;
-      o.entry.push_back({bits(t.row, slot * 80 + 56, 24), bits(t.row, slot * 80 + 24, 32), bits(t.row, slot * 80, 24)});
+      o.entry.push_back({field(slot, 7, 3), field(slot, 3, 4), field(slot, 0, 3)});
     }
     return o;
   }
   void edge() override { v_.rising_edge(); }
 
  private:
-  template <typename W>
-  static std::uint32_t bits(const W& w, unsigned lsb, unsigned width) {
-    std::uint32_t v = 0;
-    for (unsigned b = 0; b < width; ++b) v |= static_cast<std::uint32_t>(w[(lsb + b) / 32] >> ((lsb + b) % 32) & 1) << b;
-    return v;
-  }
   BankParams p_;
   blocks::Verilated<V> v_;
 };
@@ -62,11 +63,8 @@ std::unique_ptr<HashBankBlock> make_bank_rtl(BankParams p, std::uint64_t seed, c
   if (p == BankParams{S, C}) return std::make_unique<BankRtl<Viru_hash_bank_s##S##_c##C>>(p, seed, fst);
   IRRGPU_IRU_BANK_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
-  std::string built;
-  for (const BankParams& b : bank_rtl_builds()) built += (built.empty() ? "" : ", ") + bank_name(b);
-  throw Error("iru_hash_bank: no RTL build for " + bank_name(p) + " (built: " + built +
-                  "; add it to IRRGPU_IRU_BANK_RTL_BUILDS in models/iru/CMakeLists.txt)",
-              Error::Kind::config);
+  blocks::no_rtl_build("iru_hash_bank", p, bank_rtl_builds(), bank_name, "IRRGPU_IRU_BANK_RTL_BUILDS",
+                       "models/iru/CMakeLists.txt");
 }
 
 }  // namespace irr::iru
