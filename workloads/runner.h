@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/error.h"
 #include "workloads/workloads.h"
 
 namespace irr::workloads {
@@ -77,6 +78,11 @@ inline std::vector<double> as_values(const std::vector<std::uint32_t>& v) {
   std::vector<double> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] == kInf ? std::numeric_limits<double>::infinity() : static_cast<double>(v[i]);
   return out;
+}
+
+// A usage error unless `s` is a vertex of `g`.
+inline void check_source(const Graph& g, std::uint32_t s) {
+  if (s >= g.n) throw Error("source vertex " + std::to_string(s) + " is not in the graph (0.." + std::to_string(g.n - 1) + ")", Error::Kind::usage);
 }
 
 }  // namespace irr::workloads

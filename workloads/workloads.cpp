@@ -20,10 +20,6 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr float kDamping = 0.85f;
 
 
-void check_source(const Graph& g, std::uint32_t s) {
-  if (s >= g.n) throw Error("source vertex " + std::to_string(s) + " is not in the graph (0.." + std::to_string(g.n - 1) + ")", Error::Kind::usage);
-}
-
 // The worklist loop shared by the data-driven variants: double-buffered until empty.
 template <typename Launch>
 void worklist_loop(Runner& run, std::uint64_t in, std::uint64_t out, std::uint64_t out_count, std::uint32_t count, Launch launch) {
@@ -70,8 +66,8 @@ void api_worklist(Runner& run, std::uint32_t src, const std::string& variant, co
 bool frontier_variant(const std::string& variant) { return variant == "frontier" || variant == "iru"; }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
-  check_source(g, src);
   if (frontier_variant(variant)) return frontier::bfs(d, g, src, variant == "iru");
+  check_source(g, src);
   Runner run(d, module("bfs.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t level = d.malloc(g.n * 4);
@@ -110,8 +106,8 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 }
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
-  check_source(g, src);
   if (frontier_variant(variant)) return frontier::sssp(d, g, src, variant == "iru");
+  check_source(g, src);
   Runner run(d, module("sssp.ptx", variant));
   DeviceGraph dg(d, g);
   const std::uint64_t dist = d.malloc(g.n * 4);

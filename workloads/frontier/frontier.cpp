@@ -2,7 +2,6 @@
 #include "workloads/frontier/frontier.h"
 
 #include "models/iru/host_api.h"
-#include "sim/error.h"
 #include "workloads/runner.h"
 
 namespace irr::workloads::frontier {
@@ -30,7 +29,7 @@ struct Frontiers {
 }  // namespace
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
-  if (src >= g.n) throw Error("source vertex " + std::to_string(src) + " is not in the graph", Error::Kind::usage);
+  check_source(g, src);
   Runner run(d, iru ? "frontier_iru.ptx" : "frontier.ptx");
   DeviceGraph dg(d, g);
   Frontiers f(d, g);
@@ -55,7 +54,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
 }
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru) {
-  if (src >= g.n) throw Error("source vertex " + std::to_string(src) + " is not in the graph", Error::Kind::usage);
+  check_source(g, src);
   Runner run(d, iru ? "frontier_iru.ptx" : "frontier.ptx");
   DeviceGraph dg(d, g);
   Frontiers f(d, g);
