@@ -141,9 +141,7 @@ void IruGpu::serve(runtime::Device& device) {
     if (a.size() != 6) throw std::logic_error("iru.configure takes 6 arguments");
     if (a[5] > 2) throw Error("configure_iru: filter_op " + std::to_string(a[5]) + " is not 0 (none), 1 (min) or 2 (add_f32)",
                               Error::Kind::usage);
-    iru::Setup s{a[0], a[1], a[2], a[3], a[4], static_cast<iru::Filter>(a[5])};
-    unit_->configure(s);
-    functional_ = s;
+    unit_->configure(iru::Setup{a[0], a[1], a[2], a[3], a[4], static_cast<iru::Filter>(a[5])});
     functional_next_ = 0;
   });
 }
@@ -175,17 +173,18 @@ void IruGpu::reply(const iru::Reply& r) {
 }
 
 void IruGpu::functional(core::ptx::ExtensionCall& c) {
-  if (!functional_.n)
+  if (!unit_->configured())
     throw Error("kernel " + c.kernel() + ", PTX line " + std::to_string(c.instruction().ptx_line) +
                     ": ldiru without configure_iru before the launch",
                 Error::Kind::usage);
+  const iru::Setup& s = unit_->setup();
   for (unsigned l = 0; l < 32; ++l) {
     if (!(c.active() >> l & 1)) continue;
-    const bool got = functional_next_ < functional_.n;
+    const bool got = functional_next_ < s.n;
     const std::uint64_t pos = functional_next_;
     c.write(0, l, got);
-    c.write(1, l, got ? load32(functional_.indices + 4 * pos) : 0);
-    c.write(2, l, got && functional_.secondary ? load32(functional_.secondary + 4 * pos) : 0);
+    c.write(1, l, got ? load32(s.indices + 4 * pos) : 0);
+    c.write(2, l, got && s.secondary ? load32(s.secondary + 4 * pos) : 0);
     c.write(3, l, got ? pos : 0);
     functional_next_ += got;
   }

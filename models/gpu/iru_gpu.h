@@ -60,8 +60,7 @@ class IruGpu : public iru::Memory {
   std::uint32_t next_id_ = 0;
   std::uint32_t begins_ = 0, ends_ = 0;
   bool timed_ = false;            // a timed kernel is running (else a fast-forwarded one)
-  iru::Setup functional_;         // the configuration a fast-forwarded kernel uses
-  std::uint64_t functional_next_ = 0;
+  std::uint64_t functional_next_ = 0;  // a fast-forwarded kernel: the next element it hands out
 };
 
 // The instruction without semantics (a parser that knows it; running it needs IruGpu).
