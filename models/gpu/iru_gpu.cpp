@@ -23,7 +23,8 @@ void add_iru_instructions(core::ptx::ExtensionRegistry& registry) {
   e.enable = "iru.enabled: true, timing mode; the workloads' iru variants set it";
   e.decode = [](core::ptx::Instruction& in, const std::vector<std::string>& mods) {
     if (mods != std::vector<std::string>{"b32"}) throw std::invalid_argument("ldiru takes .b32");
-    if (in.ops.size() != 4) throw std::invalid_argument("ldiru takes 4 operands: valid, index, secondary, position");
+    if (in.ops.size() < 2 || in.ops.size() > 4)
+      throw std::invalid_argument("ldiru takes 2 to 4 operands: valid, index[, secondary[, position]]");
     in.type = core::ptx::Type::b32;
   };
   registry.add(e);
@@ -40,7 +41,7 @@ class IruGpu::SmSide : public core::SmUnit {
       return;
     }
     const std::uint32_t id = owner_.next_id_++;
-    owner_.pending_[id] = Pending{op.token, sm_, op.warp, op.active, nullptr, {}};
+    owner_.pending_[id] = Pending{op.token, sm_, op.warp, op.active, op.instruction->ops.size(), nullptr, {}};
     mem::MemAccess a;
     a.unit_partition = static_cast<std::int32_t>(next_partition_);
     a.tag = id;
@@ -56,10 +57,8 @@ class IruGpu::SmSide : public core::SmUnit {
       if (!(pd.active >> l & 1)) continue;
       const bool got = k < pd.elements.size();
       const iru::Element e = got ? pd.elements[k++] : iru::Element{};
-      v.push_back({0, l, got});
-      v.push_back({1, l, e.index});
-      v.push_back({2, l, e.secondary});
-      v.push_back({3, l, e.position});
+      const std::uint64_t values[] = {got, e.index, e.secondary, e.position};
+      for (std::uint32_t o = 0; o < pd.operands; ++o) v.push_back({o, l, values[o]});
     }
     const std::uint64_t token = pd.token;
     owner_.pending_.erase(it);
@@ -129,7 +128,7 @@ IruGpu::IruGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry
       if (!timed_) return functional(c);
       for (unsigned l = 0; l < 32; ++l)  // the values come with the reply (SmSide::memory_reply)
         if (c.active() >> l & 1)
-          for (std::size_t o = 0; o < 4; ++o) c.write(o, l, 0);
+          for (std::size_t o = 0; o < c.instruction().ops.size(); ++o) c.write(o, l, 0);
     };
   }
 }
@@ -167,7 +166,8 @@ std::uint32_t IruGpu::load32(std::uint64_t address) const { return gpu_.memory()
 void IruGpu::reply(const iru::Reply& r) {
   Pending& pd = pending_.at(static_cast<std::uint32_t>(r.id));
   pd.elements = r.elements;
-  const std::uint32_t words = unit_->setup().secondary ? 3 : 2;
+  // The index, and the secondary value and position where the ldiru asks for them.
+  const std::uint32_t words = 1 + (pd.operands > 2 && unit_->setup().secondary) + (pd.operands > 3);
   tlm_glue::gpu(*pd.payload).bytes = kWordBytes * (1 + words * static_cast<std::uint32_t>(r.elements.size()));  // + valid mask
   gpu_.partition(r.partition).reply(*pd.payload);
 }
@@ -182,10 +182,9 @@ void IruGpu::functional(core::ptx::ExtensionCall& c) {
     if (!(c.active() >> l & 1)) continue;
     const bool got = functional_next_ < s.n;
     const std::uint64_t pos = functional_next_;
-    c.write(0, l, got);
-    c.write(1, l, got ? load32(s.indices + 4 * pos) : 0);
-    c.write(2, l, got && s.secondary ? load32(s.secondary + 4 * pos) : 0);
-    c.write(3, l, got ? pos : 0);
+    const std::uint64_t values[] = {got, got ? load32(s.indices + 4 * pos) : 0,
+                                    got && s.secondary ? load32(s.secondary + 4 * pos) : 0, got ? pos : 0};
+    for (std::size_t o = 0; o < c.instruction().ops.size(); ++o) c.write(o, l, values[o]);
     functional_next_ += got;
   }
 }

@@ -44,6 +44,7 @@ class IruGpu : public iru::Memory {
   struct Pending {  // a warp's request, from its ldiru to its reply
     std::uint64_t token = 0;
     std::uint32_t sm = 0, warp = 0, active = 0;
+    std::size_t operands = 4;                      // ldiru's: what the reply carries
     tlm::tlm_generic_payload* payload = nullptr;  // at the partition
     std::vector<iru::Element> elements;            // the reply
   };

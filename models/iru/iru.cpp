@@ -35,6 +35,7 @@ Params Params::from(const sim::Config& c, std::uint32_t partitions) {
   p.bypass_l2 = c.get_bool("iru.bypass_l2");
   p.classifier_queues = u("iru.classifier_queues");
   p.classifier_buffer = u("iru.classifier_buffer");
+  p.process_width = u("iru.process_width");
   p.bidirectional = c.get_string("iru.ring") == "bidirectional";
   p.ring_buffer = u("iru.ring_buffer");
   p.ring_width = u("iru.ring_width");
@@ -79,7 +80,9 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
       ring_hops_(sim.counter(*this, "ring_hops", "elements moved one hop on the ring", "elements")),
       full_stalls_(sim.counter(*this, "entry_full_stalls", "cycles an insertion waited for a full entry", "cycles")),
       lines_per_reply_(sim.distribution(*this, "lines_per_reply", "target lines the elements of one reply touch", "lines",
-                                        1, 1, 32)) {
+                                        1, 1, 32)),
+      prefetch_latency_(sim.distribution(*this, "prefetch_latency", "L2 cycles from a prefetch read's issue to its data",
+                                         "cycles", 0, 25, 40)) {
   for (std::uint32_t i = 0; i < p.partitions; ++i) {
     for (std::uint32_t b = 0; b < p.banks; ++b) {
       parts_[i].banks.emplace_back(sets_per_bank_, p.entry, Filter::none);
@@ -189,7 +192,8 @@ void Iru::enqueue(std::uint32_t p, Waiting w) {
 void Iru::read_done(std::uint64_t tag) {
   auto rf = read_fetch_.find(tag);
   if (rf == read_fetch_.end()) throw std::logic_error("Iru::read_done: unknown read");
-  const std::uint64_t ft = rf->second;
+  const std::uint64_t ft = rf->second.fetch;
+  prefetch_latency_.sample(static_cast<double>(clock_.now_cycle() - rf->second.issued));
   read_fetch_.erase(rf);
   Fetch& f = fetches_.at(ft);
   Partition& part = parts_.at(ft % parts_.size());
@@ -238,7 +242,7 @@ void Iru::prefetch(std::uint32_t p, sim::Cycle) {
     const std::uint64_t l = part.to_issue.front();
     part.to_issue.pop_front();
     const std::uint64_t tag = next_tag_++ * parts_.size() + p;
-    read_fetch_[tag] = part.fetch_tag;
+    read_fetch_[tag] = {part.fetch_tag, clock_.now_cycle()};
     ++part.in_flight;
     ++reads_;
     memory_.read(memory_.home(l), l, p_.bypass_l2, tag);
@@ -350,9 +354,10 @@ void Iru::process(std::uint32_t p, sim::Cycle) {
   const std::size_t out_cap = p_.ring_buffer / 2 / (p_.bidirectional ? 2 : 1);
   std::uint64_t used = 0;  // banks that took an insertion this cycle (iru.banks <= 64)
   std::uint32_t done = 0;
-  // Ring arrivals first [S L145], then the classifier's queues, one insertion per bank.
+  // Ring arrivals first [S L145], then the classifier's queues: process_width elements a cycle,
+  // each forwarded onto the ring or inserted, one insertion per bank.
   for (std::deque<Element>* src : {&part.ring_in, &part.classified}) {
-    while (!src->empty() && done < p_.banks) {
+    while (!src->empty() && done < p_.process_width) {
       const Element e = src->front();
       const std::uint32_t set = set_of(e.index), o = owner(set);
       if (o != p) {

@@ -30,7 +30,7 @@ struct Params {
   bool xor_hash = true;
   std::uint32_t prefetches = 8, prefetch_buffer = 256;
   bool bypass_l2 = false;
-  std::uint32_t classifier_queues = 2, classifier_buffer = 120;
+  std::uint32_t classifier_queues = 2, classifier_buffer = 120, process_width = 4;
   bool bidirectional = false;
   std::uint32_t ring_buffer = 280, ring_width = 4, request_buffer = 128;
   std::uint64_t timeout = 1000, watchdog = 2000000;
@@ -172,7 +172,11 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   bool configured_ = false, running_ = false;
   std::vector<Partition> parts_;
   std::map<std::uint64_t, Fetch> fetches_;  // by the tag of the index line's read
-  std::map<std::uint64_t, std::uint64_t> read_fetch_;  // read tag -> fetch tag
+  struct Read {
+    std::uint64_t fetch;
+    sim::Cycle issued;
+  };
+  std::map<std::uint64_t, Read> read_fetch_;  // read tag -> its fetch and issue cycle
   std::uint64_t next_tag_ = 0;
   std::vector<std::uint8_t> fate_;  // per position: 0 pending, 1 delivered, 2 merged
   std::uint64_t arrived_ = 0, merged_ = 0, delivered_ = 0, disabled_ = 0;
@@ -189,6 +193,7 @@ class Iru : public sc_core::sc_module, public sim::Clocked, public sim::Outstand
   sim::Counter &requests_, &replies_, &elements_, &delivered_stat_, &merged_stat_, &disabled_stat_, &timeouts_,
       &handed_on_, &final_replies_, &reads_, &ring_hops_, &full_stalls_;
   sim::Distribution& lines_per_reply_;
+  sim::Distribution& prefetch_latency_;
   struct Probes {
     sim::Probe *fifo, *ring, *prefetches, *fullest, *timeout;
   };

@@ -10,9 +10,12 @@ for cu in *.cu; do
   ptx="${cu%.cu}.ptx"
   nvcc -ptx -arch=sm_75 -lineinfo "$cu" -o "$ptx"
   sed -i "s|\"$(pwd)/|\"|" "$ptx"  # no machine paths in checked-in files
-  # ptxas refuses extension instructions: the IRU's ldiru is shown to it as four register writes
-  # (clock reads, which it cannot fold); for others (the HWWL's) no metadata, the runtime estimates.
-  sed -E 's/ldiru\.b32 (%r[0-9]+), (%r[0-9]+), (%r[0-9]+), (%r[0-9]+);/mov.u32 \1, %clock; mov.u32 \2, %clock; mov.u32 \3, %clock; mov.u32 \4, %clock;/' \
+  # ptxas refuses extension instructions: the IRU's ldiru is shown to it as register writes (clock
+  # reads, which it cannot fold), one per operand; for others (the HWWL's) no metadata, the
+  # runtime estimates.
+  sed -E -e 's/ldiru\.b32 (%r[0-9]+), (%r[0-9]+), (%r[0-9]+), (%r[0-9]+);/mov.u32 \1, %clock; mov.u32 \2, %clock; mov.u32 \3, %clock; mov.u32 \4, %clock;/' \
+    -e 's/ldiru\.b32 (%r[0-9]+), (%r[0-9]+), (%r[0-9]+);/mov.u32 \1, %clock; mov.u32 \2, %clock; mov.u32 \3, %clock;/' \
+    -e 's/ldiru\.b32 (%r[0-9]+), (%r[0-9]+);/mov.u32 \1, %clock; mov.u32 \2, %clock;/' \
     "$ptx" > "$ptx.ptxas"
   { ptxas -arch=sm_75 -v "$ptx.ptxas" -o /dev/null 2>&1 || true; rm -f "$ptx.ptxas"; } | python3 -c '
 import json, re, sys

@@ -51,8 +51,9 @@ struct Got {
   std::uint32_t valid, index, secondary, position;
 };
 
-// 512 elements (index = 7 * position mod 509, secondary = position + 1000) asked for by 512 threads.
-std::vector<Got> ask_all(GpuRun& r) {
+// 512 elements (index = 7 * position mod 509, secondary = position + 1000) asked for by 512 threads;
+// `rounds` times, each configuring the unit again on the same arrays.
+std::vector<Got> ask_all(GpuRun& r, int rounds = 1) {
   std::vector<Got> got(512);
   gpu::Host host("host", [&] {
     const auto mod = r.dev.load_module_text(kAsk, "ask.ptx");
@@ -65,8 +66,10 @@ std::vector<Got> ask_all(GpuRun& r) {
                         out = r.dev.malloc(16 * 512);
     r.dev.memcpy_to_device(i, idx.data(), 4 * 512);
     r.dev.memcpy_to_device(s, sec.data(), 4 * 512);
-    iru::configure_iru(r.dev, target, 4, i, s, 512);
-    r.dev.launch(r.dev.kernel(mod, "ask"), Dim3{4}, Dim3{128}, Args() << out);
+    for (int k = 0; k < rounds; ++k) {
+      iru::configure_iru(r.dev, target, 4, i, s, 512);
+      r.dev.launch(r.dev.kernel(mod, "ask"), Dim3{4}, Dim3{128}, Args() << out);
+    }
     r.dev.memcpy_to_host(got.data(), out, 16 * 512);
   });
   r.tb.run();
@@ -102,6 +105,63 @@ TEST(IruGpu, LdiruRepliesCarryEachElementToOneThread) {
   std::size_t in_order = 0;
   for (std::size_t p = 0; p < 512; ++p) in_order += got[p].position == p;
   EXPECT_LT(in_order, 512u);
+}
+
+// The same arrays twice (16 lines of indices, 16 of secondary values): through the L2 the second
+// kernel's prefetches hit the lines the first one's brought in; around it (iru.bypass_l2) both
+// kernels read all of them from DRAM. Nothing else in the kernel reads memory.
+class IruGpuBypass : public ::testing::TestWithParam<bool> {};
+
+TEST_P(IruGpuBypass, PrefetchesAroundTheL2ComeFromDramEveryTime) {
+  const bool around = GetParam();
+  GpuRun r({std::string("iru.bypass_l2=") + (around ? "true" : "false")});
+  ask_all(r, 2);
+  EXPECT_EQ(r.tb.stat("iru.prefetch_reads"), 64);
+  EXPECT_EQ(r.tb.sum(".dram.reads"), around ? 64 : 32);
+}
+
+INSTANTIATE_TEST_SUITE_P(L2, IruGpuBypass, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "around" : "through"; });
+
+// An ldiru that asks only for the index gets every index once, and a reply without the secondary
+// values and positions: 8 bytes fewer per element than the four-operand form's, on the same input.
+TEST(IruGpu, AnLdiruAskingOnlyForTheIndexGetsAShorterReply) {
+  GpuRun r({});
+  std::string ask_index = kAsk;
+  const std::string four = "ldiru.b32 %r5, %r6, %r7, %r0;";
+  ask_index.replace(ask_index.find(four), four.size(), "mov.u32 %r7, 0;\nmov.u32 %r0, 0;\nldiru.b32 %r5, %r6;");
+  std::vector<Got> got(512);
+  double bytes[2] = {};
+  gpu::Host host("host", [&] {
+    std::vector<std::uint32_t> idx(512), sec(512, 5);
+    for (std::uint32_t p = 0; p < 512; ++p) idx[p] = 7 * p % 509;
+    const std::uint64_t target = r.dev.malloc(4 * 509), i = r.dev.malloc(4 * 512), s = r.dev.malloc(4 * 512),
+                        out = r.dev.malloc(16 * 512);
+    r.dev.memcpy_to_device(i, idx.data(), 4 * 512);
+    r.dev.memcpy_to_device(s, sec.data(), 4 * 512);
+    std::string ask = kAsk;
+    int k = 0;
+    for (std::string* text : {&ask_index, &ask}) {
+      const auto mod = r.dev.load_module_text(*text, text == &ask ? "ask.ptx" : "ask_index.ptx");
+      const double before = r.tb.stat("gpu.interconnect.reply.bytes");
+      iru::configure_iru(r.dev, target, 4, i, s, 512);
+      r.dev.launch(r.dev.kernel(mod, "ask"), Dim3{4}, Dim3{128}, Args() << out);
+      bytes[k++] = r.tb.stat("gpu.interconnect.reply.bytes") - before;
+      if (text == &ask_index) r.dev.memcpy_to_host(got.data(), out, 16 * 512);
+    }
+  });
+  r.tb.run();
+  ASSERT_TRUE(host.finished());
+  std::vector<std::uint32_t> indices, want;
+  for (std::uint32_t p = 0; p < 512; ++p) {
+    EXPECT_EQ(got[p].valid, 1u);
+    indices.push_back(got[p].index);
+    want.push_back(7 * p % 509);
+  }
+  std::sort(indices.begin(), indices.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(indices, want);
+  EXPECT_EQ(bytes[1] - bytes[0], 512 * 8);
 }
 
 TEST(IruGpu, AFastForwardedKernelGetsTheElementsInOrder) {

@@ -3,7 +3,8 @@
 // array configure_iru named — its index, and optionally its secondary value and its position in the
 // original array — chosen by the IRU so that a warp's elements touch few lines of the target array;
 // false when the thread got none (its element was merged into another one, or none was left).
-// One ldiru instruction; the overloads are the paper's (Figures 9-11).
+// One ldiru instruction; the overloads are the paper's (Figures 9-11). Each asks only for what it
+// returns: the reply carries the secondary value and the position only when asked (docs/iru.md).
 #pragma once
 
 __device__ __forceinline__ bool load_iru(unsigned& index, unsigned& secondary, unsigned& position) {
@@ -12,16 +13,18 @@ __device__ __forceinline__ bool load_iru(unsigned& index, unsigned& secondary, u
   return valid != 0;
 }
 __device__ __forceinline__ bool load_iru(unsigned& index, unsigned& secondary) {
-  unsigned position;
-  return load_iru(index, secondary, position);
+  unsigned valid;
+  asm volatile("ldiru.b32 %0, %1, %2;" : "=r"(valid), "=r"(index), "=r"(secondary) : : "memory");
+  return valid != 0;
 }
 __device__ __forceinline__ bool load_iru(unsigned& index) {
-  unsigned secondary, position;
-  return load_iru(index, secondary, position);
+  unsigned valid;
+  asm volatile("ldiru.b32 %0, %1;" : "=r"(valid), "=r"(index) : : "memory");
+  return valid != 0;
 }
 __device__ __forceinline__ bool load_iru(unsigned& index, float& secondary) {
-  unsigned bits, position;
-  const bool valid = load_iru(index, bits, position);
+  unsigned bits;
+  const bool valid = load_iru(index, bits);
   secondary = __uint_as_float(bits);
   return valid;
 }
