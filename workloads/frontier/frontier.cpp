@@ -11,6 +11,9 @@ using iru::configure_iru;
 namespace {
 
 constexpr float kDamping = 0.85f;
+// Threads an expansion launches per frontier vertex: a block of kBlock takes EXPAND_V = 32
+// vertices (kernels/frontier.cu).
+constexpr std::uint64_t kExpandThreads = kBlock / 32;
 
 // The frontiers: vertex frontier in and out, edge frontier with its secondary values.
 struct Frontiers {
@@ -40,7 +43,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
   std::uint32_t nv = 1;
   for (std::uint32_t distance = 1; nv; ++distance) {
     run.put<std::uint32_t>(f.ne, 0);
-    run.launch("bfs_expand", nv, Args() << dg.row << dg.col << f.vf << nv << f.ef << f.ne);
+    run.launch("bfs_expand", nv * kExpandThreads, Args() << dg.row << dg.col << f.vf << nv << f.ef << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
     if (ne) {
@@ -66,7 +69,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru) {
   std::uint32_t nv = 1;
   while (nv) {
     run.put<std::uint32_t>(f.ne, 0);
-    run.launch("sssp_expand", nv, Args() << dg.row << dg.col << dg.weight << label << f.vf << nv << f.ef << f.wf << f.ne);
+    run.launch("sssp_expand", nv * kExpandThreads, Args() << dg.row << dg.col << dg.weight << label << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
     if (ne) {
@@ -98,7 +101,7 @@ Result pagerank(Device& d, const Graph& g, bool iru) {
   while (nv) {
     run.put<std::uint32_t>(f.ne, 0);
     run.launch("pr_clear", nv, Args() << f.vf << nv << flag);
-    run.launch("pr_expand", nv, Args() << dg.row << dg.col << rank << residual << f.vf << nv << f.ef << f.wf << f.ne);
+    run.launch("pr_expand", nv * kExpandThreads, Args() << dg.row << dg.col << rank << residual << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
     if (ne) {

@@ -6,7 +6,8 @@
 // atomicAdd). The expansions are Merrill's scan-based gather: a block scans its vertices' degrees
 // in shared memory, reserves one run of the edge frontier with one atomicAdd, and its threads
 // stride over the run (each finds its edge's vertex by binary search), so hub vertices do not
-// serialise on one thread. Blocks of at most 256 threads. The contraction kernels read the edge frontier with a plain load, or, with USE_IRU
+// serialise on one thread. A block of 256 threads takes 32 frontier vertices (EXPAND_V), so the
+// grid grows with the frontier and a level's edges spread over the SMs. The contraction kernels read the edge frontier with a plain load, or, with USE_IRU
 // (frontier_iru.cu), through the IRU with load_iru — the paper's one-macro instrumentation.
 #ifdef USE_IRU
 #include "iru.cuh"
@@ -15,30 +16,30 @@
 #define INF 0xffffffffu
 #define D 0.85f
 
-#define EXPAND_MAX 256
+#define EXPAND_V 32  // frontier vertices per block (the host launches 8 threads per vertex)
 
-// The block's part of the gather: scan[t] = the inclusive sum of the first t + 1 degrees, first[t]
-// = thread t's first edge; returns the run's base in the edge frontier (total in *total).
+// The block's part of the gather: scan[t] = the inclusive sum of the first t + 1 degrees of its
+// EXPAND_V vertices; returns the run's base in the edge frontier (its length in *total).
 __device__ unsigned expand_scan(unsigned* scan, unsigned degree, unsigned* ne, unsigned* total) {
   __shared__ unsigned base;
   const unsigned t = threadIdx.x;
-  scan[t] = degree;
+  if (t < EXPAND_V) scan[t] = degree;
   __syncthreads();
-  for (unsigned off = 1; off < blockDim.x; off <<= 1) {  // inclusive prefix sum
-    unsigned add = t >= off ? scan[t - off] : 0;
+  for (unsigned off = 1; off < EXPAND_V; off <<= 1) {  // inclusive prefix sum
+    unsigned add = t < EXPAND_V && t >= off ? scan[t - off] : 0;
     __syncthreads();
-    scan[t] += add;
+    if (t < EXPAND_V) scan[t] += add;
     __syncthreads();
   }
-  if (t == blockDim.x - 1) base = scan[t] ? atomicAdd(ne, scan[t]) : 0;
+  if (t == EXPAND_V - 1) base = scan[t] ? atomicAdd(ne, scan[t]) : 0;
   __syncthreads();
-  *total = scan[blockDim.x - 1];
+  *total = scan[EXPAND_V - 1];
   return base;
 }
 
-// The thread of the block whose edges include the run's k-th.
+// The block's vertex whose edges include the run's k-th.
 __device__ unsigned expand_owner(const unsigned* scan, unsigned k) {
-  unsigned lo = 0, hi = blockDim.x - 1;
+  unsigned lo = 0, hi = EXPAND_V - 1;
   while (lo < hi) {
     unsigned mid = (lo + hi) / 2;
     if (scan[mid] > k) hi = mid;
@@ -47,11 +48,17 @@ __device__ unsigned expand_owner(const unsigned* scan, unsigned k) {
   return lo;
 }
 
+// The block's vertex this thread loads: one of the EXPAND_V, or none (nv when out of range).
+__device__ unsigned expand_vertex(unsigned nv) {
+  const unsigned i = blockIdx.x * EXPAND_V + threadIdx.x;
+  return threadIdx.x < EXPAND_V && i < nv ? i : nv;
+}
+
 extern "C" __global__ void bfs_expand(const unsigned* row, const unsigned* col, const unsigned* vf, unsigned nv,
                                       unsigned* ef, unsigned* ne) {
-  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX];
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0;
-  first[threadIdx.x] = i < nv ? row[v] : 0;
+  __shared__ unsigned scan[EXPAND_V], first[EXPAND_V];
+  unsigned i = expand_vertex(nv), v = i < nv ? vf[i] : 0;
+  if (i < nv) first[threadIdx.x] = row[v];
   unsigned total, base = expand_scan(scan, i < nv ? row[v + 1] - row[v] : 0, ne, &total);
   for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
     unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
@@ -77,10 +84,12 @@ extern "C" __global__ void bfs_contract(const unsigned* ef, unsigned ne, unsigne
 
 extern "C" __global__ void sssp_expand(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* dist,
                                        const unsigned* vf, unsigned nv, unsigned* ef, unsigned* wf, unsigned* ne) {
-  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX], d[EXPAND_MAX];
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0;
-  first[threadIdx.x] = i < nv ? row[v] : 0;
-  d[threadIdx.x] = i < nv ? dist[v] : 0;
+  __shared__ unsigned scan[EXPAND_V], first[EXPAND_V], d[EXPAND_V];
+  unsigned i = expand_vertex(nv), v = i < nv ? vf[i] : 0;
+  if (i < nv) {
+    first[threadIdx.x] = row[v];
+    d[threadIdx.x] = dist[v];
+  }
   unsigned total, base = expand_scan(scan, i < nv ? row[v + 1] - row[v] : 0, ne, &total);
   for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
     unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
@@ -121,16 +130,16 @@ extern "C" __global__ void sssp_frontier(const unsigned* ef, unsigned ne, unsign
 // Each frontier vertex takes its residual into its rank and pushes D * r / degree along its edges.
 extern "C" __global__ void pr_expand(const unsigned* row, const unsigned* col, float* rank, float* residual,
                                      const unsigned* vf, unsigned nv, unsigned* ef, float* wf, unsigned* ne) {
-  __shared__ unsigned scan[EXPAND_MAX], first[EXPAND_MAX];
-  __shared__ float share[EXPAND_MAX];
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = i < nv ? vf[i] : 0, degree = 0;
+  __shared__ unsigned scan[EXPAND_V], first[EXPAND_V];
+  __shared__ float share[EXPAND_V];
+  unsigned i = expand_vertex(nv), v = i < nv ? vf[i] : 0, degree = 0;
   if (i < nv) {
     float r = atomicExch(&residual[v], 0.0f);
     rank[v] += r;
     degree = r == 0.0f ? 0 : row[v + 1] - row[v];
     share[threadIdx.x] = degree ? D * r / degree : 0.0f;
+    first[threadIdx.x] = row[v];
   }
-  first[threadIdx.x] = i < nv ? row[v] : 0;
   unsigned total, base = expand_scan(scan, degree, ne, &total);
   for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
     unsigned o = expand_owner(scan, k), e = first[o] + k - (o ? scan[o - 1] : 0);
