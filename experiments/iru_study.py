@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""The IRU study (docs/results/iru.md): BFS, SSSP and PageRank in the IRU paper's frontier form on
+the gtx980 preset (the paper's Table 2), each plain and with the contraction reading through the
+reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
+its hash size, its timeout and its data-processing rate. Prints markdown tables; --plot DIR writes
+PNG charts (matplotlib).
+
+Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
+                               [--sections study,sensitivity] [--plot DIR]
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+# The paper's Table 3 [S L228-L235], each as a generated graph that simulates in minutes. Its
+# degrees count both directions; ours are out-degrees of a symmetric (grid, rgg) or directed
+# (rmat, random) graph. BFS's and SSSP's target arrays (4 bytes a vertex) are larger than the
+# 32 KB L1, as the paper's are (88 KB to 2.8 MB). PageRank runs some 75 sweeps to its 1e-4 / n
+# threshold, so it takes each shape at 1/4 to 1/8 of the size; its contraction's atomics execute
+# at the L2 whatever the L1 holds.
+GRAPHS = {  # name: (BFS and SSSP input, PageRank input, the paper's graph; ours)
+    "ca": ("grid:rows=128,cols=128", "grid:rows=64,cols=64",
+           "California roads: 710 k vertices, degree 9.8 (both ways); a road-like mesh, 16 k (PR 4 k), degree 4"),
+    "cond": ("rmat:scale=15,edge_factor=8", "rmat:scale=12,edge_factor=8",
+             "arXiv collaboration: 40 k, 17.4; R-MAT, 32 k (PR 4 k), 8"),
+    "delaunay": ("rgg:n=32768,radius=0.0077", "rgg:n=4096,radius=0.0216",
+                 "Delaunay mesh: 524 k, 12; random geometric, 32 k (PR 4 k), 6"),
+    "human": ("random:n=8192,m=524288", "random:n=2048,m=65536",
+              "gene network: 22 k, 2214; uniform random, 8 k, 64 (PR 2 k, 32)"),
+    "kron": ("rmat:scale=13,edge_factor=64", "rmat:scale=11,edge_factor=32",
+             "Graph500 Kronecker: 262 k, 156; R-MAT, 8 k, 64 (PR 2 k, 32)"),
+    "msdoor": ("rgg:n=16384,radius=0.022", "rgg:n=4096,radius=0.044",
+               "3-D object mesh: 415 k, 97; random geometric, 16 k (PR 4 k), 25"),
+}
+
+
+def graph_for(workload, name):
+    return GRAPHS[name][1 if workload == "pr" else 0]
+
+
+WORKLOADS = ["bfs", "sssp", "pr"]
+# The kernels the IRU serves (the rest of each application runs the same code in both forms).
+CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction"], "pr": ["pr_contract"]}
+# The paper's figures [S L243-L275].
+PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
+         "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5}}
+SENSITIVITY_GRAPH = "cond"
+SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
+SENSITIVITY = [("iru.sets", [256, 1024, 4096]), ("iru.timeout", [100, 1000, 10000]),
+               ("iru.process_width", [2, 4, 8]), ("iru.bypass_l2", ["false", "true"])]
+
+
+def total(stats, suffix):
+    return sum(v["value"] for k, v in stats.items() if k.endswith(suffix))
+
+
+def run(irrgpu, workload, variant, graph, sets, tmp):
+    out = tempfile.mkdtemp(dir=tmp)
+    # No launch overhead: GPGPU-Sim, the paper's simulator, models none (docs/results/iru.md).
+    cmd = [irrgpu, "run", "-q", "-c", "gtx980", "--workload", workload, "--variant", variant, "--graph", graph,
+           "-s", "host.launch_overhead=0us", "-o", out]
+    for s in sets:
+        cmd += ["-s", s]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0 or "check: PASS" not in done.stdout:
+        sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout}{done.stderr[:4000]}")
+    j = json.load(open(os.path.join(out, "stats.json")))
+    s = j["stats"]
+    value = lambda k: s[k]["value"] if k in s else 0
+    # Inside the kernels the IRU serves, from the kernel snapshots: cycles, and warp loads with the
+    # line requests they made (the paper's Figure 14 metric).
+    contraction = loads = requests = 0
+    for a, b in zip(j["snapshots"][::2], j["snapshots"][1::2]):
+        if b["label"].split(": ", 1)[1] in CONTRACTION[workload]:
+            delta = lambda suffix: sum(v - a["values"].get(k, 0) for k, v in b["values"].items() if k.endswith(suffix))
+            contraction += b["values"]["gpu.kernel_cycles"] - a["values"]["gpu.kernel_cycles"]
+            loads += delta(".global_loads")
+            requests += delta(".global_load_requests")
+    return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction,
+            "l1": total(s, ".l1.accesses"), "l2": total(s, ".l2.accesses"),
+            "traffic": value("gpu.interconnect.request.bytes") + value("gpu.interconnect.reply.bytes"),
+            "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
+            "requests_per_load": requests / loads if loads else 0.0,
+            "elements": value("iru.elements"), "merged": value("iru.merged"),
+            "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
+            "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
+            "full_stalls": value("iru.entry_full_stalls"), "thread_instructions": value("gpu.total.thread_instructions")}
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def pct(a, b):
+    return 100.0 * a / b if b else float("nan")
+
+
+def study(pool, irrgpu, graphs, workloads, tmp):
+    jobs = {(w, g, v): pool.submit(run, irrgpu, w, v, graph_for(w, g), [], tmp)
+            for w in workloads for g in graphs for v in ("frontier", "iru")}
+    r = {k: f.result() for k, f in jobs.items()}
+    print("\n## Inputs (the paper's Table 3 beside ours)\n")
+    print("| name | BFS, SSSP | PageRank | the paper's graph; ours |")
+    print("|---|---|---|---|")
+    for g in graphs:
+        print(f"| {g} | `{GRAPHS[g][0]}` | `{GRAPHS[g][1]}` | {GRAPHS[g][2]} |")
+    norm = {}
+    for w in workloads:
+        print(f"\n## {w}: IRU off (plain loads) against on (load_iru), gtx980\n")
+        print("| graph | cycles off | cycles on | speedup | contraction kernel: cycles off / on | L1 accesses | "
+              "L2 accesses | interconnect bytes | DRAM accesses | requests per warp load in the contraction, off -> on | "
+              "filtered | lines per IRU reply | IRU replies by timeout | elements per contraction cycle, off / on |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for g in graphs:
+            off, on = r[(w, g, "frontier")], r[(w, g, "iru")]
+            n = {"speedup": off["cycles"] / on["cycles"], "l1": pct(on["l1"], off["l1"]), "l2": pct(on["l2"], off["l2"]),
+                 "traffic": pct(on["traffic"], off["traffic"]), "dram": pct(on["dram"], off["dram"]),
+                 "filtered": pct(on["merged"], on["elements"])}
+            norm[(w, g)] = n
+            print(f"| {g} | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {n['speedup']:.2f} | "
+                  f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {n['l1']:.0f} % | {n['l2']:.0f} % | "
+                  f"{n['traffic']:.0f} % | {n['dram']:.0f} % | {off['requests_per_load']:.2f} -> "
+                  f"{on['requests_per_load']:.2f} | {n['filtered']:.1f} % | {on['lines_per_reply']:.2f} | "
+                  f"{pct(on['timeouts'], on['replies']):.0f} % | {on['elements'] / off['contraction']:.1f} / "
+                  f"{on['elements'] / on['contraction']:.1f} |")
+    print("\n## Summary beside the paper [S L243-L275]\n")
+    print("| metric | paper | ours |")
+    print("|---|---|---|")
+    for w in workloads:
+        print(f"| speedup, {w} (geometric mean) | {PAPER['speedup'][w]:.2f} | "
+              f"{gmean([norm[(w, g)]['speedup'] for g in graphs]):.2f} |")
+    everything = list(norm.values())
+    print(f"| speedup, all (geometric mean) | {PAPER['speedup']['all']:.2f} | "
+          f"{gmean([n['speedup'] for n in everything]):.2f} |")
+    mean = lambda key, ns: sum(n[key] for n in ns) / len(ns)
+    print(f"| L1 accesses, IRU on / off (mean) | {PAPER['l1']} % | {mean('l1', everything):.0f} % |")
+    print(f"| L2 accesses, IRU on / off (mean) | {PAPER['l2']} % | {mean('l2', everything):.0f} % |")
+    print(f"| interconnect traffic, on / off (mean) | {PAPER['traffic']} % | {mean('traffic', everything):.0f} % |")
+    print(f"| DRAM accesses, on / off (mean) | 96 % | {mean('dram', everything):.0f} % |")
+    rpl = lambda v: sum(r[(w, g, v)]["requests_per_load"] for w in workloads for g in graphs) / len(everything)
+    print(f"| requests per warp load in the contraction, off -> on (mean) | {PAPER['requests']} | {rpl('frontier'):.2f} -> {rpl('iru'):.2f} |")
+    for w in ("sssp", "pr"):
+        if w in workloads:
+            print(f"| elements filtered, {w} (mean) | {PAPER['filtered'][w]} % | "
+                  f"{mean('filtered', [norm[(w, g)] for g in graphs]):.1f} % |")
+    return r, norm
+
+
+def sensitivity(pool, irrgpu, workloads, tmp):
+    workloads = [w for w in workloads if w in SENSITIVITY_WORKLOADS]
+    graph = GRAPHS[SENSITIVITY_GRAPH][0]
+    cases = [(w, key, v) for w in workloads for key, values in SENSITIVITY for v in values]
+    jobs = {c: pool.submit(run, irrgpu, c[0], "iru", graph, [f"{c[1]}={c[2]}"], tmp) for c in cases}
+    plain = {w: pool.submit(run, irrgpu, w, "frontier", graph, [], tmp) for w in workloads}
+    print(f"\n## Sensitivity on {SENSITIVITY_GRAPH} (`{graph}`): one key changed from the defaults\n")
+    print("| workload | key = value | cycles | speedup over IRU off | contraction kernel cycles | L1 accesses, on / off "
+          "| lines per reply | replies by timeout | prefetch latency (L2 cycles) | insertions waiting on a full entry "
+          "(cycles) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for w, key, v in cases:
+        r, off = jobs[(w, key, v)].result(), plain[w].result()
+        rows.append((w, key, v, off["cycles"] / r["cycles"]))
+        print(f"| {w} | {key} = {v} | {r['cycles']:,.0f} | {off['cycles'] / r['cycles']:.2f} | {r['contraction']:,.0f} | "
+              f"{pct(r['l1'], off['l1']):.0f} % | {r['lines_per_reply']:.2f} | {pct(r['timeouts'], r['replies']):.0f} % | "
+              f"{r['prefetch_latency']:.0f} | {r['full_stalls']:,.0f} |")
+    return rows, workloads
+
+
+def plot(directory, graphs, workloads, norm, sens):
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("--plot needs matplotlib: the Debian package python3-matplotlib (make deps), run by /usr/bin/python3")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(directory, exist_ok=True)
+    if norm:
+        fig, ax = plt.subplots(1, 4, figsize=(15, 3.5))
+        for axis, (key, title) in zip(ax, [("speedup", "speedup (Figure 16)"), ("l1", "L1 accesses, % of off (Figure 12)"),
+                                           ("l2", "L2 accesses, % of off (Figure 12)"),
+                                           ("traffic", "interconnect bytes, % of off (Figure 13)")]):
+            for k, w in enumerate(workloads):
+                axis.bar([i + 0.27 * k for i in range(len(graphs))], [norm[(w, g)][key] for g in graphs], 0.27, label=w)
+            axis.set_xticks([i + 0.27 for i in range(len(graphs))], graphs, rotation=30, fontsize=8)
+            axis.set_title(title, fontsize=9)
+            axis.axhline(1.0 if key == "speedup" else 100.0, color="grey", linewidth=0.8)
+        ax[0].legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(directory, "iru_study.png"), dpi=100)
+        plt.close(fig)
+    if sens:
+        sens, workloads = sens
+        fig, ax = plt.subplots(1, len(SENSITIVITY), figsize=(14, 3.2), sharey=True)
+        for axis, (key, values) in zip(ax, SENSITIVITY):
+            for k, w in enumerate(workloads):
+                ys = [s for ww, kk, _, s in sens if ww == w and kk == key]
+                axis.bar([i + 0.27 * k for i in range(len(values))], ys, 0.27, label=w)
+            axis.set_xticks([i + 0.27 for i in range(len(values))], [str(v) for v in values], fontsize=8)
+            axis.set_title(key, fontsize=9)
+            axis.axhline(1.0, color="grey", linewidth=0.8)
+        ax[0].set_ylabel("speedup over IRU off", fontsize=8)
+        ax[0].legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(directory, "iru_sensitivity.png"), dpi=100)
+        plt.close(fig)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations run at once")
+    p.add_argument("--graph", action="append", choices=list(GRAPHS), help="repeatable (default: all)")
+    p.add_argument("--workload", action="append", choices=WORKLOADS, help="repeatable (default: all)")
+    p.add_argument("--sections", default="study,sensitivity", help="comma-separated: study, sensitivity")
+    p.add_argument("--plot", default="")
+    a = p.parse_args()
+    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    sections = a.sections.split(",")
+    if unknown := [x for x in sections if x not in ("study", "sensitivity")]:
+        p.error(f"--sections: unknown {', '.join(unknown)} (study, sensitivity)")
+    graphs, workloads = a.graph or list(GRAPHS), a.workload or WORKLOADS
+    norm, sens = {}, []
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        if "study" in sections:
+            _, norm = study(pool, irrgpu, graphs, workloads, tmp)
+        if "sensitivity" in sections:
+            sens = sensitivity(pool, irrgpu, workloads, tmp)
+    if a.plot:
+        plot(a.plot, graphs, workloads, norm, sens)
+
+
+if __name__ == "__main__":
+    main()
