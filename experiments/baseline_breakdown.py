@@ -13,10 +13,11 @@ Usage: experiments/baseline_breakdown.py [--build build] [--graph G ...] [--run 
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+
+from simulate import simulate
 
 GRAPHS = ["rmat:scale=10", "rmat:scale=12", "rmat:scale=14", "rmat:scale=16", "grid:rows=64,cols=64",
           "grid:rows=128,cols=128"]
@@ -25,15 +26,11 @@ CLASSES = ["issue", "idle SM", "empty", "dependence", "memory.l1", "memory.l2", 
            "memory.other", "barrier", "structural.ldst", "structural.sfu"]
 
 
-def simulate(irrgpu, run, graph, tmp):
+def measure(irrgpu, run, graph, tmp):
     workload, variant = run.split("/")
     out = os.path.join(tmp, f"{workload}_{variant}_{graph}".replace(":", "_").replace(",", "_").replace("=", ""))
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--graph", graph,
-           "-o", out]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0 or "check: PASS" not in done.stdout:
-        sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout}{done.stderr[:4000]}")
-    j = json.load(open(os.path.join(out, "stats.json")))
+    j = simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--graph", graph],
+                 out)
     record = json.load(open(os.path.join(out, "workload.json")))
     stats = {k: v["value"] for k, v in j["stats"].items() if "value" in v and not isinstance(v["value"], list)}
     return analyse(run, graph, stats, j["snapshots"], record)
@@ -93,7 +90,7 @@ def main():
         sys.exit(f"{irrgpu}: not built (cmake --build {a.build})")
     graphs, runs = a.graph or GRAPHS, a.run or RUNS
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(lambda rg: simulate(irrgpu, rg[0], rg[1], tmp), [(r, g) for r in runs for g in graphs]))
+        results = list(pool.map(lambda rg: measure(irrgpu, rg[0], rg[1], tmp), [(r, g) for r in runs for g in graphs]))
 
     print("\nTime and IPC inside kernels (gtx480; launch overhead and copies excluded)\n")
     print("| run | graph | largest degree | launches | kernel cycles | thread IPC | longest kernel (share) "

@@ -12,11 +12,11 @@ Usage: experiments/hwwl_study.py [--build build] [--graph G ...] [--activity-gra
                                 [--sections study,activity,scaling]
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from simulate import simulate
 
 SOFTWARE = {"bfs": ["topology", "data", "data_vkc", "data_warp", "data_block", "wl"],
             "sssp": ["topology", "data", "data_vkc", "data_warp", "wl"]}
@@ -30,16 +30,12 @@ HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads
 
 def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
     out = os.path.join(tmp, "run")
-    cmd = [irrgpu, "run", "-q", "-c", "kim4x16", "--workload", workload, "--variant", variant, "--graph", graph,
-           "-o", out]
+    cmd = [irrgpu, "run", "-q", "-c", "kim4x16", "--workload", workload, "--variant", variant, "--graph", graph]
     for s in sets:
         cmd += ["-s", s]
     if sample_every:
         cmd += ["--sample-every", str(sample_every)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0 or "check: PASS" not in done.stdout:
-        sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout}{done.stderr[:4000]}")
-    j = json.load(open(os.path.join(out, "stats.json")))
+    j = simulate(cmd, out)
     stats = j["stats"]
     value = lambda k: stats[k]["value"] if k in stats else 0
     r = {"cycles": value("gpu.total.core_cycles"), "warp_instructions": value("gpu.total.warp_instructions"),

@@ -11,12 +11,12 @@ Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [-
 """
 import argparse
 import concurrent.futures
-import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+
+from simulate import simulate
 
 # The paper's Table 3 [S L228-L235], each as a generated graph that simulates in minutes. Its
 # degrees count both directions; ours are out-degrees of a symmetric (grid, rgg) or directed
@@ -64,13 +64,10 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
     out = tempfile.mkdtemp(dir=tmp)
     # No launch overhead: GPGPU-Sim, the paper's simulator, models none (docs/results/iru.md).
     cmd = [irrgpu, "run", "-q", "-c", "gtx980", "--workload", workload, "--variant", variant, "--graph", graph,
-           "-s", "host.launch_overhead=0us", "-o", out]
+           "-s", "host.launch_overhead=0us"]
     for s in sets:
         cmd += ["-s", s]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0 or "check: PASS" not in done.stdout:
-        sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout}{done.stderr[:4000]}")
-    j = json.load(open(os.path.join(out, "stats.json")))
+    j = simulate(cmd, out)
     s = j["stats"]
     value = lambda k: s[k]["value"] if k in s else 0
     # Inside the kernels the IRU serves, from the kernel snapshots: cycles, and warp loads with the
@@ -170,7 +167,7 @@ def sensitivity(pool, irrgpu, workloads, tmp):
         print(f"| {w} | {key} = {v} | {r['cycles']:,.0f} | {off['cycles'] / r['cycles']:.2f} | {r['contraction']:,.0f} | "
               f"{pct(r['l1'], off['l1']):.0f} % | {r['lines_per_reply']:.2f} | {pct(r['timeouts'], r['replies']):.0f} % | "
               f"{r['prefetch_latency']:.0f} | {r['full_stalls']:,.0f} |")
-    return rows, workloads
+    return rows
 
 
 def plot(directory, graphs, workloads, norm, sens):
@@ -196,7 +193,7 @@ def plot(directory, graphs, workloads, norm, sens):
         fig.savefig(os.path.join(directory, "iru_study.png"), dpi=100)
         plt.close(fig)
     if sens:
-        sens, workloads = sens
+        workloads = list(dict.fromkeys(w for w, *_ in sens))  # those the sensitivity ran
         fig, ax = plt.subplots(1, len(SENSITIVITY), figsize=(14, 3.2), sharey=True)
         for axis, (key, values) in zip(ax, SENSITIVITY):
             for k, w in enumerate(workloads):
