@@ -46,6 +46,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       index_(index),
       coalescer_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size")),
                  static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
+      atomic_per_line_(sim.config().get_string("atomic.coalescing") == "line"),
       cta_finished_(std::move(cta_finished)),
       max_warps_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_warps"))),
       max_threads_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_threads"))),
@@ -329,9 +330,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       ldst_.push_back(a);
       ++lines;
     };
-    if (atomic) {  // one request per active thread, serialised at the L2's atomic unit
+    if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
       for (unsigned l = 0; l < 32; ++l)
         if (mask >> l & 1) push(addr[l] / coalescer_.line_size() * coalescer_.line_size(), 0, size, addr[l]);
+    } else if (atomic) {  // one request per line, carrying its threads' operations (atomic.coalescing: line)
+      for (const auto& la : coalescer_.coalesce(addr, mask, size))
+        push(la.line, la.sectors, static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size, la.line);
     } else {
       for (const auto& la : coalescer_.coalesce(addr, mask, size)) {
         std::uint32_t bytes = 0;

@@ -115,6 +115,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const std::uint32_t index_;
   std::unique_ptr<mem::L1Cache> l1_;
   mem::Coalescer coalescer_;
+  const bool atomic_per_line_;  // atomic.coalescing: line (GPGPU-Sim) rather than one request per thread
   std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;

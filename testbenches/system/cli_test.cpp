@@ -103,6 +103,25 @@ TEST(Cli, CalibrateWritesFiguresAndRejectsUnknownBenchmarks) {
   EXPECT_NE(r.err.find("--json: cannot write"), std::string::npos) << r.err;
 }
 
+// atomic.coalescing: line sends a warp's atomics as one request per line (GPGPU-Sim's model): 32
+// threads adding to one address become one operation of the atomic unit, many times the rate of
+// the default's 32; threads each on a line of its own have nothing to coalesce (the same rate).
+TEST(Cli, AtomicsCoalescedByLineAreOneRequestPerLine) {
+  std::map<std::string, std::map<std::string, double>> rate;
+  for (const char* mode : {"thread", "line"}) {
+    auto r = run_cli({"calibrate", "atomics", "-s", std::string("atomic.coalescing=") + mode});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* figure : {"atomic.global.one_address", "atomic.global.address_per_thread"}) {
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
+      rate[mode][figure] = std::stod(m[1]);
+    }
+  }
+  EXPECT_GT(rate["line"]["atomic.global.one_address"], 10 * rate["thread"]["atomic.global.one_address"]);
+  EXPECT_NEAR(rate["line"]["atomic.global.address_per_thread"], rate["thread"]["atomic.global.address_per_thread"],
+              0.05 * rate["thread"]["atomic.global.address_per_thread"]);
+}
+
 TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"run", "--set", "sim.sed=1"},
