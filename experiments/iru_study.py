@@ -3,11 +3,13 @@
 """The IRU study (docs/results/iru.md): BFS, SSSP and PageRank in the IRU paper's frontier form on
 the gtx980 preset (the paper's Table 2), each plain and with the contraction reading through the
 reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
-its hash size, its timeout and its data-processing rate. Prints markdown tables; --plot DIR writes
-PNG charts (matplotlib).
+its hash size, its timeout and its data-processing rate; then SSSP and PageRank with atomics
+coalesced by line, as GPGPU-Sim (the paper's simulator) does. Prints markdown tables; --plot DIR
+writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
-                               [--sections study,sensitivity] [--plot DIR]
+                               [--sections study,sensitivity,atomics] [--on GRAPH]
+                               [--plot DIR]
 """
 import argparse
 import concurrent.futures
@@ -50,10 +52,13 @@ CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction"], "pr": ["pr_
 # The paper's figures [S L243-L275].
 PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
          "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5}}
-SENSITIVITY_GRAPH = "cond"
+SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
+ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
+SECTIONS = ["study", "sensitivity", "atomics"]
 SENSITIVITY = [("iru.sets", [256, 1024, 4096]), ("iru.timeout", [100, 1000, 10000]),
-               ("iru.process_width", [2, 4, 8]), ("iru.bypass_l2", ["false", "true"])]
+               ("iru.process_width", [2, 4, 8]), ("iru.banks", [2, 4]), ("iru.classifier_queues", [2, 4]),
+               ("iru.bypass_l2", ["false", "true"])]
 
 
 def total(stats, suffix):
@@ -149,13 +154,13 @@ def study(pool, irrgpu, graphs, workloads, tmp):
     return r, norm
 
 
-def sensitivity(pool, irrgpu, workloads, tmp):
+def sensitivity(pool, irrgpu, workloads, on, tmp):
     workloads = [w for w in workloads if w in SENSITIVITY_WORKLOADS]
-    graph = GRAPHS[SENSITIVITY_GRAPH][0]
+    graph = GRAPHS[on][0]
     cases = [(w, key, v) for w in workloads for key, values in SENSITIVITY for v in values]
     jobs = {c: pool.submit(run, irrgpu, c[0], "iru", graph, [f"{c[1]}={c[2]}"], tmp) for c in cases}
     plain = {w: pool.submit(run, irrgpu, w, "frontier", graph, [], tmp) for w in workloads}
-    print(f"\n## Sensitivity on {SENSITIVITY_GRAPH} (`{graph}`): one key changed from the defaults\n")
+    print(f"\n## Sensitivity on {on} (`{graph}`): one key changed from the defaults\n")
     print("| workload | key = value | cycles | speedup over IRU off | contraction kernel cycles | L1 accesses, on / off "
           "| lines per reply | replies by timeout | prefetch latency (L2 cycles) | insertions waiting on a full entry "
           "(cycles) |")
@@ -170,7 +175,27 @@ def sensitivity(pool, irrgpu, workloads, tmp):
     return rows
 
 
-def plot(directory, graphs, workloads, norm, sens):
+def atomics(pool, irrgpu, workloads, on, tmp):
+    """IRU off and on with each atomic.coalescing, on the sensitivity graph: GPGPU-Sim sends a warp's
+    atomics as one request per line [S L251]; ours by default one per thread."""
+    workloads = [w for w in workloads if w in ATOMIC_WORKLOADS]
+    cases = [(w, v, mode) for w in workloads for mode in ("thread", "line") for v in ("frontier", "iru")]
+    jobs = {c: pool.submit(run, irrgpu, c[0], c[1], graph_for(c[0], on), [f"atomic.coalescing={c[2]}"], tmp)
+            for c in cases}
+    print(f"\n## Atomics coalesced by thread (ours) and by line (GPGPU-Sim), on {on}\n")
+    print("| workload | atomic.coalescing | cycles off | cycles on | speedup | contraction kernel: cycles off / on | "
+          "L2 accesses, on / off | interconnect bytes, on / off | requests per warp load in the contraction, off -> on |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for w in workloads:
+        for mode in ("thread", "line"):
+            off, on = jobs[(w, "frontier", mode)].result(), jobs[(w, "iru", mode)].result()
+            print(f"| {w} | {mode} | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {off['cycles'] / on['cycles']:.2f} | "
+                  f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {pct(on['l2'], off['l2']):.0f} % | "
+                  f"{pct(on['traffic'], off['traffic']):.0f} % | {off['requests_per_load']:.2f} -> "
+                  f"{on['requests_per_load']:.2f} |")
+
+
+def plot(directory, graphs, workloads, norm, sens, on):
     try:
         import matplotlib
     except ImportError:
@@ -190,7 +215,7 @@ def plot(directory, graphs, workloads, norm, sens):
             axis.axhline(1.0 if key == "speedup" else 100.0, color="grey", linewidth=0.8)
         ax[0].legend(fontsize=8)
         fig.tight_layout()
-        fig.savefig(os.path.join(directory, "iru_study.png"), dpi=100)
+        fig.savefig(os.path.join(directory, f"iru_study_{'_'.join(workloads)}.png"), dpi=100)
         plt.close(fig)
     if sens:
         workloads = list(dict.fromkeys(w for w, *_ in sens))  # those the sensitivity ran
@@ -205,7 +230,7 @@ def plot(directory, graphs, workloads, norm, sens):
         ax[0].set_ylabel("speedup over IRU off", fontsize=8)
         ax[0].legend(fontsize=8)
         fig.tight_layout()
-        fig.savefig(os.path.join(directory, "iru_sensitivity.png"), dpi=100)
+        fig.savefig(os.path.join(directory, f"iru_sensitivity_{'_'.join(workloads)}_{on}.png"), dpi=100)
         plt.close(fig)
 
 
@@ -215,22 +240,26 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations run at once")
     p.add_argument("--graph", action="append", choices=list(GRAPHS), help="repeatable (default: all)")
     p.add_argument("--workload", action="append", choices=WORKLOADS, help="repeatable (default: all)")
-    p.add_argument("--sections", default="study,sensitivity", help="comma-separated: study, sensitivity")
+    p.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated: " + ", ".join(SECTIONS))
+    p.add_argument("--on", default=SENSITIVITY_GRAPH, choices=list(GRAPHS),
+                   help="the graph of the sensitivity and atomics sections")
     p.add_argument("--plot", default="")
     a = p.parse_args()
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
-    if unknown := [x for x in sections if x not in ("study", "sensitivity")]:
-        p.error(f"--sections: unknown {', '.join(unknown)} (study, sensitivity)")
+    if unknown := [x for x in sections if x not in SECTIONS]:
+        p.error(f"--sections: unknown {', '.join(unknown)} ({', '.join(SECTIONS)})")
     graphs, workloads = a.graph or list(GRAPHS), a.workload or WORKLOADS
     norm, sens = {}, []
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         if "study" in sections:
             _, norm = study(pool, irrgpu, graphs, workloads, tmp)
         if "sensitivity" in sections:
-            sens = sensitivity(pool, irrgpu, workloads, tmp)
+            sens = sensitivity(pool, irrgpu, workloads, a.on, tmp)
+        if "atomics" in sections:
+            atomics(pool, irrgpu, workloads, a.on, tmp)
     if a.plot:
-        plot(a.plot, graphs, workloads, norm, sens)
+        plot(a.plot, graphs, workloads, norm, sens, a.on)
 
 
 if __name__ == "__main__":
