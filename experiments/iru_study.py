@@ -78,17 +78,21 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
     # Inside the kernels the IRU serves, from the kernel snapshots: cycles, and warp loads with the
     # line requests they made (the paper's Figure 14 metric).
     contraction = loads = requests = 0
+    inside = {"l1": 0, "l2": 0, "traffic": 0}  # the contraction kernels' share of the run's accesses
     for a, b in zip(j["snapshots"][::2], j["snapshots"][1::2]):
         if b["label"].split(": ", 1)[1] in CONTRACTION[workload]:
             delta = lambda suffix: sum(v - a["values"].get(k, 0) for k, v in b["values"].items() if k.endswith(suffix))
             contraction += b["values"]["gpu.kernel_cycles"] - a["values"]["gpu.kernel_cycles"]
             loads += delta(".global_loads")
             requests += delta(".global_load_requests")
+            inside["l1"] += delta(".l1.accesses")
+            inside["l2"] += delta(".l2.accesses")
+            inside["traffic"] += delta("gpu.interconnect.request.bytes") + delta("gpu.interconnect.reply.bytes")
     return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction,
             "l1": total(s, ".l1.accesses"), "l2": total(s, ".l2.accesses"),
             "traffic": value("gpu.interconnect.request.bytes") + value("gpu.interconnect.reply.bytes"),
             "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
-            "requests_per_load": requests / loads if loads else 0.0,
+            "requests_per_load": requests / loads if loads else 0.0, "inside": inside,
             "elements": value("iru.elements"), "merged": value("iru.merged"),
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
@@ -117,20 +121,23 @@ def study(pool, irrgpu, graphs, workloads, tmp):
         print(f"\n## {w}: IRU off (plain loads) against on (load_iru), gtx980\n")
         print("| graph | cycles off | cycles on | speedup | contraction kernel: cycles off / on | L1 accesses | "
               "L2 accesses | interconnect bytes | DRAM accesses | requests per warp load in the contraction, off -> on | "
-              "filtered | lines per IRU reply | IRU replies by timeout | elements per contraction cycle, off / on |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "filtered | lines per IRU reply | IRU replies by timeout | elements per contraction cycle, off / on | "
+              "in the contraction: L1, L2, interconnect bytes |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for g in graphs:
             off, on = r[(w, g, "frontier")], r[(w, g, "iru")]
             n = {"speedup": off["cycles"] / on["cycles"], "l1": pct(on["l1"], off["l1"]), "l2": pct(on["l2"], off["l2"]),
                  "traffic": pct(on["traffic"], off["traffic"]), "dram": pct(on["dram"], off["dram"]),
-                 "filtered": pct(on["merged"], on["elements"])}
+                 "filtered": pct(on["merged"], on["elements"]),
+                 **{k + "_in": pct(on["inside"][k], off["inside"][k]) for k in ("l1", "l2", "traffic")}}
             norm[(w, g)] = n
             print(f"| {g} | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {n['speedup']:.2f} | "
                   f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {n['l1']:.0f} % | {n['l2']:.0f} % | "
                   f"{n['traffic']:.0f} % | {n['dram']:.0f} % | {off['requests_per_load']:.2f} -> "
                   f"{on['requests_per_load']:.2f} | {n['filtered']:.1f} % | {on['lines_per_reply']:.2f} | "
                   f"{pct(on['timeouts'], on['replies']):.0f} % | {on['elements'] / off['contraction']:.1f} / "
-                  f"{on['elements'] / on['contraction']:.1f} |")
+                  f"{on['elements'] / on['contraction']:.1f} | "
+                  + ", ".join(f"{pct(on['inside'][k], off['inside'][k]):.0f} %" for k in ("l1", "l2", "traffic")) + " |")
     print("\n## Summary beside the paper [S L243-L275]\n")
     print("| metric | paper | ours |")
     print("|---|---|---|")
@@ -145,6 +152,8 @@ def study(pool, irrgpu, graphs, workloads, tmp):
     print(f"| L2 accesses, IRU on / off (mean) | {PAPER['l2']} % | {mean('l2', everything):.0f} % |")
     print(f"| interconnect traffic, on / off (mean) | {PAPER['traffic']} % | {mean('traffic', everything):.0f} % |")
     print(f"| DRAM accesses, on / off (mean) | 96 % | {mean('dram', everything):.0f} % |")
+    print(f"| the same inside the contraction kernels: L1, L2, interconnect (mean) | — | "
+          f"{mean('l1_in', everything):.0f} %, {mean('l2_in', everything):.0f} %, {mean('traffic_in', everything):.0f} % |")
     rpl = lambda v: sum(r[(w, g, v)]["requests_per_load"] for w in workloads for g in graphs) / len(everything)
     print(f"| requests per warp load in the contraction, off -> on (mean) | {PAPER['requests']} | {rpl('frontier'):.2f} -> {rpl('iru'):.2f} |")
     for w in ("sssp", "pr"):
