@@ -13,9 +13,9 @@ Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [-
 """
 import argparse
 import concurrent.futures
+import importlib.util
 import math
 import os
-import sys
 import tempfile
 
 from simulate import simulate
@@ -205,10 +205,7 @@ def atomics(pool, irrgpu, workloads, on, tmp):
 
 
 def plot(directory, graphs, workloads, norm, sens, on):
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("--plot needs matplotlib: the Debian package python3-matplotlib (make deps), run by /usr/bin/python3")
+    import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     os.makedirs(directory, exist_ok=True)
@@ -258,6 +255,8 @@ def main():
     sections = a.sections.split(",")
     if unknown := [x for x in sections if x not in SECTIONS]:
         p.error(f"--sections: unknown {', '.join(unknown)} ({', '.join(SECTIONS)})")
+    if a.plot and importlib.util.find_spec("matplotlib") is None:  # before hours of simulation, not after
+        p.error("--plot needs matplotlib: the Debian package python3-matplotlib (make deps), run by /usr/bin/python3")
     graphs, workloads = a.graph or list(GRAPHS), a.workload or WORKLOADS
     norm, sens = {}, []
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
