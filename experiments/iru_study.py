@@ -4,9 +4,8 @@
 the gtx980 preset (the paper's Table 2), each plain and with the contraction reading through the
 reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
 its hash size, timeout, data-processing rate, banks, classifier queues and L2 bypass; then SSSP
-and PageRank with atomics
-coalesced by line, as GPGPU-Sim (the paper's simulator) does. Prints markdown tables; --plot DIR
-writes PNG charts (matplotlib).
+and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does. Prints
+markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
                                [--sections study,sensitivity,atomics] [--on GRAPH]
