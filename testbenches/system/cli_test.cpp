@@ -122,6 +122,30 @@ TEST(Cli, AtomicsCoalescedByLineAreOneRequestPerLine) {
               0.05 * rate["thread"]["atomic.global.address_per_thread"]);
 }
 
+// The graph-memory thesis's baseline (configs/graphmem.yaml, Table 3): an L2 hit ~100 core cycles,
+// a DRAM access at least 400 (a row hit; the microbenchmark's row conflicts add tRP + tRCD), the
+// copy under the 100.8 GB/s peak; graphmem144 the same latencies with more bandwidth.
+TEST(Cli, GraphmemPresetsMeetTheThesisTable) {
+  std::map<std::string, std::map<std::string, double>> f;
+  for (const char* preset : {"graphmem", "graphmem144"}) {
+    auto r = run_cli({"calibrate", "latency", "bandwidth", "-c", preset});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* figure : {"latency.l2_hit", "latency.dram", "bandwidth.dram_copy"}) {
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
+      f[preset][figure] = std::stod(m[1]);
+    }
+  }
+  EXPECT_NEAR(f["graphmem"]["latency.l2_hit"], 100, 10);
+  EXPECT_GE(f["graphmem"]["latency.dram"], 400 + 40 / 1.05 * 1.2);  // tRP + tRCD = 40 DRAM cycles
+  EXPECT_LE(f["graphmem"]["latency.dram"], 460);
+  EXPECT_GT(f["graphmem"]["bandwidth.dram_copy"], 0.8 * 100.8);
+  EXPECT_LT(f["graphmem"]["bandwidth.dram_copy"], 100.8);
+  EXPECT_NEAR(f["graphmem144"]["latency.dram"], f["graphmem"]["latency.dram"], 10);
+  EXPECT_GT(f["graphmem144"]["bandwidth.dram_copy"], 1.15 * f["graphmem"]["bandwidth.dram_copy"]);
+  EXPECT_LT(f["graphmem144"]["bandwidth.dram_copy"], 144);
+}
+
 TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"run", "--set", "sim.sed=1"},
