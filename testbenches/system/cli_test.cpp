@@ -146,6 +146,24 @@ TEST(Cli, GraphmemPresetsMeetTheThesisTable) {
   EXPECT_LT(f["graphmem144"]["bandwidth.dram_copy"], 144);
 }
 
+// The gtx980 preset as calibrated (docs/results/calibration.md): GPGPU-Sim 4's Maxwell-Pascal L1,
+// L2 and DRAM latencies, Mei & Chu's Maxwell shared memory (28 cycles, +2 a conflict way).
+TEST(Cli, Gtx980PresetHasTheCalibratedLatencies) {
+  auto r = run_cli({"calibrate", "latency", "shared", "-c", "gtx980"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, double> f;
+  for (const char* figure : {"latency.l1_hit", "latency.l2_hit", "latency.dram", "shared.stride_0", "shared.stride_32"}) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
+    f[figure] = std::stod(m[1]);
+  }
+  EXPECT_NEAR(f["latency.l1_hit"], 82, 1);
+  EXPECT_NEAR(f["latency.l2_hit"], 218, 5);
+  EXPECT_NEAR(f["latency.dram"], 348, 10);
+  EXPECT_EQ(f["shared.stride_0"], 28);
+  EXPECT_EQ(f["shared.stride_32"], 28 + 31 * 2);
+}
+
 TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"run", "--set", "sim.sed=1"},
