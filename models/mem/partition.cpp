@@ -19,6 +19,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
           static_cast<std::uint32_t>(sim.config().get_size("l2.line_size")), "l2 slice (l2.size / l2.partitions)"),
       mshr_(sim.config().get_uint("l2.mshrs"), sim.config().get_uint("l2.mshr_merge")),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.latency"))),
+      unit_latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.unit_latency"))),
       line_(static_cast<std::uint32_t>(sim.config().get_size("l2.line_size"))),
       write_back_(sim.config().get_string("l2.write_policy") == "write_back"),
       atomic_throughput_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.throughput"))),
@@ -100,6 +101,8 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
   }
   if (unit_ && unit_->intercept(p, *this)) return true;
   const std::uint64_t line = g.line;
+  // The unit beside the L2 may reach it without the path from the crossbar (l2.unit_latency).
+  const std::uint32_t lat = g.from_unit && unit_latency_ ? unit_latency_ : latency_;
   if (g.access == Access::store) {
     ++accesses_;
     const bool hit = l2_.contains(line);
@@ -109,13 +112,13 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
       // keep partial writes correct in a real design; the timing path carries no data).
       if (auto ev = l2_.fill(line, true, true); ev && ev->dirty) {
         ++writebacks_;
-        to_dram(ev->line, true, c + latency_, line_);
+        to_dram(ev->line, true, c + lat, line_);
       }
     } else {  // write-evict, no-write-allocate: the store goes on to DRAM
       l2_.invalidate(line);
-      to_dram(line, true, c + latency_, g.bytes);
+      to_dram(line, true, c + lat, g.bytes);
     }
-    schedule_reply(p, c + latency_);  // acknowledged once the L2 has it
+    schedule_reply(p, c + lat);  // acknowledged once the L2 has it
     return true;
   }
   const bool bypass = g.access == Access::load && (g.no_allocate || policy_->bypass(line, g.pc));
@@ -123,8 +126,8 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
     ++accesses_;
     ++hits_;
     l2_.access(line);
-    if (g.access == Access::atomic) atomics_.emplace_back(c + latency_, &p);
-    else schedule_reply(p, c + latency_);
+    if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
+    else schedule_reply(p, c + lat);
     return true;
   }
   if (mshr_.can_merge(line)) {
@@ -141,7 +144,7 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
   ++accesses_;
   ++misses_;
   mshr_.allocate(line, &p);
-  to_dram(line, false, c + latency_, line_);
+  to_dram(line, false, c + lat, line_);
   return true;
 }
 

@@ -72,7 +72,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   CachePolicy default_policy_;
   const CachePolicy* policy_ = &default_policy_;
   PartitionUnit* unit_ = nullptr;
-  const std::uint32_t latency_, line_;
+  const std::uint32_t latency_, unit_latency_, line_;
   const bool write_back_;
   const std::uint32_t atomic_throughput_, atomic_latency_;
   DramTiming dram_timing_;

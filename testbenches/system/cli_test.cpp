@@ -341,6 +341,26 @@ TEST(Cli, IruForwardingOntoTheRingLeavesTheBanksToInsertions) {
   EXPECT_LT(end["4"], end["2"]);
 }
 
+// l2.unit_latency: the IRU's prefetches (a partition unit's own reads) take it instead of
+// l2.latency; 0, the default, is l2.latency itself, byte for byte.
+TEST(Cli, PartitionUnitReadsTakeTheUnitLatency) {
+  TempDir d;
+  std::map<std::string, nlohmann::json> stats;
+  for (const char* unit : {"0", "120", "10"}) {
+    const std::string out = d.path() + "/u" + unit;
+    ASSERT_EQ(run_cli({"run", "-q", "-c", "gtx980", "--workload", "bfs", "--variant", "iru", "--graph",
+                       "rmat:scale=10,edge_factor=8", "-s", "host.launch_overhead=0us", "-s",
+                       std::string("l2.unit_latency=") + unit, "-o", out})
+                  .exit_code,
+              0);
+    stats[unit] = nlohmann::json::parse(read_file(out + "/stats.json"));
+  }
+  EXPECT_EQ(stats["0"], stats["120"]);  // gtx980's l2.latency
+  const double slow = stats["0"]["stats"]["iru.prefetch_latency"]["value"];
+  const double fast = stats["10"]["stats"]["iru.prefetch_latency"]["value"];
+  EXPECT_GE(slow - fast, 100) << slow << " against " << fast;  // 110 fewer cycles a read, less queueing
+}
+
 TEST(Cli, MemorySystemRunIsDeterministic) {
   TempDir d;
   for (const char* run : {"a", "b"})
