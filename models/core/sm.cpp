@@ -333,13 +333,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
       for (unsigned l = 0; l < 32; ++l)
         if (mask >> l & 1) push(addr[l] / coalescer_.line_size() * coalescer_.line_size(), 0, size, addr[l]);
-    } else if (atomic) {  // one request per line, carrying its threads' operations (atomic.coalescing: line)
-      for (const auto& la : coalescer_.coalesce(addr, mask, size))
-        push(la.line, la.sectors, static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size, la.line);
-    } else {
+    } else {  // one request per line; an atomic's carries its threads' operations (atomic.coalescing: line)
       for (const auto& la : coalescer_.coalesce(addr, mask, size)) {
         std::uint32_t bytes = 0;
-        for (std::uint32_t x = la.sectors; x; x &= x - 1) bytes += coalescer_.sector_size();
+        if (atomic) bytes = static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size;
+        else
+          for (std::uint32_t x = la.sectors; x; x &= x - 1) bytes += coalescer_.sector_size();
         push(la.line, la.sectors, bytes, la.line);
       }
     }

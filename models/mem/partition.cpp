@@ -19,7 +19,9 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
           static_cast<std::uint32_t>(sim.config().get_size("l2.line_size")), "l2 slice (l2.size / l2.partitions)"),
       mshr_(sim.config().get_uint("l2.mshrs"), sim.config().get_uint("l2.mshr_merge")),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.latency"))),
-      unit_latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.unit_latency"))),
+      unit_latency_(static_cast<std::uint32_t>(sim.config().get_uint("l2.unit_latency"))
+                        ? static_cast<std::uint32_t>(sim.config().get_uint("l2.unit_latency"))
+                        : latency_),  // 0: l2.latency
       line_(static_cast<std::uint32_t>(sim.config().get_size("l2.line_size"))),
       write_back_(sim.config().get_string("l2.write_policy") == "write_back"),
       atomic_throughput_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.throughput"))),
@@ -102,7 +104,7 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
   if (unit_ && unit_->intercept(p, *this)) return true;
   const std::uint64_t line = g.line;
   // The unit beside the L2 may reach it without the path from the crossbar (l2.unit_latency).
-  const std::uint32_t lat = g.from_unit && unit_latency_ ? unit_latency_ : latency_;
+  const std::uint32_t lat = g.from_unit ? unit_latency_ : latency_;
   if (g.access == Access::store) {
     ++accesses_;
     const bool hit = l2_.contains(line);

@@ -23,6 +23,20 @@ namespace fs = std::filesystem;
 
 namespace {
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// `irrgpu calibrate ARGS`'s figures by name, from its --json.
+std::map<std::string, double> calibrate(std::vector<std::string> args) {
+  TempDir d;
+  args.insert(args.begin(), "calibrate");
+  args.insert(args.end(), {"--json", d.path() + "/cal.json"});
+  auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, double> f;
+  if (r.exit_code != 0) return f;
+  const auto figures = nlohmann::json::parse(read_file(d.path() + "/cal.json"));
+  for (const auto& [name, figure] : figures.items()) f[name] = figure["value"].get<double>();
+  return f;
+}
 }  // namespace
 
 TEST(Cli, RunWritesOutputsAndSummary) {
@@ -108,15 +122,7 @@ TEST(Cli, CalibrateWritesFiguresAndRejectsUnknownBenchmarks) {
 // the default's 32; threads each on a line of its own have nothing to coalesce (the same rate).
 TEST(Cli, AtomicsCoalescedByLineAreOneRequestPerLine) {
   std::map<std::string, std::map<std::string, double>> rate;
-  for (const char* mode : {"thread", "line"}) {
-    auto r = run_cli({"calibrate", "atomics", "-s", std::string("atomic.coalescing=") + mode});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* figure : {"atomic.global.one_address", "atomic.global.address_per_thread"}) {
-      std::smatch m;
-      ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
-      rate[mode][figure] = std::stod(m[1]);
-    }
-  }
+  for (const char* mode : {"thread", "line"}) rate[mode] = calibrate({"atomics", "-s", std::string("atomic.coalescing=") + mode});
   EXPECT_GT(rate["line"]["atomic.global.one_address"], 10 * rate["thread"]["atomic.global.one_address"]);
   EXPECT_NEAR(rate["line"]["atomic.global.address_per_thread"], rate["thread"]["atomic.global.address_per_thread"],
               0.05 * rate["thread"]["atomic.global.address_per_thread"]);
@@ -127,15 +133,7 @@ TEST(Cli, AtomicsCoalescedByLineAreOneRequestPerLine) {
 // copy under the 100.8 GB/s peak; graphmem144 the same latencies with more bandwidth.
 TEST(Cli, GraphmemPresetsMeetTheThesisTable) {
   std::map<std::string, std::map<std::string, double>> f;
-  for (const char* preset : {"graphmem", "graphmem144"}) {
-    auto r = run_cli({"calibrate", "latency", "bandwidth", "-c", preset});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* figure : {"latency.l2_hit", "latency.dram", "bandwidth.dram_copy"}) {
-      std::smatch m;
-      ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
-      f[preset][figure] = std::stod(m[1]);
-    }
-  }
+  for (const char* preset : {"graphmem", "graphmem144"}) f[preset] = calibrate({"latency", "bandwidth", "-c", preset});
   EXPECT_NEAR(f["graphmem"]["latency.l2_hit"], 100, 10);
   EXPECT_GE(f["graphmem"]["latency.dram"], 400 + 40 / 1.05 * 1.2);  // tRP + tRCD = 40 DRAM cycles
   EXPECT_LE(f["graphmem"]["latency.dram"], 460);
@@ -149,14 +147,7 @@ TEST(Cli, GraphmemPresetsMeetTheThesisTable) {
 // The gtx980 preset as calibrated (docs/results/calibration.md): GPGPU-Sim 4's Maxwell-Pascal L1,
 // L2 and DRAM latencies, Mei & Chu's Maxwell shared memory (28 cycles, +2 a conflict way).
 TEST(Cli, Gtx980PresetHasTheCalibratedLatencies) {
-  auto r = run_cli({"calibrate", "latency", "shared", "-c", "gtx980"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, double> f;
-  for (const char* figure : {"latency.l1_hit", "latency.l2_hit", "latency.dram", "shared.stride_0", "shared.stride_32"}) {
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(std::string(figure) + R"(\s+([0-9.]+))"))) << r.out;
-    f[figure] = std::stod(m[1]);
-  }
+  auto f = calibrate({"latency", "shared", "-c", "gtx980"});
   EXPECT_NEAR(f["latency.l1_hit"], 82, 1);
   EXPECT_NEAR(f["latency.l2_hit"], 218, 5);
   EXPECT_NEAR(f["latency.dram"], 348, 10);
