@@ -3,7 +3,7 @@
 """The IRU study (docs/results/iru.md): BFS, SSSP and PageRank in the IRU paper's frontier form on
 the gtx980 preset (the paper's Table 2), each plain and with the contraction reading through the
 reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
-its hash size, timeout, data-processing rate, banks, classifier queues and L2 bypass; then SSSP
+its hash size, timeout, data-processing rate, banks, classifier queues, L2 bypass and L2 access; then SSSP
 and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does. Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
@@ -61,7 +61,7 @@ ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the targe
 SECTIONS = ["study", "sensitivity", "atomics"]
 SENSITIVITY = [("iru.sets", [256, 1024, 4096]), ("iru.timeout", [100, 1000, 10000]),
                ("iru.process_width", [2, 4, 8]), ("iru.banks", [2, 4]), ("iru.classifier_queues", [2, 4]),
-               ("iru.bypass_l2", ["false", "true"])]
+               ("iru.bypass_l2", ["false", "true"]), ("l2.unit_latency", [20, 120])]
 
 
 def total(stats, suffix):

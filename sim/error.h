@@ -19,7 +19,7 @@ struct Location {
 
 class Error : public std::runtime_error {
  public:
-  enum class Kind { usage, config, simulation };
+  enum class Kind { usage, config, simulation, interrupted };
 
   explicit Error(const std::string& why, Kind kind = Kind::simulation)
       : std::runtime_error(why), kind_(kind) {}
@@ -27,8 +27,11 @@ class Error : public std::runtime_error {
       : std::runtime_error(where.empty() ? why : where.str() + ": " + why), kind_(kind) {}
 
   Kind kind() const { return kind_; }
-  // Process exit code the command line uses for this error: 2 usage/config, 1 simulation.
-  int exit_code() const { return kind_ == Kind::simulation ? 1 : 2; }
+  // Process exit code the command line uses for this error: 2 usage/config, 1 simulation,
+  // 130 interrupted (the shell's code for a process ended by Ctrl-C).
+  int exit_code() const {
+    return kind_ == Kind::simulation ? 1 : kind_ == Kind::interrupted ? 130 : 2;
+  }
 
  private:
   Kind kind_;

@@ -2,6 +2,7 @@
 #include "sim/probe.h"
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -57,9 +58,7 @@ unsigned bits_for(std::uint64_t max) {
 }
 
 VcdWriter::VcdWriter(const std::string& path, std::function<Picoseconds()> clock)
-    : clock_(std::move(clock)), path_(path), out_(path) {
-  if (!out_) throw Error({path, 0, 0}, "cannot write the VCD file", Error::Kind::usage);
-}
+    : clock_(std::move(clock)), file_(path, "VCD file"), out_(file_.stream()) {}
 
 VcdWriter::~VcdWriter() {
   for (Probe* p : probes_) p->sink_ = nullptr;
@@ -110,9 +109,8 @@ void VcdWriter::finish(Picoseconds now) {
   if (finished_) return;
   finished_ = true;
   stamp(now);
-  out_.close();
   for (Probe* p : probes_) p->sink_ = nullptr;
-  if (!out_) throw Error({path_, 0, 0}, "error writing the VCD file", Error::Kind::usage);
+  file_.commit();
 }
 
 CycleVcd::CycleVcd(const std::string& path, Picoseconds period_ps, const std::string& clock_name)
@@ -123,7 +121,11 @@ CycleVcd::CycleVcd(const std::string& path, Picoseconds period_ps, const std::st
 }
 
 CycleVcd::~CycleVcd() {
-  if (started_) writer_->finish(time_);
+  try {
+    if (started_) writer_->finish(time_);
+  } catch (const std::exception& e) {  // a destructor must not throw
+    std::cerr << "irrgpu: error: " << e.what() << "\n";
+  }
 }
 
 Probe& CycleVcd::signal(const std::string& name, unsigned width) { return probes_.add(name, width, ""); }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/output_file.h"
 #include "sim/units.h"
 
 namespace irr::sim {
@@ -64,8 +65,8 @@ class VcdWriter {
   void value(const Probe& p);
   friend class Probe;
   std::function<Picoseconds()> clock_;
-  std::string path_;
-  std::ofstream out_;
+  OutputFile file_;  // renamed into place by finish()
+  std::ofstream& out_;
   std::vector<Probe*> probes_;
   Picoseconds last_ = 0;
   bool finished_ = false;

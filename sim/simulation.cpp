@@ -6,14 +6,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
+#include "sim/output_file.h"
 #include "sim/version.h"
 
 namespace irr::sim {
@@ -39,6 +40,33 @@ std::string si(double v, const std::string& unit) {
   return s.str();
 }
 
+// Ctrl-C or SIGTERM while a run is simulating: the first asks the monitor to stop at the next
+// clock edge (so the statistics so far are written); the handler resets itself, so a second one
+// ends the process at once.
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_signal(int sig) { g_signal = sig; }
+
+class SignalGuard {
+ public:
+  SignalGuard() {
+    g_signal = 0;
+    struct sigaction a {};
+    a.sa_handler = on_signal;
+    sigemptyset(&a.sa_mask);
+    a.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &a, &old_int_);
+    sigaction(SIGTERM, &a, &old_term_);
+  }
+  ~SignalGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 }  // namespace
 
 // Housekeeping after each stepped clock edge: time-series samples, the watchdog and the progress
@@ -53,6 +81,12 @@ class Simulation::Monitor : public EdgeObserver {
         started_(std::chrono::steady_clock::now()), last_print_(started_) {}
 
   void after_edge() override {
+    if (g_signal && interrupted_.empty()) {
+      interrupted_ = std::string(g_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)") + " at " +
+                     si(static_cast<double>(now_ps()) * 1e-12, "s");
+      sc_core::sc_stop();
+      return;
+    }
     if (watchdog_cycles_) {
       const std::uint64_t p = sim_.progress_ + sim_.transactions_->count();
       if (p != last_progress_) {
@@ -83,6 +117,7 @@ class Simulation::Monitor : public EdgeObserver {
     if (progress_ && printed_) print_progress(std::chrono::steady_clock::now(), true);
   }
   const std::string& failure() const { return failure_; }
+  const std::string& interrupted() const { return interrupted_; }
 
  private:
   void fire() {
@@ -116,7 +151,7 @@ class Simulation::Monitor : public EdgeObserver {
   const std::chrono::milliseconds progress_interval_;
   bool printed_ = false;
   std::chrono::steady_clock::time_point started_, last_print_;
-  std::string failure_;
+  std::string failure_, interrupted_;
 };
 
 Simulation::Simulation(Config config, const std::string& log_file)
@@ -171,10 +206,14 @@ void Simulation::finish_traces() {
     vcd_.reset();
     if (!observe_.fst.empty()) {
       const std::string vcd = observe_.vcd.empty() ? observe_.fst + ".tmp.vcd" : observe_.vcd;
-      const std::string cmd = "vcd2fst '" + vcd + "' '" + observe_.fst + "' >/dev/null 2>&1";
+      const std::string partial = observe_.fst + ".partial";
+      const std::string cmd = "vcd2fst '" + vcd + "' '" + partial + "' >/dev/null 2>&1";
       int rc = std::system(cmd.c_str());
       if (observe_.vcd.empty()) std::remove(vcd.c_str());
-      if (rc != 0) throw Error({observe_.fst, 0, 0}, "vcd2fst failed to write the FST file", Error::Kind::usage);
+      if (rc != 0 || std::rename(partial.c_str(), observe_.fst.c_str()) != 0) {
+        std::remove(partial.c_str());
+        throw Error({observe_.fst, 0, 0}, "vcd2fst failed to write the FST file", Error::Kind::usage);
+      }
     }
   }
   if (txn_trace_) txn_trace_->write(observe_.txn_trace);
@@ -214,6 +253,7 @@ RunReport Simulation::run() {
   std::string failure;
   auto t0 = std::chrono::steady_clock::now();
   try {
+    SignalGuard signals;
     if (time_limit_) sc_core::sc_start(sc_core::sc_time(static_cast<double>(time_limit_), sc_core::SC_PS));
     else sc_core::sc_start();
   } catch (const sc_core::sc_report& r) {
@@ -224,6 +264,16 @@ RunReport Simulation::run() {
   monitor_->finish();
   for (auto& c : clocks_) c->set_observer(nullptr);
   logging_.flush();
+  report_.incomplete = monitor_->interrupted();
+  if (!report_.incomplete.empty() && failure.empty()) {
+    finish_traces();
+    std::string where;
+    if (!interrupt_dir_.empty()) {
+      write_outputs(interrupt_dir_, interrupt_command_line_);
+      where = "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
+    }
+    throw Error(report_.incomplete + where, Error::Kind::interrupted);
+  }
   if (failure.empty()) failure = monitor_->failure();
   if (failure.empty() && time_limit_ && sc_core::sc_pending_activity())
     failure = "sim.time_limit (" + format_time(time_limit_) + ") reached with activity still pending";
@@ -254,6 +304,7 @@ nlohmann::json Simulation::run_json(const std::vector<std::string>& command_line
     j["rates"][c->domain().name() + "_cycles_per_second"] = static_cast<double>(cycles) / host;
   }
   j["memory_transactions"] = transactions_->count();
+  if (!report_.incomplete.empty()) j["incomplete"] = report_.incomplete;
   j["rates"]["memory_transactions_per_second"] = static_cast<double>(transactions_->count()) / host;
   return j;
 }
@@ -279,13 +330,11 @@ void Simulation::write_outputs(const std::string& dir, const std::vector<std::st
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error({dir, 0, 0}, "cannot create the output directory: " + ec.message(), Error::Kind::usage);
-  auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream f(fs::path(dir) / name);
-    f << text;
-    if (!f) throw Error({(fs::path(dir) / name).string(), 0, 0}, "cannot write", Error::Kind::usage);
-  };
+  auto write = [&](const std::string& name, const std::string& text) { write_file((fs::path(dir) / name).string(), text); };
   write("config.yaml", config_.to_yaml());
-  write("stats.json", stats_.to_json().dump(2) + "\n");
+  nlohmann::json stats = stats_.to_json();
+  if (!report_.incomplete.empty()) stats["incomplete"] = report_.incomplete;
+  write("stats.json", stats.dump(2) + "\n");
   std::ostringstream csv;
   stats_.write_csv(csv);
   write("stats.csv", csv.str());

@@ -32,6 +32,7 @@ class Outstanding {
 struct RunReport {
   double host_seconds = 0;
   Picoseconds simulated_ps = 0;
+  std::string incomplete;  // why the run stopped early with its statistics so far ("" = it ran to the end)
 };
 
 // Host-side observation: none of it changes a statistic.
@@ -54,6 +55,11 @@ class Simulation {
 
   // Before elaboration: what to record (models look at txn_trace() when they are built).
   void observe(const ObserveOptions& options);
+  // Where a run interrupted by Ctrl-C or SIGTERM writes its outputs so far (none unless set).
+  void write_outputs_on_interrupt(const std::string& dir, const std::vector<std::string>& command_line) {
+    interrupt_dir_ = dir;
+    interrupt_command_line_ = command_line;
+  }
 
   Config& config() { return config_; }
   const Config& config() const { return config_; }
@@ -104,9 +110,12 @@ class Simulation {
 
   // Elaboration done: rejects user-set keys no model read, then simulates until no activity is
   // left (or sim.time_limit). Throws irr::Error (exit 1) on a simulation error, when the watchdog
-  // fires, or when the run ends with work outstanding; traces are written either way.
+  // fires, or when the run ends with work outstanding; traces are written either way. Ctrl-C or
+  // SIGTERM stops it at the next clock edge: the outputs so far go to write_outputs_on_interrupt's folder,
+  // marked incomplete, and it throws (exit 130); a second signal ends the process at once.
   RunReport run();
-  // config.yaml, stats.json, stats.csv, run.json into dir (created if missing).
+  // config.yaml, stats.json, stats.csv, run.json into dir (created if missing); after an
+  // interrupted run, stats.json and run.json carry "incomplete": why.
   void write_outputs(const std::string& dir, const std::vector<std::string>& command_line) const;
   // The readable summary: statistics matching the pattern, then the simulation speed.
   void print_summary(std::ostream& out, const std::string& pattern) const;
@@ -130,6 +139,8 @@ class Simulation {
   std::uint64_t progress_ = 0;
   std::vector<std::pair<std::string, const Outstanding*>> watched_;
   ObserveOptions observe_;
+  std::string interrupt_dir_;
+  std::vector<std::string> interrupt_command_line_;
   std::unique_ptr<TxnTrace> txn_trace_;
   std::unique_ptr<VcdWriter> vcd_;
   std::unique_ptr<Monitor> monitor_;

@@ -9,6 +9,7 @@
 
 #include "sim/clock.h"
 #include "sim/error.h"
+#include "sim/output_file.h"
 
 namespace irr::sim {
 namespace {
@@ -75,8 +76,8 @@ void TxnTrace::instant(Track where, const std::string& name, const std::string& 
 }
 
 void TxnTrace::write(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw Error({path, 0, 0}, "cannot write the transaction trace", Error::Kind::usage);
+  OutputFile file(path, "transaction trace");
+  std::ofstream& out = file.stream();
   auto pid = [&](Track t) {
     return std::find(groups_.begin(), groups_.end(), tracks_[t].first) - groups_.begin() + 1;
   };
@@ -116,7 +117,7 @@ void TxnTrace::write(const std::string& path) const {
     out << "}";
   }
   out << "\n]}\n";
-  if (!out) throw Error({path, 0, 0}, "error writing the transaction trace", Error::Kind::usage);
+  file.commit();
 }
 
 }  // namespace irr::sim

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/output_file.h"
 
 namespace irr::app {
 namespace fs = std::filesystem;
@@ -301,9 +302,7 @@ int area(const AreaOptions& o) {
   if (!o.json.empty()) {
     std::error_code ec;
     if (fs::path(o.json).has_parent_path()) fs::create_directories(fs::path(o.json).parent_path(), ec);
-    std::ofstream out(o.json);
-    out << r.dump(2) << "\n";
-    if (!out) throw Error({o.json, 0, 0}, "cannot write", Error::Kind::usage);
+    sim::write_file(o.json, r.dump(2) + "\n", "area report");
   }
   return 0;
 }

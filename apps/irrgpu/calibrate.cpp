@@ -2,7 +2,7 @@
 // `irrgpu calibrate`: the calibration microbenchmarks (workloads/micro) on the timed GPU of the
 // configuration given, one figure a line; docs/results/calibration.md sets them beside published
 // hardware measurements.
-#include <fstream>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 
@@ -12,6 +12,7 @@
 #include "models/gpu/gpu.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "sim/output_file.h"
 #include "sim/simulation.h"
 #include "workloads/micro/micro.h"
 
@@ -21,10 +22,13 @@ int calibrate(const CalibrateOptions& o) {
   return guarded([&] {
     // Bad names and an unwritable --json fail before anything is simulated.
     workloads::micro::check(o.benchmarks);
-    std::ofstream json;
+    std::optional<sim::OutputFile> json;
     if (!o.json.empty()) {
-      json.open(o.json);
-      if (!json) throw Error({"--json", 0, 0}, "cannot write " + o.json, Error::Kind::usage);
+      try {
+        json.emplace(o.json, "calibration figures");
+      } catch (const Error&) {
+        throw Error({"--json", 0, 0}, "cannot write " + o.json, Error::Kind::usage);
+      }
     }
     sim::Config cfg = load(o.config);
     cfg.set("log.level=warn", {"irrgpu calibrate", 0, 0});
@@ -43,7 +47,10 @@ int calibrate(const CalibrateOptions& o) {
                 << f.value << "  " << f.unit << "\n";
       j[f.name] = {{"value", f.value}, {"unit", f.unit}};
     }
-    if (json.is_open()) json << j.dump(2) << "\n";
+    if (json) {
+      json->stream() << j.dump(2) << "\n";
+      json->commit();
+    }
     return 0;
   });
 }

@@ -6,13 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <iomanip>
-
-#include <fstream>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <systemc>
 
 #include "apps/irrgpu/area.h"
@@ -29,6 +28,7 @@
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
+#include "sim/output_file.h"
 #include "sim/simulation.h"
 
 namespace irr::app {
@@ -96,6 +96,7 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
   observe.txn_trace_limit = o.txn_trace_limit;
   if (!o.quiet && (o.progress || isatty(STDERR_FILENO))) observe.progress = &std::cerr;
   sim->observe(observe);
+  if (!o.output_dir.empty()) sim->write_outputs_on_interrupt(o.output_dir, o.command_line);
   return sim;
 }
 
@@ -179,13 +180,14 @@ int run_workload(const RunOptions& o) {
   if (timed && !o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
-    std::ofstream res(std::filesystem::path(o.output_dir) / "result.txt");
+    std::ostringstream res;
     for (std::size_t v = 0; v < r.values.size(); ++v) {
       res << v << " ";
       if (std::isinf(r.values[v])) res << "inf";
       else res << std::setprecision(9) << r.values[v];
       res << "\n";
     }
+    sim::write_file((std::filesystem::path(o.output_dir) / "result.txt").string(), res.str());
     // The workload's own record, in both modes (timing runs also write the simulation's files).
     std::uint32_t max_degree = 0;  // a graph kernel's critical path is often the largest vertex's edge walk
     for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));
@@ -197,7 +199,7 @@ int run_workload(const RunOptions& o) {
                                    {"warp_instructions_per_second", static_cast<double>(r.warp_instructions) / host},
                                    {"thread_instructions_per_second", static_cast<double>(r.thread_instructions) / host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
-    std::ofstream(std::filesystem::path(o.output_dir) / "workload.json") << record.dump(2) << "\n";
+    sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
   }
   return diff.empty() ? 0 : 1;
 }

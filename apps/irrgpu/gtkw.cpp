@@ -2,12 +2,11 @@
 // irrgpu gtkw: a GTKWave save file grouping the probes of the model `sim.top` names, or of the
 // timed GPU (--gpu: its CTA scheduler, e.g. DATS's buffer, its memory system, and the IRU when
 // iru.enabled).
-#include <fstream>
-
 #include "apps/irrgpu/commands.h"
 #include "models/gpu/gpu.h"
 #include "models/gpu/iru_gpu.h"
 #include "sim/error.h"
+#include "sim/output_file.h"
 #include "sim/probe.h"
 #include "sim/simulation.h"
 
@@ -28,9 +27,7 @@ int gtkw(const GtkwOptions& o) {
     }
     auto probes = sim.probes().select(o.trace);
     if (probes.empty()) throw Error({"--trace", 0, 0}, "no probe matches", Error::Kind::usage);
-    std::ofstream out(o.output);
-    out << sim::gtkw_save_file(probes, o.dumpfile);
-    if (!out) throw Error({o.output, 0, 0}, "cannot write", Error::Kind::usage);
+    sim::write_file(o.output, sim::gtkw_save_file(probes, o.dumpfile), "GTKWave save file");
     return 0;
   });
 }

@@ -3,12 +3,12 @@
 // in one of its five versions, functionally or on the timed GPU, checked against its CPU reference.
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 
 #include "apps/irrgpu/commands.h"
 #include "models/gpu/gpu.h"
+#include "sim/output_file.h"
 #include "sim/simulation.h"
 #include "workloads/wavefront/wavefront.h"
 
@@ -78,7 +78,7 @@ int run_wavefront(const RunOptions& o) {
                                    {"thread_instructions", r.thread_instructions},
                                    {"check", r.check.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
-    std::ofstream(std::filesystem::path(o.output_dir) / "workload.json") << record.dump(2) << "\n";
+    sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
   }
   return r.check.empty() ? 0 : 1;
 }

@@ -108,9 +108,10 @@ std::string quote(const std::string& s) {
 }
 }  // namespace
 
-CliResult run_cli(const std::vector<std::string>& args) {
+CliResult run_cli(const std::vector<std::string>& args, double interrupt_after) {
   TempDir tmp;
-  std::string cmd = quote(IRRGPU_CLI);
+  std::string cmd = interrupt_after > 0 ? "timeout --preserve-status -s INT " + std::to_string(interrupt_after) + " " : "";
+  cmd += quote(IRRGPU_CLI);
   for (const auto& a : args) cmd += " " + quote(a);
   std::string out = tmp.path() + "/out", err = tmp.path() + "/err";
   cmd += " </dev/null >" + quote(out) + " 2>" + quote(err);

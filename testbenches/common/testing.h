@@ -74,7 +74,8 @@ struct CliResult {
   int exit_code;
   std::string out, err;
 };
-// Runs the irrgpu command line with these arguments (each shell-quoted).
-CliResult run_cli(const std::vector<std::string>& args);
+// Runs the irrgpu command line with these arguments (each shell-quoted); with interrupt_after,
+// sends it SIGINT (Ctrl-C) after that many seconds if it is still running.
+CliResult run_cli(const std::vector<std::string>& args, double interrupt_after = 0);
 
 }  // namespace irr::testing

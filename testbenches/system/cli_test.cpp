@@ -352,6 +352,26 @@ TEST(Cli, PartitionUnitReadsTakeTheUnitLatency) {
   EXPECT_GE(slow - fast, 100) << slow << " against " << fast;  // 110 fewer cycles a read, less queueing
 }
 
+// Ctrl-C mid-run: the run stops at the next clock edge, writes its statistics so far marked
+// incomplete (and no half-written file), and exits 130 saying so.
+TEST(Cli, InterruptedRunWritesItsStatisticsMarkedIncomplete) {
+  TempDir d;
+  const std::string out = d.path() + "/out";
+  auto r = run_cli({"run", "-q", "-c", "kim4x16", "-s", "traffic.instructions=100000000", "-o", out, "--vcd",
+                    d.path() + "/w.vcd"},
+                   1.5);
+  ASSERT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted (SIGINT) at"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the statistics so far are in " + out + " (marked incomplete)"), std::string::npos) << r.err;
+  const auto stats = nlohmann::json::parse(read_file(out + "/stats.json"));
+  EXPECT_NE(stats.value("incomplete", "").find("interrupted (SIGINT) at"), std::string::npos);
+  EXPECT_GT(stats["stats"]["sim.memory_transactions"]["value"].get<double>(), 0);
+  EXPECT_TRUE(nlohmann::json::parse(read_file(out + "/run.json")).contains("incomplete"));
+  EXPECT_NE(read_file(d.path() + "/w.vcd").find("$enddefinitions"), std::string::npos);  // the waveform so far
+  for (const auto& f : std::filesystem::recursive_directory_iterator(d.path()))
+    EXPECT_NE(f.path().extension(), ".partial") << f.path();
+}
+
 TEST(Cli, MemorySystemRunIsDeterministic) {
   TempDir d;
   for (const char* run : {"a", "b"})
@@ -539,8 +559,9 @@ TEST(Cli, WavefrontWithRtlNodeStateTableGivesTheModelsStatistics) {
     }
     const std::string model = read_file(d.path() + "/" + w[1] + "model/stats.json");
     EXPECT_EQ(model, read_file(d.path() + "/" + w[1] + "rtl/stats.json")) << w[1];
-    if (w[1] == "lvl")  // updates for children not yet loaded go through the PUB
+    if (w[1] == "lvl") {  // updates for children not yet loaded go through the PUB
       EXPECT_GT(nlohmann::json::parse(model)["stats"]["gpu.dats.pub_updates"]["value"].get<double>(), 0);
+    }
   }
   auto r = run_cli({"run", "-q", "--workload", "sor", "--variant", "lvl", "--tiles", "4", "-s", "gpu.cta_scheduler=dats",
                     "-s", "dats.nst.impl=rtl", "-s", "dats.lna_entries=64"});

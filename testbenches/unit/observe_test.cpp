@@ -3,12 +3,14 @@
 // transaction trace, the watchdog and the end-of-run check.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "models/example/pipeline.h"
+#include "sim/output_file.h"
 #include "sim/probe.h"
 #include "sim/simulation.h"
 #include "sim/trace.h"
@@ -217,4 +219,28 @@ TEST(Progress, LineShowsCyclesAndRate) {
       << p;
   EXPECT_GE(std::count(p.begin(), p.end(), '\r'), 2);  // updated in place, then the final line
   EXPECT_EQ(p.back(), '\n');
+}
+
+// Outputs appear under their own name only when whole: while written, and when writing fails
+// part-way, there is at most a NAME.partial beside them.
+TEST(OutputFile, AppearsOnlyWhenCommitted) {
+  TempDir d;
+  const std::string path = d.path() + "/stats.json";
+  {
+    OutputFile f(path, "statistics");
+    f.stream() << "{\"half\":";
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_TRUE(std::filesystem::exists(path + ".partial"));
+  }  // an error on the way: never committed
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  write_file(path, "{}\n");
+  EXPECT_EQ(read_file(path), "{}\n");
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  try {
+    write_file(d.path() + "/no/such/dir/x.json", "{}");
+    ADD_FAILURE() << "wrote into a missing folder";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no/such/dir/x.json: cannot write the output file"), std::string::npos) << e.what();
+  }
 }

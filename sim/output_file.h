@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Output files written under a temporary name beside their own and renamed into place when
+// complete, so a run killed mid-way leaves no half-written file that looks whole: only a
+// `NAME.partial` (docs/observability.md "Outputs").
+#pragma once
+
+#include <fstream>
+#include <string>
+
+namespace irr::sim {
+
+class OutputFile {
+ public:
+  // Opens `path`.partial; `what` names the file in errors ("the VCD file").
+  OutputFile(std::string path, std::string what);
+  // Not committed (an error on the way): the partial file is removed.
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  std::ofstream& stream() { return out_; }
+  const std::string& path() const { return path_; }
+  std::string partial_path() const { return path_ + ".partial"; }
+  // Closes the file and renames it to its own name; throws if any write failed.
+  void commit();
+
+ private:
+  std::string path_, what_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+// The whole text at once, the same way.
+void write_file(const std::string& path, const std::string& text, const std::string& what = "output file");
+
+}  // namespace irr::sim
