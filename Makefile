@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 IRRGPU = $(BUILD)/apps/irrgpu/irrgpu
 
-.PHONY: all deps configure build run test test-slow docs waveforms clean
+.PHONY: all deps configure build run test test-slow fuzz docs waveforms clean
 
 all: build
 
@@ -27,6 +27,13 @@ test: build
 
 test-slow: build
 	cd $(BUILD) && ctest -L slow -j $(JOBS) --output-on-failure
+
+# Coverage-guided fuzzing of every parser (clang's libFuzzer; docs/reliability.md):
+# FUZZ_SECONDS a target, in its own build folder.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # Regenerates docs/configuration.md from the schema.
 docs: build

@@ -8,6 +8,7 @@ packages=(
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

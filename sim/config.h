@@ -32,6 +32,10 @@ class Config {
 
   // Loads a preset by name (configs/NAME.yaml, or $IRRGPU_CONFIG_PATH) or a YAML file by path.
   void load(const std::string& preset_or_file);
+  // Loads YAML text as a user file named `name`, its includes relative to `dir`.
+  void load_yaml(const std::string& text, const std::string& name, const std::string& dir) {
+    load_text(text, name, Origin::user, dir);
+  }
   // Applies "key.path=value" (the value is YAML) as from the command line.
   void set(const std::string& assignment, const Location& where = {"--set", 0, 0});
   // Sets one key from YAML text; throws irr::Error naming where and why.

@@ -170,10 +170,11 @@ void Schema::add(const EmbeddedFile& file) {
   YAML::Node root;
   try {
     root = YAML::Load(file.text);
+    // A schema is the project's own input: its mistakes are internal errors, named by place.
+    walk(root, "", file.path, "");
   } catch (const YAML::Exception& e) {
     throw std::logic_error(file.path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  walk(root, "", file.path, "");
 }
 
 void Schema::walk(const YAML::Node& node, const std::string& prefix, const std::string& file,
@@ -207,8 +208,12 @@ void Schema::walk(const YAML::Node& node, const std::string& prefix, const std::
     if (body["of"]) k.element = parse_type(body["of"].as<std::string>(), where);
     k.planned = body["planned"] ? body["planned"].as<std::string>() : planned;
     Type scalar = is_scalar_type(k.type) ? k.type : k.element;
-    if (body["min"]) { k.min_text = body["min"].Scalar(); k.min = bound(scalar, k.min_text); }
-    if (body["max"]) { k.max_text = body["max"].Scalar(); k.max = bound(scalar, k.max_text); }
+    try {
+      if (body["min"]) { k.min_text = body["min"].Scalar(); k.min = bound(scalar, k.min_text); }
+      if (body["max"]) { k.max_text = body["max"].Scalar(); k.max = bound(scalar, k.max_text); }
+    } catch (const std::invalid_argument& e) {
+      throw std::logic_error(where + ": bad bound: " + e.what());
+    }
     if (!body["default"]) throw std::logic_error(where + ": no default");
     k.default_text = yaml_text(body["default"]);
     try {

@@ -56,9 +56,11 @@ TEST(Graphs, MalformedInputsNameTheirLine) {
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 x 4\n", ".mtx"), "bad.mtx:3: expected a column index, found 'x'");
   // A huge header claim is rejected before anything is allocated for it.
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 4000000000\n1 2\n", ".mtx"),
-            "bad.mtx:2: the header claims 4000000000 edges; the file has 68 bytes");
+            "bad.mtx:2: the header claims 4000000000 edges; the rest of the file has 4 bytes");
+  // ... also when the header is the last line (found by fuzzing: it allocated 13 GB first).
+  EXPECT_EQ(error_of("c\np sp 11111111 1111111117", ".gr"), "bad.gr:2: the header claims 1111111117 edges; the rest of the file has 0 bytes");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n4000000000 3 1\n1 2\n", ".mtx"),
-            "bad.mtx:2: too many vertices (4000000000; at most 2^31 - 1)");
+            "bad.mtx:2: too many vertices (4000000000; at most 2^28 - 1)");
   EXPECT_EQ(error_of("p sp 3 1\na 1 4 2\n", ".gr"), "bad.gr:2: arc 1 -> 4 outside 1..3");
   EXPECT_EQ(error_of("p sp 3 2\na 1 2 2\n", ".gr"), "bad.gr:2: the header says 2 arcs; the file has 1");
   EXPECT_EQ(error_of("a 1 2 3\n", ".gr"), "bad.gr:1: an arc before the 'p sp' line");

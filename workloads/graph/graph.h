@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& na
 Graph read_mtx(const std::string& path);
 Graph read_dimacs(const std::string& path);
 Graph read_snap(const std::string& path);
+// The same from a stream; `path` names it in errors.
+Graph read_mtx(std::istream& in, const std::string& path);
+Graph read_dimacs(std::istream& in, const std::string& path);
+Graph read_snap(std::istream& in, const std::string& path);
 // "kind:key=value,..." or a file path (by extension: .mtx, .gr, else SNAP).
 Graph load_graph(const std::string& spec);
 bool is_generator(const std::string& spec);
