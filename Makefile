@@ -2,6 +2,15 @@
 # `make run` and `make test` do the whole set-up: packages, configure, build, then run or test.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# SANITIZE=address,undefined (any -fsanitize list): the same targets in a build of their own,
+# build-address-undefined, every error fatal (docs/reliability.md).
+SANITIZE ?=
+CMAKE_FLAGS ?=
+ifneq ($(SANITIZE),)
+comma := ,
+BUILD := build-$(subst $(comma),-,$(SANITIZE))
+CMAKE_FLAGS += "-DCMAKE_CXX_FLAGS=-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer"
+endif
 IRRGPU = $(BUILD)/apps/irrgpu/irrgpu
 
 .PHONY: all deps configure build run test test-slow fuzz docs waveforms clean
@@ -12,7 +21,7 @@ deps:
 	@scripts/install-deps.sh
 
 configure: deps
-	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
