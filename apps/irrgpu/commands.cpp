@@ -269,7 +269,11 @@ int ptx_check(const std::string& file, const ConfigOptions& config) {
     sim::Config cfg = load(config);
     std::map<std::string, unsigned> regs;
     for (const auto& [kernel, n] : cfg.get_map("core.kernel_registers")) regs[kernel] = static_cast<unsigned>(std::stoul(n));
-    const core::ptx::Module m = core::ptx::parse_file(file);
+    // Every unit's instructions are known to the check (their syntax; running them needs the unit).
+    core::ptx::ExtensionRegistry extensions;
+    gpu::add_hwwl_instructions(extensions);
+    gpu::add_iru_instructions(extensions);
+    const core::ptx::Module m = core::ptx::parse_file(file, &extensions);
     const auto kernels = m.kernels();
     std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"
               << (kernels.size() == 1 ? "" : "s") << ", " << m.functions.size() - kernels.size() << " other function"

@@ -393,6 +393,11 @@ TEST(Cli, PtxCheck) {
   r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/reduce.ptx", "-s",
                "core.kernel_registers={reduce: 40}"});
   EXPECT_NE(r.out.find("40 registers (config)"), std::string::npos) << r.out;
+  // The units' instructions are known to the check (the IRU's ldiru, the worklist's wl*).
+  for (const char* ptx : {"frontier_iru.ptx", "wl_hwwl.ptx"}) {
+    r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/workloads/kernels/" + ptx});
+    EXPECT_EQ(r.exit_code, 0) << ptx << ": " << r.err;
+  }
   TempDir d;
   std::string bad = d.write("bad.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\nfoo.b32 %r1;\n}\n");
   r = run_cli({"ptx", "check", bad});
