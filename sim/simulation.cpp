@@ -265,19 +265,11 @@ RunReport Simulation::run() {
   for (auto& c : clocks_) c->set_observer(nullptr);
   logging_.flush();
   report_.incomplete = monitor_->interrupted();
-  if (!report_.incomplete.empty() && failure.empty()) {
-    finish_traces();
-    std::string where;
-    if (!interrupt_dir_.empty()) {
-      write_outputs(interrupt_dir_, interrupt_command_line_);
-      where = "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
-    }
-    throw Error(report_.incomplete + where, Error::Kind::interrupted);
-  }
+  const bool interrupted = !report_.incomplete.empty() && failure.empty();
   if (failure.empty()) failure = monitor_->failure();
-  if (failure.empty() && time_limit_ && sc_core::sc_pending_activity())
+  if (!interrupted && failure.empty() && time_limit_ && sc_core::sc_pending_activity())
     failure = "sim.time_limit (" + format_time(time_limit_) + ") reached with activity still pending";
-  if (failure.empty()) {
+  if (!interrupted && failure.empty()) {
     std::vector<std::string> lines = outstanding();
     if (!lines.empty()) {
       failure = "the simulation ran out of events with work outstanding (a lost wake-up or a deadlock):";
@@ -285,6 +277,14 @@ RunReport Simulation::run() {
     }
   }
   finish_traces();  // also after a failure: the waveform and trace up to it are what a user debugs
+  if (interrupted) {
+    std::string where;
+    if (!interrupt_dir_.empty()) {
+      write_outputs(interrupt_dir_, interrupt_command_line_);
+      where = "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
+    }
+    throw Error(report_.incomplete + where, Error::Kind::interrupted);
+  }
   if (!failure.empty()) throw Error(failure);
   return report_;
 }

@@ -2,9 +2,9 @@
 // `irrgpu calibrate`: the calibration microbenchmarks (workloads/micro) on the timed GPU of the
 // configuration given, one figure a line; docs/results/calibration.md sets them beside published
 // hardware measurements.
-#include <optional>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 

@@ -56,6 +56,13 @@ std::uint64_t number(const std::string& file, int line, const std::string& tok, 
   return v;
 }
 
+// Opens a graph file for one of the stream readers.
+Graph read_file(const std::string& path, Graph (*read)(std::istream&, const std::string&)) {
+  std::ifstream in(path);
+  if (!in) throw bad(path, 0, "cannot read the graph file");
+  return read(in, path);
+}
+
 }  // namespace
 
 Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& name) {
@@ -77,11 +84,7 @@ Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& na
   return g;
 }
 
-Graph read_mtx(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw bad(path, 0, "cannot read the graph file");
-  return read_mtx(in, path);
-}
+Graph read_mtx(const std::string& path) { return read_file(path, read_mtx); }
 
 Graph read_mtx(std::istream& in, const std::string& path) {
   std::string line;
@@ -149,11 +152,7 @@ Graph read_mtx(std::istream& in, const std::string& path) {
   return from_edges(static_cast<std::uint32_t>(n), std::move(edges), std::filesystem::path(path).filename().string());
 }
 
-Graph read_dimacs(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw bad(path, 0, "cannot read the graph file");
-  return read_dimacs(in, path);
-}
+Graph read_dimacs(const std::string& path) { return read_file(path, read_dimacs); }
 
 Graph read_dimacs(std::istream& in, const std::string& path) {
   std::string line;
@@ -193,11 +192,7 @@ Graph read_dimacs(std::istream& in, const std::string& path) {
   return from_edges(static_cast<std::uint32_t>(n), std::move(edges), std::filesystem::path(path).filename().string());
 }
 
-Graph read_snap(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw bad(path, 0, "cannot read the graph file");
-  return read_snap(in, path);
-}
+Graph read_snap(const std::string& path) { return read_file(path, read_snap); }
 
 Graph read_snap(std::istream& in, const std::string& path) {
   std::string line;
