@@ -4,7 +4,7 @@
 # runs each for SECONDS from its corpus (seeded with the project's own files; inputs that reach
 # new code accumulate in BUILD/corpus/TARGET across runs). A crash is saved under
 # BUILD/crashes/TARGET/ and fails the run; one summary line a target goes to BUILD/fuzz-summary.txt.
-# Usage: scripts/fuzz.sh [BUILD [SECONDS [TARGETS]]]   (exit 77: no clang or libFuzzer here)
+# Usage: [FUZZ_SEED=N] scripts/fuzz.sh [BUILD [SECONDS [TARGETS]]]   (exit 77: no clang or libFuzzer here)
 set -euo pipefail
 build=${1:-build-fuzz}
 seconds=${2:-60}
@@ -37,7 +37,7 @@ for t in $targets; do
   done <"$build/testbenches/fuzz/fuzz_$t.seeds"
   log="$build/fuzz_$t.log"
   # Bounded in memory (2 GiB) and per input (30 s): an input over either is a finding too.
-  if ASAN_OPTIONS=detect_leaks=1 "$build/testbenches/fuzz/fuzz_$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  if ASAN_OPTIONS=detect_leaks=1 "$build/testbenches/fuzz/fuzz_$t" -max_total_time="$seconds" -rss_limit_mb=2048 ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
       -timeout=30 -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1; then
     result=ok
   else

@@ -62,6 +62,8 @@ TEST(Graphs, MalformedInputsNameTheirLine) {
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern general\n4000000000 3 1\n1 2\n", ".mtx"),
             "bad.mtx:2: too many vertices (4000000000; at most 2^28 - 1)");
   EXPECT_EQ(error_of("p sp 3 1\na 1 4 2\n", ".gr"), "bad.gr:2: arc 1 -> 4 outside 1..3");
+  // Found by fuzzing: a second header shrank the graph under arcs already read.
+  EXPECT_EQ(error_of("p sp 64 2\na 3 64 5\np sp 6 1\n", ".gr"), "bad.gr:3: a second 'p sp' line");
   EXPECT_EQ(error_of("p sp 3 2\na 1 2 2\n", ".gr"), "bad.gr:2: the header says 2 arcs; the file has 1");
   EXPECT_EQ(error_of("a 1 2 3\n", ".gr"), "bad.gr:1: an arc before the 'p sp' line");
   EXPECT_EQ(error_of("0 1\n2\n", ".txt"), "bad.txt:2: expected '<from> <to>'");

@@ -166,6 +166,7 @@ Graph read_dimacs(std::istream& in, const std::string& path) {
     std::string kind;
     s >> kind;
     if (kind == "p") {
+      if (n) throw bad(path, ln, "a second 'p sp' line");  // arcs already read may lie outside the new size
       std::string sp, a, b;
       s >> sp >> a >> b;
       if (sp != "sp") throw bad(path, ln, "expected 'p sp <vertices> <arcs>'");
