@@ -184,6 +184,10 @@ Simulation::Simulation(Config config, const std::string& log_file)
   const Cycle every = config_.get_uint("stats.sample_every");
   sample_interval_ = every ? clock(config_.get_string("stats.sample_domain")).domain().time_of(every) : 0;
   watchdog_cycles_ = config_.get_uint("sim.watchdog_cycles");
+  check_protocol_ = config_.get_bool("sim.check_protocol");
+#ifdef IRRGPU_DEBUG_BUILD
+  check_protocol_ = true;  // debug builds check every hop
+#endif
 }
 
 void Simulation::observe(const ObserveOptions& options) {
@@ -228,6 +232,7 @@ ClockScheduler& Simulation::clock(const std::string& domain) {
 }
 
 std::mt19937_64 Simulation::rng(const std::string& module_name) const {
+  ++random_streams_;
   std::seed_seq seq{static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32),
                     static_cast<std::uint32_t>(fnv1a(module_name)), static_cast<std::uint32_t>(fnv1a(module_name) >> 32)};
   return std::mt19937_64(seq);

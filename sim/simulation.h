@@ -96,7 +96,10 @@ class Simulation {
   // A random stream for one module: the run's seed mixed with the module's name, so adding a
   // module does not shift the numbers another one draws.
   std::mt19937_64 rng(const std::string& module_name) const;
+  std::size_t random_streams() const { return random_streams_; }  // how many rng() handed out
   std::uint64_t seed() const { return seed_; }
+  // Whether AT hops are bound through a TLM base-protocol checker (sim.check_protocol, or a debug build).
+  bool check_protocol() const { return check_protocol_; }
 
   // Memory transactions completed, for the simulation-speed report; completing one is progress.
   Counter& transactions() { return *transactions_; }
@@ -134,6 +137,8 @@ class Simulation {
   Picoseconds time_limit_;
   Picoseconds sample_interval_ = 0;
   std::uint64_t watchdog_cycles_ = 0;
+  bool check_protocol_ = false;
+  mutable std::size_t random_streams_ = 0;
   std::vector<std::unique_ptr<ClockScheduler>> clocks_;
   Counter* transactions_;
   std::uint64_t progress_ = 0;

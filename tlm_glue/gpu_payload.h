@@ -36,6 +36,7 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   std::uint32_t sectors = 0;     // sector mask within the line
   std::uint32_t bytes = 0;       // bytes the request moves (data of a store, or asked for by a load)
   std::uint32_t partition = 0;   // destination memory partition
+  std::int32_t reply_port = -1;  // the partition whose reply port a response leaves by (-1: the one it went to)
   std::uint64_t issued_ps = 0;   // when the SM issued it
   std::uint32_t tag = 0;         // the requester's own tag (e.g. a unit's), returned with the reply
   std::uint64_t txn = 0;         // transaction-trace id (0 when not traced)

@@ -44,11 +44,13 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
     partitions_.push_back(std::make_unique<mem::MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
   for (std::uint32_t i = 0; i < sms; ++i)
     sms_.push_back(std::make_unique<core::Sm>(("sm" + std::to_string(i)).c_str(), sim, i, map_, pool_, [this](std::uint64_t cta) { cta_finished(cta); }));
-  for (std::uint32_t i = 0; i < sms; ++i) sms_[i]->l1().mem_side.socket.bind(crossbar_->sm_side[i]->socket);
-  for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
+  for (std::uint32_t i = 0; i < sms; ++i)
+    tlm_glue::bind_hop(sim, sms_[i]->l1().mem_side.socket, crossbar_->sm_side[i]->socket, "check_sm" + std::to_string(i), checkers_);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p)
+    tlm_glue::bind_hop(sim, crossbar_->mem_side[p]->socket, partitions_[p]->target.socket, "check_partition" + std::to_string(p), checkers_);
   if (dats) {  // after the SMs, so that it steps after them each cycle
     front_end_ = std::make_unique<FrontEndPort>("front_end", sim, map_, pool_, sms);
-    front_end_->mem_side.socket.bind(crossbar_->sm_side[sms]->socket);
+    tlm_glue::bind_hop(sim, front_end_->mem_side.socket, crossbar_->sm_side[sms]->socket, "check_front_end", checkers_);
     auto s = std::make_unique<DatsCtaScheduler>("dats", sim, *front_end_);
     dats_ = s.get();
     scheduler_ = std::move(s);

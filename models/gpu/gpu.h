@@ -15,6 +15,7 @@
 #include "models/mem/partition.h"
 #include "models/runtime/device.h"
 #include "sim/simulation.h"
+#include "tlm_glue/protocol_checker.h"
 
 namespace irr::gpu {
 
@@ -97,6 +98,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::unique_ptr<FrontEndPort> front_end_;  // the CTA scheduler's reads (gpu.cta_scheduler dats)
   std::unique_ptr<CtaScheduler> scheduler_;
   DatsCtaScheduler* dats_ = nullptr;  // scheduler_, when it is the dependency-aware one
+  std::vector<std::unique_ptr<tlm_glue::ProtocolChecker>> checkers_;  // one a hop when sim.check_protocol
   std::vector<std::unique_ptr<core::SmUnit>> units_;
   core::KernelLaunch* current_ = nullptr;
   sc_core::sc_event done_;

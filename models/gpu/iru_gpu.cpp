@@ -169,7 +169,9 @@ void IruGpu::reply(const iru::Reply& r) {
   // The index, and the secondary value and position where the ldiru asks for them.
   const std::uint32_t words = 1 + (pd.operands > 2 && unit_->setup().secondary) + (pd.operands > 3);
   tlm_glue::gpu(*pd.payload).bytes = kWordBytes * (1 + words * static_cast<std::uint32_t>(r.elements.size()));  // + valid mask
-  gpu_.partition(r.partition).reply(*pd.payload);
+  // Back on the hop the request came by (to the partition that took it), from the answering
+  // partition's reply port.
+  gpu_.partition(tlm_glue::gpu(*pd.payload).partition).reply(*pd.payload, static_cast<std::int32_t>(r.partition));
 }
 
 void IruGpu::functional(core::ptx::ExtensionCall& c) {

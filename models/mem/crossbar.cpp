@@ -103,7 +103,11 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
 bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
   bool busy = false;
   for (std::uint32_t j = 0; j < partitions_; ++j)
-    while (mem_side[j]->has_response(now)) replies_in_[j].push_back(&mem_side[j]->pop_response(now));
+    while (mem_side[j]->has_response(now)) {
+      tlm::tlm_generic_payload& p = mem_side[j]->pop_response(now);
+      const std::int32_t port = gpu(p).reply_port;
+      replies_in_[port < 0 ? j : static_cast<std::uint32_t>(port)].push_back(&p);
+    }
   for (std::uint32_t i = 0; i < sms_; ++i) {
     auto& flight = rep_.in_flight[i];
     while (!flight.empty() && flight.front().deliver_at <= c) {

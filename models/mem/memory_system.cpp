@@ -29,8 +29,10 @@ MemorySystem::MemorySystem(const sc_core::sc_module_name& name, sim::Simulation&
   crossbar_ = std::make_unique<Crossbar>("interconnect", sim, sms, map_.partitions);
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
     partitions_.push_back(std::make_unique<MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
-  for (std::uint32_t i = 0; i < sms; ++i) l1_[i]->mem_side.socket.bind(crossbar_->sm_side[i]->socket);
-  for (std::uint32_t p = 0; p < map_.partitions; ++p) crossbar_->mem_side[p]->socket.bind(partitions_[p]->target.socket);
+  for (std::uint32_t i = 0; i < sms; ++i)
+    tlm_glue::bind_hop(sim, l1_[i]->mem_side.socket, crossbar_->sm_side[i]->socket, "check_sm" + std::to_string(i), checkers_);
+  for (std::uint32_t p = 0; p < map_.partitions; ++p)
+    tlm_glue::bind_hop(sim, crossbar_->mem_side[p]->socket, partitions_[p]->target.socket, "check_partition" + std::to_string(p), checkers_);
   sim.watch(this->name(), *this);
   add_summary(sim);
 }

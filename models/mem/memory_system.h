@@ -15,6 +15,7 @@
 #include "models/mem/traffic.h"
 #include "sim/simulation.h"
 #include "tlm_glue/gpu_payload.h"
+#include "tlm_glue/protocol_checker.h"
 
 namespace irr::mem {
 
@@ -39,6 +40,7 @@ class MemorySystem : public sc_core::sc_module, public sim::Outstanding {
   std::vector<std::unique_ptr<L1Cache>> l1_;
   std::unique_ptr<Crossbar> crossbar_;
   std::vector<std::unique_ptr<MemoryPartition>> partitions_;
+  std::vector<std::unique_ptr<tlm_glue::ProtocolChecker>> checkers_;  // one a hop when sim.check_protocol
 };
 
 }  // namespace irr::mem

@@ -42,8 +42,14 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
   void attach(PartitionUnit* unit) { unit_ = unit; }
-  // Sends a reply now (used by an attached unit for requests it took).
-  void reply(tlm::tlm_generic_payload& p) { target.respond(p); }
+  // Sends a reply now (used by an attached unit for requests it took). A unit that spans the
+  // partitions (joined by a ring) answers a request taken here from another partition's reply
+  // port: `port` names it. The response still goes back on the hop its request came by (IEEE
+  // 1666-2011 15.2.11), and the crossbar queues it at that port (GpuRequest::reply_port).
+  void reply(tlm::tlm_generic_payload& p, std::int32_t port = -1) {
+    tlm_glue::gpu(p).reply_port = port;
+    target.respond(p);
+  }
   // The attached unit's own request into this L2 (a load, or with GpuRequest::no_allocate one that
   // bypasses it): taken in cycles without a network request; answered to the unit's response().
   void issue(tlm::tlm_generic_payload& p);

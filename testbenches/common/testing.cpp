@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "testbenches/common/testing.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <filesystem>
@@ -44,8 +47,25 @@ sim::Config make_config(const std::vector<std::string>& sets, const std::string&
   return cfg;
 }
 
-Testbench::Testbench(const std::vector<std::string>& sets, const std::string& preset)
-    : sim_(std::make_unique<sim::Simulation>(make_config(sets, preset))) {}
+Testbench::Testbench(const std::vector<std::string>& sets, const std::string& preset) {
+  std::vector<std::string> all{"sim.check_protocol=true"};
+  if (const char* seed = std::getenv("IRRGPU_TEST_SEED")) all.push_back(std::string("sim.seed=") + seed);
+  all.insert(all.end(), sets.begin(), sets.end());
+  sim_ = std::make_unique<sim::Simulation>(make_config(all, preset));
+}
+
+sim::RunReport Testbench::run() {
+  sim::RunReport report = sim_->run();
+  if (const char* dir = std::getenv("IRRGPU_TEST_OUTPUTS")) {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(test->test_suite_name()) + "." + test->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    const std::string out = std::string(dir) + "/" + name;
+    sim_->write_outputs(out, {});
+    std::ofstream(out + "/random_streams") << sim_->random_streams() << "\n";
+  }
+  return report;
+}
 
 double stat_sum(sim::Simulation& sim, const std::string& suffix) { return sim.stats().sum("", suffix); }
 

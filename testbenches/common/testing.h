@@ -37,6 +37,8 @@ sim::Config make_config(const std::vector<std::string>& sets = {}, const std::st
 //   EXPECT_EQ(tb.stat("example.server.completed"), 10);
 double stat_sum(sim::Simulation& sim, const std::string& suffix);
 
+// Every testbench checks the TLM base protocol on every hop (a test may set it off); with
+// IRRGPU_TEST_SEED set, its seed is that unless the test sets its own.
 class Testbench {
  public:
   explicit Testbench(const std::vector<std::string>& sets = {}, const std::string& preset = "");
@@ -48,7 +50,9 @@ class Testbench {
     modules_.push_back(m);
     return *m;
   }
-  sim::RunReport run() { return sim_->run(); }
+  // Runs the simulation. With IRRGPU_TEST_OUTPUTS set, also writes its outputs to
+  // $IRRGPU_TEST_OUTPUTS/<suite.test> for the determinism check (determinism_test.py).
+  sim::RunReport run();
   // The headline value of a statistic; fails the test (throws) if there is none of that name.
   double stat(const std::string& name) const;
   // A statistic summed over every instance whose name ends in `suffix` (".l2.hits": all

@@ -203,6 +203,7 @@ namespace {
 struct Replier : mem::PartitionUnit {
   tlm_glue::PayloadPool* pool = nullptr;
   std::uint64_t line = 0;
+  std::int32_t port = -1;  // the partition whose reply port answers (-1: its own)
   std::vector<tlm::tlm_generic_payload*> waiting;  // requests, by the tag of the unit's read
   std::uint64_t accepted = 0, responses = 0;
   bool accept(tlm::tlm_generic_payload& p, mem::MemoryPartition& part) override {
@@ -225,7 +226,7 @@ struct Replier : mem::PartitionUnit {
     tlm::tlm_generic_payload& p = *waiting.at(tlm_glue::gpu(r).tag);
     r.release();
     tlm_glue::gpu(p).bytes = 64;
-    part.reply(p);
+    part.reply(p, port);
   }
 };
 
@@ -267,7 +268,10 @@ ret;
 
 }  // namespace
 
-TEST(UnitPort, RequestsToAPartitionUnitBypassTheL1AndCarryValuesBack) {
+// With from_next_port, each unit answers from the next partition's reply port, as a unit whose
+// partitions are joined by a ring does; the response still goes back on its request's hop (the
+// Testbench's protocol checkers would fail the run otherwise).
+static void partition_unit_round_trip(bool from_next_port) {
   Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   core::ptx::ExtensionRegistry reg;
@@ -285,6 +289,7 @@ TEST(UnitPort, RequestsToAPartitionUnitBypassTheL1AndCarryValuesBack) {
   std::vector<Replier> units(g.partitions());
   for (std::size_t i = 0; i < units.size(); ++i) {
     units[i].pool = &pool;
+    if (from_next_port) units[i].port = static_cast<std::int32_t>((i + 1) % units.size());
     g.partition(i).attach(&units[i]);
   }
   g.attach_sm_units("test", [&](core::Sm&) {
@@ -319,6 +324,9 @@ TEST(UnitPort, RequestsToAPartitionUnitBypassTheL1AndCarryValuesBack) {
   EXPECT_EQ(tb.sum("interconnect.reply.bytes"), 8 * 64);  // the units set each reply's size
   EXPECT_EQ(pool.in_use(), 0u);
 }
+
+TEST(UnitPort, RequestsToAPartitionUnitBypassTheL1AndCarryValuesBack) { partition_unit_round_trip(false); }
+TEST(UnitPort, APartitionUnitMayAnswerFromAnotherPartitionsReplyPort) { partition_unit_round_trip(true); }
 
 namespace {
 
