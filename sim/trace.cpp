@@ -79,7 +79,7 @@ void TxnTrace::write(const std::string& path) const {
   OutputFile file(path, "transaction trace");
   std::ofstream& out = file.stream();
   auto pid = [&](Track t) {
-    return std::find(groups_.begin(), groups_.end(), tracks_[t].first) - groups_.begin() + 1;
+    return std::find(groups_.begin(), groups_.end(), tracks_.at(t).first) - groups_.begin() + 1;
   };
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"irrgpu\",\"events\":" << events_.size()
       << ",\"dropped_events\":" << dropped_ << ",\"unfinished_transactions\":" << open_.size() << "},\n\"traceEvents\":[\n";

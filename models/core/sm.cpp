@@ -174,7 +174,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
     w->set_slot(static_cast<std::uint32_t>(s));
     slot.cta = idx;
     slot.age = next_age_++;
-    slot.pending.assign(k.kernel->registers.size(), 0);
+    slot.pending.assign(pending_registers(k), 0);
     rc->slots.push_back(s);
   }
   used_threads_ += rc->threads;
@@ -225,6 +225,15 @@ Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   slot.stall = static_cast<int>(st);
   slot.dirty = false;
   return st;
+}
+
+// Scoreboard entries a warp needs: the most registers of any function it may call, so that a
+// device function's write-backs are waited for before it returns (its frame goes away).
+std::size_t Sm::pending_registers(const KernelLaunch& k) {
+  std::size_t n = k.kernel->registers.size();
+  if (k.ctx.module)
+    for (const auto& f : k.ctx.module->functions) n = std::max(n, f.registers.size());
+  return n;
 }
 
 Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {

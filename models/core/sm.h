@@ -98,6 +98,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(std::size_t s, const ptx::Instruction*& in);
+  static std::size_t pending_registers(const KernelLaunch& k);
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
   void index_slots();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);

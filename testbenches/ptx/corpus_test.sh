@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # PTX generality (docs/reliability.md): every .cu in the project compiled by nvcc at -O3, -O0 -G
-# and -lineinfo for sm_75, sm_80 and sm_90 (as compute_XX: PTX only, no ptxas); `irrgpu ptx check` must take every file. Exit 77
+# and -lineinfo for sm_75, sm_80 and sm_90 (as compute_XX: PTX only, no ptxas); `irrgpu ptx check`
+# must take every file, and with each option set's PTX every workload variant must pass its CPU
+# check, the Exec tests (CPU references) must pass and the microbenchmarks must run. Exit 77
 # (skipped) where nvcc is not installed. corpus_gaps.txt lists what the parser does not take yet
 # (a glob of file names, then why): those must still be rejected, so that a fix updates the list.
-# Usage: corpus_test.sh IRRGPU SOURCE_DIR OUT_DIR
+# Usage: corpus_test.sh IRRGPU SOURCE_DIR OUT_DIR EXEC_TEST
 set -euo pipefail
-irrgpu=$1 src=$2 out=$3
+irrgpu=$1 src=$2 out=$3 exec_test=$4
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ ! -x "$nvcc" ]; then
   echo "ptx corpus: skipped: no nvcc (the CUDA toolkit) on the PATH or in /usr/local/cuda/bin"
@@ -53,4 +55,55 @@ while read -r cu; do
   done
 done < <(find "$src/testbenches/ptx" "$src/workloads/kernels" -name '*.cu' | sort)
 echo "ptx corpus: $files files from $((files / 9)) sources; $known known gaps (corpus_gaps.txt); $rejected unexpected"
+[ "$rejected" -eq 0 ]
+known=0
+
+# Running it: every workload variant (graph ones on a small graph, wavefront ones on 3x3 tiles of
+# 8x8; the variants that need a unit or DATS in timing mode), as `irrgpu workloads` lists them.
+listing=$("$irrgpu" workloads)
+runs=$(awk '/^wavefront workloads/ { exit }
+            /^[a-z_0-9]+:/ { w = $1; sub(":", "", w) }
+            /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional") }' <<<"$listing")
+wavefront=$(awk '/^wavefront workloads/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
+variants=$(awk '/^wavefront workloads/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v, ($0 ~ /timed:/ ? "timing" : "functional") }' <<<"$listing")
+while read -r w; do
+  while read -r v mode; do runs+=$'\n'"$w $v $mode"; done <<<"$variants"
+done <<<"$wavefront"
+checked=0
+for arch in compute_75 compute_80 compute_90; do
+  for flags in "-O3" "-O0 -G" "-lineinfo"; do
+    tag="${arch}_$(tr -d ' -' <<<"$flags")"
+    dir="$out/kernels_$tag"
+    mkdir -p "$dir"
+    for ptx in "$out"/*_"$tag".ptx; do ln -sf "$ptx" "$dir/$(basename "${ptx%_"$tag".ptx}").ptx"; done
+    while read -r w v mode; do
+      [ -z "$w" ] && continue
+      args=(run -q --mode "$mode" --workload "$w" --variant "$v")
+      if [[ "$w" =~ ^(bfs|sssp|pr)$ ]]; then args+=(--graph "$src/testbenches/graphs/small.mtx")
+      else args+=(--tiles 3x3 --tile 8); [ "$mode" = timing ] && args+=(-s gpu.cta_scheduler=dats); fi
+      if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" "${args[@]}" >"$dir/$w.$v.log" 2>&1 && grep -q "check: PASS" "$dir/$w.$v.log"; then
+        if known_gap "run_${w}_${v}_$tag"; then
+          echo "passes now, remove it from corpus_gaps.txt: run_${w}_${v}_$tag"
+          rejected=$((rejected + 1))
+        fi
+      elif known_gap "run_${w}_${v}_$tag"; then
+        known=$((known + 1))
+      else
+        echo "failed: $w $v ($mode) with $flags for $arch: $(tail -2 "$dir/$w.$v.log")"
+        rejected=$((rejected + 1))
+      fi
+      checked=$((checked + 1))
+    done <<<"$runs"
+    if ! IRRGPU_TEST_PTX_DIR="$dir" "$exec_test" --gtest_filter='Exec.*-Exec.ErrorsNameTheKernel' >"$dir/exec.log" 2>&1; then
+      echo "failed: the Exec tests with $flags for $arch ($dir/exec.log)"; grep -E "FAILED|Failure" "$dir/exec.log" | head -5
+      rejected=$((rejected + 1))
+    fi
+    # The microbenchmarks call their step through a function pointer (indirect at -O0 -G).
+    if ! IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" calibrate alu >"$dir/calibrate.log" 2>&1; then
+      echo "failed: calibrate alu with $flags for $arch: $(tail -2 "$dir/calibrate.log")"
+      rejected=$((rejected + 1))
+    fi
+  done
+done
+echo "ptx corpus run: $checked workload runs checked against the CPU ($known known gaps), the Exec tests and the microbenchmarks on 9 option sets; $rejected unexpected"
 [ "$rejected" -eq 0 ]

@@ -83,6 +83,7 @@ TEST(DatsGpu, DeplinksIssuesInLaunchOrderWithoutTheBuffer) {
 // only loading can free, and loading waits for the tail — the run stops, and the watchdog names
 // the blocked completions. With the reservation (the default) the same run completes.
 TEST(DatsGpu, PaperPubRuleCanStopTheBufferAndTheWatchdogSaysWhy) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   const std::vector<std::string> small = {"gpu.cta_scheduler=dats", "dats.lna_entries=32", "dats.lea_entries=128",
                                           "dats.pub_entries=8", "dats.chunk_nodes=4", "dats.pub_reservation=false"};
   try {

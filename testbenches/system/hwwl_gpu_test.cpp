@@ -208,6 +208,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,
 // the SM, the instruction and the core's buffer.
 TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   GpuRun r({"gpu.num_sms=1", "hwwl.bank_entries=2"});
   Device& dev = r.dev;
   gpu::Host host("host", [&] {
@@ -223,6 +224,7 @@ TEST(HwwlGpu, OverflowEndsTheRunNamingKernelSmAndInstruction) {
 // Work stranded where no thread pulls it (core 0 holds one ID per bank, never globally greedy, so
 // nothing crosses to core 1): the warp on SM 1 spins on WAIT until the watchdog, which names it.
 TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   GpuRun r({"gpu.num_sms=2", "sim.watchdog_cycles=20000"});
   Device& dev = r.dev;
   gpu::Host host("host", [&] {
@@ -239,6 +241,7 @@ TEST(HwwlGpu, WatchdogNamesWarpsSpinningOnWait) {
 // Single-buffer BFS under GTO: the oldest warps spin on WAIT and keep the issue slots, the warps
 // holding work never run, and DONE waits for them. The watchdog ends the run and says so.
 TEST(HwwlGpu, WatchdogExplainsASingleBufferStallUnderGto) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   GpuRun r({"hwwl.mode=single", "core.scheduler=gto", "sim.watchdog_cycles=50000"});
   Device& dev = r.dev;
   const workloads::Graph graph = workloads::load_graph("grid:rows=16,cols=16");

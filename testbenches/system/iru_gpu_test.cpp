@@ -173,6 +173,7 @@ TEST(IruGpu, AFastForwardedKernelGetsTheElementsInOrder) {
 }
 
 TEST(IruGpu, LdiruWithoutConfigureIsAnError) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   GpuRun r({});
   gpu::Host host("host", [&] {
     const auto mod = r.dev.load_module_text(kAsk, "ask.ptx");

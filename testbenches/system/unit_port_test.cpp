@@ -142,6 +142,7 @@ TEST(UnitPort, TestUnitSeesEveryPartOfTheContract) {
 }
 
 TEST(UnitPort, ExtensionWithoutItsUnitIsAClearError) {
+  IRRGPU_SKIP_UNDER_ASAN_THROWING_IN_A_THREAD();
   Testbench tb({"gpu.num_sms=1", "log.level=warn"}, "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   core::ptx::ExtensionRegistry reg;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 #include "models/runtime/device.h"
@@ -15,7 +16,10 @@ using irr::runtime::Device;
 using irr::runtime::Dim3;
 
 namespace {
-const std::string kDir = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/";
+// The checked-in PTX, or (the PTX corpus test, testbenches/ptx/corpus_test.sh) the same kernels
+// as nvcc compiled them with other options.
+const std::string kDir = std::getenv("IRRGPU_TEST_PTX_DIR") ? std::string(std::getenv("IRRGPU_TEST_PTX_DIR")) + "/"
+                                                             : std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/";
 
 template <typename T>
 std::uint64_t upload(Device& d, const std::vector<T>& v) {
@@ -417,4 +421,83 @@ $L__end:
   const auto flag = upload(d, std::vector<unsigned>{0}), out = upload(d, std::vector<unsigned>{0});
   d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag << out);
   EXPECT_EQ(download<unsigned>(d, out, 1)[0], 7u);
+}
+
+namespace {
+// Function pointers as nvcc writes them at -O0 -G: a function's name moved into a register, a
+// .callprototype, and a call through the register. Warp 0 calls twice, warp 1 three times.
+const char* kIndirect = R"(.version 9.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) twice(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+add.s32 %r2, %r1, %r1;
+st.param.b32 [r+0], %r2;
+ret;
+}
+.func (.param .b32 r) thrice(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+mul.lo.s32 %r2, %r1, 3;
+st.param.b32 [r+0], %r2;
+ret;
+}
+.visible .entry k(.param .u64 out)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<5>;
+.reg .b64 %rd<6>;
+mov.u32 %r1, %tid.x;
+setp.lt.u32 %p1, %r1, 32;
+mov.u64 %rd1, twice;
+mov.u64 %rd2, thrice;
+selp.b64 %rd3, %rd1, %rd2, %p1;
+{ // callseq 0, 0
+.param .b32 param0;
+st.param.b32 [param0+0], %r1;
+.param .b32 retval0;
+prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+call (retval0), %rd3, (param0), prototype_0;
+ld.param.b32 %r2, [retval0+0];
+} // callseq 0
+ld.param.u64 %rd4, [out];
+mul.wide.u32 %rd5, %r1, 4;
+add.u64 %rd4, %rd4, %rd5;
+st.global.u32 [%rd4], %r2;
+ret;
+}
+)";
+}  // namespace
+
+TEST(Exec, IndirectCallsThroughFunctionPointers) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(kIndirect, "indirect.ptx");
+  const auto out = d.malloc(64 * 4);
+  d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{64}, Args() << out);
+  const auto v = download<unsigned>(d, out, 64);
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(v[t], t < 32 ? 2 * t : 3 * t) << t;
+
+  // Lanes of one warp calling different functions, and a register that holds no function: clear errors.
+  std::string divergent = kIndirect;
+  divergent.replace(divergent.find("setp.lt.u32 %p1, %r1, 32;"), 25, "setp.lt.u32 %p1, %r1, 16;");
+  const auto mod2 = d.load_module_text(divergent, "divergent.ptx");
+  try {
+    d.launch(d.kernel(mod2, "k"), Dim3{1}, Dim3{64}, Args() << out);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lanes call different functions"), std::string::npos) << e.what();
+  }
+  std::string bogus = kIndirect;
+  bogus.replace(bogus.find("mov.u64 %rd1, twice;"), 20, "mov.u64 %rd1, 4096;");
+  const auto mod3 = d.load_module_text(bogus, "bogus.ptx");
+  try {
+    d.launch(d.kernel(mod3, "k"), Dim3{1}, Dim3{64}, Args() << out);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a function's address"), std::string::npos) << e.what();
+  }
 }

@@ -36,8 +36,8 @@ TEST(Log, LevelsPerPatternLastMatchWins) {
 
 TEST(Log, LineFormatHasLevelSimTimeAndName) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  std::ostringstream out;  // before the logging, which flushes into it when it goes
   Logging l;
-  std::ostringstream out;
   capture(l, out);
   auto log = l.get("gpu.sm3.ldst");
   sc_core::sc_start(sc_core::sc_time(1429, sc_core::SC_PS));
@@ -48,8 +48,8 @@ TEST(Log, LineFormatHasLevelSimTimeAndName) {
 }
 
 TEST(Log, LevelsFromConfigAndSystemCReportsShareTheSinks) {
+  std::ostringstream out;  // before the simulation, whose logging flushes into it when it goes
   Simulation sim(irr::testing::make_config({"log.level=warn", "log.levels={\"example.*\": debug}"}));
-  std::ostringstream out;
   capture(sim.logging(), out);
   sim.logger("example.server")->debug("visible");
   sim.logger("other")->info("hidden");

@@ -143,10 +143,11 @@ TEST(TxnTrace, SpansFlowsAndLimit) {
   EXPECT_EQ(flows[0]["id"], flows[1]["id"]);
 
   TxnTrace small(3);
-  small.span(sm, "a", 0, 1);
-  small.span(sm, "b", 0, 1);
-  small.span(sm, "c", 0, 1);
-  small.span(sm, "d", 0, 1);
+  const auto only = small.track("SM 0", "ldst");  // a trace's tracks are its own
+  small.span(only, "a", 0, 1);
+  small.span(only, "b", 0, 1);
+  small.span(only, "c", 0, 1);
+  small.span(only, "d", 0, 1);
   EXPECT_EQ(small.events(), 3u);
   EXPECT_EQ(small.dropped(), 1u);
   small.write(d.path() + "/s.json");

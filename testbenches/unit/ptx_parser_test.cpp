@@ -155,3 +155,17 @@ TEST(PtxParser, NegativeAddressOffsets) {
   EXPECT_EQ(k.code[3].ops[1].offset, 12);
   EXPECT_NE(error_of("ld.global.u32 %r0, [%r1+-];").find("expected a number"), std::string::npos);
 }
+
+// Indirect calls (nvcc at -O0 -G, issue 22's PTX corpus): the call must name a .callprototype
+// (or .calltargets) label declared before it, with as many returns and arguments.
+TEST(PtxParser, IndirectCallsNeedAMatchingPrototype) {
+  const std::string decl = ".reg .b64 %rd<2>;\n.param .b32 a;\n";
+  EXPECT_EQ(error_of(decl + "p0: .callprototype _ (.param .b32 _);\ncall %rd1, (a), p0;"), "");
+  EXPECT_EQ(error_of(decl + "p0: .callprototype (.param .b32 _) _ (.param .b32 _, .param .align 8 .b8 _[16]);\n"
+                            "call (a), %rd1, (a, a), p0;"), "");
+  EXPECT_NE(error_of(decl + "call %rd1, (a), p0;").find("not a .callprototype or .calltargets label"), std::string::npos);
+  EXPECT_NE(error_of(decl + "p0: .callprototype _ (.param .b32 _);\ncall %rd1, (a, a), p0;").find("declares 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(decl + "call %rd1, (a);").find("ends with its .callprototype"), std::string::npos);
+  EXPECT_NE(error_of(decl + "t: .calltargets nowhere;").find("not a declared function"), std::string::npos);
+}

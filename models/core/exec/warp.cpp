@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstring>
 #include <limits>
+#include <sstream>
 
 #include "models/core/exec/cfg.h"
 #include "models/core/exec/values.h"
@@ -359,13 +360,17 @@ void Warp::complete(const Step& s) {
   if (frames_.empty()) return;
   // Writes go to the frame the instruction ran in; a call pushes a frame after its writes.
   Frame& fr = frames_.size() > 1 && s.inst && s.inst->op == Op::call ? frames_[frames_.size() - 2] : frames_.back();
-  for (const auto& w : s.writes)
+  for (const auto& w : s.writes) {
+    if (std::size_t{w.reg} * 32 >= fr.regs.size())  // the frame it was meant for has returned
+      throw std::logic_error(where() + ": a write-back to register " + std::to_string(w.reg) + " outlived its function's frame");
     for (unsigned l = 0; l < 32; ++l)
       if (w.mask >> l & 1) fr.regs[w.reg * 32 + l] = w.value[l];
+  }
 }
 
 void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
-  const ptx::Function& callee = cta_.ctx.module->functions.at(in.target);
+  if (in.indirect && !active) return;  // no lane names a function: nothing is called
+  const ptx::Function& callee = cta_.ctx.module->functions.at(in.indirect ? indirect_target(fr, in, active) : in.target);
   if (callee.name == "vprintf") return vprintf(fr, in, active);
   if (callee.code.empty())
     throw Error(where() + ": call to external function '" + callee.name + "' is not supported");
@@ -394,6 +399,30 @@ void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
     }
   }
   frames_.push_back(std::move(f));
+}
+
+// The function an indirect call's register names: the same one in every active lane (a
+// function address, ptx::kFunctionAddress + its index).
+std::uint32_t Warp::indirect_target(const Frame& fr, const ptx::Instruction& in, std::uint32_t active) const {
+  ptx::Operand reg;
+  reg.kind = ptx::OperandKind::reg;
+  reg.reg = in.target;
+  const std::size_t functions = cta_.ctx.module->functions.size();
+  std::uint64_t target = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(active >> l & 1)) continue;
+    const std::uint64_t v = read(fr, reg, l, Type::u64);
+    if (v < ptx::kFunctionAddress || v - ptx::kFunctionAddress >= functions) {
+      std::ostringstream s;
+      s << where() << ": indirect call through " << fr.f->registers.at(in.target).name << " to 0x" << std::hex << v
+        << ", which is not a function's address (lane " << std::dec << l << ")";
+      throw Error(s.str());
+    }
+    if (target && v != target)
+      throw Error(where() + ": indirect call whose lanes call different functions (not supported: the lanes would run them one after another)");
+    target = v;
+  }
+  return static_cast<std::uint32_t>(target - ptx::kFunctionAddress);
 }
 
 void Warp::vprintf(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {

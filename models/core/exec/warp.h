@@ -120,6 +120,7 @@ class Warp {
   std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n);
   void execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
   void call(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
+  std::uint32_t indirect_target(const Frame& fr, const ptx::Instruction& in, std::uint32_t active) const;
   void vprintf(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
   void do_return(std::uint32_t active);
   void branch(Frame& fr, std::uint32_t pc, const ptx::Instruction& in, std::uint32_t taken, std::uint32_t active);

@@ -59,6 +59,10 @@ enum class Special : std::uint16_t {
   globaltimer, smid, nsmid, gridid
 };
 
+// A function's name used as a value (`mov.u64 %rd1, f;`, a function pointer) is this plus the
+// function's index in Module::functions: not a memory address, only an indirect call takes it.
+inline constexpr std::uint64_t kFunctionAddress = 0xF0F0000000000000ull;
+
 struct SourceLoc {
   std::uint16_t file = 0;  // .file number (0: none)
   std::uint32_t line = 0, col = 0;
@@ -77,7 +81,8 @@ struct Instruction {
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register
   std::vector<Operand> ops;       // destination(s) first, as written
-  std::uint32_t target = 0;       // bra: instruction index; call: function index
+  std::uint32_t target = 0;       // bra: instruction index; call: function index, or (indirect) the register
+  bool indirect = false;          // call through a register holding a function address
   std::uint16_t extension = 0;    // Op::extension: registry index
   SourceLoc loc;                  // from the last .loc
   std::uint32_t ptx_line = 0;     // line in the PTX file

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -261,6 +262,7 @@ class Parser {
     f.external = external;
     f.line = static_cast<std::uint32_t>(peek().line);
     scopes_.assign(1, {});
+    call_shapes_.clear();
     if (!kernel && is(peek(), "(")) param_list(f, f.returns);
     f.name = identifier();
     if (is(peek(), "(")) param_list(f, f.params);
@@ -331,12 +333,60 @@ class Parser {
       if (t.kind == Token::ident && is(peek(1), ":")) {
         next();
         next();
+        if (peek().kind == Token::directive && (peek().text == ".callprototype" || peek().text == ".calltargets")) {
+          call_declaration(t);
+          continue;
+        }
         if (f.labels.count(t.text)) throw error(t, "label " + t.text + " defined twice");
         f.labels[t.text] = static_cast<std::uint32_t>(f.code.size());
         continue;
       }
       f.code.push_back(instruction(f));
     }
+  }
+
+  // `name: .callprototype [(.param .b64 _)] _ (.param .b64 _, ...) [.noreturn];` or
+  // `name: .calltargets f, g;` — what an indirect call through a register may call.
+  void call_declaration(const Token& name) {
+    const Token& d = next();
+    CallShape shape;
+    if (d.text == ".calltargets") {
+      shape.targets = true;
+      do {
+        const Token& fn = next();
+        if (fn.kind != Token::ident || function_index(fn.text) < 0) throw error(fn, "calltargets: " + describe(fn) + " is not a declared function");
+      } while (accept(","));
+    } else {
+      auto count = [&] {  // the entries of a parenthesised list
+        expect("(");
+        std::size_t n = 0, depth = 0;
+        bool any = false;
+        while (depth || !is(peek(), ")")) {
+          const Token& x = next();
+          if (x.kind == Token::end) throw error(d, "unterminated .callprototype");
+          if (is(x, "[")) ++depth;
+          if (is(x, "]")) --depth;
+          if (!depth && is(x, ",")) ++n;
+          any = true;
+        }
+        expect(")");
+        return any ? n + 1 : 0;
+      };
+      if (is(peek(), "(")) shape.returns = count();
+      if (peek().kind != Token::ident || peek().text != "_")
+        throw error(peek(), ".callprototype: expected '_' for the function's name, found " + describe(peek()));
+      next();
+      if (is(peek(), "(")) shape.params = count();
+      accept_directive(".noreturn");
+    }
+    expect(";");
+    call_shapes_[name.text] = shape;
+  }
+
+  std::int64_t function_index(const std::string& name) const {
+    for (std::size_t i = 0; i < m_.functions.size(); ++i)
+      if (m_.functions[i].name == name) return static_cast<std::int64_t>(i);
+    return -1;
   }
 
   void declaration(Function& f) {
@@ -598,6 +648,12 @@ class Parser {
       o.negated = bang;
       return o;
     }
+    if (const std::int64_t fn = function_index(v.text); fn >= 0 && !lookup(v.text)) {  // a function pointer
+      o.kind = OperandKind::imm;
+      o.bits = kFunctionAddress + static_cast<std::uint64_t>(fn);
+      o.offset = static_cast<std::int64_t>(o.bits);
+      return o;
+    }
     if (ins.op == Op::bra) {
       o.kind = OperandKind::label;
       pending_labels_.push_back({static_cast<std::uint32_t>(f.code.size()), v.text, v});
@@ -640,7 +696,22 @@ class Parser {
     const Token& callee = next();
     if (callee.kind != Token::ident) throw error(callee, "expected the called function");
     if (accept(",")) list(args);
-    pending_calls_.push_back({&f, static_cast<std::uint32_t>(f.code.size()), callee});
+    if (const Name* n = lookup(callee.text); n && n->kind == Name::reg) {
+      // call through a register: its prototype (or call targets) follows the arguments.
+      ins.indirect = true;
+      ins.target = n->index;
+      if (!accept(",")) throw error(peek(), "an indirect call ends with its .callprototype or .calltargets label");
+      const Token& proto = next();
+      auto it = call_shapes_.find(proto.text);
+      if (proto.kind != Token::ident || it == call_shapes_.end())
+        throw error(proto, describe(proto) + " is not a .callprototype or .calltargets label declared before the call");
+      if (!it->second.targets && (it->second.returns != rets.size() || it->second.params != args.size()))
+        throw error(proto, "call through " + callee.text + ": " + std::to_string(rets.size()) + " returns and " +
+                               std::to_string(args.size()) + " arguments, but " + proto.text + " declares " +
+                               std::to_string(it->second.returns) + " and " + std::to_string(it->second.params));
+    } else {
+      pending_calls_.push_back({&f, static_cast<std::uint32_t>(f.code.size()), callee});
+    }
     Operand count;
     count.kind = OperandKind::imm;
     count.offset = static_cast<std::int64_t>(rets.size());
@@ -732,6 +803,11 @@ class Parser {
   std::vector<std::map<std::string, Name>> scopes_;
   std::vector<PendingLabel> pending_labels_;
   std::vector<PendingCall> pending_calls_;
+  struct CallShape {
+    std::size_t returns = 0, params = 0;
+    bool targets = false;  // .calltargets: any of the listed functions (their own shapes)
+  };
+  std::map<std::string, CallShape> call_shapes_;  // the function's .callprototype / .calltargets labels so far
 };
 
 }  // namespace
