@@ -82,6 +82,11 @@ struct CalibrateOptions {
   std::string json;                     // also write the figures here
 };
 int calibrate(const CalibrateOptions& options);  // apps/irrgpu/calibrate.cpp
+struct DacSplitOptions {
+  std::string file, kernel;  // kernel: empty for every kernel
+  unsigned tid_dims = 3, max_divergent_conditions = 2;
+};
+int dac_split(const DacSplitOptions& options);  // apps/irrgpu/dac.cpp
 struct AreaOptions;
 int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
 

@@ -96,6 +96,16 @@ extern "C" int sc_main(int argc, char** argv) {
   ptx_check_cmd->add_option("file", ptx_file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
   irr::app::ConfigOptions ptx_config;
   add_config_options(*ptx_check_cmd, ptx_config);
+  irr::app::DacSplitOptions dac;
+  auto* dac_cmd = app.add_subcommand("dac", "Decoupled affine computation (docs/dac.md)");
+  dac_cmd->require_subcommand(1);
+  auto* dac_split_cmd = dac_cmd->add_subcommand("split", "Split a PTX module's kernels into affine and non-affine streams");
+  dac_split_cmd->add_option("file", dac.file, "PTX file (nvcc -ptx -arch=sm_75)")->required();
+  dac_split_cmd->add_option("-k,--kernel", dac.kernel, "Only this kernel (default: every kernel)");
+  dac_split_cmd->add_option("--tid-dims", dac.tid_dims, "Thread-index dimensions that are affine: 1 (%tid.x, Eq. 3.1) or 3")
+      ->check(CLI::Range(1, 3));
+  dac_split_cmd->add_option("--max-divergent", dac.max_divergent_conditions,
+                            "Divergent affine conditions an operand may have (the dissertation's 2)");
   irr::app::CalibrateOptions calibrate;
   auto* calibrate_cmd = app.add_subcommand("calibrate", "Run the calibration microbenchmarks on the timed GPU (docs/results/calibration.md)");
   add_config_options(*calibrate_cmd, calibrate.config);
@@ -123,6 +133,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
+  if (*dac_split_cmd) return irr::app::dac_split(dac);
   if (*calibrate_cmd) return irr::app::calibrate(calibrate);
   if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();

@@ -67,6 +67,13 @@ Kernel Device::kernel(std::size_t module, const std::string& name) const {
   return Kernel(module, f);
 }
 
+std::uint64_t Device::symbol(std::size_t module, const std::string& name) const {
+  const auto& l = *modules_.at(module);
+  for (std::size_t i = 0; i < l.module.variables.size(); ++i)
+    if (l.module.variables[i].name == name && l.addresses[i]) return l.addresses[i];
+  throw Error(l.module.file + ": no __device__ or __constant__ variable '" + name + "'", Error::Kind::usage);
+}
+
 LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared) {
   return run(k, grid, block, args, dynamic_shared, nullptr);
 }

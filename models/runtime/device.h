@@ -103,7 +103,11 @@ class Device {
   // Parses the module and places its global and constant variables in device memory.
   std::size_t load_module(const std::string& ptx_path);
   std::size_t load_module_text(const std::string& text, const std::string& name);
+  // A module already parsed (or made by a pass over one, such as the DAC split).
+  std::size_t load_module(core::ptx::Module m) { return install(std::move(m)); }
   Kernel kernel(std::size_t module, const std::string& name) const;
+  // The device address of a module's __device__ or __constant__ variable (cudaGetSymbolAddress).
+  std::uint64_t symbol(std::size_t module, const std::string& name) const;
 
   // Runs the grid to completion (functional); throws irr::Error on a fault or bad arguments.
   LaunchStats launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared = 0);

@@ -7,8 +7,9 @@ namespace irr::core {
 
 using ptx::Op;
 
-std::vector<std::uint32_t> reconvergence_points(const ptx::Function& f) {
+Cfg build_cfg(const ptx::Function& f) {
   const auto n = static_cast<std::uint32_t>(f.code.size());
+  Cfg g;
   // Basic blocks: leaders are the entry, branch targets and instructions after a branch/ret/exit.
   std::vector<bool> leader(n + 1, false);
   leader[0] = true;
@@ -17,14 +18,17 @@ std::vector<std::uint32_t> reconvergence_points(const ptx::Function& f) {
     if (i.op == Op::bra) leader[i.target] = true;
     if (i.op == Op::bra || i.op == Op::ret || i.op == Op::exit) leader[pc + 1] = true;
   }
-  std::vector<std::uint32_t> block_of(n + 1), start;
+  auto& start = g.start;
+  auto& block_of = g.block_of;
+  block_of.resize(n + 1);
   for (std::uint32_t pc = 0; pc <= n; ++pc) {
     if (leader[pc] || pc == n) start.push_back(pc);
     block_of[pc] = static_cast<std::uint32_t>(start.size() - 1);
   }
   const auto blocks = static_cast<std::uint32_t>(start.size());  // the last one is the exit node
   const std::uint32_t exit = blocks - 1;
-  std::vector<std::vector<std::uint32_t>> succ(blocks);
+  auto& succ = g.succ;
+  succ.resize(blocks);
   for (std::uint32_t b = 0; b + 1 < blocks; ++b) {
     const std::uint32_t end = start[b + 1] - 1;  // the block's last instruction
     const auto& i = f.code[end];
@@ -57,24 +61,30 @@ std::vector<std::uint32_t> reconvergence_points(const ptx::Function& f) {
       }
     }
   }
-  // The immediate post-dominator: the strict post-dominator that every other one post-dominates.
-  std::vector<std::uint32_t> rpc(n, n);
-  for (std::uint32_t pc = 0; pc < n; ++pc) {
-    if (f.code[pc].op != Op::bra) continue;
-    const std::uint32_t b = block_of[pc];
-    std::uint32_t best = exit;
+  // The immediate post-dominator: the strict post-dominator that every other one post-dominates
+  // (the closest one has the most post-dominators of its own).
+  std::vector<std::size_t> size(blocks);
+  for (std::uint32_t k = 0; k < blocks; ++k) size[k] = static_cast<std::size_t>(std::count(pdom[k].begin(), pdom[k].end(), true));
+  g.ipdom.assign(blocks, exit);
+  for (std::uint32_t b = 0; b < exit; ++b) {
     std::size_t best_size = 0;
     for (std::uint32_t k = 0; k < blocks; ++k) {
       if (k == b || !pdom[b][k]) continue;
-      // The closest strict post-dominator has the most post-dominators of its own.
-      const auto size = static_cast<std::size_t>(std::count(pdom[k].begin(), pdom[k].end(), true));
-      if (size > best_size) {
-        best_size = size;
-        best = k;
+      if (size[k] > best_size) {
+        best_size = size[k];
+        g.ipdom[b] = k;
       }
     }
-    rpc[pc] = start[best];
   }
+  return g;
+}
+
+std::vector<std::uint32_t> reconvergence_points(const ptx::Function& f) {
+  const auto n = static_cast<std::uint32_t>(f.code.size());
+  const Cfg g = build_cfg(f);
+  std::vector<std::uint32_t> rpc(n, n);
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    if (f.code[pc].op == Op::bra) rpc[pc] = g.start[g.ipdom[g.block_of[pc]]];
   return rpc;
 }
 

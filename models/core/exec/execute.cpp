@@ -576,7 +576,12 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         std::uint32_t sm() const override { return w.cta().sm; }
         const std::string& kernel() const override { return w.cta().kernel.name; }
       } call(*this, fr, in, active, step);
-      call.rd = [&](std::size_t o, unsigned lane) { return src(o, lane, t); };
+      call.rd = [&](std::size_t o, unsigned lane) {
+        const Operand& op = in.ops.at(o);
+        if (op.kind != OperandKind::address) return src(o, lane, t);
+        Space sp = Space::none;  // an address operand reads as the address it names
+        return address_of(fr, op, lane, sp);
+      };
       call.wr = [&](std::size_t o, unsigned lane, std::uint64_t v) { write(in.ops.at(o), lane, v); };
       ext->execute(call);
       return;

@@ -84,6 +84,8 @@ struct Instruction {
   std::uint32_t target = 0;       // bra: instruction index; call: function index, or (indirect) the register
   bool indirect = false;          // call through a register holding a function address
   std::uint16_t extension = 0;    // Op::extension: registry index
+  std::uint8_t ext_form = 0;      // Op::extension: which of the unit's forms (its decode sets it: enq.data, enq.pred, ...)
+  std::uint8_t ext_defs = 1;      // Op::extension: how many leading operands it writes (its decode sets it)
   SourceLoc loc;                  // from the last .loc
   std::uint32_t ptx_line = 0;     // line in the PTX file
 };

@@ -19,7 +19,8 @@ class ExtensionCall {
   virtual ~ExtensionCall() = default;
   virtual const Instruction& instruction() const = 0;
   virtual std::uint32_t active() const = 0;  // lanes executing it
-  virtual std::uint64_t read(std::size_t operand, unsigned lane) = 0;  // as the instruction's type
+  // As the instruction's type; an address operand ([%rd+8]) reads as the address it names.
+  virtual std::uint64_t read(std::size_t operand, unsigned lane) = 0;
   virtual void write(std::size_t operand, unsigned lane, std::uint64_t value) = 0;
   virtual std::uint32_t warp() const = 0;  // warp index within its CTA
   virtual std::uint32_t slot() const = 0;  // the warp's hardware slot on its SM (= warp() in functional mode)

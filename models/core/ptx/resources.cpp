@@ -9,6 +9,21 @@
 
 namespace irr::core::ptx {
 // Registers an instruction writes (defs) and reads (uses).
+std::size_t destinations(const Instruction& in) {
+  switch (in.op) {
+    case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
+    case Op::fence: case Op::call:
+      return 0;
+    case Op::setp:
+      return in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg && in.ops.size() == 4u + (in.boolop != BoolOp::none)
+                 ? 2
+                 : 1;
+    case Op::shfl: return in.ops.size() == 6 ? 2 : 1;
+    case Op::extension: return in.ext_defs;
+    default: return 1;
+  }
+}
+
 void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses) {
   defs.clear();
   uses.clear();
@@ -20,21 +35,7 @@ void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vec
       for (auto r : o.regs)
         if (r != ~0u) into.push_back(r);
   };
-  std::size_t ndefs = 1;
-  switch (in.op) {
-    case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
-    case Op::fence: case Op::call:
-      ndefs = 0;
-      break;
-    case Op::setp:
-      ndefs = in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg &&
-                      in.ops.size() == 4u + (in.boolop != BoolOp::none)
-                  ? 2
-                  : 1;
-      break;
-    case Op::shfl: ndefs = in.ops.size() == 6 ? 2 : 1; break;
-    default: break;
-  }
+  const std::size_t ndefs = destinations(in);
   for (std::size_t i = 0; i < in.ops.size(); ++i) {
     const Operand& o = in.ops[i];
     if (i < ndefs && o.kind != OperandKind::address) regs_of(o, defs);

@@ -21,6 +21,8 @@ struct Resources {
 };
 
 unsigned estimate_registers(const Function& f);
+// How many leading operands an instruction writes (setp's `p|q`, shfl's predicate, an extension's own count).
+std::size_t destinations(const Instruction& in);
 // The registers an instruction writes (defs) and reads (uses, guard included).
 void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses);
 // A configured register count (core.kernel_registers) wins; else `<ptx path without
