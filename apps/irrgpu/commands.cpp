@@ -18,6 +18,8 @@
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
 #include "workloads/wavefront/wavefront.h"
+#include "models/dac/queues.h"
+#include "workloads/suite/suite.h"
 #include "workloads/workloads.h"
 #include "models/example/pipeline.h"
 #include "models/gpu/gpu.h"
@@ -216,6 +218,8 @@ int list_workloads() {
     std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
   for (const auto& v : workloads::wavefront::variants())
     std::cout << "  " << v.name << ": " << v.description << (v.dependencies ? " [timed: gpu.cta_scheduler dats]" : "") << "\n";
+  std::cout << "\nsuite kernels (irrgpu dac run; docs/dac.md), run as written and split by the DAC pass:\n";
+  for (const auto& k : workloads::suite::kernels()) std::cout << k.name << ": " << k.description << " [" << k.access << "]\n";
   return 0;
 }
 
@@ -273,6 +277,7 @@ int ptx_check(const std::string& file, const ConfigOptions& config) {
     core::ptx::ExtensionRegistry extensions;
     gpu::add_hwwl_instructions(extensions);
     gpu::add_iru_instructions(extensions);
+    dac::add_dac_instructions(extensions);
     const core::ptx::Module m = core::ptx::parse_file(file, &extensions);
     const auto kernels = m.kernels();
     std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"

@@ -87,6 +87,11 @@ struct DacSplitOptions {
   unsigned tid_dims = 3, max_divergent_conditions = 2;
 };
 int dac_split(const DacSplitOptions& options);  // apps/irrgpu/dac.cpp
+struct DacRunOptions {
+  std::vector<std::string> kernels;  // empty: every suite kernel
+  unsigned tid_dims = 3, max_divergent_conditions = 2;
+};
+int dac_run(const DacRunOptions& options);
 struct AreaOptions;
 int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
 

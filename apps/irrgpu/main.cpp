@@ -106,6 +106,11 @@ extern "C" int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1, 3));
   dac_split_cmd->add_option("--max-divergent", dac.max_divergent_conditions,
                             "Divergent affine conditions an operand may have (the dissertation's 2)");
+  irr::app::DacRunOptions dac_run;
+  auto* dac_run_cmd = dac_cmd->add_subcommand("run", "Run the suite kernels as written and split; check both (functional)");
+  dac_run_cmd->add_option("kernel", dac_run.kernels, "Suite kernels (default: all; `irrgpu workloads` lists them)");
+  dac_run_cmd->add_option("--tid-dims", dac_run.tid_dims, "Thread-index dimensions that are affine: 1 or 3")->check(CLI::Range(1, 3));
+  dac_run_cmd->add_option("--max-divergent", dac_run.max_divergent_conditions, "Divergent affine conditions an operand may have");
   irr::app::CalibrateOptions calibrate;
   auto* calibrate_cmd = app.add_subcommand("calibrate", "Run the calibration microbenchmarks on the timed GPU (docs/results/calibration.md)");
   add_config_options(*calibrate_cmd, calibrate.config);
@@ -134,6 +139,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*area_cmd) return irr::app::run_area(area);
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
   if (*dac_split_cmd) return irr::app::dac_split(dac);
+  if (*dac_run_cmd) return irr::app::dac_run(dac_run);
   if (*calibrate_cmd) return irr::app::calibrate(calibrate);
   if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();

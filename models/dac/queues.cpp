@@ -71,12 +71,6 @@ void add_dac_instructions(core::ptx::ExtensionRegistry& registry) {
   registry.add(deq);
 }
 
-std::uint16_t index_of(const core::ptx::ExtensionRegistry& registry, const std::string& name) {
-  for (std::uint16_t i = 0; i < registry.size(); ++i)
-    if (registry.at(i).name == name) return i;
-  throw std::logic_error("DAC: " + name + " is not in the extension registry");
-}
-
 void Queues::enq(std::uint64_t cta, std::uint32_t warp, const Record& r) {
   Warp& w = warps_[{cta, warp}];
   (r.form == Form::pred ? w.predicate : w.address).push_back(r);
@@ -130,7 +124,7 @@ void Queues::clear() {
 
 void bind(core::ptx::ExtensionRegistry& registry, Queues& queues) {
   add_dac_instructions(registry);
-  registry.at(index_of(registry, "enq")).execute = [&queues](core::ptx::ExtensionCall& c) {
+  registry.at(registry.index_of("enq")).execute = [&queues](core::ptx::ExtensionCall& c) {
     const Instruction& in = c.instruction();
     Queues::Record r;
     r.form = static_cast<Form>(in.ext_form);
@@ -139,7 +133,7 @@ void bind(core::ptx::ExtensionRegistry& registry, Queues& queues) {
     for (unsigned l = 0; l < 32; ++l) r.value[l] = r.mask >> l & 1 ? c.read(0, l) : 0;
     queues.enq(c.cta(), c.warp(), r);
   };
-  registry.at(index_of(registry, "deq")).execute = [&queues](core::ptx::ExtensionCall& c) {
+  registry.at(registry.index_of("deq")).execute = [&queues](core::ptx::ExtensionCall& c) {
     const Instruction& in = c.instruction();
     const Queues::Record r = queues.deq(c.cta(), c.warp(), static_cast<Form>(in.ext_form), c.active(), in.ptx_line);
     for (unsigned l = 0; l < 32; ++l)

@@ -31,7 +31,6 @@ const char* form_name(Form f);  // "data", "addr", "pred"
 
 // Registers enq and deq (their syntax); running them needs Queues bound (bind()).
 void add_dac_instructions(core::ptx::ExtensionRegistry& registry);
-std::uint16_t index_of(const core::ptx::ExtensionRegistry& registry, const std::string& name);
 
 class Queues {
  public:

@@ -134,7 +134,7 @@ Streams split(const Function& k, const core::ptx::ExtensionRegistry& registry, c
   Streams s;
   s.analysis = analyze(k, options);
   const Analysis& a = s.analysis;
-  const std::uint16_t enq = index_of(registry, "enq"), deq = index_of(registry, "deq");
+  const std::uint16_t enq = registry.index_of("enq"), deq = registry.index_of("deq");
   const auto n = static_cast<std::uint32_t>(k.code.size());
   Summary& sum = s.summary;
   sum.original = n;

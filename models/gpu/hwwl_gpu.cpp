@@ -33,12 +33,6 @@ std::function<void(core::ptx::Instruction&, const std::vector<std::string>&)> de
 
 std::uint32_t first_lane(std::uint32_t active) { return static_cast<std::uint32_t>(__builtin_ctz(active)); }
 
-std::uint16_t index_of(const core::ptx::ExtensionRegistry& registry, const std::string& name) {
-  for (std::uint16_t i = 0; i < registry.size(); ++i)
-    if (registry.at(i).name == name) return i;
-  throw std::logic_error("HWWL: " + name + " is not in the extension registry");
-}
-
 }  // namespace
 
 void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry) {
@@ -199,7 +193,7 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   gto_ = sim.config().get_string("core.scheduler") == "gto";
   sim.watch("gpu.hwwl", *this);
   add_hwwl_instructions(registry);
-  const std::uint16_t pull = index_of(registry, "wlpull"), push = index_of(registry, "wlpush");
+  const std::uint16_t pull = registry.index_of("wlpull"), push = registry.index_of("wlpush");
   gpu.attach_sm_units("hwwl", [&](core::Sm& sm) {
     auto a = std::make_unique<SmAdapter>(*this, static_cast<std::uint32_t>(adapters_.size()), sim.clock("core"), line,
                                          pull, push);
@@ -210,7 +204,7 @@ HwwlGpu::HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegist
   // Each instruction's semantics; an error (the hardware exception, a bad wlinit) names the
   // kernel, the SM and the instruction's PTX line.
   auto bind = [&](const char* name, std::function<void(core::ptx::ExtensionCall&)> f) {
-    registry.at(index_of(registry, name)).execute = [f = std::move(f)](core::ptx::ExtensionCall& c) {
+    registry.at(registry.index_of(name)).execute = [f = std::move(f)](core::ptx::ExtensionCall& c) {
       try {
         f(c);
       } catch (const Error& e) {

@@ -3,7 +3,8 @@
 # PTX generality (docs/reliability.md): every .cu in the project compiled by nvcc at -O3, -O0 -G
 # and -lineinfo for sm_75, sm_80 and sm_90 (as compute_XX: PTX only, no ptxas); `irrgpu ptx check`
 # must take every file, and with each option set's PTX every workload variant must pass its CPU
-# check, the Exec tests (CPU references) must pass and the microbenchmarks must run. Exit 77
+# check, the Exec tests (CPU references) must pass, the suite kernels must pass theirs as written
+# and split by the DAC pass, and the microbenchmarks must run. Exit 77
 # (skipped) where nvcc is not installed. corpus_gaps.txt lists what the parser does not take yet
 # (a glob of file names, then why): those must still be rejected, so that a fix updates the list.
 # Usage: corpus_test.sh IRRGPU SOURCE_DIR OUT_DIR EXEC_TEST
@@ -64,8 +65,8 @@ listing=$("$irrgpu" workloads)
 runs=$(awk '/^wavefront workloads/ { exit }
             /^[a-z_0-9]+:/ { w = $1; sub(":", "", w) }
             /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional") }' <<<"$listing")
-wavefront=$(awk '/^wavefront workloads/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
-variants=$(awk '/^wavefront workloads/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v, ($0 ~ /timed:/ ? "timing" : "functional") }' <<<"$listing")
+wavefront=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
+variants=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v, ($0 ~ /timed:/ ? "timing" : "functional") }' <<<"$listing")
 while read -r w; do
   while read -r v mode; do runs+=$'\n'"$w $v $mode"; done <<<"$variants"
 done <<<"$wavefront"
@@ -96,6 +97,16 @@ for arch in compute_75 compute_80 compute_90; do
     done <<<"$runs"
     if ! IRRGPU_TEST_PTX_DIR="$dir" "$exec_test" --gtest_filter='Exec.*-Exec.ErrorsNameTheKernel' >"$dir/exec.log" 2>&1; then
       echo "failed: the Exec tests with $flags for $arch ($dir/exec.log)"; grep -E "FAILED|Failure" "$dir/exec.log" | head -5
+      rejected=$((rejected + 1))
+    fi
+    # The suite kernels, as written and split by the DAC pass (docs/dac.md): each against its CPU
+    # reference and the split against the original.
+    if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" dac run >"$dir/dac.log" 2>&1; then
+      checked=$((checked + 1))
+    elif known_gap "dac_$tag"; then
+      known=$((known + 1))
+    else
+      echo "failed: dac run with $flags for $arch: $(grep -v ' ok$' "$dir/dac.log" | tail -3)"
       rejected=$((rejected + 1))
     fi
     # The microbenchmarks call their step through a function pointer (indirect at -O0 -G).

@@ -384,6 +384,39 @@ TEST(Cli, MemorySystemRunIsDeterministic) {
   EXPECT_NE(r.err.find("traffic.pattern: trace needs traffic.trace"), std::string::npos) << r.err;
 }
 
+TEST(Cli, DacSplitPrintsBothStreamsAndWhyNot) {
+  const std::string suite = std::string(IRRGPU_SOURCE_DIR) + "/workloads/kernels/suite.ptx";
+  auto r = run_cli({"dac", "split", suite, "--kernel", "vecadd"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"affine stream (one warp per CTA): vecadd_dac_affine", "non-affine stream: vecadd_dac_dp", "enq.data [",
+                        "deq.data %dac_a", "global loads decoupled: 2 of 2; global stores decoupled: 1 of 1"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  r = run_cli({"dac", "split", suite, "--kernel", "hotspot"});
+  EXPECT_NE(r.out.find("global loads decoupled: 2 of 6"), std::string::npos) << r.out;  // the clamped neighbours stay
+  r = run_cli({"dac", "split", suite, "--kernel", "histogram"});
+  EXPECT_NE(r.out.find("not decoupled: atomics stay in the non-affine stream"), std::string::npos) << r.out;
+  r = run_cli({"dac", "split", suite, "--kernel", "nope"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no kernel 'nope' (kernels: vecadd, saxpy"), std::string::npos) << r.err;
+  r = run_cli({"dac", "split", suite, "--tid-dims", "5"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_cli({"dac", "split", "/nonexistent.ptx"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+TEST(Cli, DacRunChecksTheSuiteAsWrittenAndSplit) {
+  auto r = run_cli({"dac", "run", "vecadd", "sgemm"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("vecadd"), std::string::npos);
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  ok\n"), std::string::npos) << r.out;
+  r = run_cli({"dac", "run", "nope"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown suite kernel 'nope'"), std::string::npos) << r.err;
+  r = run_cli({"workloads"});
+  EXPECT_NE(r.out.find("suite kernels (irrgpu dac run"), std::string::npos) << r.out;
+}
+
 TEST(Cli, PtxCheck) {
   auto r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/reduce.ptx"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -393,7 +426,7 @@ TEST(Cli, PtxCheck) {
   r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/reduce.ptx", "-s",
                "core.kernel_registers={reduce: 40}"});
   EXPECT_NE(r.out.find("40 registers (config)"), std::string::npos) << r.out;
-  // The units' instructions are known to the check (the IRU's ldiru, the worklist's wl*).
+  // The units' instructions are known to the check (the IRU's ldiru, the worklist's wl*, DAC's enq/deq).
   for (const char* ptx : {"frontier_iru.ptx", "wl_hwwl.ptx"}) {
     r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/workloads/kernels/" + ptx});
     EXPECT_EQ(r.exit_code, 0) << ptx << ": " << r.err;
@@ -403,6 +436,13 @@ TEST(Cli, PtxCheck) {
   r = run_cli({"ptx", "check", bad});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(bad + ":6:1: unsupported instruction 'foo'"), std::string::npos) << r.err;
+  const std::string head = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\n";
+  r = run_cli({"ptx", "check", d.write("dac.ptx", head + "enq.data [%rd1+8];\nenq.pred %p1;\ndeq.addr %rd1;\ndeq.pred %p1;\n}\n")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cli({"ptx", "check", d.write("dac_bad.ptx", head + "enq.foo [%rd1];\n}\n")});
+  EXPECT_NE(r.err.find("enq takes one of .data, .addr, .pred"), std::string::npos) << r.err;
+  r = run_cli({"ptx", "check", d.write("dac_bad2.ptx", head + "enq.data %rd1;\n}\n")});
+  EXPECT_NE(r.err.find("enq.data and enq.addr take an address [a]"), std::string::npos) << r.err;
 }
 
 TEST(Cli, WorkloadRunChecksAgainstTheReference) {

@@ -115,9 +115,9 @@ extern "C" __global__ void bp_forward(const float* in, const float* w, float* hi
 
 extern "C" __global__ void bp_adjust(const float* delta, const float* ly, float* w, float* oldw, int n_in, int n_hid,
                                      float eta, float momentum) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  int i = blockIdx.y;
-  if (j >= n_hid) return;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;  // 16x16 blocks, as Rodinia's
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (j >= n_hid || i >= n_in) return;
   int k = i * n_hid + j;
   float dw = eta * delta[j] * ly[i] + momentum * oldw[k];
   w[k] += dw;

@@ -32,9 +32,12 @@ void Launcher::launch(const std::string& kernel, Dim3 grid, Dim3 block, const Ar
     warp_instructions += dev.launch(dev.kernel(module, kernel), grid, block, args).warp_instructions;
     return;
   }
-  affine_warp_instructions += dev.launch(dev.kernel(module, dac::affine_name(kernel)), grid, block, args).warp_instructions;
+  const std::uint64_t affine = dev.launch(dev.kernel(module, dac::affine_name(kernel)), grid, block, args).warp_instructions;
+  affine_warp_instructions += affine;
+  affine_per_cta += affine / ((block.count() + 31) / 32);
   warp_instructions += dev.launch(dev.kernel(module, dac::non_affine_name(kernel)), grid, block, args).warp_instructions;
   queues_->check_drained();
+  for (auto r : queues_->counts().records) deq_instructions += r;  // every record dequeued once
   queues_->clear();
 }
 
@@ -261,14 +264,14 @@ Outcome srad(Launcher& l) {
 
 Outcome backprop(Launcher& l) {
   Device& d = l.dev;
-  const int n_in = 64, n_hid = 48;
+  const int n_in = 64, n_hid = 200;
   const float eta = 0.3f, momentum = 0.3f;
   Rng r{8};
   const auto in = r.floats(n_in, 0, 1), w = r.floats(n_in * n_hid, -0.5f, 0.5f), delta = r.floats(n_hid, -0.1f, 0.1f);
   const auto oldw = r.floats(n_in * n_hid, -0.05f, 0.05f);
   const auto pin = upload(d, in), pw = upload(d, w), ph = d.malloc(n_hid * 4), pold = upload(d, oldw);
-  l.launch("bp_forward", Dim3{blocks(n_hid, 32)}, Dim3{32}, Args() << pin << pw << ph << n_in << n_hid);
-  l.launch("bp_adjust", Dim3{blocks(n_hid, 32), static_cast<std::uint32_t>(n_in)}, Dim3{32},
+  l.launch("bp_forward", Dim3{blocks(n_hid, 64)}, Dim3{64}, Args() << pin << pw << ph << n_in << n_hid);
+  l.launch("bp_adjust", Dim3{blocks(n_hid, 16), blocks(n_in, 16)}, Dim3{16, 16},
            Args() << upload(d, delta) << pin << pw << pold << n_in << n_hid << eta << momentum);
   std::vector<float> hidden(n_hid), w2 = w, old2 = oldw;
   for (int j = 0; j < n_hid; ++j) {

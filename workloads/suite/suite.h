@@ -29,8 +29,13 @@ class Launcher {
   runtime::Device& dev;
   std::size_t module;
   // Warp instructions executed: the kernels as written (or the non-affine streams), and the affine
-  // streams' (functionally a warp of them per non-affine warp: in hardware one per CTA).
-  std::uint64_t warp_instructions = 0, affine_warp_instructions = 0, launches = 0;
+  // streams'. Functionally an affine stream runs as a warp per non-affine warp, each for its 32
+  // threads; in hardware one affine warp a CTA runs it once on tuples: `affine_per_cta` estimates
+  // that as the functional count over the warps a CTA has (exact where the warps agree on control).
+  // `deq_instructions`: the non-affine streams' deq executions, which the dissertation's ISA folds
+  // into the instruction that uses the value (`ld.global r, deq.data`, `@deq.pred bra`).
+  std::uint64_t warp_instructions = 0, affine_warp_instructions = 0, affine_per_cta = 0, deq_instructions = 0,
+                launches = 0;
 
  private:
   dac::Queues* queues_;

@@ -24,6 +24,12 @@ const Extension* ExtensionRegistry::find(const std::string& name) const {
   return nullptr;
 }
 
+std::uint16_t ExtensionRegistry::index_of(const std::string& name) const {
+  for (std::uint16_t i = 0; i < extensions_.size(); ++i)
+    if (extensions_[i].name == name) return i;
+  throw std::logic_error("extension instruction '" + name + "' is not registered");
+}
+
 namespace {
 
 const std::unordered_map<std::string, Op> kOps = {

@@ -47,6 +47,7 @@ class ExtensionRegistry {
  public:
   std::uint16_t add(Extension e);
   const Extension* find(const std::string& name) const;
+  std::uint16_t index_of(const std::string& name) const;  // std::logic_error when it is not registered
   const Extension& at(std::uint16_t index) const { return extensions_.at(index); }
   Extension& at(std::uint16_t index) { return extensions_.at(index); }
   std::size_t size() const { return extensions_.size(); }
