@@ -289,6 +289,54 @@ TEST(Exec, ExtensionInstructionSemanticsFromItsUnit) {
   for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(v[t], 1000 * (t / 32) + t % 32);
 }
 
+// nvcc at -O0 keeps a device function's static __shared__ in the function: one variable per CTA,
+// beside the kernel's own shared arrays, not on top of them (it once was, at offset 0: the
+// frontier kernels' scan was overwritten by expand_scan's `base` at -O0 -G).
+TEST(Exec, DeviceFunctionSharedVariablesHaveTheirOwnPlace) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .func note(.param .b32 note_param_0)
+{
+  .shared .align 4 .u32 last;
+  .reg .b32 %r<2>;
+  ld.param.u32 %r1, [note_param_0];
+  st.shared.u32 [last], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 k_param_0)
+{
+  .shared .align 4 .b8 a[128];
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, a;
+  add.s32 %r3, %r3, %r2;
+  st.shared.u32 [%r3], %r1;
+  bar.sync 0;
+  { .param .b32 p0;
+    st.param.b32 [p0], 99;
+    call.uni note, (p0); }
+  bar.sync 0;
+  ld.shared.u32 %r3, [%r3];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+)", "fshared.ptx");
+  const auto out = d.malloc(32 * 4);
+  d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{32}, Args() << out);
+  const auto v = download<unsigned>(d, out, 32);
+  for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(v[t], t);
+}
+
 TEST(Exec, EndlessLoopIsReportedNotHung) {
   mem::BackingStore m;
   Device d(m);

@@ -127,7 +127,8 @@ struct Module {
   std::vector<Variable> variables;      // module-scope .global / .const / .shared
   std::vector<Function> functions;
   std::map<std::uint16_t, std::string> files;  // .file number -> path
-  std::uint64_t global_bytes = 0, const_bytes = 0, shared_bytes = 0;
+  std::uint64_t global_bytes = 0, const_bytes = 0;
+  std::uint64_t shared_bytes = 0;  // module-scope and device-function .shared variables: first in every CTA's segment
 
   const Function* find(const std::string& name) const;
   std::vector<const Function*> kernels() const;

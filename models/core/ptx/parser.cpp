@@ -820,18 +820,28 @@ class Parser {
 
 Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions) {
   Module m = Parser(lex(text, file), file, extensions).run();
-  // Module-scope .shared variables come first in every kernel's shared segment.
+  // Module-scope .shared variables come first in every kernel's shared segment, then those a
+  // device function declares (nvcc at -O0 keeps a function's static __shared__ in the function):
+  // one per CTA, like a module-scope one, not at the kernel's own offsets.
   std::uint64_t shared = 0;
+  auto place = [&](Variable& v) {
+    shared = (shared + v.align - 1) / v.align * v.align;
+    v.offset = shared;
+    shared += v.size;
+  };
   for (auto& v : m.variables)
-    if (v.space == Space::shared) {
-      shared = (shared + v.align - 1) / v.align * v.align;
-      v.offset = shared;
-      shared += v.size;
-    }
+    if (v.space == Space::shared) place(v);
+  for (auto& f : m.functions) {
+    if (f.kernel) continue;
+    for (auto& s : f.symbols)
+      if (s.space == Space::shared) place(s);
+    f.shared_bytes = 0;
+  }
   m.shared_bytes = shared;
   for (auto& f : m.functions)
-    for (auto& s : f.symbols)
-      if (s.space == Space::shared) s.offset += (shared + 15) / 16 * 16;
+    if (f.kernel)
+      for (auto& s : f.symbols)
+        if (s.space == Space::shared) s.offset += (shared + 15) / 16 * 16;
   return m;
 }
 
