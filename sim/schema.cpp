@@ -96,7 +96,10 @@ double bound(Type type, const std::string& text) {
   return parse_scalar(type, {}, n).d;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
+// The edit distance, or `limit` when it is at least that: the lengths' difference bounds it
+// from below, so most of a schema's keys cost nothing when an unknown key is matched.
+std::size_t edit_distance(const std::string& a, const std::string& b, std::size_t limit) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= limit) return limit;
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -240,11 +243,11 @@ std::string Schema::suggest(const std::string& path) const {
   std::string best;
   std::size_t best_d = std::max<std::size_t>(3, path.size() / 3) + 1;
   auto consider = [&](const std::string& candidate) {
-    std::size_t d = edit_distance(path, candidate);
+    std::size_t d = edit_distance(path, candidate, best_d);
     // Also match on the last component alone, so "l1.sise" finds "l1.size" and a key put under
     // the wrong section ("core.l1_size") finds its real place.
     auto leaf = [](const std::string& p) { auto i = p.rfind('.'); return i == std::string::npos ? p : p.substr(i + 1); };
-    d = std::min(d, edit_distance(leaf(path), leaf(candidate)) + (leaf(path) == path ? 0 : 1));
+    d = std::min(d, edit_distance(leaf(path), leaf(candidate), best_d) + (leaf(path) == path ? 0 : 1));
     if (d < best_d) { best_d = d; best = candidate; }
   };
   for (const auto& k : order_) consider(k);
