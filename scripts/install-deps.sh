@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
   clang libclang-rt-14-dev
+  libzstd-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -46,6 +46,7 @@ struct RunOptions {
   // A wavefront workload (workloads/wavefront): tiles per side and elements per tile side.
   std::string tiles = "32x32";
   std::uint32_t tile = 32;
+  std::vector<std::string> program;  // irrgpu exec: the application and its arguments
 };
 
 struct GtkwOptions {
@@ -68,7 +69,8 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
-int run_wavefront(const RunOptions& options);  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
+int run_wavefront(const RunOptions& options);
+int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();

@@ -20,6 +20,26 @@ void add_config_options(CLI::App& cmd, irr::app::ConfigOptions& o) {
   cmd.add_option("-s,--set", o.sets, "Override one key: key.path=value (YAML value); repeatable");
 }
 
+void add_simulation_options(CLI::App& cmd, irr::app::RunOptions& run) {
+  add_config_options(cmd, run.config);
+  cmd.add_option("-o,--output-dir", run.output_dir, "Write config.yaml, stats.json, stats.csv and run.json here");
+  cmd.add_option("--seed", run.seed, "Random seed (sets sim.seed)");
+  cmd.add_option("--log", run.log_levels, "PATTERN=LEVEL for modules whose hierarchical name matches "
+                                           "the glob (e.g. 'example.*=debug'); repeatable");
+  cmd.add_option("--log-file", run.log_file, "Also write log lines to this file");
+  cmd.add_option("--stats", run.stats_pattern, "Print only the statistics whose names match this glob");
+  cmd.add_option("--sample-every", run.sample_every,
+                 "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
+  cmd.add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
+  cmd.add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
+  cmd.add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
+  cmd.add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
+  cmd.add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
+  cmd.add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");
+  cmd.add_option("--txn-trace", run.txn_trace, "Write transactions and events as Chrome trace-event JSON (opens in Perfetto)");
+  cmd.add_option("--txn-trace-limit", run.txn_trace_limit, "Keep at most this many trace events")->check(CLI::PositiveNumber);
+}
+
 }  // namespace
 
 // SystemC's own main() calls sc_main (declared extern "C" by SystemC).
@@ -32,18 +52,7 @@ extern "C" int sc_main(int argc, char** argv) {
   irr::app::RunOptions run;
   for (int i = 0; i < argc; ++i) run.command_line.push_back(argv[i]);
   auto* run_cmd = app.add_subcommand("run", "Elaborate the configured model and simulate it");
-  add_config_options(*run_cmd, run.config);
-  run_cmd->add_option("-o,--output-dir", run.output_dir,
-                      "Write config.yaml, stats.json, stats.csv and run.json here");
-  run_cmd->add_option("--seed", run.seed, "Random seed (sets sim.seed)");
-  run_cmd->add_option("--log", run.log_levels, "PATTERN=LEVEL for modules whose hierarchical name matches "
-                                               "the glob (e.g. 'example.*=debug'); repeatable");
-  run_cmd->add_option("--log-file", run.log_file, "Also write log lines to this file");
-  run_cmd->add_option("--stats", run.stats_pattern, "Print only the statistics whose names match this glob");
-  run_cmd->add_option("--sample-every", run.sample_every,
-                      "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
-  run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
-  run_cmd->add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
+  add_simulation_options(*run_cmd, run);
   run_cmd->add_option("--workload", run.workload,
                       "Run a workload: graph (bfs, sssp, pr) or wavefront (dtw, heat2d, hist, int_img, sor, sw); see `irrgpu workloads`");
   run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data; wavefront: global)");
@@ -51,16 +60,14 @@ extern "C" int sc_main(int argc, char** argv) {
   run_cmd->add_option("--tile", run.tile, "Wavefront workloads: elements per tile side, one thread each (1-32, default: 32)");
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
   run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
-  run_cmd->add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
   run_cmd->add_option("--timing-from-kernel", run.timing_from_kernel,
                       "Timing mode: run kernel launches before K functionally (sets gpu.timing_from_kernel)");
-  run_cmd->add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
-  run_cmd->add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
-  run_cmd->add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");
-  run_cmd->add_option("--txn-trace", run.txn_trace,
-                      "Write transactions and events as Chrome trace-event JSON (opens in Perfetto)");
-  run_cmd->add_option("--txn-trace-limit", run.txn_trace_limit, "Keep at most this many trace events")
-      ->check(CLI::PositiveNumber);
+
+  irr::app::RunOptions exec;
+  for (int i = 0; i < argc; ++i) exec.command_line.push_back(argv[i]);
+  auto* exec_cmd = app.add_subcommand("exec", "Run an unmodified CUDA program (built with nvcc -cudart shared) on the simulated GPU");
+  add_simulation_options(*exec_cmd, exec);
+  exec_cmd->add_option("program", exec.program, "-- PROGRAM [ARGS...]: the CUDA application and its arguments")->required();
 
   irr::app::ConfigOptions show, check;
   bool origins = false;
@@ -132,6 +139,7 @@ extern "C" int sc_main(int argc, char** argv) {
   }
 
   if (*run_cmd) return irr::app::run(run);
+  if (*exec_cmd) return irr::app::exec(exec);
   if (*show_cmd) return irr::app::config_show(show, origins);
   if (*check_cmd) return irr::app::config_check(check_file, check);
   if (*doc_cmd) return irr::app::config_doc();

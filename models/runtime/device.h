@@ -80,6 +80,11 @@ class Args {
     values_.push_back(std::move(b));
     return *this;
   }
+  // One parameter's bytes as they are (a caller that has them packed already, as a CUDA launch does).
+  Args& raw(std::vector<std::uint8_t> b) {
+    values_.push_back(std::move(b));
+    return *this;
+  }
   const std::vector<std::vector<std::uint8_t>>& values() const { return values_; }
 
  private:

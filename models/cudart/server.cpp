@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/cudart/server.h"
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "models/cudart/fatbin.h"
+#include "sim/error.h"
+
+namespace irr::cudart {
+
+namespace {
+
+bool read_all(int fd, void* p, std::size_t n) {
+  auto* b = static_cast<char*>(p);
+  while (n) {
+    const ssize_t r = ::read(fd, b, n);
+    if (r <= 0) return false;
+    b += r;
+    n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+bool write_all(int fd, const void* p, std::size_t n) {
+  const auto* b = static_cast<const char*>(p);
+  while (n) {
+    const ssize_t w = ::write(fd, b, n);
+    if (w <= 0) return false;
+    b += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+runtime::Dim3 dim(Buffer& in) {
+  runtime::Dim3 d;
+  d.x = in.get<std::uint32_t>();
+  d.y = in.get<std::uint32_t>();
+  d.z = in.get<std::uint32_t>();
+  return d;
+}
+
+}  // namespace
+
+Server::Server(runtime::Device& dev, const sim::Config& config, std::function<std::uint64_t()> now)
+    : dev_(dev), config_(config), now_(std::move(now)) {}
+
+bool Server::serve(int fd) {
+  for (;;) {
+    std::uint32_t head[2];
+    if (!read_all(fd, head, sizeof head)) return true;  // the application closed it: done
+    Buffer in, out;
+    in.bytes.resize(head[1]);
+    if (!read_all(fd, in.bytes.data(), head[1])) return false;
+    std::int32_t status;
+    try {
+      status = handle(static_cast<Op>(head[0]), in, out);
+    } catch (const std::out_of_range& e) {
+      status = kInvalidValue;
+      out = Buffer();
+      out.put_bytes(e.what(), std::string(e.what()).size());
+    }
+    const std::uint32_t size = static_cast<std::uint32_t>(out.bytes.size());
+    if (!write_all(fd, &status, sizeof status) || !write_all(fd, &size, sizeof size) ||
+        !write_all(fd, out.bytes.data(), out.bytes.size()))
+      return false;
+  }
+}
+
+KernelStats& Server::stats(const std::string& kernel) {
+  for (auto& [name, s] : kernels_)
+    if (name == kernel) return s;
+  return kernels_.emplace_back(kernel, KernelStats{}).second;
+}
+
+std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
+  // A failure the application sees as a cudaError_t, and irrgpu records: the run failed.
+  auto fail = [&](std::int32_t status, const std::string& why) {
+    failures_.push_back(why);
+    out = Buffer();
+    out.put_bytes(why.data(), why.size());
+    return status;
+  };
+  auto module = [&](std::uint32_t m) -> std::size_t {
+    if (m >= modules_.size()) throw std::out_of_range("cudart: no module " + std::to_string(m));
+    return modules_[m];
+  };
+  try {
+    switch (op) {
+      case Op::hello: hello_ = true; return kSuccess;
+      case Op::module: {
+        const std::vector<Ptx> ptx = fatbin_ptx(in.bytes.data(), in.bytes.size());
+        if (ptx.empty())
+          return fail(kInvalidDeviceFunction,
+                      "the program carries no PTX, only machine code: rebuild it with nvcc -arch=compute_75 (or "
+                      "-gencode arch=compute_XX,code=compute_XX) so that its fatbinary keeps the PTX (docs/cuda-apps.md)");
+        modules_.push_back(dev_.load_module_text(ptx.front().text, "application PTX (compute_" + std::to_string(ptx.front().arch) + ")"));
+        out.put(static_cast<std::uint32_t>(modules_.size() - 1));
+        return kSuccess;
+      }
+      case Op::function: {
+        const std::size_t m = module(in.get<std::uint32_t>());
+        const auto k = dev_.kernel(m, in.get_string());
+        out.put(static_cast<std::uint32_t>(k.function().params.size()));
+        for (const auto& p : k.function().params) out.put(static_cast<std::uint32_t>(p.size));
+        return kSuccess;
+      }
+      case Op::variable: {
+        const std::size_t m = module(in.get<std::uint32_t>());
+        out.put(dev_.symbol(m, in.get_string()));
+        return kSuccess;
+      }
+      case Op::malloc: out.put(dev_.malloc(in.get<std::uint64_t>())); return kSuccess;
+      case Op::free: dev_.free(in.get<std::uint64_t>()); return kSuccess;
+      case Op::copy_in: {
+        const auto dst = in.get<std::uint64_t>();
+        const std::size_t n = in.left();
+        dev_.memcpy_to_device(dst, in.get_bytes(n), n);
+        return kSuccess;
+      }
+      case Op::copy_out: {
+        const auto src = in.get<std::uint64_t>();
+        std::vector<std::uint8_t> b(in.get<std::uint64_t>());
+        dev_.memcpy_to_host(b.data(), src, b.size());
+        out.bytes = std::move(b);
+        return kSuccess;
+      }
+      case Op::copy_device: {
+        const auto dst = in.get<std::uint64_t>(), src = in.get<std::uint64_t>();
+        std::vector<std::uint8_t> b(in.get<std::uint64_t>());
+        dev_.memcpy_to_host(b.data(), src, b.size());
+        dev_.memcpy_to_device(dst, b.data(), b.size());
+        return kSuccess;
+      }
+      case Op::memset: {
+        const auto dst = in.get<std::uint64_t>();
+        const auto v = in.get<std::uint32_t>();
+        dev_.memset(dst, static_cast<int>(v), in.get<std::uint64_t>());
+        return kSuccess;
+      }
+      case Op::launch: {
+        const std::size_t m = module(in.get<std::uint32_t>());
+        const std::string name = in.get_string();
+        const runtime::Dim3 grid = dim(in), block = dim(in);
+        const auto shared = in.get<std::uint32_t>();
+        const auto k = dev_.kernel(m, name);
+        runtime::Args args;
+        for (const auto& p : k.function().params) {
+          std::vector<std::uint8_t> b(p.size);
+          std::memcpy(b.data(), in.get_bytes(p.size), p.size);
+          args.raw(std::move(b));
+        }
+        const runtime::LaunchStats s = dev_.launch(k, grid, block, args, shared);
+        KernelStats& ks = stats(name);
+        ++ks.launches;
+        ks.warp_instructions += s.warp_instructions;
+        ks.thread_instructions += s.thread_instructions;
+        ks.cycles += dev_.last_kernel_cycles();
+        return kSuccess;
+      }
+      case Op::synchronize: dev_.synchronize(); return kSuccess;
+      case Op::now: out.put(static_cast<std::uint64_t>(now_ ? now_() : 0)); return kSuccess;
+      case Op::attribute: {
+        const auto a = in.get<std::uint32_t>();
+        std::uint64_t v = 0;
+        switch (a) {
+          case 1: v = std::min<std::uint64_t>(1024, config_.get_uint("core.max_threads")); break;  // max threads per block
+          case 2: case 3: v = 1024; break;                                                        // block x, y
+          case 4: v = 64; break;                                                                  // block z
+          case 5: v = 0x7fffffff; break;                                                          // grid x
+          case 6: case 7: v = 65535; break;                                                       // grid y, z
+          case 8: case 81: v = config_.get_size("core.shared_memory"); break;
+          case 9: v = 64 * 1024; break;  // constant memory
+          case 10: v = config_.get_uint("core.warp_size"); break;
+          case 12: case 82: v = config_.get_uint("core.registers"); break;
+          case 13: v = static_cast<std::uint64_t>(config_.get_frequency("clocks.core") / 1000); break;  // kHz
+          case 16: v = config_.get_uint("gpu.num_sms"); break;
+          case 38: v = config_.get_size("l2.size"); break;
+          case 39: v = config_.get_uint("core.max_threads"); break;
+          case 75: v = 7; break;  // compute capability 7.5: the PTX target irrgpu takes
+          case 76: v = 5; break;
+          case 106: v = config_.get_uint("core.max_ctas"); break;
+          default:
+            return fail(kInvalidValue, "cudaDeviceGetAttribute: attribute " + std::to_string(a) + " is not supported by irrgpu");
+        }
+        out.put(static_cast<std::uint32_t>(v));
+        return kSuccess;
+      }
+      case Op::resident: {
+        const std::size_t m = module(in.get<std::uint32_t>());
+        const auto k = dev_.kernel(m, in.get_string());
+        const runtime::Dim3 block = dim(in);
+        const auto shared = in.get<std::uint32_t>();
+        const std::uint64_t sms = config_.get_uint("gpu.num_sms");
+        out.put(static_cast<std::uint32_t>(dev_.resident_blocks(k, block, shared) / std::max<std::uint64_t>(1, sms)));
+        return kSuccess;
+      }
+      case Op::fail: {
+        const std::string what(in.bytes.begin(), in.bytes.end());
+        return fail(kNotSupported, what + " is not supported by irrgpu");
+      }
+    }
+    return fail(kNotSupported, "request " + std::to_string(static_cast<unsigned>(op)) + " is not known to irrgpu");
+  } catch (const Error& e) {
+    return fail(op == Op::launch ? kLaunchFailure : kInvalidValue, e.what());
+  }
+}
+
+}  // namespace irr::cudart
