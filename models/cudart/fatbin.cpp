@@ -35,9 +35,10 @@ std::vector<Ptx> fatbin_ptx(const std::uint8_t* data, std::size_t size) {
     const auto kind = at<std::uint16_t>(e);
     const auto header = at<std::uint32_t>(e + 4);
     const auto padded = at<std::uint32_t>(e + 8);
-    const auto stored = at<std::uint32_t>(e + 16);
-    const auto arch = at<std::uint32_t>(e + 28);
     const auto flags = at<std::uint64_t>(e + 40);
+    // The payload's exact size is given for a compressed one; a plain one fills its padded size.
+    const std::uint32_t stored = flags & kCompressed ? at<std::uint32_t>(e + 16) : padded;
+    const auto arch = at<std::uint32_t>(e + 28);
     const auto plain = at<std::uint64_t>(e + 56);
     const std::string where = "fatbinary entry at byte " + std::to_string(off);
     if (header < kEntryBase || off + header + padded > total || stored > padded)

@@ -2,7 +2,8 @@
 // The PTX an nvcc-built program carries in its fatbinary (the .nv_fatbin section that
 // __cudaRegisterFatBinary is handed): a 16-byte header (magic 0xBA55ED50, version, size of what
 // follows), then entries, each a header (kind 1 = PTX, 2 = ELF; its own size; the payload's padded
-// and exact sizes; the virtual architecture; flags, bit 15 = compressed; the uncompressed size)
+// and, when compressed, exact sizes; the virtual architecture; flags, bit 15 = compressed; the
+// uncompressed size)
 // and its payload, zstd-compressed unless the program was built with --no-compress.
 #pragma once
 
