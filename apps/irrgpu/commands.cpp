@@ -147,7 +147,8 @@ int run_workload(const RunOptions& o) {
     timed = make_simulation(o);
     gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
     // The units the variant needs, attached to the GPU, their instructions in the registry.
-    if (unit == "hwwl") hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
+    if (unit == "hwwl" || timed->config().get_bool("hwwl.enabled"))
+      hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
     if (unit == "iru" || timed->config().get_bool("iru.enabled"))
       iru = std::make_unique<gpu::IruGpu>(*timed, *gpu, extensions);
     check_trace(o, *timed);

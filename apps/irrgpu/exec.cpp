@@ -25,6 +25,7 @@
 #include "apps/irrgpu/commands.h"
 #include "models/cudart/server.h"
 #include "models/gpu/gpu.h"
+#include "models/gpu/hwwl_gpu.h"
 #include "models/gpu/iru_gpu.h"
 #include "sim/config.h"
 #include "sim/error.h"
@@ -112,15 +113,22 @@ int exec(const RunOptions& o) {
     };
 
     std::unique_ptr<sim::Simulation> timed;
+    // Every unit's instructions parse; running one needs its unit enabled (the error says how).
     core::ptx::ExtensionRegistry extensions;
+    gpu::add_hwwl_instructions(extensions);
+    gpu::add_iru_instructions(extensions);
     std::unique_ptr<gpu::Gpu> gpu;
+    std::unique_ptr<gpu::HwwlGpu> hwwl;
     std::unique_ptr<gpu::IruGpu> iru;
     if (o.mode == "timing") {
       timed = make_simulation(o);
       gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
+      // The units the configuration enables, their instructions in the registry.
+      if (timed->config().get_bool("hwwl.enabled")) hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
       if (timed->config().get_bool("iru.enabled")) iru = std::make_unique<gpu::IruGpu>(*timed, *gpu, extensions);
       check_trace(o, *timed);
       runtime::Device dev(gpu->memory(), &extensions);
+      if (hwwl) hwwl->serve(dev);
       if (iru) iru->serve(dev);
       dev.echo_printf(!o.quiet);
       dev.set_backend(gpu.get());
@@ -128,7 +136,7 @@ int exec(const RunOptions& o) {
       timed->run();
     } else {
       mem::BackingStore store;
-      runtime::Device dev(store);
+      runtime::Device dev(store, &extensions);
       dev.echo_printf(!o.quiet);
       run_program(dev, {});
     }

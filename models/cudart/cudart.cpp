@@ -451,6 +451,27 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 
+// --- irrgpu's own (models/cudart/irrgpu_runtime.h): what units answer and take from the host ---
+unsigned long long irrgpuQuery(const char* name) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  Buffer a;
+  if (r.call(Op::query, Buffer().put_string(name), &a)) {
+    std::fprintf(stderr, "irrgpu: %s\n", r.message.c_str());
+    std::_Exit(2);
+  }
+  return a.get<std::uint64_t>();
+}
+
+cudaError_t irrgpuCommand(const char* name, const unsigned long long* args, int count) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  Buffer b;
+  b.put_string(name).put(static_cast<std::uint32_t>(count));
+  for (int i = 0; i < count; ++i) b.put(static_cast<std::uint64_t>(args[i]));
+  return r.call(Op::command, b);
+}
+
 cudaError_t cudaRuntimeGetVersion(int* v) {
   *v = 13000;
   return 0;

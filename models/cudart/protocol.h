@@ -30,6 +30,8 @@ enum class Op : std::uint32_t {
   attribute,    // u32 cudaDeviceAttr -> u32 value
   resident,     // u32 module, name, 3 x u32 block, u32 shared -> u32 blocks per SM
   fail,         // a message: the application hit what irrgpu does not support
+  query,        // name -> u64: what a unit answers the host (irrgpuQuery, runtime::Device::query)
+  command,      // name, u32 count, u64 each: a unit's command (irrgpuCommand, runtime::Device::command)
 };
 
 // cudaError_t values the two ends use.

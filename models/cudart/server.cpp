@@ -197,6 +197,23 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         out.put(static_cast<std::uint32_t>(dev_.resident_blocks(k, block, shared) / std::max<std::uint64_t>(1, sms)));
         return kSuccess;
       }
+      case Op::query: {
+        const std::string name = in.get_string();
+        try {
+          out.put(dev_.query(name));
+        } catch (const Error& e) {  // most often a unit left disabled
+          const auto unit = name.substr(0, name.find('.'));
+          return fail(kInvalidValue, std::string(e.what()) + "; enable the unit in the configuration (-s " + unit + ".enabled=true)");
+        }
+        return kSuccess;
+      }
+      case Op::command: {
+        const std::string name = in.get_string();
+        std::vector<std::uint64_t> args(in.get<std::uint32_t>());
+        for (auto& a : args) a = in.get<std::uint64_t>();
+        dev_.command(name, args);
+        return kSuccess;
+      }
       case Op::fail: {
         const std::string what(in.bytes.begin(), in.bytes.end());
         return fail(kNotSupported, what + " is not supported by irrgpu");

@@ -50,6 +50,7 @@ void add_hwwl_instructions(core::ptx::ExtensionRegistry& registry) {
     e.name = i.name;
     e.unit = "hwwl";
     e.route = "hwwl";
+    e.enable = "hwwl.enabled: true, timing mode; the workloads' hwwl variants set it";
     e.decode = decoder(i.name, i.type, i.t, i.ops);
     registry.add(e);
   }
