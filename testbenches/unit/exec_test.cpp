@@ -289,6 +289,35 @@ TEST(Exec, ExtensionInstructionSemanticsFromItsUnit) {
   for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(v[t], 1000 * (t / 32) + t % 32);
 }
 
+// A 32-bit register's address arithmetic wraps at 32 bits: nvcc writes shared addresses as a base
+// below the array plus an offset (Rodinia's nw: [%r6+64] with %r6 = ref - 60·tid).
+TEST(Exec, ThirtyTwoBitAddressesWrap) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+  .shared .align 4 .b8 a[64];
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [k_param_0];
+  mov.u32 %r1, a;
+  st.shared.u32 [%r1+4], 77;
+  sub.s32 %r2, %r1, 60;
+  ld.shared.u32 %r3, [%r2+64];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+)", "wrap.ptx");
+  const auto out = d.malloc(4);
+  d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{1}, Args() << out);
+  EXPECT_EQ(download<unsigned>(d, out, 1)[0], 77u);
+}
+
 // nvcc at -O0 keeps a device function's static __shared__ in the function: one variable per CTA,
 // beside the kernel's own shared arrays, not on top of them (it once was, at offset 0: the
 // frontier kernels' scan was overwritten by expand_scan's `base` at -O0 -G).

@@ -155,7 +155,12 @@ std::uint64_t Warp::read(const Frame& fr, const Operand& o, unsigned lane, Type 
 // The state-space address an operand names, and its space.
 std::uint64_t Warp::address_of(const Frame& fr, const Operand& o, unsigned lane, Space& space) const {
   std::uint64_t a = static_cast<std::uint64_t>(o.offset);
-  if (o.kind == OperandKind::address && o.based) return fr.regs[o.reg * 32 + lane] + a;
+  if (o.kind == OperandKind::address && o.based) {
+    // [%r+off] with a 32-bit register is 32-bit address arithmetic: it wraps as the hardware's does
+    // (nvcc forms shared addresses as base - k + off, the base below k).
+    const std::uint64_t sum = fr.regs[o.reg * 32 + lane] + a;
+    return ptx::type_bits(fr.f->registers[o.reg].type) <= 32 ? sum & 0xffffffffull : sum;
+  }
   if (o.global_symbol) {
     const auto& v = cta_.ctx.module->variables.at(o.symbol);
     space = v.space;
