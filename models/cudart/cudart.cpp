@@ -370,6 +370,42 @@ cudaError_t cudaDeviceGetAttribute(int* value, int attribute, int device) {
   return e;
 }
 
+// struct cudaDeviceProp as CUDA 13 lays it out (1,008 bytes; the offsets of the fields irrgpu
+// fills, checked against the toolkit's header by testbenches/cuda/device_props.cu); the rest zero.
+cudaError_t cudaGetDeviceProperties(void* prop, int device) {
+  if (device != 0) return irr::cudart::kInvalidValue;
+  auto* p = static_cast<char*>(prop);
+  std::memset(p, 0, 1008);
+  std::snprintf(p, 256, "irrgpu (simulated)");
+  auto attr = [](int a) {
+    int v = 0;
+    cudaDeviceGetAttribute(&v, a, 0);
+    return v;
+  };
+  auto put32 = [&](std::size_t off, int v) { std::memcpy(p + off, &v, 4); };
+  auto put64 = [&](std::size_t off, std::uint64_t v) { std::memcpy(p + off, &v, 8); };
+  put64(288, 4ull << 30);         // totalGlobalMem: the simulated memory is sparse; 4 GiB
+  put64(296, static_cast<std::uint64_t>(attr(8)));  // sharedMemPerBlock
+  put32(304, attr(12));           // regsPerBlock
+  put32(308, attr(10));           // warpSize
+  put64(312, 1ull << 31);         // memPitch
+  put32(320, attr(1));            // maxThreadsPerBlock
+  put32(324, attr(2)), put32(328, attr(3)), put32(332, attr(4));  // maxThreadsDim
+  put32(336, attr(5)), put32(340, attr(6)), put32(344, attr(7));  // maxGridSize
+  put64(352, static_cast<std::uint64_t>(attr(9)));  // totalConstMem
+  put32(360, attr(75)), put32(364, attr(76));       // major, minor
+  put64(368, 512);                // textureAlignment
+  put32(384, attr(16));           // multiProcessorCount
+  put32(560, 1);                  // concurrentKernels
+  put32(596, attr(38));           // l2CacheSize
+  put32(604, attr(39));           // maxThreadsPerMultiProcessor
+  put64(624, static_cast<std::uint64_t>(attr(81)));  // sharedMemPerMultiprocessor
+  put32(632, attr(82));           // regsPerMultiprocessor
+  put64(672, static_cast<std::uint64_t>(attr(8)));  // sharedMemPerBlockOptin
+  put32(688, attr(106));          // maxBlocksPerMultiProcessor
+  return rt().error;
+}
+
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block, std::size_t shared) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> g(r.lock);

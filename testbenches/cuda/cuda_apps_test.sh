@@ -22,7 +22,7 @@ build() {  # NAME [nvcc flags...]: testbenches/cuda/NAME.cu, or OUT_DIR/NAME.cu
   [ -f "$cu" ] || cu="$out/$name.cu"
   "$nvcc" "$@" -o "$out/$name" "$cu" 2>"$out/$name.nvcc" || { cat "$out/$name.nvcc"; fail "nvcc $name"; return 1; }
 }
-for app in vector_add reduce constant streams; do
+for app in vector_add reduce constant streams device_props; do
   build "$app" -cudart shared -arch=compute_75 || continue
   for mode in functional timing; do
     if "$irrgpu" exec --mode "$mode" -o "$out/$app.$mode" -- "$out/$app" >"$out/$app.$mode.log" 2>&1 &&
@@ -44,7 +44,7 @@ fi
 # An API irrgpu does not provide stops the program, naming it.
 if build unsupported -cudart shared -arch=compute_75; then
   "$irrgpu" exec --mode functional -- "$out/unsupported" >"$out/unsupported.log" 2>&1 && fail "unsupported: exited 0"
-  grep -q "cudaGetDeviceProperties" "$out/unsupported.log" && echo "ok: an unsupported call is named" ||
+  grep -q "cudaMallocManaged" "$out/unsupported.log" && echo "ok: an unsupported call is named" ||
     fail "unsupported: the call is not named: $(tail -2 "$out/unsupported.log")"
 fi
 # Machine code only (no PTX): a clear error saying how to rebuild.
