@@ -44,6 +44,8 @@ struct Kernel {
   std::string name;
   bool known = false;
   std::vector<std::uint32_t> params;  // each parameter's size
+  std::uint32_t registers = 0;        // per thread, and static shared and local bytes
+  std::uint64_t shared = 0, local = 0;
 };
 struct Variable {
   std::uint32_t module;
@@ -130,6 +132,9 @@ struct Runtime {
       if (call(Op::function, Buffer().put(k.module).put_string(k.name), &a)) return nullptr;
       const auto n = a.get<std::uint32_t>();
       for (std::uint32_t i = 0; i < n; ++i) k.params.push_back(a.get<std::uint32_t>());
+      k.registers = a.get<std::uint32_t>();
+      k.shared = a.get<std::uint64_t>();
+      k.local = a.get<std::uint64_t>();
       k.known = true;
     }
     return &k;
@@ -404,6 +409,21 @@ cudaError_t cudaGetDeviceProperties(void* prop, int device) {
   put64(672, static_cast<std::uint64_t>(attr(8)));  // sharedMemPerBlockOptin
   put32(688, attr(106));          // maxBlocksPerMultiProcessor
   return rt().error;
+}
+
+// struct cudaFuncAttributes as CUDA 13 lays it out (144 bytes; checked by device_props.cu).
+cudaError_t cudaFuncGetAttributes(void* attr, const void* func) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  Kernel* k = r.kernel(func);
+  if (!k) return r.error = irr::cudart::kInvalidDeviceFunction;
+  auto* p = static_cast<char*>(attr);
+  std::memset(p, 0, 144);
+  const std::uint64_t sizes[3] = {k->shared, 0, k->local};  // shared, constant (module-wide: 0), local
+  std::memcpy(p, sizes, sizeof sizes);
+  const int ints[5] = {1024, static_cast<int>(k->registers), 75, 75, 0};  // max threads, registers, PTX and binary version
+  std::memcpy(p + 24, ints, sizeof ints);
+  return 0;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block, std::size_t shared) {

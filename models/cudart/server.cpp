@@ -105,6 +105,8 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         const auto k = dev_.kernel(m, in.get_string());
         out.put(static_cast<std::uint32_t>(k.function().params.size()));
         for (const auto& p : k.function().params) out.put(static_cast<std::uint32_t>(p.size));
+        const core::ptx::Resources r = dev_.resources(k);  // for cudaFuncGetAttributes
+        out.put(static_cast<std::uint32_t>(r.registers)).put(static_cast<std::uint64_t>(r.shared_bytes)).put(static_cast<std::uint64_t>(r.local_bytes));
         return kSuccess;
       }
       case Op::variable: {

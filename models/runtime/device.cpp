@@ -147,6 +147,10 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   return st;
 }
 
+core::ptx::Resources Device::resources(const Kernel& k) const {
+  return core::ptx::kernel_resources(modules_.at(k.module_)->module, *k.f_);
+}
+
 std::uint64_t Device::resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared) const {
   if (block.count() == 0 || block.count() > 1024)
     throw Error("occupancy of " + k.name() + ": a block of " + std::to_string(block.count()) + " threads (1 to 1024)",

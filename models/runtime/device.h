@@ -132,6 +132,8 @@ class Device {
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
   // kernel. 0 when the device cannot say (functional mode: no SMs).
   std::uint64_t resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared = 0) const;
+  // A kernel's registers per thread and static shared and local memory (cudaFuncGetAttributes).
+  core::ptx::Resources resources(const Kernel& k) const;
   // Core cycles the last launch spent in the kernel, launch overhead excluded (what an event
   // pair around the kernel alone would time); 0 in functional mode, which has no time.
   std::uint64_t last_kernel_cycles() const { return backend_ ? backend_->last_kernel_cycles() : 0; }

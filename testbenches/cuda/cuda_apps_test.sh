@@ -35,6 +35,12 @@ for app in vector_add reduce constant streams device_props; do
   [ -f "$out/$app.timing/stats.json" ] || fail "$app: no stats.json from the timed run"
 done
 
+# Traces and waveforms as irrgpu run writes them.
+if [ -x "$out/vector_add" ]; then
+  "$irrgpu" exec -q --txn-trace "$out/trace.json" --vcd "$out/waves.vcd" --trace 'gpu.sm0.*' -- "$out/vector_add" >"$out/trace.log" 2>&1 &&
+    grep -q traceEvents "$out/trace.json" && grep -q '\$enddefinitions' "$out/waves.vcd" &&
+    echo "ok: a transaction trace and a waveform" || fail "traces: $(tail -2 "$out/trace.log")"
+fi
 # Plain (uncompressed) PTX for two architectures: the highest is taken.
 cp "$src/testbenches/cuda/vector_add.cu" "$out/vector_add_plain.cu"
 if build vector_add_plain -cudart shared --no-compress -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=compute_80; then

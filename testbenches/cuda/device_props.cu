@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// cudaGetDeviceProperties agrees with cudaDeviceGetAttribute field by field: compiled against the
-// toolkit's own cudaDeviceProp, it checks the layout irrgpu's runtime writes.
+// cudaGetDeviceProperties agrees with cudaDeviceGetAttribute field by field, and
+// cudaFuncGetAttributes gives a kernel's static shared memory: compiled against the toolkit's own
+// structures, it checks the layouts irrgpu's runtime writes.
 #include <cstdio>
+
+__global__ void tiled(float* v) {
+  __shared__ float t[64];
+  t[threadIdx.x] = v[threadIdx.x];
+  __syncthreads();
+  v[threadIdx.x] = t[63 - threadIdx.x];
+}
 
 int main() {
   cudaDeviceProp p;
@@ -33,6 +41,14 @@ int main() {
       return 1;
     }
   }
-  std::printf("PASS device_props: %s, %d SMs, warp %d\n", p.name, p.multiProcessorCount, p.warpSize);
+  cudaFuncAttributes f;
+  if (cudaFuncGetAttributes(&f, tiled) != cudaSuccess) return 3;
+  if (f.sharedSizeBytes != 64 * sizeof(float) || f.numRegs <= 0 || f.maxThreadsPerBlock <= 0 || f.localSizeBytes != 0) {
+    std::printf("FAIL cudaFuncGetAttributes: shared %zu, registers %d, threads %d, local %zu\n", f.sharedSizeBytes, f.numRegs,
+                f.maxThreadsPerBlock, f.localSizeBytes);
+    return 1;
+  }
+  std::printf("PASS device_props: %s, %d SMs, warp %d; tiled: %d registers, %zu B shared\n", p.name, p.multiProcessorCount,
+              p.warpSize, f.numRegs, f.sharedSizeBytes);
   return 0;
 }
