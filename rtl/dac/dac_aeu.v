@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// DAC's address expansion unit (seed 001 §3.4.2, specs/dac_decoupled_delegate.md §1.5): one warp's
+// part of an affine address tuple turned into 128-byte line addresses with word masks, one line a
+// cycle, without an address per thread. The warp's first thread's address `a0` (the caller
+// accumulates 32·offset a warp from the CTA's base) and the tuple's offset arrive with `start`;
+// lane i touches word s + i·k of the lines from a0's, s = a0's word in its line, k = offset / 4.
+// The fast path takes offsets 0 (a scalar: one word) and 4·2^p up to 128 bytes with a0 word-
+// aligned; anything else raises `fallback` for a cycle and the SIMT lanes expand it [S L527].
+// A line no active lane touches is stepped over without a record (valid low).
+module dac_aeu (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        start,     // a new warp (taken when not busy)
+    input  wire [63:0] a0,
+    input  wire [31:0] offset,    // bytes, signed
+    input  wire [31:0] active,    // the warp's threads that need the data
+    output wire        busy,
+    output wire        valid,     // a record this cycle
+    output wire [63:0] line,
+    output wire [31:0] mask,      // bit w: word w of the line
+    output reg         fallback   // the last start was not one the fast path takes
+);
+  reg        busy_q;
+  reg [56:0] base_line;  // a0 >> 7
+  reg [4:0]  s;
+  reg [2:0]  lk;         // log2(k)
+  reg        scalar;
+  reg [31:0] act;
+  reg [5:0]  j, last;    // the line being expanded, the last one
+
+  // The start's tuple: supported, k, and the last line its lanes reach.
+  reg        ok, scalar_in;
+  reg [2:0]  lk_in;
+  /* verilator lint_off UNUSEDSIGNAL */
+  reg [10:0] w31;  // the last lane's word: only its line (bits 10:5) matters
+  /* verilator lint_on UNUSEDSIGNAL */
+  always @* begin
+    ok = a0[1:0] == 2'b00;
+    scalar_in = 1'b0;
+    lk_in = 3'd0;
+    case (offset)
+      32'd0:   scalar_in = 1'b1;
+      32'd4:   lk_in = 3'd0;
+      32'd8:   lk_in = 3'd1;
+      32'd16:  lk_in = 3'd2;
+      32'd32:  lk_in = 3'd3;
+      32'd64:  lk_in = 3'd4;
+      32'd128: lk_in = 3'd5;
+      default: ok = 1'b0;
+    endcase
+    w31 = {6'd0, a0[6:2]} + (scalar_in ? 11'd0 : (11'd31 << lk_in));
+  end
+
+  // The mask of line j: the words of the active lanes that fall in it.
+  reg [31:0] m;
+  reg [10:0] w;
+  integer    i;
+  always @* begin
+    m = 32'd0;
+    for (i = 0; i < 32; i = i + 1) begin
+      w = {6'd0, s} + (scalar ? 11'd0 : ({6'd0, i[4:0]} << lk));
+      if (act[i] && w[10:5] == j) m[w[4:0]] = 1'b1;
+    end
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      busy_q   <= 1'b0;
+      fallback <= 1'b0;
+    end else begin
+      fallback <= 1'b0;
+      if (!busy_q && start) begin
+        if (ok) begin
+          busy_q    <= 1'b1;
+          base_line <= a0[63:7];
+          s         <= a0[6:2];
+          lk        <= lk_in;
+          scalar    <= scalar_in;
+          act       <= active;
+          j         <= 6'd0;
+          last      <= w31[10:5];
+        end else begin
+          fallback <= 1'b1;
+        end
+      end else if (busy_q) begin
+        j <= j + 6'd1;
+        if (j == last) busy_q <= 1'b0;
+      end
+    end
+  end
+
+  assign busy  = busy_q;
+  assign valid = busy_q && m != 32'd0;
+  assign line  = busy_q ? {base_line + {51'd0, j}, 7'd0} : 64'd0;  // defined when idle too
+  assign mask  = busy_q ? m : 32'd0;
+endmodule
