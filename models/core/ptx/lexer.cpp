@@ -90,7 +90,12 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
           while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
                                   s[i] == 'E' || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
             ++i;
-          double d = std::stod(s.substr(start, i - start));
+          double d;
+          try {
+            d = std::stod(s.substr(start, i - start));
+          } catch (const std::exception&) {  // out of a double's range (1e999), or not a number at all
+            throw fail(start, "floating-point number '" + s.substr(start, i - start) + "' out of range");
+          }
           t.kind = Token::floating;
           t.f64 = true;
           std::memcpy(&t.u, &d, 8);
