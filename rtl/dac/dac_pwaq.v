@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// DAC's per-warp address queues (PWAQ; seed 001 Table 3.1: 192 entries a SM, 1560 bytes = 65 bits
+// an entry, partitioned among the warps [S L691, L809]): one single-port SRAM of WARPS x DEPTH
+// records — a 33-bit line address (a 40-bit address space in 128-byte lines) and a 32-bit word
+// mask — holding a FIFO per warp, with its head and count. One access a cycle: the warp
+// dequeuing (deq.data / deq.addr) before the AEU enqueuing; the record read is registered.
+module dac_pwaq #(
+    parameter WARPS = 48,
+    parameter DEPTH = 4
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+    input  wire                       push,
+    input  wire [$clog2(WARPS > 1 ? WARPS : 2)-1:0] push_warp,
+    input  wire [32:0]                push_line,
+    input  wire [31:0]                push_mask,
+    input  wire                       pop,
+    input  wire [$clog2(WARPS > 1 ? WARPS : 2)-1:0] pop_warp,
+    output wire                       push_ok,   // taken this cycle
+    output wire                       pop_ok,
+    output reg                        rd_valid,  // the popped record, the cycle after
+    output reg  [32:0]                rd_line,
+    output reg  [31:0]                rd_mask,
+    output wire [$clog2(DEPTH+1)-1:0] push_count // the pushing warp's records
+);
+  localparam WW = $clog2(WARPS > 1 ? WARPS : 2);
+  localparam AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
+  localparam CW = $clog2(DEPTH + 1);
+  localparam [AW-1:0] LAST = AW'(DEPTH - 1);
+  localparam [CW-1:0] FULL_COUNT = CW'(DEPTH);
+  localparam EW = $clog2(WARPS * DEPTH > 1 ? WARPS * DEPTH : 2);
+
+  reg [64:0]         mem[0:WARPS*DEPTH-1];
+  // Heads and counts in flip-flops (packed, so that synthesis keeps them out of SRAM).
+  reg [WARPS*AW-1:0] heads;
+  reg [WARPS*CW-1:0] counts;
+  wire [AW-1:0] pop_head = heads[pop_index * AW +: AW];
+  wire [CW-1:0] pop_count = counts[pop_index * CW +: CW];
+  wire [AW-1:0] push_head = heads[push_index * AW +: AW];
+  wire [CW-1:0] push_cnt = counts[push_index * CW +: CW];
+
+  // A warp's slot k of its partition.
+  function automatic [EW-1:0] address(input [WW-1:0] w, input [AW-1:0] k);
+    address = EW'(w) * EW'(DEPTH) + EW'(k);
+  endfunction
+  function automatic [AW-1:0] wrap(input [AW:0] k);
+    wrap = k > {1'b0, LAST} ? AW'(k - (AW + 1)'(DEPTH)) : k[AW-1:0];
+  endfunction
+
+  wire in_range_push = 32'(push_warp) < WARPS;
+  wire in_range_pop = 32'(pop_warp) < WARPS;
+  // Out-of-range warps read warp 0's fields; their requests are refused anyway.
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] push_index = in_range_push ? 32'(push_warp) : 32'd0;
+  wire [31:0] pop_index = in_range_pop ? 32'(pop_warp) : 32'd0;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign pop_ok = pop && in_range_pop && pop_count != {CW{1'b0}};
+  assign push_ok = push && in_range_push && !pop_ok && push_cnt != FULL_COUNT;
+  assign push_count = in_range_push ? push_cnt : {CW{1'b0}};
+
+  always @(posedge clk) begin
+    if (rst) begin
+      heads <= {WARPS * AW{1'b0}};
+      counts <= {WARPS * CW{1'b0}};
+      rd_valid <= 1'b0;
+    end else begin
+      rd_valid <= pop_ok;
+      if (pop_ok) begin
+        {rd_line, rd_mask} <= mem[address(pop_warp, pop_head)];
+        heads[pop_index * AW +: AW] <= pop_head == LAST ? {AW{1'b0}} : pop_head + 1'b1;
+        counts[pop_index * CW +: CW] <= pop_count - 1'b1;
+      end else if (push_ok) begin
+        mem[address(push_warp, wrap({1'b0, push_head} + (AW + 1)'(push_cnt)))] <= {push_line, push_mask};
+        counts[push_index * CW +: CW] <= push_cnt + 1'b1;
+      end
+    end
+  end
+endmodule
