@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "models/core/ptx/parser.h"
+#include "models/dac/peu.h"
 #include "models/dac/queues.h"
 #include "models/dac/split.h"
 #include "models/runtime/device.h"
@@ -478,6 +479,67 @@ TEST(Dac, SuiteNamesAnUnknownKernel) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("known: vecadd, saxpy"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace irr
+
+namespace irr {
+namespace {
+
+using core::ptx::Cmp;
+
+// The PEU: scalar against scalar is one comparison for the CTA [S L613]; an affine operand
+// against a scalar is two comparisons a convergent warp, the lanes otherwise [S L615].
+TEST(DacPeu, ScalarScalarIsOneComparison) {
+  const auto e = dac::expand_predicate(Cmp::ne, true, 7, 0, 3, {~0u, ~0u, 0xffu});  // Fig. 3.6's dim != i
+  EXPECT_EQ(e.comparisons, 1u);
+  EXPECT_EQ(e.masks, (std::vector<std::uint32_t>{~0u, ~0u, 0xffu}));
+  EXPECT_EQ(dac::expand_predicate(Cmp::ne, true, 3, 0, 3, {~0u}).masks[0], 0u);  // the last iteration
+}
+
+TEST(DacPeu, AffineAgainstScalarTwoComparisonsAWarpWhenConvergent) {
+  // tid < 40 over 3 warps: warp 0 all true, warp 1 mixed (lanes), warp 2 all false.
+  const auto e = dac::expand_predicate(Cmp::lt, true, 0, 1, 40, {~0u, ~0u, ~0u});
+  EXPECT_EQ(e.masks, (std::vector<std::uint32_t>{~0u, 0xffu, 0u}));
+  EXPECT_EQ(e.comparisons, 6u);
+  EXPECT_EQ(e.lane_warps, 1u);
+}
+
+TEST(DacPeu, MatchesLaneByLaneOnRandomTuples) {
+  std::mt19937_64 rng(31);
+  const Cmp cmps[] = {Cmp::eq, Cmp::ne, Cmp::lt, Cmp::le, Cmp::gt, Cmp::ge, Cmp::lo, Cmp::ls, Cmp::hi, Cmp::hs};
+  for (int trial = 0; trial < 3000; ++trial) {
+    const Cmp c = cmps[rng() % std::size(cmps)];
+    const bool sgn = rng() % 2;
+    const auto base = static_cast<std::int64_t>(rng() % 2000) - 1000, off = static_cast<std::int64_t>(rng() % 9) - 4;
+    const auto b = static_cast<std::int64_t>(rng() % 3000) - 1500;
+    std::vector<std::uint32_t> active;
+    for (int w = 0; w < 4; ++w) active.push_back(rng() % 3 ? ~0u : static_cast<std::uint32_t>(rng()));
+    const auto e = dac::expand_predicate(c, sgn, base, off, b, active);
+    for (std::uint32_t w = 0; w < active.size(); ++w)
+      for (unsigned l = 0; l < 32; ++l) {
+        const std::int64_t v = base + static_cast<std::int64_t>(32 * w + l) * off;
+        const auto uv = static_cast<std::uint64_t>(v), ub = static_cast<std::uint64_t>(b);
+        bool want = false;
+        switch (c) {
+          case Cmp::eq: want = v == b; break;
+          case Cmp::ne: want = v != b; break;
+          case Cmp::lt: want = sgn ? v < b : uv < ub; break;
+          case Cmp::le: want = sgn ? v <= b : uv <= ub; break;
+          case Cmp::gt: want = sgn ? v > b : uv > ub; break;
+          case Cmp::ge: want = sgn ? v >= b : uv >= ub; break;
+          case Cmp::lo: want = uv < ub; break;
+          case Cmp::ls: want = uv <= ub; break;
+          case Cmp::hi: want = uv > ub; break;
+          default: want = uv >= ub; break;
+        }
+        want = want && (active[w] >> l & 1);
+        ASSERT_EQ(e.masks[w] >> l & 1, want ? 1u : 0u) << "trial " << trial << " warp " << w << " lane " << l << " cmp "
+                                                        << static_cast<int>(c) << " signed " << sgn << " tuple (" << base << ", "
+                                                        << off << ") b " << b << " active " << active[w];
+      }
   }
 }
 
