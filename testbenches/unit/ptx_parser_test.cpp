@@ -105,6 +105,9 @@ TEST(PtxParser, RejectsWithPositions) {
   EXPECT_NE(error_of("mov.u32 %r0, #;").find("t.ptx:8:14: unexpected character '#'"), std::string::npos);
   EXPECT_NE(error_of("@%r9 bra $x;").find("not a declared predicate"), std::string::npos);
   EXPECT_NE(error_of(".reg .b32 %r<2>;").find("register %r0 declared twice"), std::string::npos);
+  // A register count no kernel has (found by fuzzing: 111 M predicates took the host's memory).
+  EXPECT_NE(error_of(".reg .pred %xp<111111104>;").find("too many registers (111111"), std::string::npos)
+      << error_of(".reg .pred %xp<111111104>;");
   // A float literal beyond a double's range (found by fuzzing: it escaped as std::out_of_range).
   EXPECT_NE(error_of("mov.f64 %fd0, 6E4114;").find("t.ptx:8:15: floating-point number '6E4114' out of range"), std::string::npos)
       << error_of("mov.f64 %fd0, 6E4114;");

@@ -32,6 +32,8 @@ std::uint16_t ExtensionRegistry::index_of(const std::string& name) const {
 
 namespace {
 
+constexpr std::uint64_t kMaxRegisters = 1u << 20;
+
 const std::unordered_map<std::string, Op> kOps = {
     {"mov", Op::mov},     {"ld", Op::ld},       {"ldu", Op::ldu},       {"st", Op::st},       {"cvta", Op::cvta},
     {"cvt", Op::cvt},     {"add", Op::add},     {"sub", Op::sub},       {"mul", Op::mul},     {"mad", Op::mad},
@@ -408,6 +410,10 @@ class Parser {
         if (accept("<")) {
           const std::uint64_t n = integer();
           expect(">");
+          // nvcc declares a few thousand at most; a bound keeps a bogus count from taking the host's memory.
+          if (n + f.registers.size() > kMaxRegisters)
+            throw error(d, "too many registers (" + std::to_string(n + f.registers.size()) + "; at most " +
+                               std::to_string(kMaxRegisters) + " a function)");
           for (std::uint64_t i = 0; i < n; ++i) add_register(f, name + std::to_string(i), type, d);
         } else {
           add_register(f, name, type, d);
