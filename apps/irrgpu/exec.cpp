@@ -141,6 +141,9 @@ int exec(const RunOptions& o) {
       run_program(dev, {});
     }
 
+    if (!server->connected() && exit_code == 127)
+      throw Error("cannot run " + o.program.front() + " (not found, not executable, or its libraries missing)",
+                  Error::Kind::usage);
     if (!server->connected())
       throw Error(o.program.front() + " never called irrgpu's CUDA runtime: build it with nvcc -cudart shared "
                   "(the default links NVIDIA's statically; docs/cuda-apps.md)", Error::Kind::usage);

@@ -417,6 +417,21 @@ TEST(Cli, DacRunChecksTheSuiteAsWrittenAndSplit) {
   EXPECT_NE(r.out.find("suite kernels (irrgpu dac run"), std::string::npos) << r.out;
 }
 
+// irrgpu exec without nvcc at hand: what it says about programs it cannot run (cuda.apps and
+// cuda_exec_test run real ones where nvcc is installed).
+TEST(Cli, ExecNamesWhatItCannotRun) {
+  auto r = run_cli({"exec", "--mode", "functional", "--", "/nonexistent/app"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot run /nonexistent/app"), std::string::npos) << r.err;
+  r = run_cli({"exec", "--mode", "functional", "--", "/bin/true"});  // no CUDA at all
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("never called irrgpu's CUDA runtime: build it with nvcc -cudart shared"), std::string::npos) << r.err;
+  r = run_cli({"exec", "--mode", "sideways", "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"exec"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 TEST(Cli, PtxCheck) {
   auto r = run_cli({"ptx", "check", std::string(IRRGPU_SOURCE_DIR) + "/testbenches/ptx/reduce.ptx"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
