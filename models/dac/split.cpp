@@ -261,8 +261,11 @@ class Printer {
         note = "from line " + std::to_string(in.ptx_line);
       else if (l.kind == Line::Kind::added)
         note = "skips code under a non-affine branch";
-      else
-        note = class_name(a.at[l.origin].cls);
+      else {
+        const Op op = k_.code[l.origin].op;  // a memory access's class is its address's
+        const bool access = op == Op::ld || op == Op::st || op == Op::atom || op == Op::red;
+        note = std::string(access ? "address " : "") + class_name(a.at[l.origin].cls);
+      }
       out << "        " << std::left << std::setw(56) << t << " // " << note << "\n";
     }
   }
@@ -295,10 +298,9 @@ class Printer {
     if (l.kind == Line::Kind::copy) return orig;
     // A load or store now addressed by what deq gave it, perhaps under a dequeued predicate.
     std::string t = std::regex_replace(orig, std::regex(R"(^@!?%[\w$]+\s+)"), "");
-    if (in.ops.size() > 0)
-      for (const auto& o : in.ops)
-        if (o.kind == OperandKind::address && o.based && o.reg >= k_.registers.size())
-          t = std::regex_replace(t, std::regex(R"(\[[^\]]*\])"), "[" + f.registers[o.reg].name + "]");
+    for (const auto& o : in.ops)
+      if (o.kind == OperandKind::address && o.based && o.reg >= k_.registers.size())
+        t = std::regex_replace(t, std::regex(R"(\[[^\]]*\])"), "[" + f.registers[o.reg].name + "]");
     return guard(f, in) + t;
   }
 };
