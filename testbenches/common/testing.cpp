@@ -130,7 +130,9 @@ std::string quote(const std::string& s) {
 
 CliResult run_cli(const std::vector<std::string>& args, double interrupt_after) {
   TempDir tmp;
-  std::string cmd = interrupt_after > 0 ? "timeout --preserve-status -s INT " + std::to_string(interrupt_after) + " " : "";
+  // --foreground: the signal goes to the command alone. Without it timeout also signals its whole
+  // process group, so the command gets a second SIGINT at once — which, by design, ends it.
+  std::string cmd = interrupt_after > 0 ? "timeout --foreground --preserve-status -s INT " + std::to_string(interrupt_after) + " " : "";
   cmd += quote(IRRGPU_CLI);
   for (const auto& a : args) cmd += " " + quote(a);
   std::string out = tmp.path() + "/out", err = tmp.path() + "/err";
