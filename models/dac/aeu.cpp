@@ -46,7 +46,7 @@ class AeuModel : public AeuBlock {
       act_ = in.active;
       j_ = 0;
       last_ = (s_ + (scalar ? 0 : 31u << lk)) >> 5;
-    } else if (busy_) {
+    } else if (busy_ && !(in.hold && line_mask() != 0)) {
       if (j_ == last_) busy_ = false;
       j_ = (j_ + 1) & 63;
     }

@@ -21,6 +21,7 @@ namespace irr::dac {
 struct AeuIn {
   bool rst = false;
   bool start = false;  // a new warp, taken when the unit is not busy
+  bool hold = false;   // this cycle's record is not taken (its PWAQ partition is full): offer it again
   std::uint64_t a0 = 0;
   std::int32_t offset = 0;  // bytes
   std::uint32_t active = 0;  // the warp's threads that need the data

@@ -15,6 +15,7 @@ class AeuRtl : public AeuBlock {
     Vdac_aeu& t = v_.top();
     t.rst = in.rst;
     t.start = in.start;
+    t.hold = in.hold;
     t.a0 = in.a0;
     t.offset = static_cast<std::uint32_t>(in.offset);
     t.active = in.active;

@@ -6,11 +6,13 @@
 // lane i touches word s + i·k of the lines from a0's, s = a0's word in its line, k = offset / 4.
 // The fast path takes offsets 0 (a scalar: one word) and 4·2^p up to 128 bytes with a0 word-
 // aligned; anything else raises `fallback` for a cycle and the SIMT lanes expand it [S L527].
-// A line no active lane touches is stepped over without a record (valid low).
+// A line no active lane touches is stepped over without a record (valid low); `hold` keeps a
+// record that was not taken for the next cycle.
 module dac_aeu (
     input  wire        clk,
     input  wire        rst,
     input  wire        start,     // a new warp (taken when not busy)
+    input  wire        hold,      // the record is not taken this cycle (its PWAQ partition is full): stay
     input  wire [63:0] a0,
     input  wire [31:0] offset,    // bytes, signed
     input  wire [31:0] active,    // the warp's threads that need the data
@@ -82,7 +84,7 @@ module dac_aeu (
         end else begin
           fallback <= 1'b1;
         end
-      end else if (busy_q) begin
+      end else if (busy_q && !(hold && m != 32'd0)) begin
         j <= j + 6'd1;
         if (j == last) busy_q <= 1'b0;
       end
