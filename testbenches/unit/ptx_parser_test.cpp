@@ -108,6 +108,14 @@ TEST(PtxParser, RejectsWithPositions) {
   // A register count no kernel has (found by fuzzing: 111 M predicates took the host's memory).
   EXPECT_NE(error_of(".reg .pred %xp<111111104>;").find("too many registers (111111"), std::string::npos)
       << error_of(".reg .pred %xp<111111104>;");
+  // A variable no GPU holds (found by fuzzing: a 166 TB initialised array was allocated on the host).
+  const std::string big = ".version 9.0\n.target sm_75\n.address_size 64\n.global .align 1 .b8 str[166666666666667] = {98, 108};\n";
+  try {
+    parse(big, "t.ptx");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("str: too large (at most 4294967296 bytes a variable)"), std::string::npos) << e.what();
+  }
   // A float literal beyond a double's range (found by fuzzing: it escaped as std::out_of_range).
   EXPECT_NE(error_of("mov.f64 %fd0, 6E4114;").find("t.ptx:8:15: floating-point number '6E4114' out of range"), std::string::npos)
       << error_of("mov.f64 %fd0, 6E4114;");

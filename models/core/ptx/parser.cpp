@@ -33,6 +33,7 @@ std::uint16_t ExtensionRegistry::index_of(const std::string& name) const {
 namespace {
 
 constexpr std::uint64_t kMaxRegisters = 1u << 20;
+constexpr std::uint64_t kMaxVariableBytes = std::uint64_t{1} << 32;
 
 const std::unordered_map<std::string, Op> kOps = {
     {"mov", Op::mov},     {"ld", Op::ld},       {"ldu", Op::ldu},       {"st", Op::st},       {"cvta", Op::cvta},
@@ -228,12 +229,15 @@ class Parser {
     while (accept("[")) {
       if (is(peek(), "]")) {
         count = 0;  // extern .shared array of unknown size: dynamic shared memory
-      } else {
-        count *= integer();
+      } else if (__builtin_mul_overflow(count, integer(), &count)) {
+        count = ~std::uint64_t{0};
       }
       expect("]");
     }
     const unsigned elem = std::max(1u, type_bits(v.type) / 8);
+    // Nothing a GPU holds is larger; a bound keeps a bogus size from taking the host's memory.
+    if (count > kMaxVariableBytes / elem)
+      throw error(at, v.name + ": too large (at most " + std::to_string(kMaxVariableBytes) + " bytes a variable)");
     v.size = count * elem;
     if (v.align < elem) v.align = elem;
     if (accept("=")) {
