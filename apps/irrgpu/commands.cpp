@@ -15,6 +15,7 @@
 #include <systemc>
 
 #include "apps/irrgpu/area.h"
+#include "apps/irrgpu/timed_gpu.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
 #include "workloads/wavefront/wavefront.h"
@@ -137,27 +138,14 @@ int run_workload(const RunOptions& o) {
   workloads::Result r;
   const auto t0 = std::chrono::steady_clock::now();
   // The timed GPU and its units live until the statistics are written (formulas read them).
-  std::unique_ptr<sim::Simulation> timed;
   core::ptx::ExtensionRegistry extensions;
-  std::unique_ptr<gpu::Gpu> gpu;
-  std::unique_ptr<gpu::HwwlGpu> hwwl;
-  std::unique_ptr<gpu::IruGpu> iru;
+  std::unique_ptr<TimedGpu> timed_gpu;
+  sim::Simulation* timed = nullptr;
   if (o.mode == "timing") {
     // The GPU model; the workload's host driver runs as a SystemC thread on it.
-    timed = make_simulation(o);
-    gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
-    // The units the variant needs, attached to the GPU, their instructions in the registry.
-    if (unit == "hwwl" || timed->config().get_bool("hwwl.enabled"))
-      hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
-    if (unit == "iru" || timed->config().get_bool("iru.enabled"))
-      iru = std::make_unique<gpu::IruGpu>(*timed, *gpu, extensions);
-    check_trace(o, *timed);
-    runtime::Device dev(gpu->memory(), &extensions);
-    if (hwwl) hwwl->serve(dev);
-    if (iru) iru->serve(dev);
-    dev.echo_printf(!o.quiet);
-    dev.set_backend(gpu.get());
-    gpu::Host host("host", [&] { r = w.run(dev, g, source, o.variant); });
+    timed_gpu = std::make_unique<TimedGpu>(o, extensions, unit);
+    timed = timed_gpu->sim.get();
+    gpu::Host host("host", [&] { r = w.run(*timed_gpu->device, g, source, o.variant); });
     timed->run();
     if (!host.finished()) throw Error("the host program did not finish");
   } else {

@@ -23,10 +23,8 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/irrgpu/commands.h"
+#include "apps/irrgpu/timed_gpu.h"
 #include "models/cudart/server.h"
-#include "models/gpu/gpu.h"
-#include "models/gpu/hwwl_gpu.h"
-#include "models/gpu/iru_gpu.h"
 #include "sim/config.h"
 #include "sim/error.h"
 #include "sim/output_file.h"
@@ -112,27 +110,16 @@ int exec(const RunOptions& o) {
       exit_code = wait_for(pid);
     };
 
-    std::unique_ptr<sim::Simulation> timed;
     // Every unit's instructions parse; running one needs its unit enabled (the error says how).
     core::ptx::ExtensionRegistry extensions;
     gpu::add_hwwl_instructions(extensions);
     gpu::add_iru_instructions(extensions);
-    std::unique_ptr<gpu::Gpu> gpu;
-    std::unique_ptr<gpu::HwwlGpu> hwwl;
-    std::unique_ptr<gpu::IruGpu> iru;
+    std::unique_ptr<TimedGpu> timed_gpu;
+    sim::Simulation* timed = nullptr;
     if (o.mode == "timing") {
-      timed = make_simulation(o);
-      gpu = std::make_unique<gpu::Gpu>("gpu", *timed);
-      // The units the configuration enables, their instructions in the registry.
-      if (timed->config().get_bool("hwwl.enabled")) hwwl = std::make_unique<gpu::HwwlGpu>(*timed, *gpu, extensions);
-      if (timed->config().get_bool("iru.enabled")) iru = std::make_unique<gpu::IruGpu>(*timed, *gpu, extensions);
-      check_trace(o, *timed);
-      runtime::Device dev(gpu->memory(), &extensions);
-      if (hwwl) hwwl->serve(dev);
-      if (iru) iru->serve(dev);
-      dev.echo_printf(!o.quiet);
-      dev.set_backend(gpu.get());
-      gpu::Host host("host", [&] { run_program(dev, [] { return sc_core::sc_time_stamp().value(); }); });
+      timed_gpu = std::make_unique<TimedGpu>(o, extensions);
+      timed = timed_gpu->sim.get();
+      gpu::Host host("host", [&] { run_program(*timed_gpu->device, [] { return sc_core::sc_time_stamp().value(); }); });
       timed->run();
     } else {
       mem::BackingStore store;
