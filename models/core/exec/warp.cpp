@@ -159,7 +159,7 @@ std::uint64_t Warp::address_of(const Frame& fr, const Operand& o, unsigned lane,
     // [%r+off] with a 32-bit register is 32-bit address arithmetic: it wraps as the hardware's does
     // (nvcc forms shared addresses as base - k + off, the base below k).
     const std::uint64_t sum = fr.regs[o.reg * 32 + lane] + a;
-    return ptx::type_bits(fr.f->registers[o.reg].type) <= 32 ? sum & 0xffffffffull : sum;
+    return o.narrow ? sum & 0xffffffffull : sum;  // decided when parsed: no look-up per lane
   }
   if (o.global_symbol) {
     const auto& v = cta_.ctx.module->variables.at(o.symbol);

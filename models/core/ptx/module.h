@@ -43,6 +43,7 @@ struct Operand {
   OperandKind kind = OperandKind::none;
   std::uint32_t reg = 0;        // reg: register index; address: base register (when based)
   bool based = false;           // address: has a base register
+  bool narrow = false;          // address: the base register is 32-bit, so the address wraps at 2^32
   std::int64_t offset = 0;      // address: byte offset; imm: integer value
   std::uint64_t bits = 0;       // imm: the raw bits (floats as 0f/0d patterns)
   bool is_float_imm = false;

@@ -599,6 +599,7 @@ class Parser {
         if (n && n->kind == Name::reg) {
           o.based = true;
           o.reg = n->index;
+          o.narrow = type_bits(f.registers[n->index].type) <= 32;
         } else {
           symbol(f, b, o);
           o.kind = OperandKind::address;
