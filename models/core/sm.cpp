@@ -119,13 +119,20 @@ bool Sm::idle() const {
 }
 
 namespace {
-// What one CTA of a launch takes from an SM.
+// What one CTA of a launch takes from an SM: a companion warp takes a warp's slot, threads and
+// registers too.
 struct CtaNeeds {
   std::uint32_t threads, warps, registers;
   std::uint64_t shared;
   explicit CtaNeeds(const KernelLaunch& k)
       : threads(static_cast<std::uint32_t>(k.block.count())), warps((threads + 31) / 32),
-        registers(k.resources.registers * warps * 32), shared(k.resources.shared_bytes + k.dynamic_shared) {}
+        registers(k.resources.registers * warps * 32), shared(k.resources.shared_bytes + k.dynamic_shared) {
+    if (k.ctx.companion) {
+      ++warps;
+      threads += 32;
+      registers += k.companion_registers * 32;
+    }
+  }
 };
 }  // namespace
 
@@ -152,22 +159,16 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   rc->cta = std::make_unique<Cta>(k.ctx, *k.kernel, k.grid, k.block, c, k.params, k.dynamic_shared);
   rc->cta->sm = index_;
   rc->launch = &k;
-  rc->threads = static_cast<std::uint32_t>(k.block.count());
-  rc->warps = static_cast<std::uint32_t>(rc->cta->warps().size());
-  rc->registers = k.resources.registers * rc->warps * 32;
-  rc->shared = k.resources.shared_bytes + k.dynamic_shared;
+  const CtaNeeds needs(k);
+  rc->threads = needs.threads;
+  rc->warps = needs.warps;
+  rc->registers = needs.registers;
+  rc->shared = needs.shared;
   std::size_t idx = 0;
   while (idx < ctas_.size() && ctas_[idx]) ++idx;
   if (idx == ctas_.size()) ctas_.emplace_back();
   for (auto& w : rc->cta->warps()) {
-    std::size_t s;
-    if (!free_slots_.empty()) {
-      s = free_slots_.front();
-      free_slots_.erase(free_slots_.begin());
-    } else {
-      s = slots_.size();
-      slots_.emplace_back();
-    }
+    const std::size_t s = take_slot();
     Slot& slot = slots_[s];
     slot = Slot{};
     slot.warp = w.get();
@@ -177,6 +178,20 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
     slot.pending.assign(pending_registers(k), 0);
     rc->slots.push_back(s);
   }
+  if (k.ctx.companion) {  // the companion warp, after the CTA's own (the oldest of them issue first)
+    rc->companion = std::make_unique<Cta>(k.ctx, *k.ctx.companion, k.grid, k.block, c, k.params, k.dynamic_shared);
+    rc->companion->sm = index_;
+    const std::size_t s = take_slot();
+    Slot& slot = slots_[s];
+    slot = Slot{};
+    slot.gang = rc->companion.get();
+    slot.warp = rc->companion->warps().front().get();
+    for (auto& w : rc->companion->warps()) w->set_slot(static_cast<std::uint32_t>(s));
+    slot.cta = idx;
+    slot.age = next_age_++;
+    slot.pending.assign(pending_registers(k), 0);
+    rc->companion_slot = s;
+  }
   used_threads_ += rc->threads;
   used_warps_ += rc->warps;
   used_registers_ += rc->registers;
@@ -185,6 +200,33 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   wake();
+}
+
+std::size_t Sm::take_slot() {
+  if (!free_slots_.empty()) {
+    const std::size_t s = free_slots_.front();
+    free_slots_.erase(free_slots_.begin());
+    return s;
+  }
+  slots_.emplace_back();
+  return slots_.size() - 1;
+}
+
+std::vector<std::uint32_t> Sm::warp_slots(std::uint64_t cta) const {
+  for (const auto& rc : ctas_)
+    if (rc && rc->cta->linear_index() == cta) return {rc->slots.begin(), rc->slots.end()};
+  return {};
+}
+
+// The companion warp issues for the warps of its CTA at the lowest PC (min-PC reconvergence: the
+// warps that diverged meet again as the lower ones catch up), skipping those at a barrier.
+Warp* Sm::companion_lead(Cta& gang) {
+  Warp* lead = nullptr;
+  for (auto& w : gang.warps()) {
+    if (w->state() != Warp::State::ready || !w->next()) continue;
+    if (!lead || w->pc() < lead->pc()) lead = w.get();
+  }
+  return lead;
 }
 
 std::uint32_t Sm::shared_ways(const ptx::Instruction& in, const Step& step) const {
@@ -238,6 +280,16 @@ std::size_t Sm::pending_registers(const KernelLaunch& k) {
 
 Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
+  if (slot.gang && !slot.unit_wait) {
+    Warp* lead = companion_lead(*slot.gang);
+    if (!lead) {
+      const auto& ws = slot.gang->warps();
+      return std::any_of(ws.begin(), ws.end(), [](const auto& w) { return w->state() == Warp::State::at_barrier; })
+                 ? Stall::barrier
+                 : Stall::empty;
+    }
+    slot.warp = lead;
+  }
   if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
   if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
   if (slot.unit_wait) return Stall::unit;
@@ -263,6 +315,7 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
       op.cta = rc.cta->linear_index();
       op.active = slot.warp->active_mask();
       op.instruction = in;
+      op.companion = slot.gang != nullptr;
       if (!unit->can_accept(op)) return Stall::unit;
     }
   }
@@ -271,6 +324,7 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
 
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
+  if (slot.gang) return issue_companion(s, in, c);
   slot.dirty = true;
   KernelLaunch& k = *ctas_[slot.cta]->launch;
   Step& step = scratch_;
@@ -384,13 +438,80 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   last_issued_[sched] = s;
 }
 
+// One issue of a companion warp: the instruction for every warp of its CTA at it, each written
+// back at once (the scoreboard alone holds the registers for the latency: nothing reads them
+// earlier), counted as one warp instruction.
+void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
+  Slot& slot = slots_[s];
+  slot.dirty = true;
+  KernelLaunch& k = *ctas_[slot.cta]->launch;
+  Step& step = scratch_;
+  Step held;  // the registers written, for the scoreboard
+  held.inst = &in;
+  std::vector<UnitOp::Part> parts;
+  std::uint64_t threads = 0;
+  auto& ws = slot.gang->warps();
+  for (std::size_t i = 0; i < ws.size(); ++i) {
+    Warp& w = *ws[i];
+    if (w.state() != Warp::State::ready || w.next() != &in) continue;
+    w.issue(step);
+    w.next();
+    if (!step.inst) continue;
+    if (is_memory(in.op) && (in.space == Space::global || in.space == Space::none || in.space == Space::shared))
+      throw Error(w.where() + ": a companion stream accesses memory (" + ptx::op_name(in.op) +
+                  "); it may read only parameters and thread indices");
+    w.complete(step);
+    parts.push_back({static_cast<std::uint32_t>(i), step.active});
+    threads += static_cast<std::uint64_t>(__builtin_popcount(step.active));
+    for (const auto& wr : step.writes)
+      if (std::none_of(held.writes.begin(), held.writes.end(), [&](const Step::Write& h) { return h.reg == wr.reg; })) {
+        held.writes.emplace_back();
+        held.writes.back().reg = wr.reg;
+      }
+  }
+  slot.gang->check_barrier();
+  if (parts.empty()) return;
+  ++issued_;
+  ++*issued_by_class_[issue_class(in)];
+  if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
+  ++k.warp_instructions;
+  thread_instructions_ += threads;
+  k.thread_instructions += threads;
+  for (const auto& w : held.writes)
+    if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
+  const std::size_t token = next_token_++;
+  Pending p{s, std::move(held), 0};
+  p.applied = true;
+  if (SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr) {
+    UnitOp op;
+    op.token = token;
+    op.sm = index_;
+    op.warp = static_cast<std::uint32_t>(s);
+    op.cta = ctas_[slot.cta]->cta->linear_index();
+    op.active = parts.front().lanes;
+    op.instruction = &in;
+    op.companion = true;
+    op.parts = std::move(parts);
+    p.unit = true;
+    pending_.emplace(token, std::move(p));
+    slot.unit_wait = true;
+    unit->accept(op, *this);
+  } else if (!p.step.writes.empty()) {
+    pending_.emplace(token, std::move(p));
+    alu_done_.emplace(c + latency(in), token);
+  }
+  const std::size_t sched = s % schedulers_;
+  scheduler_free_[sched] = c + passes_;
+  last_issued_[sched] = s;
+}
+
 void Sm::finish(std::size_t token) {
   auto it = pending_.find(token);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
   slot.dirty = true;
   if (it->second.unit) slot.unit_wait = false;
-  slot.warp->complete(it->second.step);
+  if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
   pending_.erase(it);
@@ -436,6 +557,8 @@ void Sm::complete(std::uint64_t token) {
 void Sm::complete(std::uint64_t token, const std::vector<LaneValue>& values) {
   auto it = pending_.find(token);
   if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  if (it->second.applied && !values.empty())
+    throw std::logic_error(std::string(name()) + ": a unit gave values to a companion warp's operation");
   Step& step = it->second.step;
   for (const LaneValue& v : values) {
     const ptx::Operand& d = step.inst->ops.at(v.operand);
@@ -495,7 +618,9 @@ void Sm::completed(const mem::MemAccess& a) {
 
 void Sm::retire_cta(std::size_t idx) {
   ResidentCta& rc = *ctas_[idx];
-  for (std::size_t s : rc.slots) {
+  std::vector<std::size_t> slots = rc.slots;
+  if (rc.companion) slots.push_back(rc.companion_slot);
+  for (std::size_t s : slots) {
     for (auto& [route, unit] : units_) unit->warp_exit(static_cast<std::uint32_t>(s), *this);
     slots_[s] = Slot{};
     free_slots_.push_back(s);
@@ -637,12 +762,14 @@ bool Sm::tick(sim::Cycle c) {
       released = released || go;
       slots_[s].dirty = slots_[s].dirty || go;
     }
-    bool done = rc.cta->done();
+    bool done = rc.cta->done() && (!rc.companion || rc.companion->done());
     for (std::size_t s : rc.slots) done = done && slots_[s].loads == 0 && slots_[s].stores == 0;
     if (done) {
       bool inflight = false;
-      for (const auto& [t, p] : pending_)
+      for (const auto& [t, p] : pending_) {
         for (std::size_t s : rc.slots) inflight = inflight || p.slot == s;
+        inflight = inflight || (rc.companion && p.slot == rc.companion_slot);
+      }
       if (!inflight) retire_cta(i);
     }
   }

@@ -33,6 +33,7 @@ struct KernelLaunch {
   ptx::Resources resources;
   std::uint64_t next_cta = 0, finished_ctas = 0;
   std::uint64_t warp_instructions = 0, thread_instructions = 0;
+  std::uint32_t companion_registers = 0;  // per thread, when ctx.companion is set
   std::uint64_t ctas() const { return grid.count(); }
 };
 
@@ -57,6 +58,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void complete(std::uint64_t token, const std::vector<LaneValue>& values) override;
   void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) override;
   std::uint32_t sm_index() const override { return index_; }
+  std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const override;
 
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;
@@ -64,7 +66,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
  private:
   struct Slot {
-    Warp* warp = nullptr;
+    Warp* warp = nullptr;         // a companion slot: the warp of `gang` it issues for next
+    Cta* gang = nullptr;          // a CTA's companion warp: the companion stream's CTA it runs
     std::size_t cta = 0;          // index into ctas_
     std::uint64_t age = 0;        // launch order, for greedy-then-oldest
     std::vector<std::uint8_t> pending;  // registers with a write-back in flight
@@ -80,6 +83,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::unique_ptr<Cta> cta;
     KernelLaunch* launch;
     std::vector<std::size_t> slots;
+    std::unique_ptr<Cta> companion;  // the companion stream's CTA (LaunchContext::companion)
+    std::size_t companion_slot = 0;
     std::uint32_t threads, warps, registers;
     std::uint64_t shared;
   };
@@ -88,6 +93,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     Step step;
     std::uint32_t lines_left;
     bool unit = false;  // an operation at a unit: its write-back also ends the whole-warp wait
+    bool applied = false;  // a companion's: its registers were written at issue, only the scoreboard waits
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
@@ -102,6 +108,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
   void index_slots();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
+  void issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
+  static Warp* companion_lead(Cta& gang);
+  std::size_t take_slot();
   void finish(std::size_t token);
   void retire_cta(std::size_t idx);
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);

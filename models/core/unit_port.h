@@ -13,7 +13,9 @@
 //   - values: SmPort::complete() may carry per-lane values for the instruction's destination
 //     operands, decided by the unit when it completes (a reply from memory, not the issue-time
 //     semantics);
-//   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires).
+//   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires);
+//   - a companion warp per CTA (LaunchContext::companion) whose extension instructions reach the
+//     unit as one operation naming the CTA's warps it ran for (UnitOp::parts).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -36,6 +38,14 @@ struct UnitOp {
   std::uint64_t cta = 0;             // linear CTA index within the launch
   std::uint32_t active = 0;          // lanes executing it (can_accept: before the guard predicate)
   const ptx::Instruction* instruction = nullptr;
+  // From a CTA's companion warp (LaunchContext::companion): the CTA's warps it executed for, each
+  // as (warp index within the CTA, its lanes after the guard); empty in can_accept and for an
+  // ordinary warp. A companion's results are written at issue: complete() without values.
+  struct Part {
+    std::uint32_t warp = 0, lanes = 0;
+  };
+  bool companion = false;
+  std::vector<Part> parts;
 };
 
 // A value a unit delivers at completion: lane `lane` of destination operand `operand`.
@@ -57,6 +67,9 @@ class SmPort {
   // wait until no warp access is queued. Its reply comes back through from.memory_reply(tag).
   virtual void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) = 0;
   virtual std::uint32_t sm_index() const = 0;
+  // The warp slots of a resident CTA's warps, in warp order (its companion warp not included);
+  // empty when the CTA is not resident here.
+  virtual std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const = 0;
 };
 
 // A unit as one SM sees it; models/gpu attaches one per SM (or one shared by several SMs).

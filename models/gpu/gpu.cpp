@@ -136,6 +136,7 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   k.params = params;
   k.dynamic_shared = dynamic_shared;
   k.resources = resources;
+  if (ctx.companion && ctx.module) k.companion_registers = core::ptx::kernel_resources(*ctx.module, *ctx.companion).registers;
   // Fermi: the L1s are invalidated at each kernel start (no coherence between SMs).
   for (auto& sm : sms_) sm->l1().invalidate_all();
   if (std::none_of(sms_.begin(), sms_.end(), [&](const auto& sm) { return sm->idle() && sm->fits(k); }))

@@ -90,8 +90,18 @@ LaunchStats Device::launch_from_device(const Kernel& k, Dim3 grid, Dim3 block, c
   return run(k, grid, block, args, dynamic_shared, nullptr, true);
 }
 
+LaunchStats Device::launch_with_companion(const Kernel& k, const Kernel& companion, Dim3 grid, Dim3 block,
+                                          const Args& args, std::uint32_t dynamic_shared) {
+  if (companion.module_ != k.module_ || companion.f_->param_bytes != k.f_->param_bytes ||
+      companion.f_->params.size() != k.f_->params.size())
+    throw Error("launch of " + k.name() + " with companion " + companion.name() +
+                    ": the companion must be a kernel of the same module with the same parameters",
+                Error::Kind::usage);
+  return run(k, grid, block, args, dynamic_shared, nullptr, false, &companion);
+}
+
 LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                        const dats::DependencyGraph* deps, bool from_device) {
+                        const dats::DependencyGraph* deps, bool from_device, const Kernel* companion) {
   const core::ptx::Function& f = *k.f_;
   if (args.values().size() != f.params.size())
     throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
@@ -116,6 +126,7 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   ctx.extensions = ext_;
   ctx.max_instructions = max_instructions_;
   ctx.from_device = from_device;
+  ctx.companion = companion ? companion->f_ : nullptr;
   ctx.printf_out = [this](const std::string& s) {
     printf_ += s;
     if (echo_) std::cout << s << std::flush;

@@ -121,6 +121,10 @@ class Device {
   // instead of host.launch_overhead.
   LaunchStats launch_from_device(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
                                  std::uint32_t dynamic_shared = 0);
+  // Each CTA also runs `companion` (a kernel of the same module with the same parameters) as its
+  // companion stream (LaunchContext::companion): DAC's affine stream beside the non-affine one.
+  LaunchStats launch_with_companion(const Kernel& k, const Kernel& companion, Dim3 grid, Dim3 block, const Args& args,
+                                    std::uint32_t dynamic_shared = 0);
   // DepLinks (Wireframe, docs/dats.md): `mapping` runs once per block and names the blocks it
   // depends on; each block starts only after all of them finished. Functionally the blocks run one
   // at a time in the dependency graph's order (level by level). Throws irr::Error on a cycle.
@@ -158,7 +162,7 @@ class Device {
 
  private:
   LaunchStats run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                  const dats::DependencyGraph* deps, bool from_device = false);
+                  const dats::DependencyGraph* deps, bool from_device = false, const Kernel* companion = nullptr);
   mem::BackingStore& memory_;
   const core::ptx::ExtensionRegistry* ext_;
   struct Loaded {

@@ -402,3 +402,168 @@ TEST(CtaSchedulerPort, AReplacementChoosesTheOrderAndHearsEachCompletion) {
   for (std::uint32_t c = 0; c < 6; ++c) EXPECT_EQ(ticket[c], 5 - c) << "CTA " << c;
   EXPECT_EQ(sched->finished_order, (std::vector<std::uint64_t>{5, 4, 3, 2, 1, 0}));
 }
+
+namespace {
+
+// A kernel and its companion stream: the companion marks (tmark, routed to a unit) the threads'
+// indices, then, for threads below 40 only, their indices times 4.
+const char* kCompanion = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r1, 4;
+add.u64 %rd3, %rd1, %rd2;
+add.u32 %r2, %r1, 1;
+st.global.u32 [%rd3], %r2;
+ret;
+}
+.visible .entry c(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .pred %p1;
+mov.u32 %r1, %tid.x;
+tmark.u32 %r1;
+setp.lt.u32 %p1, %r1, 40;
+@!%p1 bra DONE;
+shl.b32 %r2, %r1, 2;
+tmark.u32 %r2;
+DONE:
+ret;
+}
+.visible .entry bad(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+st.global.u32 [%rd1], 1;
+ret;
+}
+)";
+
+struct Mark {
+  std::uint64_t cta;
+  std::uint32_t warp, mask;
+  std::uint32_t value[32];
+};
+
+core::ptx::Extension tmark_extension(std::vector<Mark>& marks) {
+  core::ptx::Extension e;
+  e.name = "tmark";
+  e.unit = "mark";
+  e.route = "mark";
+  e.decode = [](core::ptx::Instruction& i, const std::vector<std::string>&) {
+    i.type = core::ptx::Type::u32;
+    i.ext_defs = 0;
+  };
+  e.execute = [&marks](core::ptx::ExtensionCall& c) {
+    Mark m{c.cta(), c.warp(), c.active(), {}};
+    for (unsigned l = 0; l < 32; ++l)
+      if (c.active() >> l & 1) m.value[l] = static_cast<std::uint32_t>(c.read(0, l));
+    marks.push_back(m);
+  };
+  return e;
+}
+
+struct MarkUnit : core::SmUnit {
+  std::vector<core::UnitOp> ops;
+  std::vector<std::vector<std::uint32_t>> slots;
+  bool can_accept(const core::UnitOp& op) override {
+    EXPECT_TRUE(op.companion);
+    return true;
+  }
+  void accept(const core::UnitOp& op, core::SmPort& port) override {
+    ops.push_back(op);
+    slots.push_back(port.warp_slots(op.cta));
+    port.complete(op.token);
+  }
+};
+
+}  // namespace
+
+// The companion-warp contract: one extra warp a CTA issues each instruction of its stream once for
+// every warp at it (lowest PC first), its extension instructions reach the unit as one operation
+// naming the warps and lanes it ran for, and the warp slots of the CTA are the unit's to ask.
+TEST(UnitPort, ACompanionWarpIssuesOnceForItsWholeCta) {
+  std::vector<Mark> marks;
+  core::ptx::ExtensionRegistry reg;
+  reg.add(tmark_extension(marks));
+  Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory(), &reg);
+  dev.set_backend(&g);
+  MarkUnit* unit = nullptr;
+  g.attach_sm_units("mark", [&](core::Sm&) {
+    auto u = std::make_unique<MarkUnit>();
+    unit = u.get();
+    return u;
+  });
+  std::vector<std::uint32_t> out(96);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kCompanion, "companion.ptx");
+    const std::uint64_t o = dev.malloc(4 * 96);
+    dev.launch_with_companion(dev.kernel(mod, "k"), dev.kernel(mod, "c"), Dim3{1}, Dim3{96}, Args() << o);
+    dev.memcpy_to_host(out.data(), o, 4 * 96);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  for (std::uint32_t t = 0; t < 96; ++t) EXPECT_EQ(out[t], t + 1);
+  // The kernel: 7 instructions for each of 3 warps. The companion: mov, tmark, setp, bra for the
+  // three warps at once; shl, tmark for warps 0 and 1; ret for all: 7 issues.
+  EXPECT_EQ(tb.stat("gpu.sm0.warp_instructions"), 3 * 7 + 7);
+  ASSERT_EQ(unit->ops.size(), 2u);
+  const auto& all = unit->ops[0].parts;
+  ASSERT_EQ(all.size(), 3u);
+  for (std::uint32_t w = 0; w < 3; ++w) {
+    EXPECT_EQ(all[w].warp, w);
+    EXPECT_EQ(all[w].lanes, 0xffffffffu);
+  }
+  const auto& below = unit->ops[1].parts;  // threads 0..39: warp 0 whole, warp 1's first 8
+  ASSERT_EQ(below.size(), 2u);
+  EXPECT_EQ(below[1].warp, 1u);
+  EXPECT_EQ(below[1].lanes, 0xffu);
+  ASSERT_EQ(unit->slots[0].size(), 3u);  // the CTA's own warps, not the companion's slot
+  for (std::uint32_t s : unit->slots[0]) EXPECT_NE(s, unit->ops[0].warp);
+  // Functionally each warp of the companion's CTA ran for its own threads: 5 marks, values right.
+  ASSERT_EQ(marks.size(), 5u);
+  for (const Mark& m : marks)
+    for (unsigned l = 0; l < 32; ++l)
+      if (m.mask >> l & 1) EXPECT_TRUE(m.value[l] == 32 * m.warp + l || m.value[l] == 4 * (32 * m.warp + l));
+}
+
+TEST(UnitPort, ACompanionRunsFirstFunctionallyAndMayNotTouchMemory) {
+  std::vector<Mark> marks;
+  core::ptx::ExtensionRegistry reg;
+  reg.add(tmark_extension(marks));
+  mem::BackingStore store;
+  Device dev(store, &reg);
+  const auto mod = dev.load_module_text(kCompanion, "companion.ptx");
+  const std::uint64_t o = dev.malloc(4 * 96);
+  const auto stats = dev.launch_with_companion(dev.kernel(mod, "k"), dev.kernel(mod, "c"), Dim3{2}, Dim3{96}, Args() << o);
+  EXPECT_EQ(marks.size(), 10u);  // both CTAs' companions
+  EXPECT_EQ(stats.warp_instructions, 2u * (3 * 7 + 3 * 5 + 2 * 2));  // every warp of both streams, functionally
+  try {
+    dev.launch_with_companion(dev.kernel(mod, "k"), dev.kernel(mod, "k"), Dim3{1}, Dim3{32}, Args());
+    ADD_FAILURE() << "no error for missing arguments";
+  } catch (const Error&) {
+  }
+  Testbench tb({"gpu.num_sms=1", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device timed(g.memory(), &reg);
+  timed.set_backend(&g);
+  gpu::Host host("host", [&] {
+    const auto m = timed.load_module_text(kCompanion, "companion.ptx");
+    const std::uint64_t p = timed.malloc(4 * 32);
+    timed.launch_with_companion(timed.kernel(m, "k"), timed.kernel(m, "bad"), Dim3{1}, Dim3{32}, Args() << p);
+  });
+  std::string error;
+  try {
+    tb.run();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("a companion stream accesses memory (st)"), std::string::npos) << error;
+}

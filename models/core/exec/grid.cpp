@@ -10,6 +10,12 @@ namespace irr::core {
 GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
                    const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident,
                    const std::vector<std::uint64_t>* order) {
+  GridStats first;
+  if (ctx.companion) {  // the companion stream's grid first (warp.h: it reads only parameters and indices)
+    LaunchContext alone = ctx;
+    alone.companion = nullptr;
+    first = run_grid(alone, *ctx.companion, grid, block, params, dynamic_shared, resident, order);
+  }
   const std::uint64_t ctas = grid.count();
   std::uint64_t next = 0, instructions = 0, threads = 0;
   std::vector<std::unique_ptr<Cta>> live;
@@ -69,7 +75,7 @@ GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, D
       idle_rounds = 0;
     }
   }
-  return {instructions, threads};
+  return {first.warp_instructions + instructions, first.thread_instructions + threads};
 }
 
 }  // namespace irr::core

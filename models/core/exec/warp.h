@@ -47,6 +47,12 @@ struct LaunchContext {
   // Launched by a kernel on the device (CUDA dynamic parallelism), not by the host: a timed GPU
   // charges the device-side launch latency instead of the host's.
   bool from_device = false;
+  // A companion stream (a unit's contract, docs/timing.md "Attaching a unit"): each CTA also runs
+  // this function over the same threads, parameters and indices. A timed SM runs it as one extra
+  // warp a CTA that issues each instruction once for all the CTA's threads at it (DAC's affine
+  // warp); functionally its grid runs to the end before the kernel's, so it may read only
+  // parameters and thread indices — nothing the kernel writes.
+  const ptx::Function* companion = nullptr;
 };
 
 class Cta;
