@@ -207,13 +207,14 @@ int list_workloads() {
     std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
   for (const auto& v : workloads::wavefront::variants())
     std::cout << "  " << v.name << ": " << v.description << (v.dependencies ? " [timed: gpu.cta_scheduler dats]" : "") << "\n";
-  std::cout << "\nsuite kernels (irrgpu dac run; docs/dac.md), run as written and split by the DAC pass:\n";
+  std::cout << "\nsuite kernels (docs/dac.md), variants original and dac (split by the DAC pass; timed: DAC in every SM):\n";
   for (const auto& k : workloads::suite::kernels()) std::cout << k.name << ": " << k.description << " [" << k.access << "]\n";
   return 0;
 }
 
 int run(const RunOptions& o) {
   if (workloads::wavefront::find(o.workload)) return guarded([&] { return run_wavefront(o); });
+  if (workloads::suite::find(o.workload)) return guarded([&] { return run_suite(o); });
   if (!o.workload.empty()) return guarded([&] { return run_workload(o); });
   return guarded([&] {
     if (!o.timing_from_kernel.empty())

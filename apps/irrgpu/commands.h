@@ -70,6 +70,7 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
 int run_wavefront(const RunOptions& options);
+int run_suite(const RunOptions& options);  // apps/irrgpu/run_suite.cpp: a suite kernel, original or DAC
 int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);

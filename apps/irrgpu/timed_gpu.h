@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The timed GPU a host program drives, as `irrgpu run --workload` and `irrgpu exec` set it up: the
 // simulation the options ask for, the GPU, the units a workload's variant needs or the
-// configuration enables (hwwl.enabled, iru.enabled) with their instructions in `extensions`, and
+// configuration enables (hwwl.enabled, iru.enabled, dac.enabled) with their instructions in `extensions`, and
 // the device the host calls. It lives until the statistics are written (formulas read the units).
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apps/irrgpu/commands.h"
+#include "models/gpu/dac_gpu.h"
 #include "models/gpu/gpu.h"
 #include "models/gpu/hwwl_gpu.h"
 #include "models/gpu/iru_gpu.h"
@@ -21,6 +22,7 @@ struct TimedGpu {
   std::unique_ptr<gpu::Gpu> gpu;
   std::unique_ptr<gpu::HwwlGpu> hwwl;
   std::unique_ptr<gpu::IruGpu> iru;
+  std::unique_ptr<gpu::DacGpu> dac;
   std::unique_ptr<runtime::Device> device;
 
   // `unit`: the unit a workload's variant needs ("" for none).
@@ -29,6 +31,7 @@ struct TimedGpu {
     gpu = std::make_unique<gpu::Gpu>("gpu", *sim);
     if (unit == "hwwl" || sim->config().get_bool("hwwl.enabled")) hwwl = std::make_unique<gpu::HwwlGpu>(*sim, *gpu, extensions);
     if (unit == "iru" || sim->config().get_bool("iru.enabled")) iru = std::make_unique<gpu::IruGpu>(*sim, *gpu, extensions);
+    if (unit == "dac" || sim->config().get_bool("dac.enabled")) dac = std::make_unique<gpu::DacGpu>(*sim, *gpu, extensions);
     check_trace(o, *sim);
     device = std::make_unique<runtime::Device>(gpu->memory(), &extensions);
     if (hwwl) hwwl->serve(*device);

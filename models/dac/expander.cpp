@@ -6,8 +6,9 @@
 namespace irr::dac {
 
 Expander::Expander(const ExpanderConfig& c)
-    : c_(c), aeu_(make_aeu(c.impl)), pwaq_(make_pwaq(c.impl, c.pwaq)) {
+    : c_(c), aeu_(make_aeu(c.impl)), pwaq_(make_pwaq(c.impl, c.pwaq)), pwpq_(c.pwaq.warps) {
   if (!c.atq_entries) throw Error("DAC: the ATQ needs at least one entry", Error::Kind::config);
+  if (!c.pwpq_depth) throw Error("DAC: the PWPQ needs at least one entry a warp", Error::Kind::config);
   AeuIn r;
   r.rst = true;
   aeu_->step(r);
@@ -21,19 +22,41 @@ bool Expander::enqueue(AddressTuple t) {
     ++stats_.refused;
     return false;
   }
-  if (t.first_slot + t.active.size() > c_.pwaq.warps)
-    throw Error("DAC: a CTA's warps " + std::to_string(t.first_slot) + ".." + std::to_string(t.first_slot + t.active.size() - 1) +
-                " past the PWAQ's " + std::to_string(c_.pwaq.warps) + " partitions", Error::Kind::simulation);
+  if (t.parts.empty()) {  // the CTA's warps in consecutive partitions, a0 accumulating 32·offset a warp
+    if (t.first_slot + t.active.size() > c_.pwaq.warps)
+      throw Error("DAC: a CTA's warps " + std::to_string(t.first_slot) + ".." +
+                      std::to_string(t.first_slot + t.active.size() - 1) + " past the PWAQ's " +
+                      std::to_string(c_.pwaq.warps) + " partitions",
+                  Error::Kind::simulation);
+    for (std::size_t w = 0; w < t.active.size(); ++w) {
+      WarpPart p;
+      p.slot = t.first_slot + static_cast<std::uint32_t>(w);
+      p.a0 = t.base + static_cast<std::uint64_t>(static_cast<std::int64_t>(t.offset) * 32 * static_cast<std::int64_t>(w));
+      p.offset = t.offset;
+      p.active = t.active[w];
+      t.parts.push_back(std::move(p));
+    }
+  }
+  for (const WarpPart& p : t.parts)
+    if (p.slot >= c_.pwaq.warps)
+      throw Error("DAC: warp slot " + std::to_string(p.slot) + " past the " + std::to_string(c_.pwaq.warps) +
+                      " queue partitions (dac.pwaq_entries / dac.pwaq_depth)",
+                  Error::Kind::simulation);
+  if (t.parts.empty()) return true;  // nothing for any warp: the tuple takes no ATQ entry
   atq_.push_back(std::move(t));
   return true;
+}
+
+std::uint32_t Expander::pop_predicate(std::uint32_t slot) {
+  const std::uint32_t m = pwpq_.at(slot).front();
+  pwpq_[slot].pop_front();
+  return m;
 }
 
 bool Expander::idle() const { return atq_.empty() && phase_ == Phase::idle && lanes_.empty(); }
 
 void Expander::next_warp() {
-  const AddressTuple& t = atq_.front();
-  a0_ += static_cast<std::uint64_t>(static_cast<std::int64_t>(t.offset) * 32);  // the accumulation a warp
-  if (++warp_ == t.active.size()) {
+  if (++warp_ == atq_.front().parts.size()) {
     atq_.pop_front();
     warp_ = 0;
   }
@@ -42,11 +65,12 @@ void Expander::next_warp() {
 
 bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   ++stats_.cycles;
+  pushed_.reset();
   const AeuOut ao = aeu_->eval(AeuIn{});  // registered outputs: the inputs do not change them
   if (phase_ == Phase::starting) {
     if (ao.fallback) {
-      const AddressTuple& t = atq_.front();
-      for (const auto& r : expand_by_thread(a0_, t.offset, t.active[warp_])) lanes_.push_back(r);
+      const WarpPart& p = atq_.front().parts[warp_];
+      for (const auto& r : expand_by_thread(p.a0, p.offset, p.active)) lanes_.push_back(r);
       phase_ = Phase::lanes;
     } else {
       phase_ = Phase::expanding;
@@ -54,13 +78,26 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   }
   if ((phase_ == Phase::expanding && !ao.busy) || (phase_ == Phase::lanes && lanes_.empty())) next_warp();
 
+  // The predicate expansion unit: a predicate tuple's part a cycle into its warp's PWPQ partition.
+  if (phase_ == Phase::idle && !atq_.empty() && atq_.front().predicate) {
+    const WarpPart& p = atq_.front().parts[warp_];
+    if (pwpq_[p.slot].size() < c_.pwpq_depth) {
+      pwpq_[p.slot].push_back(p.predicate);
+      ++stats_.predicate_records;
+      pushed_ = Pushed{p.slot, LineRecord{0, p.predicate}, true, atq_.front().tag};
+      next_warp();
+    } else {
+      ++stats_.held;
+    }
+  }
+
   std::optional<LineRecord> offer;
   if (phase_ == Phase::expanding && ao.valid) offer = LineRecord{ao.line, ao.mask};
   if (phase_ == Phase::lanes) offer = lanes_.front();
   PwaqIn pin;
   if (offer) {
     pin.push = true;
-    pin.push_warp = atq_.front().first_slot + warp_;
+    pin.push_warp = atq_.front().parts[warp_].slot;
     pin.push_line = offer->line >> 7;
     pin.push_mask = offer->mask;
   }
@@ -76,19 +113,24 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   stats_.held += ain.hold;
   if (po.push_ok) {
     ++stats_.records;
+    pushed_ = Pushed{pin.push_warp, *offer, false, atq_.front().tag};
     if (phase_ == Phase::lanes) {
       lanes_.pop_front();
-      ++stats_.fallback_records;
+      ++(atq_.front().parts[warp_].by_lanes ? stats_.lane_records : stats_.fallback_records);
     }
   }
-  if (phase_ == Phase::idle && !atq_.empty()) {  // the next warp of the head tuple
-    const AddressTuple& t = atq_.front();
-    if (warp_ == 0) a0_ = t.base;
-    ain.start = true;
-    ain.a0 = a0_;
-    ain.offset = t.offset;
-    ain.active = t.active[warp_];
-    phase_ = Phase::starting;
+  if (phase_ == Phase::idle && !atq_.empty() && !atq_.front().predicate) {  // the next warp of the head tuple
+    const WarpPart& p = atq_.front().parts[warp_];
+    if (p.by_lanes) {  // records from the lanes, no AEU
+      lanes_.assign(p.lanes.begin(), p.lanes.end());
+      phase_ = Phase::lanes;
+    } else {
+      ain.start = true;
+      ain.a0 = p.a0;
+      ain.offset = p.offset;
+      ain.active = p.active;
+      phase_ = Phase::starting;
+    }
   }
   aeu_->eval(ain);
   aeu_->edge();

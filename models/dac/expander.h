@@ -20,21 +20,50 @@
 
 namespace irr::dac {
 
+// One warp's part of a tuple as the timed unit gives it: its queue partition (warp slot), a0
+// and the offset (the accumulation's result for this warp: with several thread-index dimensions
+// each has its own offset), its threads; `by_lanes`: its threads' values are not one affine
+// sequence (divergent tuples, the DCRF's case) and `lanes` are its records, from the SIMT lanes.
+// A predicate tuple's part carries the warp's mask for the PWPQ.
+struct WarpPart {
+  std::uint32_t slot = 0;
+  std::uint64_t a0 = 0;
+  std::int32_t offset = 0;
+  std::uint32_t active = 0;
+  bool by_lanes = false;
+  std::vector<LineRecord> lanes;
+  std::uint32_t predicate = 0;
+};
+
 struct AddressTuple {
   std::uint64_t base = 0;            // the CTA's first thread's address
   std::int32_t offset = 0;           // bytes a thread
   std::uint32_t first_slot = 0;      // the PWAQ partition of the CTA's first warp
   std::vector<std::uint32_t> active;  // per warp of the CTA: the threads that need the data
+  // The timed unit's form, when given, instead of the four above: the warps it expands for.
+  std::vector<WarpPart> parts;
+  bool predicate = false;  // enq.pred: one PWPQ record a part (the PEU's output)
+  std::uint64_t tag = 0;   // the caller's, back with each record (Pushed)
 };
 
 struct ExpanderConfig {
   unsigned atq_entries = 24;  // Table 3.1
   PwaqParams pwaq;
+  unsigned pwpq_depth = 4;    // Table 3.1's 192 entries over 48 warps
   std::string impl = "model";
 };
 
 struct ExpanderStats {
-  std::uint64_t cycles = 0, records = 0, held = 0, fallback_records = 0, refused = 0;
+  std::uint64_t cycles = 0, records = 0, held = 0, fallback_records = 0, refused = 0, predicate_records = 0,
+                lane_records = 0;  // lane_records: records of parts given by_lanes
+};
+
+// A record that entered a queue this cycle.
+struct Pushed {
+  std::uint32_t slot;
+  LineRecord record;  // an address record (predicate: mask = the predicate bits, line 0)
+  bool predicate;
+  std::uint64_t tag;
 };
 
 class Expander {
@@ -47,6 +76,12 @@ class Expander {
   bool cycle(std::optional<std::uint32_t> deq_slot = std::nullopt);
   // The record the previous cycle's dequeue got.
   std::optional<LineRecord> delivered() const { return delivered_; }
+  // The record this cycle's expansion put in a queue, if any.
+  std::optional<Pushed> pushed() const { return pushed_; }
+  // The predicate queue of a warp slot: its records, oldest first; pop_predicate takes the head.
+  std::size_t predicates(std::uint32_t slot) const { return slot < pwpq_.size() ? pwpq_[slot].size() : 0; }
+  std::uint32_t pop_predicate(std::uint32_t slot);
+  std::size_t atq_size() const { return atq_.size(); }
   bool idle() const;  // nothing queued or being expanded
   const ExpanderStats& stats() const { return stats_; }
 
@@ -60,10 +95,11 @@ class Expander {
   // The head tuple's progress: its warp being expanded and that warp's a0; the AEU's phase on it
   // (given the start; expanding; a fallback's records, from the SIMT lanes, still to go).
   enum class Phase { idle, starting, expanding, lanes } phase_ = Phase::idle;
-  std::uint32_t warp_ = 0;
-  std::uint64_t a0_ = 0;
+  std::uint32_t warp_ = 0;  // the head tuple's part being expanded
   std::deque<LineRecord> lanes_;
   std::optional<LineRecord> delivered_;
+  std::optional<Pushed> pushed_;
+  std::vector<std::deque<std::uint32_t>> pwpq_;  // per warp slot
   ExpanderStats stats_;
 };
 

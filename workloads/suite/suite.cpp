@@ -15,8 +15,8 @@ using runtime::Device;
 using runtime::Dim3;
 
 Launcher::Launcher(Device& d, const core::ptx::ExtensionRegistry* registry, dac::Queues* queues,
-                   const dac::Options& options)
-    : dev(d), queues_(queues) {
+                   const dac::Options& options, bool companion)
+    : dev(d), queues_(queues), companion_(companion) {
   const std::string path = kernels_dir() + "/suite.ptx";
   if (!queues) {
     module = dev.load_module(path);
@@ -32,10 +32,16 @@ void Launcher::launch(const std::string& kernel, Dim3 grid, Dim3 block, const Ar
     warp_instructions += dev.launch(dev.kernel(module, kernel), grid, block, args).warp_instructions;
     return;
   }
-  const std::uint64_t affine = dev.launch(dev.kernel(module, dac::affine_name(kernel)), grid, block, args).warp_instructions;
-  affine_warp_instructions += affine;
-  affine_per_cta += affine / ((block.count() + 31) / 32);
-  warp_instructions += dev.launch(dev.kernel(module, dac::non_affine_name(kernel)), grid, block, args).warp_instructions;
+  if (companion_) {
+    warp_instructions += dev.launch_with_companion(dev.kernel(module, dac::non_affine_name(kernel)),
+                                                   dev.kernel(module, dac::affine_name(kernel)), grid, block, args)
+                             .warp_instructions;
+  } else {
+    const std::uint64_t affine = dev.launch(dev.kernel(module, dac::affine_name(kernel)), grid, block, args).warp_instructions;
+    affine_warp_instructions += affine;
+    affine_per_cta += affine / ((block.count() + 31) / 32);
+    warp_instructions += dev.launch(dev.kernel(module, dac::non_affine_name(kernel)), grid, block, args).warp_instructions;
+  }
   queues_->check_drained();
   for (auto r : queues_->counts().records) deq_instructions += r;  // every record dequeued once
   queues_->clear();
@@ -425,6 +431,12 @@ const std::vector<Kernel>& kernels() {
       {"convolution", "a separable filter's row pass (CUDA SDK convolutionSeparable)", "constant memory, affine conditions inside a loop", conv_rows},
   };
   return all;
+}
+
+const Kernel* find(const std::string& name) {
+  for (const auto& k : kernels())
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 const Kernel& kernel(const std::string& name) {

@@ -22,8 +22,10 @@ namespace irr::workloads::suite {
 // stream's over the same grid and arguments, then checks every record was dequeued.
 class Launcher {
  public:
+  // `companion`: a split launch is one launch of the non-affine stream with the affine stream as
+  // its CTAs' companion (Device::launch_with_companion: the timed GPU's affine warps).
   Launcher(runtime::Device& dev, const core::ptx::ExtensionRegistry* registry = nullptr, dac::Queues* queues = nullptr,
-           const dac::Options& options = {});
+           const dac::Options& options = {}, bool companion = false);
   void launch(const std::string& kernel, runtime::Dim3 grid, runtime::Dim3 block, const runtime::Args& args);
   bool split() const { return queues_ != nullptr; }
   runtime::Device& dev;
@@ -39,6 +41,7 @@ class Launcher {
 
  private:
   dac::Queues* queues_;
+  bool companion_;
 };
 
 struct Outcome {
@@ -54,5 +57,6 @@ struct Kernel {
 
 const std::vector<Kernel>& kernels();
 const Kernel& kernel(const std::string& name);  // an unknown name is a usage irr::Error naming the known ones
+const Kernel* find(const std::string& name);    // nullptr when unknown
 
 }  // namespace irr::workloads::suite

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// DAC in one SM (seed 001 Fig. 3.8, specs/dac_decoupled_delegate.md §1.3-§1.7) on the unit
+// contract (docs/timing.md "Attaching a unit"): each CTA's affine stream runs in its companion
+// warp, whose enq.* reach this unit as one operation for every warp of the CTA it ran for; the
+// tuple goes into the ATQ, the AEU (or PEU) expands it warp by warp into the warps' PWAQ (PWPQ)
+// partitions, and each record of an enq.data sends its line to the L1 ahead of the load
+// (the non-speculative prefetch). A non-affine warp's deq.* is accepted once the enq it matches
+// has been issued and completes when its records have come out of its partition.
+//
+// The values are the reference semantics' (models/dac/queues.h): the unit reads each record the
+// affine warp's enq made and turns it into the tuple the hardware holds — a0 and offset per warp
+// where the warp's threads' values are one affine sequence, the records from the SIMT lanes
+// otherwise (divergent tuples) — and checks that every record a deq pops is the one Eq. 3.1 gives
+// for it, so a wrong expansion stops the run. docs/dac.md.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/core/sm.h"
+#include "models/dac/expander.h"
+#include "models/dac/queues.h"
+#include "sim/simulation.h"
+
+namespace irr::dac {
+
+struct UnitConfig {
+  ExpanderConfig expander;
+  bool prefetch = true;  // enq.data's records send their lines to the L1 [S L619]
+};
+
+class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding {
+ public:
+  // `reference`: the queues enq and deq are bound to (dac::bind) for this GPU.
+  SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, const UnitConfig& c);
+  bool can_accept(const core::UnitOp& op) override;
+  void accept(const core::UnitOp& op, core::SmPort& port) override;
+  void memory_reply(std::uint64_t tag, core::SmPort& port) override;
+  void kernel_end(const core::KernelLaunch& k, core::SmPort& port) override;
+  bool tick(sim::Cycle cycle) override;
+  std::vector<std::string> outstanding() const override;
+
+ private:
+  // What one enq owes one warp: the records its deq will pop, in order.
+  struct Group {
+    bool predicate = false;
+    std::vector<LineRecord> records;  // predicate: one, its mask
+    std::uint32_t line = 0;           // the enq's PTX line
+  };
+  struct Deq {  // an accepted deq waiting for its records
+    std::uint64_t token;
+    std::uint32_t slot;
+    Group group;
+    std::size_t requested = 0, got = 0;
+  };
+  void enq(const core::UnitOp& op, core::SmPort& port);
+  void check_record(Deq& d, const LineRecord& r);
+
+  sim::Simulation& sim_;
+  core::Sm& sm_;
+  const Queues& reference_;
+  const UnitConfig c_;
+  const std::string name_;
+  Expander expander_;
+  std::vector<std::deque<Group>> groups_;  // per warp slot: what the enqs issued so far owe it
+  std::vector<std::uint32_t> ready_;       // per warp slot: its records in the PWAQ
+  std::deque<Deq> deqs_, pred_deqs_;
+  std::deque<std::uint64_t> popped_;       // tokens of the deqs whose PWAQ reads are in flight
+  std::uint64_t last_line_ = ~0ull, last_tag_ = ~0ull;  // the last line prefetched, for one tuple
+  std::uint64_t next_tag_ = 0;
+  core::SmPort* port_ = nullptr;
+  sim::Counter &enq_address_, &enq_predicate_, &atq_full_, &records_, &lane_records_, &fallback_records_,
+      &predicate_records_, &held_, &deq_address_, &deq_predicate_, &prefetches_, &prefetch_replies_, &peu_comparisons_,
+      &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
+  sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_;
+  std::uint64_t queued_records_ = 0, groups_queued_ = 0;
+};
+
+// The records a warp's threads' addresses touch, grouped by line in address order (4-byte words):
+// what the SIMT lanes give for values that are not one affine sequence.
+std::vector<LineRecord> lines_of(const std::uint64_t value[32], std::uint32_t active);
+
+}  // namespace irr::dac
