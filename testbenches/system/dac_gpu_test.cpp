@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// DAC in every SM of the timed GPU (models/dac/unit.h, docs/dac.md), through the command line:
+// every suite kernel split and run with its affine warps gives its CPU reference's result (the
+// unit checks each record against Eq. 3.1 and every queue drained, or the run fails); the
+// smallest queues still finish; the Verilated AEU and PWAQ give the model's statistics byte for
+// byte; DAC not attached leaves a run's statistics as they were.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "testbenches/common/testing.h"
+
+using irr::testing::read_file;
+using irr::testing::run_cli;
+using irr::testing::TempDir;
+
+namespace {
+
+const char* kKernels[] = {"vecadd", "saxpy",        "stencil",   "sgemm", "hotspot", "pathfinder", "srad",
+                          "backprop", "blackscholes", "histogram", "spmv",  "lbm",     "convolution"};
+
+// A statistic summed over the SMs ("dac.records": every gpu.smN.dac.records).
+double sum(const nlohmann::json& stats, const std::string& leaf) {
+  double s = 0;
+  for (const auto& [name, v] : stats["stats"].items())
+    if (name.size() > leaf.size() && name.compare(name.size() - leaf.size(), leaf.size(), leaf) == 0 &&
+        name.rfind("gpu.sm", 0) == 0)
+      s += v["value"].get<double>();
+  return s;
+}
+
+nlohmann::json stats_of(const std::string& dir) { return nlohmann::json::parse(read_file(dir + "/stats.json")); }
+
+}  // namespace
+
+TEST(DacGpu, EverySuiteKernelRunsRightWithItsAffineWarps) {
+  for (const char* k : kKernels) {
+    TempDir d;
+    auto r = run_cli({"run", "-q", "--workload", k, "--variant", "dac", "-o", d.path()});
+    ASSERT_EQ(r.exit_code, 0) << k << ": " << r.err << r.out;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << k << r.out;
+    const auto s = stats_of(d.path());
+    // Every address record expanded was read by a deq; every tuple took an ATQ entry.
+    EXPECT_GT(sum(s, ".dac.enq_address") + sum(s, ".dac.enq_predicate"), 0) << k;
+    EXPECT_EQ(sum(s, ".dac.atq_accesses"), sum(s, ".dac.enq_address") + sum(s, ".dac.enq_predicate")) << k;
+    EXPECT_EQ(sum(s, ".dac.pwaq_accesses"), 2 * sum(s, ".dac.records")) << k;
+    EXPECT_EQ(sum(s, ".dac.pwpq_accesses"), 2 * sum(s, ".dac.predicate_records")) << k;
+  }
+}
+
+TEST(DacGpu, TheSmallestQueuesStillFinish) {
+  for (const char* k : {"sgemm", "pathfinder", "backprop", "srad"}) {
+    TempDir d;
+    auto r = run_cli({"run", "-q", "--workload", k, "--variant", "dac", "-o", d.path(), "-s", "dac.atq_entries=1", "-s",
+                      "dac.pwaq_entries=48", "-s", "dac.pwpq_entries=48"});
+    ASSERT_EQ(r.exit_code, 0) << k << ": " << r.err << r.out;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << k;
+    const auto s = stats_of(d.path());
+    EXPECT_GT(sum(s, ".dac.atq_full") + sum(s, ".dac.held"), 0) << k << ": the small queues never pushed back";
+  }
+  auto r = run_cli({"run", "-q", "--workload", "vecadd", "--variant", "dac", "-s", "dac.pwaq_entries=10"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("dac.pwaq_entries = 10 gives the 48 warp slots"), std::string::npos) << r.err;
+}
+
+TEST(DacGpu, PrefetchSendsTheDataLinesAheadAndCanBeSwitchedOff) {
+  TempDir on, off;
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "backprop", "--variant", "dac", "-o", on.path()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "backprop", "--variant", "dac", "-o", off.path(), "-s", "dac.prefetch=false"})
+                .exit_code,
+            0);
+  const auto a = stats_of(on.path()), b = stats_of(off.path());
+  EXPECT_GT(sum(a, ".dac.prefetches"), 0);
+  EXPECT_EQ(sum(a, ".dac.prefetches"), sum(a, ".dac.prefetch_replies"));
+  EXPECT_EQ(sum(b, ".dac.prefetches"), 0);
+  EXPECT_EQ(sum(a, ".dac.records"), sum(b, ".dac.records"));
+}
+
+TEST(DacGpu, RtlAeuAndPwaqGiveTheModelsStatistics) {
+  for (const char* k : {"sgemm", "pathfinder", "lbm"}) {
+    TempDir a, b;
+    ASSERT_EQ(run_cli({"run", "-q", "--workload", k, "--variant", "dac", "-o", a.path()}).exit_code, 0);
+    auto r = run_cli({"run", "-q", "--workload", k, "--variant", "dac", "-o", b.path(), "-s", "dac.impl=rtl"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(stats_of(a.path())["stats"], stats_of(b.path())["stats"]) << k;
+  }
+  auto r = run_cli({"run", "-q", "--workload", "vecadd", "--variant", "dac", "-s", "dac.impl=rtl", "-s", "dac.pwaq_entries=96"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no RTL build for 48 warps x 2"), std::string::npos) << r.err;
+}
+
+// DAC not attached (dac.enabled false, a variant that does not split) changes nothing: statistics
+// byte for byte and no DAC statistic.
+TEST(DacGpu, RunsWithoutDacHaveNoDacStatistics) {
+  TempDir a, b;
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "sgemm", "--variant", "original", "-o", a.path()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "sgemm", "-o", b.path(), "-s", "dac.enabled=false"}).exit_code, 0);
+  const std::string stats = read_file(a.path() + "/stats.json");
+  EXPECT_EQ(stats, read_file(b.path() + "/stats.json"));
+  EXPECT_EQ(stats.find(".dac."), std::string::npos);
+}
+
+TEST(DacGpu, SuiteRunErrorsNameWhatIsWrong) {
+  auto r = run_cli({"run", "--workload", "sgemm", "--variant", "fast"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'fast' is not a variant of suite kernel sgemm (original, dac)"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "sgemm", "--graph", "rmat:scale=5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("sgemm is a suite kernel: it takes no graph"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "sgemm", "--variant", "dac", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // the reference semantics: the affine grid, then the non-affine one
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+}
