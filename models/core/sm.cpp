@@ -622,6 +622,7 @@ void Sm::retire_cta(std::size_t idx) {
   if (rc.companion) slots.push_back(rc.companion_slot);
   for (std::size_t s : slots) {
     for (auto& [route, unit] : units_) unit->warp_exit(static_cast<std::uint32_t>(s), *this);
+    if (l1_->locked_lines()) l1_->unlock_warp(static_cast<std::uint32_t>(s));
     slots_[s] = Slot{};
     free_slots_.push_back(s);
   }

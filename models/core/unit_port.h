@@ -15,7 +15,8 @@
 //     semantics);
 //   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires);
 //   - a companion warp per CTA (LaunchContext::companion) whose extension instructions reach the
-//     unit as one operation naming the CTA's warps it ran for (UnitOp::parts).
+//     unit as one operation naming the CTA's warps it ran for (UnitOp::parts);
+//   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -70,6 +71,9 @@ class SmPort {
   // The warp slots of a resident CTA's warps, in warp order (its companion warp not included);
   // empty when the CTA is not resident here.
   virtual std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const = 0;
+  // Locks `line` in the L1 for warp slot `warp` until that warp's next load of it (or its CTA's
+  // retirement) releases it (mem::L1Cache::lock); false when its set has no way left to lock.
+  virtual bool lock_line(std::uint64_t line, std::uint32_t warp) = 0;
 };
 
 // A unit as one SM sees it; models/gpu attaches one per SM (or one shared by several SMs).

@@ -50,6 +50,8 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       deq_predicate_(sim.stats().counter(name_ + ".deq_predicate", "deq.pred the non-affine warps executed", "instructions")),
       prefetches_(sim.stats().counter(name_ + ".prefetches", "enq.data lines sent to the L1 ahead of their loads", "lines")),
       prefetch_replies_(sim.stats().counter(name_ + ".prefetch_replies", "of them answered", "lines")),
+      locks_(sim.stats().counter(name_ + ".locks", "L1 line locks taken for a warp's prefetched line (released by its load)", "locks")),
+      lock_refused_(sim.stats().counter(name_ + ".lock_refused", "prefetched lines left unlocked: their set had ways - 1 lines locked", "lines")),
       peu_comparisons_(sim.stats().counter(name_ + ".peu_comparisons", "comparisons the PEU made (1 a scalar-scalar tuple, 2 a convergent warp)", "comparisons")),
       peu_lane_warps_(sim.stats().counter(name_ + ".peu_lane_warps", "warps whose predicate the SIMT lanes compared (32 comparisons each)", "warps")),
       atq_accesses_(sim.stats().counter(name_ + ".atq_accesses", "ATQ reads and writes (energy: 5.3 pJ each [S L690])", "accesses")),
@@ -230,6 +232,7 @@ bool SmUnit::tick(sim::Cycle) {
       ++queued_records_;
       ++records_;
       ++pwaq_accesses_;
+      if (c_.prefetch && c_.lock && (p->tag & kDataTag)) ++(port_->lock_line(p->record.line, p->slot) ? locks_ : lock_refused_);
       if (c_.prefetch && (p->tag & kDataTag) && !(p->record.line == last_line_ && p->tag == last_tag_)) {
         mem::MemAccess a;
         a.access = tlm_glue::Access::load;

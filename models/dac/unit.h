@@ -30,6 +30,7 @@ namespace irr::dac {
 struct UnitConfig {
   ExpanderConfig expander;
   bool prefetch = true;  // enq.data's records send their lines to the L1 [S L619]
+  bool lock = true;      // and lock them there for their warps until the load [S L621]
 };
 
 class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding {
@@ -73,7 +74,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   std::uint64_t next_tag_ = 0;
   core::SmPort* port_ = nullptr;
   sim::Counter &enq_address_, &enq_predicate_, &atq_full_, &records_, &lane_records_, &fallback_records_,
-      &predicate_records_, &held_, &deq_address_, &deq_predicate_, &prefetches_, &prefetch_replies_, &peu_comparisons_,
+      &predicate_records_, &held_, &deq_address_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
   sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_;
   std::uint64_t queued_records_ = 0, groups_queued_ = 0;

@@ -22,6 +22,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
   c.expander.pwpq_depth = pwpq / warps;
   c.expander.impl = config.get_string("dac.impl");
   c.prefetch = config.get_bool("dac.prefetch");
+  c.lock = config.get_bool("dac.lock_lines");
   return c;
 }
 

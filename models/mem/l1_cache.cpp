@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/mem/l1_cache.h"
 
+#include <algorithm>
+
 namespace irr::mem {
 
 using tlm_glue::Access;
@@ -95,6 +97,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     ++accesses_;
     ++hits_stat_;
     hits_.emplace_back(c + latency_, a);
+    release(a);
     return true;
   }
   if (mshr_.can_merge(a.line)) {
@@ -102,6 +105,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     ++misses_;
     ++mshr_merges_;
     mshr_.merge(a.line, a);
+    release(a);
     return true;
   }
   const bool no_mshr = mshr_.pending(a.line) || !mshr_.can_allocate();
@@ -114,7 +118,46 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   ++misses_;
   mshr_.allocate(a.line, a);
   to_network(a, c + latency_, true);
+  release(a);
   return true;
+}
+
+bool L1Cache::lock(std::uint64_t line, std::uint32_t warp) {
+  auto it = locks_.find(line);
+  if (it == locks_.end()) {
+    std::uint32_t others = 0;
+    for (const auto& [l, warps] : locks_) others += array_.set_of(l) == array_.set_of(line);
+    if (others + 1 >= array_.ways()) return false;
+    it = locks_.emplace(line, std::vector<std::uint32_t>{}).first;
+    array_.lock(line, true);  // no effect until the line is in the cache: its fill locks it then
+  }
+  it->second.push_back(warp);
+  return true;
+}
+
+void L1Cache::release(const MemAccess& a) {
+  if (locks_.empty()) return;
+  auto it = locks_.find(a.line);
+  if (it == locks_.end()) return;
+  auto w = std::find(it->second.begin(), it->second.end(), a.warp);
+  if (w == it->second.end()) return;
+  it->second.erase(w);
+  if (it->second.empty()) {
+    array_.lock(a.line, false);
+    locks_.erase(it);
+  }
+}
+
+void L1Cache::unlock_warp(std::uint32_t warp) {
+  for (auto it = locks_.begin(); it != locks_.end();) {
+    it->second.erase(std::remove(it->second.begin(), it->second.end(), warp), it->second.end());
+    if (it->second.empty()) {
+      array_.lock(it->first, false);
+      it = locks_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 bool L1Cache::tick(sim::Cycle c) {
@@ -129,7 +172,9 @@ bool L1Cache::tick(sim::Cycle c) {
     if (g.access == Access::load && !g.to_unit) {
       miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
       if (policy_->allocate(g.line, g.pc)) {
-        if (auto ev = array_.fill(g.line, false, policy_->insert_mru(g.line, g.pc)); ev && ev->dirty) {
+        auto ev = array_.fill(g.line, false, policy_->insert_mru(g.line, g.pc));
+        if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
+        if (ev && ev->dirty) {
           MemAccess wb;
           wb.access = Access::store;
           wb.line = ev->line;

@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "models/mem/address_map.h"
@@ -55,12 +56,23 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::vector<std::string> outstanding() const override;
   void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
   const CacheArray& array() const { return array_; }
-  void invalidate_all() { array_.clear(); }
+  void invalidate_all() {
+    array_.clear();
+    locks_.clear();
+  }
+  // Counted line locks (DAC's lock counters in the tag array [seed 001 L621]): a lock held for
+  // warp `warp` keeps `line` from being replaced — once it is in the cache, or as soon as its fill
+  // arrives — until that warp's next load of the line releases it. Refused (false) when the
+  // line's set already has ways − 1 other lines locked: one way stays free for every other access.
+  bool lock(std::uint64_t line, std::uint32_t warp);
+  void unlock_warp(std::uint32_t warp);  // every lock held for the warp (its CTA retired)
+  std::size_t locked_lines() const { return locks_.size(); }
 
  private:
   bool handle(const MemAccess& a, sim::Cycle c);
   void to_network(const MemAccess& a, sim::Cycle ready, bool fill);
   void complete(const MemAccess& a) { done_.push_back(a); }
+  void release(const MemAccess& a);  // a load of a's warp releases that warp's lock on its line
 
   sim::Simulation& sim_;
   const std::uint32_t sm_;
@@ -83,6 +95,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back
+  std::map<std::uint64_t, std::vector<std::uint32_t>> locks_;  // line -> the warps holding a lock on it
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;
   sim::Distribution& miss_latency_;

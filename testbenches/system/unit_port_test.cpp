@@ -567,3 +567,102 @@ TEST(UnitPort, ACompanionRunsFirstFunctionallyAndMayNotTouchMemory) {
   }
   EXPECT_NE(error.find("a companion stream accesses memory (st)"), std::string::npos) << error;
 }
+
+namespace {
+
+// `tpre.u32 d, a` (d = a): the unit prefetches line `base` into the L1, locks it for the issuing
+// warp and completes when it arrives. The kernel then loads four other lines of the same set of the
+// 4-way L1 (32 sets of 128 B: 4 KiB apart), then `base` again.
+const char* kLock = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry lk(.param .u64 base)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [base];
+mov.u32 %r1, 0;
+tpre.u32 %r2, %r1;
+ld.global.u32 %r3, [%rd1+4096];
+ld.global.u32 %r4, [%rd1+8192];
+ld.global.u32 %r5, [%rd1+12288];
+ld.global.u32 %r6, [%rd1+16384];
+add.u32 %r3, %r3, %r4;
+add.u32 %r3, %r3, %r5;
+add.u32 %r3, %r3, %r6;
+mul.lo.u32 %r3, %r3, 0;
+cvt.u64.u32 %rd2, %r3;
+add.u64 %rd3, %rd1, %rd2;
+ld.global.u32 %r7, [%rd3];
+ret;
+}
+)";
+
+struct LockUnit : core::SmUnit {
+  std::uint64_t base = 0, other = 0;
+  bool lock = true;
+  std::vector<bool> locked_other;
+  std::uint64_t token = 0;
+  std::uint32_t warp = 0;
+  bool can_accept(const core::UnitOp&) override { return true; }
+  void accept(const core::UnitOp& op, core::SmPort& port) override {
+    token = op.token;
+    warp = op.warp;
+    mem::MemAccess a;
+    a.access = tlm_glue::Access::load;
+    a.line = a.address = base;
+    a.bytes = 128;
+    a.sectors = ~0u;
+    port.inject(*this, a, false, 0);
+    if (lock) EXPECT_TRUE(port.lock_line(base, op.warp));
+    // Another set: ways - 1 = 3 lines lock, the fourth is refused.
+    for (std::uint64_t k = 0; k < 4; ++k) locked_other.push_back(port.lock_line(other + 4096 * k, op.warp));
+  }
+  void memory_reply(std::uint64_t, core::SmPort& port) override { port.complete(token); }
+};
+
+double run_lock(bool lock, std::vector<bool>* others) {
+  Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  core::ptx::ExtensionRegistry reg;
+  core::ptx::Extension e = tsum_extension();
+  e.name = "tpre";
+  e.unit = e.route = "lock";
+  e.execute = [](core::ptx::ExtensionCall& c) {
+    for (unsigned l = 0; l < 32; ++l)
+      if (c.active() >> l & 1) c.write(0, l, c.read(1, l));
+  };
+  reg.add(e);
+  Device dev(g.memory(), &reg);
+  dev.set_backend(&g);
+  LockUnit* unit = nullptr;
+  g.attach_sm_units("lock", [&](core::Sm&) {
+    auto u = std::make_unique<LockUnit>();
+    u->lock = lock;
+    unit = u.get();
+    return u;
+  });
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kLock, "lock.ptx");
+    const std::uint64_t base = dev.malloc(1 << 16);
+    unit->base = base;
+    unit->other = base + 128;  // the next set
+    dev.launch(dev.kernel(mod, "lk"), Dim3{1}, Dim3{32}, Args() << base);
+  });
+  tb.run();
+  EXPECT_TRUE(host.finished());
+  if (others) *others = unit->locked_other;
+  return tb.stat("gpu.sm0.l1.hits");
+}
+
+}  // namespace
+
+// L1 line locks (SmPort::lock_line): a line locked for a warp outlives four other fills of its set
+// until that warp loads it; a set never has all its ways locked.
+TEST(UnitPort, ALockedLineStaysUntilItsWarpLoadsIt) {
+  std::vector<bool> others;
+  EXPECT_EQ(run_lock(true, &others), 1);  // the last load hits the locked line
+  EXPECT_EQ(others, (std::vector<bool>{true, true, true, false}));
+}
+
+TEST(UnitPort, AnUnlockedLineIsEvictedByItsSet) { EXPECT_EQ(run_lock(false, nullptr), 0); }
