@@ -572,7 +572,7 @@ namespace {
 
 // `tpre.u32 d, a` (d = a): the unit prefetches line `base` into the L1, locks it for the issuing
 // warp and completes when it arrives. The kernel then loads four other lines of the same set of the
-// 4-way L1 (32 sets of 128 B: 4 KiB apart), then `base` again.
+// 4-way L1 (32 sets of 128 B: 4 KiB apart), then, once they have arrived, `base` again.
 const char* kLock = R"(.version 9.0
 .target sm_75
 .address_size 64
