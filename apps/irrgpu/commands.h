@@ -46,6 +46,7 @@ struct RunOptions {
   // A wavefront workload (workloads/wavefront): tiles per side and elements per tile side.
   std::string tiles = "32x32";
   std::uint32_t tile = 32;
+  std::uint32_t scale = 1;  // a suite kernel's input size multiplier
   std::vector<std::string> program;  // irrgpu exec: the application and its arguments
 };
 

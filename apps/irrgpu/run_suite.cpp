@@ -23,6 +23,8 @@ int run_suite(const RunOptions& o) {
   if (!o.timing_from_kernel.empty())
     throw Error({"--timing-from-kernel", 0, 0}, "suite kernels run timed from their first launch", Error::Kind::usage);
   const suite::Kernel& k = suite::kernel(o.workload);
+  if (o.scale == 0 || o.scale > 4096)
+    throw Error({"--scale", 0, 0}, std::to_string(o.scale) + ": an input size multiplier from 1 to 4096", Error::Kind::usage);
   const std::string variant = o.variant == "data" ? "original" : o.variant;  // "data": --variant not given
   if (variant != "original" && variant != "dac")
     throw Error({"--variant", 0, 0}, "'" + variant + "' is not a variant of suite kernel " + k.name + " (original, dac)",
@@ -38,6 +40,7 @@ int run_suite(const RunOptions& o) {
     dac::Queues* queues = split ? &timed->dac->queues() : nullptr;
     gpu::Host host("host", [&] {
       suite::Launcher l(*timed->device, split ? &extensions : nullptr, queues, {}, true);
+      l.scale = o.scale;
       r = k.run(l);
       launches = l.launches;
       warp_instructions = l.warp_instructions;
@@ -51,6 +54,7 @@ int run_suite(const RunOptions& o) {
     runtime::Device dev(store, &extensions);
     dev.echo_printf(!o.quiet);
     suite::Launcher l(dev, split ? &extensions : nullptr, split ? &queues : nullptr, {}, true);
+    l.scale = o.scale;
     r = k.run(l);
     launches = l.launches;
     warp_instructions = l.warp_instructions;
@@ -66,7 +70,7 @@ int run_suite(const RunOptions& o) {
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
     const nlohmann::json record = {{"workload", k.name}, {"variant", variant}, {"mode", o.mode},
-                                   {"kernel_launches", launches}, {"warp_instructions", warp_instructions},
+                                   {"scale", o.scale}, {"kernel_launches", launches}, {"warp_instructions", warp_instructions},
                                    {"check", r.error.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
     sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");

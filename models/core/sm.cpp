@@ -470,7 +470,15 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
       }
   }
   slot.gang->check_barrier();
+  if (in.op == Op::bar && !parts.empty() &&
+      std::none_of(ws.begin(), ws.end(), [](const auto& w) { return w->state() == Warp::State::at_barrier; }))
+    for (auto& [route, unit] : units_) unit->barrier(ctas_[slot.cta]->cta->linear_index(), true, *this);
   if (parts.empty()) return;
+  if (!companion_issued_)
+    companion_issued_ = &sim_.counter(*this, "companion_instructions",
+                                      "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
+                                      "instructions");
+  ++*companion_issued_;
   ++issued_;
   ++*issued_by_class_[issue_class(in)];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
@@ -640,14 +648,15 @@ void Sm::retire_cta(std::size_t idx) {
 }
 
 // Two-level scheduling (Narasiman et al., MICRO 2011, as GPGPU-Sim's two_level_active): a warp
-// that waits on memory or at a barrier, or has finished, leaves the active set; the oldest pending
-// warps that wait on neither take the free places.
+// that waits on memory, at a barrier or on a unit, or has finished, leaves the active set; the
+// oldest pending warps that wait on none of these take the free places. (A unit's wait may last as
+// long as another warp's work: a DAC deq waits for its CTA's affine warp, which must get in.)
 void Sm::refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age) {
   auto& act = active_[sch];
   auto long_wait = [&](std::size_t s) {
     const ptx::Instruction* in = nullptr;
     const Stall st = slots_[s].warp ? ready(s, in) : Stall::empty;
-    return st == Stall::empty || st == Stall::memory || st == Stall::barrier;
+    return st == Stall::empty || st == Stall::memory || st == Stall::barrier || st == Stall::unit;
   };
   act.erase(std::remove_if(act.begin(), act.end(), long_wait), act.end());
   if (act.size() >= active_size_) return;
@@ -758,11 +767,15 @@ bool Sm::tick(sim::Cycle c) {
     bool waiting_before = false;
     for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
     rc.cta->check_barrier();
+    bool still_waiting = false;
     for (std::size_t s : rc.slots) {
       const bool go = waiting_before && slots_[s].warp->state() == Warp::State::ready;
       released = released || go;
       slots_[s].dirty = slots_[s].dirty || go;
+      still_waiting = still_waiting || slots_[s].warp->state() == Warp::State::at_barrier;
     }
+    if (waiting_before && !still_waiting && !units_.empty())
+      for (auto& [route, unit] : units_) unit->barrier(rc.cta->linear_index(), false, *this);
     bool done = rc.cta->done() && (!rc.companion || rc.companion->done());
     for (std::size_t s : rc.slots) done = done && slots_[s].loads == 0 && slots_[s].stores == 0;
     if (done) {
@@ -800,6 +813,15 @@ std::vector<std::string> Sm::outstanding() const {
   std::vector<std::string> v;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     const Slot& slot = slots_[s];
+    if (slot.gang) {  // a companion warp: each of its CTA's warps it has not finished for
+      for (const auto& w : slot.gang->warps())
+        if (w->state() != Warp::State::done)
+          v.push_back(w->where() + ": companion, " +
+                      (w->state() == Warp::State::at_barrier ? "waits at its barrier"
+                       : slot.unit_wait                      ? "waits for a unit"
+                                                             : "ready"));
+      continue;
+    }
     if (!slot.warp || slot.warp->state() == Warp::State::done) continue;
     std::string what = slot.warp->state() == Warp::State::at_barrier ? "waits at a barrier"
                        : slot.unit_wait                               ? "waits for a unit"

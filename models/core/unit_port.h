@@ -16,7 +16,8 @@
 //   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires);
 //   - a companion warp per CTA (LaunchContext::companion) whose extension instructions reach the
 //     unit as one operation naming the CTA's warps it ran for (UnitOp::parts);
-//   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line).
+//   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line);
+//   - barrier releases, of a CTA's warps and of its companion warp (SmUnit::barrier).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -87,6 +88,8 @@ class SmUnit {
   virtual void kernel_end(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
   // The warp in slot `warp` has exited (its CTA retired; the slot may be reused).
   virtual void warp_exit(std::uint32_t /*warp*/, SmPort& /*port*/) {}
+  // A CTA's warps were released from a barrier (`companion`: its companion warp's were).
+  virtual void barrier(std::uint64_t /*cta*/, bool /*companion*/, SmPort& /*port*/) {}
 };
 
 }  // namespace irr::core

@@ -79,7 +79,9 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   if ((phase_ == Phase::expanding && !ao.busy) || (phase_ == Phase::lanes && lanes_.empty())) next_warp();
 
   // The predicate expansion unit: a predicate tuple's part a cycle into its warp's PWPQ partition.
-  if (phase_ == Phase::idle && !atq_.empty() && atq_.front().predicate) {
+  const bool gated = phase_ == Phase::idle && !atq_.empty() && !may_start();
+  stats_.gated += gated;
+  if (phase_ == Phase::idle && !atq_.empty() && atq_.front().predicate && !gated) {
     const WarpPart& p = atq_.front().parts[warp_];
     if (pwpq_[p.slot].size() < c_.pwpq_depth) {
       pwpq_[p.slot].push_back(p.predicate);
@@ -119,7 +121,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
       ++(atq_.front().parts[warp_].by_lanes ? stats_.lane_records : stats_.fallback_records);
     }
   }
-  if (phase_ == Phase::idle && !atq_.empty() && !atq_.front().predicate) {  // the next warp of the head tuple
+  if (phase_ == Phase::idle && !atq_.empty() && !atq_.front().predicate && may_start()) {  // the head tuple's next warp
     const WarpPart& p = atq_.front().parts[warp_];
     if (p.by_lanes) {  // records from the lanes, no AEU
       lanes_.assign(p.lanes.begin(), p.lanes.end());

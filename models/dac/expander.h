@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,7 @@ struct AddressTuple {
   std::vector<WarpPart> parts;
   bool predicate = false;  // enq.pred: one PWPQ record a part (the PEU's output)
   std::uint64_t tag = 0;   // the caller's, back with each record (Pushed)
+  std::uint64_t cta = 0, fence = 0;  // the caller's, for its gate (set_gate)
 };
 
 struct ExpanderConfig {
@@ -55,7 +57,8 @@ struct ExpanderConfig {
 
 struct ExpanderStats {
   std::uint64_t cycles = 0, records = 0, held = 0, fallback_records = 0, refused = 0, predicate_records = 0,
-                lane_records = 0;  // lane_records: records of parts given by_lanes
+                lane_records = 0,  // lane_records: records of parts given by_lanes
+                gated = 0;         // cycles the head tuple waited for its gate
 };
 
 // A record that entered a queue this cycle.
@@ -82,11 +85,14 @@ class Expander {
   std::size_t predicates(std::uint32_t slot) const { return slot < pwpq_.size() ? pwpq_[slot].size() : 0; }
   std::uint32_t pop_predicate(std::uint32_t slot);
   std::size_t atq_size() const { return atq_.size(); }
+  // A tuple starts expanding only once `gate` says so (DAC's barrier gating); none: at once.
+  void set_gate(std::function<bool(const AddressTuple&)> gate) { gate_ = std::move(gate); }
   bool idle() const;  // nothing queued or being expanded
   const ExpanderStats& stats() const { return stats_; }
 
  private:
   void next_warp();
+  bool may_start() const { return warp_ != 0 || !gate_ || gate_(atq_.front()); }
 
   ExpanderConfig c_;
   std::unique_ptr<AeuBlock> aeu_;
@@ -100,6 +106,7 @@ class Expander {
   std::optional<LineRecord> delivered_;
   std::optional<Pushed> pushed_;
   std::vector<std::deque<std::uint32_t>> pwpq_;  // per warp slot
+  std::function<bool(const AddressTuple&)> gate_;
   ExpanderStats stats_;
 };
 

@@ -46,7 +46,8 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       fallback_records_(sim.stats().counter(name_ + ".fallback_records", "of them from the SIMT lanes: offsets off the AEU's fast path", "records")),
       predicate_records_(sim.stats().counter(name_ + ".predicate_records", "predicate masks put into the PWPQ", "records")),
       held_(sim.stats().counter(name_ + ".held", "cycles an expansion waited for room in a warp's queue", "cycles")),
-      deq_address_(sim.stats().counter(name_ + ".deq_address", "deq.data and deq.addr the non-affine warps executed", "instructions")),
+      deq_data_(sim.stats().counter(name_ + ".deq_data", "deq.data the non-affine warps executed (a decoupled load each)", "instructions")),
+      deq_addr_(sim.stats().counter(name_ + ".deq_addr", "deq.addr the non-affine warps executed (a decoupled store each)", "instructions")),
       deq_predicate_(sim.stats().counter(name_ + ".deq_predicate", "deq.pred the non-affine warps executed", "instructions")),
       prefetches_(sim.stats().counter(name_ + ".prefetches", "enq.data lines sent to the L1 ahead of their loads", "lines")),
       prefetch_replies_(sim.stats().counter(name_ + ".prefetch_replies", "of them answered", "lines")),
@@ -57,11 +58,23 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       atq_accesses_(sim.stats().counter(name_ + ".atq_accesses", "ATQ reads and writes (energy: 5.3 pJ each [S L690])", "accesses")),
       pwaq_accesses_(sim.stats().counter(name_ + ".pwaq_accesses", "PWAQ reads and writes (energy: 3.4 pJ each [S L691])", "accesses")),
       pwpq_accesses_(sim.stats().counter(name_ + ".pwpq_accesses", "PWPQ reads and writes (energy: 1.5 pJ each [S L692])", "accesses")),
+      gated_(sim.stats().counter(name_ + ".gated", "cycles the ATQ's head tuple waited for its CTA's warps to pass the barrier the affine warp passed before it", "cycles")),
       atq_probe_(sim.probe(name_ + ".atq", sim::bits_for(c.expander.atq_entries), "tuples in the ATQ")),
       pwaq_probe_(sim.probe(name_ + ".pwaq", 16, "address records in the PWAQ")),
       ahead_probe_(sim.probe(name_ + ".run_ahead", 16, "enqs issued whose deqs have not come: how far the affine warps run ahead")) {
+  if (c.barrier_gating)
+    expander_.set_gate([this](const AddressTuple& t) {
+      auto it = barriers_.find(t.cta);
+      return it == barriers_.end() ? t.fence == 0 : it->second.second >= t.fence;
+    });
   sim.clock("core").add(*this);
   sim.watch(name_, *this);
+}
+
+void SmUnit::barrier(std::uint64_t cta, bool companion, core::SmPort&) {
+  auto& [affine, non_affine] = barriers_[cta];
+  ++(companion ? affine : non_affine);
+  wake();
 }
 
 bool SmUnit::can_accept(const core::UnitOp& op) {
@@ -81,6 +94,8 @@ void SmUnit::enq(const core::UnitOp& op, core::SmPort& port) {
   AddressTuple t;
   t.predicate = form == Form::pred;
   t.tag = (next_tag_++ << 1) | (form == Form::data ? kDataTag : 0);
+  t.cta = op.cta;
+  t.fence = barriers_.count(op.cta) ? barriers_[op.cta].first : 0;
   std::vector<std::uint32_t> masks;
   for (const core::UnitOp::Part& part : op.parts) {
     if (part.warp >= slots.size()) throw std::logic_error(name_ + ": an enq for a warp its CTA does not have");
@@ -167,7 +182,7 @@ void SmUnit::accept(const core::UnitOp& op, core::SmPort& port) {
     pred_deqs_.push_back(Deq{op.token, op.warp, std::move(g)});
     return;
   }
-  ++deq_address_;
+  ++(static_cast<Form>(op.instruction->ext_form) == Form::data ? deq_data_ : deq_addr_);
   if (g.records.empty()) return port.complete(op.token);  // no thread of the warp needed the value
   deqs_.push_back(Deq{op.token, op.warp, std::move(g)});
 }
@@ -250,6 +265,7 @@ bool SmUnit::tick(sim::Cycle) {
   lane_records_ += s.lane_records - lane_records_.count();
   fallback_records_ += s.fallback_records - fallback_records_.count();
   held_ += s.held - held_.count();
+  gated_ += s.gated - gated_.count();
   atq_probe_.set(expander_.atq_size());
   pwaq_probe_.set(std::min<std::uint64_t>(queued_records_, 0xffff));
   ahead_probe_.set(std::min<std::uint64_t>(groups_queued_, 0xffff));
@@ -269,6 +285,7 @@ void SmUnit::kernel_end(const core::KernelLaunch&, core::SmPort&) {
     throw Error(name_ + ": the kernel ended with tuples or deqs still in the unit");
   reference_.check_drained();
   last_line_ = last_tag_ = ~0ull;
+  barriers_.clear();
 }
 
 std::vector<std::string> SmUnit::outstanding() const {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct UnitConfig {
   ExpanderConfig expander;
   bool prefetch = true;  // enq.data's records send their lines to the L1 [S L619]
   bool lock = true;      // and lock them there for their warps until the load [S L621]
+  bool barrier_gating = true;  // a tuple past the affine warp's barrier waits for the CTA's warps to pass it [S L625]
 };
 
 class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding {
@@ -41,6 +43,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   void accept(const core::UnitOp& op, core::SmPort& port) override;
   void memory_reply(std::uint64_t tag, core::SmPort& port) override;
   void kernel_end(const core::KernelLaunch& k, core::SmPort& port) override;
+  void barrier(std::uint64_t cta, bool companion, core::SmPort& port) override;
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
 
@@ -74,10 +77,13 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   std::uint64_t next_tag_ = 0;
   core::SmPort* port_ = nullptr;
   sim::Counter &enq_address_, &enq_predicate_, &atq_full_, &records_, &lane_records_, &fallback_records_,
-      &predicate_records_, &held_, &deq_address_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
+      &predicate_records_, &held_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
+  sim::Counter& gated_;
   sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_;
   std::uint64_t queued_records_ = 0, groups_queued_ = 0;
+  // Per CTA: barriers its affine warp and its non-affine warps have passed (barrier gating).
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> barriers_;
 };
 
 // The records a warp's threads' addresses touch, grouped by line in address order (4-byte words):

@@ -23,6 +23,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
   c.expander.impl = config.get_string("dac.impl");
   c.prefetch = config.get_bool("dac.prefetch");
   c.lock = config.get_bool("dac.lock_lines");
+  c.barrier_gating = config.get_bool("dac.barrier_gating");
   return c;
 }
 

@@ -41,6 +41,7 @@ TEST(DacGpu, EverySuiteKernelRunsRightWithItsAffineWarps) {
     const auto s = stats_of(d.path());
     // Every address record expanded was read by a deq; every tuple took an ATQ entry.
     EXPECT_GT(sum(s, ".dac.enq_address") + sum(s, ".dac.enq_predicate"), 0) << k;
+    EXPECT_GT(sum(s, ".companion_instructions"), 0) << k;
     EXPECT_EQ(sum(s, ".dac.atq_accesses"), sum(s, ".dac.enq_address") + sum(s, ".dac.enq_predicate")) << k;
     EXPECT_EQ(sum(s, ".dac.pwaq_accesses"), 2 * sum(s, ".dac.records")) << k;
     EXPECT_EQ(sum(s, ".dac.pwpq_accesses"), 2 * sum(s, ".dac.predicate_records")) << k;
@@ -109,4 +110,26 @@ TEST(DacGpu, SuiteRunErrorsNameWhatIsWrong) {
   r = run_cli({"run", "--workload", "sgemm", "--variant", "dac", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 0) << r.err;  // the reference semantics: the affine grid, then the non-affine one
   EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+}
+
+// A tuple enqueued after the affine warp passed a barrier waits until its CTA's warps pass it too.
+TEST(DacGpu, BarrierGatingHoldsTuplesPastABarrier) {
+  TempDir on, off;
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "sgemm", "--variant", "dac", "-o", on.path()}).exit_code, 0);
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "sgemm", "--variant", "dac", "-o", off.path(), "-s",
+                     "dac.barrier_gating=false"})
+                .exit_code,
+            0);
+  EXPECT_GT(sum(stats_of(on.path()), ".dac.gated"), 0);
+  EXPECT_EQ(sum(stats_of(off.path()), ".dac.gated"), 0);
+}
+
+// Two-level scheduling with the dissertation's settings once deadlocked: non-affine warps waiting
+// on their deq filled the active set, so the warps that had to pass a barrier before the gated
+// head tuple could expand never got in. A warp waiting on a unit now leaves the active set.
+TEST(DacGpu, TwoLevelSchedulingLetsEveryWarpReachItsBarrier) {
+  auto r = run_cli({"run", "-q", "--workload", "sgemm", "--variant", "dac", "--scale", "16", "-s", "gpu.num_sms=1", "-s",
+                    "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000);
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
 }

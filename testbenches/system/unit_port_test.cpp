@@ -531,7 +531,9 @@ TEST(UnitPort, ACompanionWarpIssuesOnceForItsWholeCta) {
   ASSERT_EQ(marks.size(), 5u);
   for (const Mark& m : marks)
     for (unsigned l = 0; l < 32; ++l)
-      if (m.mask >> l & 1) EXPECT_TRUE(m.value[l] == 32 * m.warp + l || m.value[l] == 4 * (32 * m.warp + l));
+      if (m.mask >> l & 1) {
+        EXPECT_TRUE(m.value[l] == 32 * m.warp + l || m.value[l] == 4 * (32 * m.warp + l));
+      }
 }
 
 TEST(UnitPort, ACompanionRunsFirstFunctionallyAndMayNotTouchMemory) {
@@ -614,7 +616,9 @@ struct LockUnit : core::SmUnit {
     a.bytes = 128;
     a.sectors = ~0u;
     port.inject(*this, a, false, 0);
-    if (lock) EXPECT_TRUE(port.lock_line(base, op.warp));
+    if (lock) {
+      EXPECT_TRUE(port.lock_line(base, op.warp));
+    }
     // Another set: ways - 1 = 3 lines lock, the fourth is refused.
     for (std::uint64_t k = 0; k < 4; ++k) locked_other.push_back(port.lock_line(other + 4096 * k, op.warp));
   }

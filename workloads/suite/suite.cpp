@@ -108,7 +108,7 @@ struct Checker {
 
 Outcome vecadd(Launcher& l) {
   Device& d = l.dev;
-  const int n = 10000;
+  const int n = 10000 * static_cast<int>(l.scale);
   Rng r{1};
   const auto a = r.floats(n, -10, 10), b = r.floats(n, -10, 10);
   const auto pc = d.malloc(n * 4);
@@ -122,12 +122,12 @@ Outcome vecadd(Launcher& l) {
 
 Outcome saxpy(Launcher& l) {
   Device& d = l.dev;
-  const int n = 10000;
+  const int n = 10000 * static_cast<int>(l.scale);
   const float alpha = 1.5f;
   Rng r{2};
   const auto x = r.floats(n, -10, 10), y = r.floats(n, -10, 10);
   const auto py = upload(d, y);
-  l.launch("saxpy", Dim3{16}, Dim3{128}, Args() << alpha << upload(d, x) << py << n);  // a grid-stride loop
+  l.launch("saxpy", Dim3{16 * l.scale}, Dim3{128}, Args() << alpha << upload(d, x) << py << n);  // a grid-stride loop
   std::vector<float> want(n);
   for (int i = 0; i < n; ++i) want[i] = alpha * x[i] + y[i];
   Checker c;
@@ -137,7 +137,7 @@ Outcome saxpy(Launcher& l) {
 
 Outcome stencil5(Launcher& l) {
   Device& d = l.dev;
-  const int w = 70, h = 45;
+  const int w = 70, h = 45 * static_cast<int>(l.scale);
   const float c0 = 0.5f, c1 = 0.125f;
   Rng r{3};
   const auto in = r.floats(w * h, 0, 100);
@@ -158,11 +158,11 @@ Outcome stencil5(Launcher& l) {
 
 Outcome sgemm(Launcher& l) {
   Device& d = l.dev;
-  const int m = 64, n = 48, k = 32;
+  const int m = 64 * static_cast<int>(l.scale), n = 48, k = 32;
   Rng r{4};
   const auto a = r.floats(m * k, -1, 1), b = r.floats(k * n, -1, 1);
   const auto pc = d.malloc(m * n * 4);
-  l.launch("sgemm", Dim3{n / 16, m / 16}, Dim3{16, 16}, Args() << upload(d, a) << upload(d, b) << pc << m << n << k);
+  l.launch("sgemm", Dim3{n / 16, static_cast<std::uint32_t>(m / 16)}, Dim3{16, 16}, Args() << upload(d, a) << upload(d, b) << pc << m << n << k);
   std::vector<float> want(m * n, 0);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j)
@@ -174,7 +174,7 @@ Outcome sgemm(Launcher& l) {
 
 Outcome hotspot(Launcher& l) {
   Device& d = l.dev;
-  const int w = 50, h = 40;
+  const int w = 50, h = 40 * static_cast<int>(l.scale);
   const float cap = 0.5f, rx = 0.1f, ry = 0.1f, rz = 0.05f, amb = 80.0f;
   Rng r{5};
   const auto power = r.floats(w * h, 0, 1), temp = r.floats(w * h, 320, 340);
@@ -196,7 +196,7 @@ Outcome hotspot(Launcher& l) {
 
 Outcome pathfinder(Launcher& l) {
   Device& d = l.dev;
-  const int rows = 20, cols = 1000;
+  const int rows = 20, cols = 1000 * static_cast<int>(l.scale);
   Rng r{6};
   std::vector<int> wall(rows * cols);
   for (auto& v : wall) v = static_cast<int>(r.below(10));
@@ -225,7 +225,7 @@ Outcome pathfinder(Launcher& l) {
 
 Outcome srad(Launcher& l) {
   Device& d = l.dev;
-  const int rows = 40, cols = 48, cells = rows * cols;
+  const int rows = 40 * static_cast<int>(l.scale), cols = 48, cells = rows * cols;
   const float q0sqr = 0.05f, lambda = 0.5f;
   Rng r{7};
   auto J = r.floats(cells, 0.5f, 1.5f);
@@ -270,7 +270,7 @@ Outcome srad(Launcher& l) {
 
 Outcome backprop(Launcher& l) {
   Device& d = l.dev;
-  const int n_in = 64, n_hid = 200;
+  const int n_in = 64, n_hid = 200 * static_cast<int>(l.scale);
   const float eta = 0.3f, momentum = 0.3f;
   Rng r{8};
   const auto in = r.floats(n_in, 0, 1), w = r.floats(n_in * n_hid, -0.5f, 0.5f), delta = r.floats(n_hid, -0.1f, 0.1f);
@@ -308,12 +308,12 @@ float cnd(float x) {
 
 Outcome blackscholes(Launcher& l) {
   Device& d = l.dev;
-  const int n = 4000;
+  const int n = 4000 * static_cast<int>(l.scale);
   const float rate = 0.02f, vol = 0.30f;
   Rng r{9};
   const auto s = r.floats(n, 5, 30), x = r.floats(n, 1, 100), t = r.floats(n, 0.25f, 10);
   const auto pcall = d.malloc(n * 4), pput = d.malloc(n * 4);
-  l.launch("blackscholes", Dim3{8}, Dim3{128},
+  l.launch("blackscholes", Dim3{8 * l.scale}, Dim3{128},
            Args() << upload(d, s) << upload(d, x) << upload(d, t) << pcall << pput << rate << vol << n);
   std::vector<float> call(n), put(n);
   for (int i = 0; i < n; ++i) {
@@ -331,12 +331,12 @@ Outcome blackscholes(Launcher& l) {
 
 Outcome histogram(Launcher& l) {
   Device& d = l.dev;
-  const int n = 20000;
+  const int n = 20000 * static_cast<int>(l.scale);
   Rng r{10};
   std::vector<std::uint8_t> data(n);
   for (auto& v : data) v = static_cast<std::uint8_t>(r.below(256) & r.below(256));  // a skewed distribution
   const auto pb = upload(d, std::vector<std::uint32_t>(256, 0));
-  l.launch("histogram", Dim3{16}, Dim3{256}, Args() << upload(d, data) << pb << n);
+  l.launch("histogram", Dim3{16 * l.scale}, Dim3{256}, Args() << upload(d, data) << pb << n);
   std::vector<std::uint32_t> want(256, 0);
   for (auto v : data) ++want[v];
   Checker c;
@@ -346,7 +346,7 @@ Outcome histogram(Launcher& l) {
 
 Outcome spmv(Launcher& l) {
   Device& d = l.dev;
-  const int n = 500;
+  const int n = 500 * static_cast<int>(l.scale);
   Rng r{11};
   std::vector<int> row(n + 1, 0), col;
   std::vector<float> val;
@@ -368,7 +368,7 @@ Outcome spmv(Launcher& l) {
 
 Outcome lbm(Launcher& l) {
   Device& d = l.dev;
-  const int w = 48, h = 32, cells = w * h;
+  const int w = 48, h = 32 * static_cast<int>(l.scale), cells = w * h;
   const float omega = 1.2f;
   Rng r{12};
   const auto f = r.floats(5 * cells, 0.1f, 1.0f);
@@ -396,7 +396,7 @@ Outcome lbm(Launcher& l) {
 
 Outcome conv_rows(Launcher& l) {
   Device& d = l.dev;
-  const int w = 70, h = 20, radius = 4;
+  const int w = 70, h = 20 * static_cast<int>(l.scale), radius = 4;
   Rng r{13};
   const auto taps = r.floats(2 * radius + 1, 0, 0.2f), in = r.floats(w * h, 0, 255);
   d.memcpy_to_device(d.symbol(l.module, "taps"), taps.data(), taps.size() * 4);  // cudaMemcpyToSymbol

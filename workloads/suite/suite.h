@@ -38,6 +38,8 @@ class Launcher {
   // into the instruction that uses the value (`ld.global r, deq.data`, `@deq.pred bra`).
   std::uint64_t warp_instructions = 0, affine_warp_instructions = 0, affine_per_cta = 0, deq_instructions = 0,
                 launches = 0;
+  // The inputs' size: each kernel multiplies its main dimension (elements, rows or columns) by it.
+  std::uint32_t scale = 1;
 
  private:
   dac::Queues* queues_;

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""The DAC study (docs/results/dac.md): the suite kernels (workloads/suite) as written and split by
+the DAC pass, on the GTX 480 of the dissertation's Table 3.1 (gtx480 with a 48 KB L1, 16 KB shared
+memory and two-level scheduling), at --scale times their unit-test inputs. For each kernel: the
+speedup in kernel cycles, warp instructions executed (the deq instructions folded into their users
+as the dissertation's ISA has it, and not), the affine warps' share, how many baseline instructions
+one affine instruction replaces, the share of global loads decoupled, whether the kernel is
+memory-intensive (the dissertation's test: a speedup of 1.5 or more with a perfect memory), and
+the events the dissertation's energy comparison rests on. Then the queues' sizes and each
+mechanism switched off. Prints markdown; --plot DIR writes PNG charts (matplotlib).
+
+Usage: experiments/dac_study.py [--build build] [--scale 16] [--kernel K ...] [--plot DIR]
+                                [--sections study,sizes,mechanisms]
+"""
+import argparse
+import math
+import os
+import sys
+import tempfile
+
+from simulate import simulate
+
+KERNELS = ["vecadd", "saxpy", "stencil", "sgemm", "hotspot", "pathfinder", "srad", "backprop", "blackscholes",
+           "histogram", "spmv", "lbm", "convolution"]
+# Table 3.1 on the gtx480 preset: 48 KB L1 (so 16 KB shared), two-level scheduling.
+TABLE_3_1 = ["l1.size=48KiB", "core.shared_memory=16KiB", "core.scheduler=two_level"]
+SIZES = {"dac.atq_entries": [6, 12, 24, 48], "dac.pwaq_entries": [48, 96, 192, 384]}
+MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("line locks off", ["dac.lock_lines=false"]),
+              ("barrier gating off", ["dac.barrier_gating=false"])]
+PJ = {"atq": 5.3, "pwaq": 3.4, "pwpq": 1.5}  # Table 3.1's energy per access
+
+
+def run(irrgpu, kernel, variant, scale, sets, tmp):
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", kernel, "--variant", variant, "--scale", str(scale)]
+    for s in TABLE_3_1 + sets:
+        cmd += ["-s", s]
+    stats = simulate(cmd, os.path.join(tmp, "run"))["stats"]
+
+    def total(leaf):  # summed over the SMs
+        return sum(v["value"] for k, v in stats.items() if k.startswith("gpu.sm") and k.endswith(leaf)
+                   and k.count(".") == leaf.count(".") + 1)
+
+    r = {"cycles": stats["gpu.total.kernel_cycles"]["value"], "wi": stats["gpu.total.warp_instructions"]["value"],
+         "ti": stats["gpu.total.thread_instructions"]["value"], "loads": total(".global_loads"),
+         "l1": total(".l1.accesses"), "affine": total(".companion_instructions"),
+         "deq": total(".dac.deq_data") + total(".dac.deq_addr") + total(".dac.deq_predicate"),
+         "deq_data": total(".dac.deq_data"), "prefetches": total(".dac.prefetches"),
+         "lane_records": total(".dac.lane_records"), "records": total(".dac.records"),
+         "dac_pj": PJ["atq"] * total(".dac.atq_accesses") + PJ["pwaq"] * total(".dac.pwaq_accesses")
+         + PJ["pwpq"] * total(".dac.pwpq_accesses"), "stall_unit": stats["gpu.total.stall.unit"]["value"],
+         "stall_memory": stats["gpu.total.stall.memory"]["value"]}
+    return r
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+
+def study(irrgpu, kernels, scale, tmp):
+    rows = []
+    for k in kernels:
+        base = run(irrgpu, k, "original", scale, [], tmp)
+        perfect = run(irrgpu, k, "original", scale, ["l1.perfect=true"], tmp)
+        dac = run(irrgpu, k, "dac", scale, [], tmp)
+        folded = dac["wi"] - dac["deq"]
+        rows.append({"kernel": k, "base": base, "dac": dac, "memory": base["cycles"] / perfect["cycles"] >= 1.5,
+                     "perfect": base["cycles"] / perfect["cycles"], "speedup": base["cycles"] / dac["cycles"],
+                     "ratio": folded / base["wi"], "ratio_deq": dac["wi"] / base["wi"],
+                     "affine_share": dac["affine"] / folded if folded else 0,
+                     "replaces": (base["wi"] - (folded - dac["affine"])) / dac["affine"] if dac["affine"] else 0,
+                     "loads": dac["deq_data"] / base["loads"] if base["loads"] else 0})
+        print(f"  {k}: {rows[-1]['speedup']:.2f}x", file=sys.stderr)
+    print(f"\n### The suite on Table 3.1's GTX 480 (--scale {scale})\n")
+    print("| kernel | class (perfect-memory speedup) | baseline cycles | DAC cycles | speedup | warp instructions "
+          "(deq folded / not) | affine share of executed | baseline instructions one affine one replaces "
+          "| global loads decoupled | lines from the lanes |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        b, d = r["base"], r["dac"]
+        lanes = d["lane_records"] / d["records"] if d["records"] else 0
+        print(f"| {r['kernel']} | {'memory' if r['memory'] else 'compute'} ({r['perfect']:.2f}) | {b['cycles']:,.0f} | "
+              f"{d['cycles']:,.0f} | {r['speedup']:.2f} | {r['ratio']:.2f} / {r['ratio_deq']:.2f} | "
+              f"{100 * r['affine_share']:.1f} % | {r['replaces']:.1f} | {100 * r['loads']:.0f} % | {100 * lanes:.0f} % |")
+    mem = [r for r in rows if r["memory"]]
+    comp = [r for r in rows if not r["memory"]]
+    print(f"\nGeomean speedup: all {geomean([r['speedup'] for r in rows]):.2f} ({len(rows)} kernels), "
+          f"memory-intensive {geomean([r['speedup'] for r in mem]):.2f} ({len(mem)}), "
+          f"compute-intensive {geomean([r['speedup'] for r in comp]):.2f} ({len(comp)}); "
+          f"warp instructions {geomean([r['ratio'] for r in rows]):.2f}x (deq folded), "
+          f"{geomean([r['ratio_deq'] for r in rows]):.2f}x (deq as instructions); "
+          f"global loads decoupled (memory-intensive mean) "
+          f"{100 * sum(r['loads'] for r in mem) / max(1, len(mem)):.1f} %.")
+    print("\n### The events the energy comparison rests on (DAC / baseline)\n")
+    print("| kernel | thread instructions (ALU work) | warp instructions (deq folded) | L1 accesses | "
+          "DAC structures' energy (nJ) |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        b, d = r["base"], r["dac"]
+        print(f"| {r['kernel']} | {d['ti'] / b['ti']:.2f} | {r['ratio']:.2f} | {d['l1'] / max(1, b['l1']):.2f} | "
+              f"{d['dac_pj'] / 1000:.1f} |")
+    print(f"\nGeomean: thread instructions {geomean([r['dac']['ti'] / r['base']['ti'] for r in rows]):.2f}, "
+          f"L1 accesses {geomean([r['dac']['l1'] / max(1, r['base']['l1']) for r in rows]):.2f}.")
+    return rows
+
+
+def sizes(irrgpu, kernels, scale, tmp, base):
+    print(f"\n### Queue sizes (geomean speedup over the baseline, {', '.join(kernels)})\n")
+    print("| key | " + " | ".join(str(v) for v in SIZES["dac.atq_entries"]) + " |")
+    out = {}
+    for key, values in SIZES.items():
+        cells = []
+        for v in values:
+            s = geomean([base[k] / run(irrgpu, k, "dac", scale, [f"{key}={v}"], tmp)["cycles"] for k in kernels])
+            cells.append(f"{v}: {s:.3f}")
+            out[(key, v)] = s
+        print(f"| {key} | " + " | ".join(cells) + " |")
+    return out
+
+
+def mechanisms(irrgpu, kernels, scale, tmp, base, dac):
+    print(f"\n### Each mechanism switched off (speedup over the baseline)\n")
+    print("| kernel | DAC | " + " | ".join(name for name, _ in MECHANISMS) + " |")
+    print("|---|---|" + "---|" * len(MECHANISMS))
+    for k in kernels:
+        cells = [f"{base[k] / run(irrgpu, k, 'dac', scale, sets, tmp)['cycles']:.2f}" for _, sets in MECHANISMS]
+        print(f"| {k} | {base[k] / dac[k]:.2f} | " + " | ".join(cells) + " |")
+
+
+def plot(rows, directory):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(directory, exist_ok=True)
+    names = [r["kernel"] for r in rows]
+    fig, ax = plt.subplots(figsize=(10, 3.5))
+    ax.bar(names, [r["speedup"] for r in rows], color=["tab:blue" if r["memory"] else "tab:orange" for r in rows])
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axhline(1.40, color="gray", linestyle="--", linewidth=0.8, label="dissertation geomean 1.40")
+    ax.set_ylabel("speedup over baseline")
+    ax.set_title("DAC on Table 3.1's GTX 480 (blue: memory-intensive, orange: compute-intensive)")
+    ax.legend()
+    plt.xticks(rotation=30, ha="right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(directory, "dac_speedup.png"), dpi=120)
+    fig, ax = plt.subplots(figsize=(10, 3.5))
+    ax.bar(names, [r["ratio"] for r in rows])
+    ax.axhline(0.74, color="gray", linestyle="--", linewidth=0.8, label="dissertation 0.74")
+    ax.set_ylabel("warp instructions / baseline")
+    ax.legend()
+    plt.xticks(rotation=30, ha="right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(directory, "dac_instructions.png"), dpi=120)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build")
+    p.add_argument("--scale", type=int, default=16)
+    p.add_argument("--kernel", action="append", help=f"repeatable (default: all {len(KERNELS)})")
+    p.add_argument("--plot", default="")
+    p.add_argument("--sections", default="study,sizes,mechanisms")
+    a = p.parse_args()
+    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    kernels = a.kernel or KERNELS
+    sections = a.sections.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = study(irrgpu, kernels, a.scale, tmp)
+        base = {r["kernel"]: r["base"]["cycles"] for r in rows}
+        dac = {r["kernel"]: r["dac"]["cycles"] for r in rows}
+        memory = [r["kernel"] for r in rows if r["memory"]] or kernels
+        if "sizes" in sections:
+            sizes(irrgpu, memory, a.scale, tmp, base)
+        if "mechanisms" in sections:
+            mechanisms(irrgpu, memory, a.scale, tmp, base, dac)
+        if a.plot:
+            plot(rows, a.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
