@@ -433,9 +433,15 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     pending_.emplace(token, Pending{s, step, 0});
     alu_done_.emplace(c + latency(in), token);
   }
+  if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = s % schedulers_;
   scheduler_free_[sched] = c + passes_;
   last_issued_[sched] = s;
+}
+
+bool Sm::folded(const ptx::Instruction& in, const KernelLaunch& k) const {
+  return in.op == Op::extension && k.ctx.extensions && in.extension < k.ctx.extensions->size() &&
+         k.ctx.extensions->at(in.extension).folded;
 }
 
 // One issue of a companion warp: the instruction for every warp of its CTA at it, each written
@@ -738,10 +744,14 @@ bool Sm::tick(sim::Cycle c) {
       const ptx::Instruction* in = nullptr;
       const Stall st = ready(s, in);
       if (st == Stall::none) {
+        const bool free = folded(*in, *ctas_[slots_[s].cta]->launch);
         issue(s, *in, c);
         went = issued_any = true;
-        ++issued_now;
-        break;
+        if (!free) {
+          ++issued_now;  // the probe counts issue slots used
+          break;
+        }
+        continue;  // a folded instruction took no issue slot: another warp may issue
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
     }

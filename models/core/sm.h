@@ -117,6 +117,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
   void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
+  bool folded(const ptx::Instruction& in, const KernelLaunch& k) const;  // an extension taking no issue slot
   std::uint32_t latency(const ptx::Instruction& in) const;
   static std::size_t issue_class(const ptx::Instruction& in);
   // Shared-memory accesses of a warp instruction: 0 if none, else the bank-conflict degree.

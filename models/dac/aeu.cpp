@@ -18,6 +18,7 @@ class AeuModel : public AeuBlock {
     in_ = in;
     AeuOut o;
     o.busy = busy_;
+    o.done = busy_ && j_ == last_;
     o.mask = busy_ ? line_mask() : 0;
     o.valid = busy_ && o.mask != 0;
     o.line = busy_ ? (base_line_ + j_) << 7 : 0;
@@ -31,10 +32,12 @@ class AeuModel : public AeuBlock {
       return;
     }
     fallback_ = false;
-    if (!busy_ && in.start) {
+    const bool taken = !(in.hold && line_mask() != 0);
+    if (in.start && (!busy_ || (j_ == last_ && taken))) {
       int lk = 0;
       bool scalar = false;
       if (!decode(in, lk, scalar)) {
+        busy_ = false;
         fallback_ = true;
         return;
       }
@@ -46,7 +49,7 @@ class AeuModel : public AeuBlock {
       act_ = in.active;
       j_ = 0;
       last_ = (s_ + (scalar ? 0 : 31u << lk)) >> 5;
-    } else if (busy_ && !(in.hold && line_mask() != 0)) {
+    } else if (busy_ && taken) {
       if (j_ == last_) busy_ = false;
       j_ = (j_ + 1) & 63;
     }

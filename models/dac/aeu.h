@@ -20,7 +20,7 @@ namespace irr::dac {
 
 struct AeuIn {
   bool rst = false;
-  bool start = false;  // a new warp, taken when the unit is not busy
+  bool start = false;  // a new warp, taken when the unit is idle or its last line goes this cycle
   bool hold = false;   // this cycle's record is not taken (its PWAQ partition is full): offer it again
   std::uint64_t a0 = 0;
   std::int32_t offset = 0;  // bytes
@@ -29,6 +29,7 @@ struct AeuIn {
 
 struct AeuOut {
   bool busy = false;
+  bool done = false;   // this cycle's line is the warp's last (a start now follows it without a gap)
   bool valid = false;  // a record this cycle
   std::uint64_t line = 0;
   std::uint32_t mask = 0;  // bit w: word w of the line

@@ -22,6 +22,7 @@ class AeuRtl : public AeuBlock {
     v_.settle();
     AeuOut o;
     o.busy = t.busy;
+    o.done = t.done;
     o.valid = t.valid;
     o.line = t.line;
     o.mask = t.mask;

@@ -121,6 +121,8 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
       ++(atq_.front().parts[warp_].by_lanes ? stats_.lane_records : stats_.fallback_records);
     }
   }
+  // The warp's last record went this cycle: the next warp starts now, without a gap.
+  if ((phase_ == Phase::expanding && ao.done && !ain.hold) || (phase_ == Phase::lanes && lanes_.empty())) next_warp();
   if (phase_ == Phase::idle && !atq_.empty() && !atq_.front().predicate && may_start()) {  // the head tuple's next warp
     const WarpPart& p = atq_.front().parts[warp_];
     if (p.by_lanes) {  // records from the lanes, no AEU

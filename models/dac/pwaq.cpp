@@ -21,7 +21,7 @@ class PwaqModel : public PwaqBlock {
     in_ = in;
     PwaqOut o;
     o.pop_ok = in.pop && in.pop_warp < p_.warps && !q_[in.pop_warp].empty();
-    o.push_ok = in.push && in.push_warp < p_.warps && !o.pop_ok && q_[in.push_warp].size() < p_.depth;
+    o.push_ok = in.push && in.push_warp < p_.warps && (p_.ports > 1 || !o.pop_ok) && q_[in.push_warp].size() < p_.depth;
     o.push_count = in.push_warp < p_.warps ? static_cast<std::uint32_t>(q_[in.push_warp].size()) : 0;
     o.rd_valid = rd_valid_;
     o.rd_line = rd_.first;
@@ -39,7 +39,8 @@ class PwaqModel : public PwaqBlock {
     if (ok_.pop_ok) {
       rd_ = q_[in_.pop_warp].front();
       q_[in_.pop_warp].pop_front();
-    } else if (ok_.push_ok) {
+    }
+    if (ok_.push_ok) {
       q_[in_.push_warp].push_back({in_.push_line & kLineMask, in_.push_mask});
     }
   }
@@ -57,6 +58,7 @@ class PwaqModel : public PwaqBlock {
 
 std::unique_ptr<PwaqBlock> make_pwaq(const std::string& impl, PwaqParams p, std::uint64_t seed, const std::string& fst) {
   if (!p.warps || !p.depth) throw Error("DAC PWAQ: warps and depth must be at least 1", Error::Kind::config);
+  if (p.ports != 1 && p.ports != 2) throw Error("DAC PWAQ: ports must be 1 or 2", Error::Kind::config);
   if (impl == "model") return std::make_unique<PwaqModel>(p);
   if (impl == "rtl") return make_pwaq_rtl(p, seed, fst);
   throw Error("DAC PWAQ: implementation '" + impl + "' is not model or rtl", Error::Kind::config);

@@ -2,8 +2,8 @@
 // DAC's per-warp address queues (PWAQ; seed 001 Table 3.1: 192 entries a SM of 65 bits — a 33-bit
 // line address and a 32-bit word mask — partitioned among the warps [S L691, L809]) as an RTL
 // island behind the step interface: the model here and the Verilated rtl/dac/dac_pwaq.v, cycle for
-// cycle. One single-port SRAM, a FIFO per warp; one access a cycle, the dequeuing warp first; the
-// record read arrives the cycle after (docs/dac.md).
+// cycle. One SRAM, a FIFO per warp; single-port (one access a cycle, the dequeuing warp first) or
+// with a read and a write port; the record read arrives the cycle after (docs/dac.md).
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,8 @@ using PwaqBlock = sim::StepBlock<PwaqIn, PwaqOut>;
 
 struct PwaqParams {
   unsigned warps = 48, depth = 4;  // 48 x 4 = Table 3.1's 192 entries
-  bool operator==(const PwaqParams& o) const { return warps == o.warps && depth == o.depth; }
+  unsigned ports = 1;              // 1: one access a cycle, the dequeue first; 2: a read and a write a cycle
+  bool operator==(const PwaqParams& o) const { return warps == o.warps && depth == o.depth && ports == o.ports; }
 };
 
 // "model" or "rtl" (a parameter set the build verilated: pwaq_rtl_builds()).

@@ -38,21 +38,23 @@ class PwaqRtl : public PwaqBlock {
   blocks::Verilated<V> v_;
 };
 
-std::string name(const PwaqParams& p) { return std::to_string(p.warps) + " warps x " + std::to_string(p.depth); }
+std::string name(const PwaqParams& p) {
+  return std::to_string(p.warps) + " warps x " + std::to_string(p.depth) + (p.ports > 1 ? ", 2 ports" : "");
+}
 
 }  // namespace
 
 std::vector<PwaqParams> pwaq_rtl_builds() {
   std::vector<PwaqParams> v;
-#define IRRGPU_LIST(W, D) v.push_back({W, D});
+#define IRRGPU_LIST(W, D, P) v.push_back({W, D, P});
   IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_LIST)
 #undef IRRGPU_LIST
   return v;
 }
 
 std::unique_ptr<PwaqBlock> make_pwaq_rtl(PwaqParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(W, D) \
-  if (p == PwaqParams{W, D}) return std::make_unique<PwaqRtl<Vdac_pwaq_w##W##_d##D>>(seed, fst);
+#define IRRGPU_MAKE(W, D, P) \
+  if (p == PwaqParams{W, D, P}) return std::make_unique<PwaqRtl<Vdac_pwaq_w##W##_d##D##_p##P>>(seed, fst);
   IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_MAKE)
 #undef IRRGPU_MAKE
   blocks::no_rtl_build("dac_pwaq", p, pwaq_rtl_builds(), name, "IRRGPU_DAC_PWAQ_RTL_BUILDS", "models/dac/CMakeLists.txt");

@@ -18,7 +18,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
                       " warp slots of an SM (core.max_warps) less than one entry each",
                   Error::Kind::config);
   c.expander.atq_entries = atq;
-  c.expander.pwaq = dac::PwaqParams{warps, pwaq / warps};
+  c.expander.pwaq = dac::PwaqParams{warps, pwaq / warps, static_cast<unsigned>(config.get_uint("dac.pwaq_ports"))};
   c.expander.pwpq_depth = pwpq / warps;
   c.expander.impl = config.get_string("dac.impl");
   c.prefetch = config.get_bool("dac.prefetch");
@@ -29,6 +29,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
 
 DacGpu::DacGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry) {
   dac::bind(registry, queues_);
+  registry.at(registry.index_of("deq")).folded = sim.config().get_bool("dac.fold_deq");
   const dac::UnitConfig c = dac_config(sim.config());
   gpu.attach_sm_units("dac", [&](core::Sm& sm) { return std::make_unique<dac::SmUnit>(sim, sm, queues_, c); });
 }

@@ -7,16 +7,18 @@
 // The fast path takes offsets 0 (a scalar: one word) and 4·2^p up to 128 bytes with a0 word-
 // aligned; anything else raises `fallback` for a cycle and the SIMT lanes expand it [S L527].
 // A line no active lane touches is stepped over without a record (valid low); `hold` keeps a
-// record that was not taken for the next cycle.
+// record that was not taken for the next cycle. A start is taken when the unit is idle or in the
+// cycle its last line goes (`done` high, not held): warps follow each other without a gap.
 module dac_aeu (
     input  wire        clk,
     input  wire        rst,
-    input  wire        start,     // a new warp (taken when not busy)
+    input  wire        start,     // a new warp (taken when idle, or as the last line goes)
     input  wire        hold,      // the record is not taken this cycle (its PWAQ partition is full): stay
     input  wire [63:0] a0,
     input  wire [31:0] offset,    // bytes, signed
     input  wire [31:0] active,    // the warp's threads that need the data
     output wire        busy,
+    output wire        done,      // this cycle's line is the warp's last
     output wire        valid,     // a record this cycle
     output wire [63:0] line,
     output wire [31:0] mask,      // bit w: word w of the line
@@ -71,7 +73,7 @@ module dac_aeu (
       fallback <= 1'b0;
     end else begin
       fallback <= 1'b0;
-      if (!busy_q && start) begin
+      if (start && (!busy_q || (j == last && !(hold && m != 32'd0)))) begin
         if (ok) begin
           busy_q    <= 1'b1;
           base_line <= a0[63:7];
@@ -82,6 +84,7 @@ module dac_aeu (
           j         <= 6'd0;
           last      <= w31[10:5];
         end else begin
+          busy_q   <= 1'b0;
           fallback <= 1'b1;
         end
       end else if (busy_q && !(hold && m != 32'd0)) begin
@@ -92,6 +95,7 @@ module dac_aeu (
   end
 
   assign busy  = busy_q;
+  assign done  = busy_q && j == last;
   assign valid = busy_q && m != 32'd0;
   assign line  = busy_q ? {base_line + {51'd0, j}, 7'd0} : 64'd0;  // defined when idle too
   assign mask  = busy_q ? m : 32'd0;

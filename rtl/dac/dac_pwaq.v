@@ -2,11 +2,13 @@
 // DAC's per-warp address queues (PWAQ; seed 001 Table 3.1: 192 entries a SM, 1560 bytes = 65 bits
 // an entry, partitioned among the warps [S L691, L809]): one single-port SRAM of WARPS x DEPTH
 // records — a 33-bit line address (a 40-bit address space in 128-byte lines) and a 32-bit word
-// mask — holding a FIFO per warp, with its head and count. One access a cycle: the warp
-// dequeuing (deq.data / deq.addr) before the AEU enqueuing; the record read is registered.
+// mask — holding a FIFO per warp, with its head and count. PORTS 1: one access a cycle, the warp
+// dequeuing (deq.data / deq.addr) before the AEU enqueuing; PORTS 2 (a read and a write port):
+// a dequeue and an enqueue in the same cycle. The record read is registered.
 module dac_pwaq #(
     parameter WARPS = 48,
-    parameter DEPTH = 4
+    parameter DEPTH = 4,
+    parameter PORTS = 1
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -55,7 +57,8 @@ module dac_pwaq #(
   wire [31:0] pop_index = in_range_pop ? 32'(pop_warp) : 32'd0;
   /* verilator lint_on UNUSEDSIGNAL */
   assign pop_ok = pop && in_range_pop && pop_count != {CW{1'b0}};
-  assign push_ok = push && in_range_push && !pop_ok && push_cnt != FULL_COUNT;
+  assign push_ok = push && in_range_push && (PORTS > 1 || !pop_ok) && push_cnt != FULL_COUNT;
+  wire same = pop_ok && push_ok && pop_index == push_index;  // PORTS 2: one warp's count in and out
   assign push_count = in_range_push ? push_cnt : {CW{1'b0}};
 
   always @(posedge clk) begin
@@ -68,10 +71,11 @@ module dac_pwaq #(
       if (pop_ok) begin
         {rd_line, rd_mask} <= mem[address(pop_warp, pop_head)];
         heads[pop_index * AW +: AW] <= pop_head == LAST ? {AW{1'b0}} : pop_head + 1'b1;
-        counts[pop_index * CW +: CW] <= pop_count - 1'b1;
-      end else if (push_ok) begin
+        if (!same) counts[pop_index * CW +: CW] <= pop_count - 1'b1;
+      end
+      if (push_ok) begin
         mem[address(push_warp, wrap({1'b0, push_head} + (AW + 1)'(push_cnt)))] <= {push_line, push_mask};
-        counts[push_index * CW +: CW] <= push_cnt + 1'b1;
+        if (!same) counts[push_index * CW +: CW] <= push_cnt + 1'b1;
       end
     end
   end

@@ -125,6 +125,79 @@ TEST(DacAeu, ModelAndRtlAgreeCycleByCycleWithTheReference) {
   EXPECT_GT(fallbacks, 300u);
 }
 
+// Warps back to back: the next start is taken in the cycle the last line goes, so a stream of
+// fast-path warps takes one cycle a line and none between warps; model and RTL agree every cycle
+// (busy, done, valid, line, mask, fallback), under random holds, and every warp's records are Eq. 3.1's.
+TEST(DacAeu, BackToBackWarpsLoseNoCycle) {
+  auto model = make_aeu("model"), rtl = make_aeu("rtl", 5);
+  reset(*model);
+  reset(*rtl);
+  std::mt19937_64 rng(4242);
+  const std::int32_t offsets[] = {0, 4, 8, 16, 32, 128, 12};
+  struct Warp {
+    std::uint64_t a0;
+    std::int32_t offset;
+    std::uint32_t active;
+  };
+  std::vector<Warp> warps;
+  for (int i = 0; i < 2000; ++i)
+    warps.push_back({(rng() & 0xfffffffffull) & ~std::uint64_t{3}, offsets[rng() % std::size(offsets)],
+                     rng() % 3 ? ~0u : static_cast<std::uint32_t>(rng()) | 1u});
+  const bool holding = true;
+  std::size_t next = 0, current = 0;
+  std::vector<std::vector<LineRecord>> got(warps.size());
+  std::vector<bool> fell_back(warps.size());
+  std::uint64_t cycles = 0, held = 0;
+  bool started = false;
+  for (int guard = 0; guard < 400000; ++guard) {
+    AeuIn in;
+    in.hold = holding && rng() % 8 == 0;
+    const AeuOut r = model->eval(AeuIn{});  // registered outputs
+    // A start is offered whenever one could be taken: idle, or the last line going now.
+    const bool free_now = !r.busy || (r.done && !(in.hold && r.valid));
+    if (next < warps.size() && free_now) {
+      in.start = true;
+      in.a0 = warps[next].a0;
+      in.offset = warps[next].offset;
+      in.active = warps[next].active;
+    }
+    const AeuOut a = model->eval(in), b = rtl->eval(in);
+    ASSERT_EQ(a.busy, b.busy) << guard;
+    ASSERT_EQ(a.done, b.done) << guard;
+    ASSERT_EQ(a.valid, b.valid) << guard;
+    ASSERT_EQ(a.line, b.line) << guard;
+    ASSERT_EQ(a.mask, b.mask) << guard;
+    ASSERT_EQ(a.fallback, b.fallback) << guard;
+    if (a.fallback) fell_back[current] = true;
+    if (a.valid && !in.hold) got[current].push_back({a.line, a.mask});
+    held += a.valid && in.hold;
+    if (in.start) {
+      current = next++;
+      started = true;
+    }
+    model->edge();
+    rtl->edge();
+    ++cycles;
+    if (started && next == warps.size() && !model->eval(AeuIn{}).busy && !model->eval(AeuIn{}).fallback) break;
+  }
+  ASSERT_EQ(next, warps.size());
+  std::uint64_t lines = 0, fallbacks = 0;
+  for (std::size_t i = 0; i < warps.size(); ++i) {
+    const auto want = expand_by_thread(warps[i].a0, warps[i].offset, warps[i].active);
+    if (warps[i].offset == 12) {
+      EXPECT_TRUE(fell_back[i]) << i;
+      ++fallbacks;
+      continue;
+    }
+    ASSERT_EQ(got[i], want) << "warp " << i;
+    const std::uint64_t spanned = warps[i].offset == 0 ? 1 : ((warps[i].a0 >> 2 & 31) + (31ull << __builtin_ctz(warps[i].offset / 4))) / 32 + 1;
+    lines += spanned;
+  }
+  // One cycle a line spanned (lines with no active word included), one a held record, one a
+  // fallback; nothing between warps.
+  EXPECT_EQ(cycles, lines + held + fallbacks + 1);
+}
+
 // The RTL writes its waveform (FST) when asked: every register of the unit, for GTKWave.
 TEST(DacAeu, RtlWritesAWaveform) {
   const std::string fst = ::testing::TempDir() + "/dac_aeu.fst";

@@ -49,7 +49,7 @@ void run(PwaqParams p, int cycles, std::uint64_t seed) {
     auto& pq = board[in.pop_warp];
     const bool pop = in.pop && in.pop_warp < p.warps && !pq.empty();
     auto& sq = board[in.push_warp];
-    const bool push = in.push && in.push_warp < p.warps && !pop && sq.size() < p.depth;
+    const bool push = in.push && in.push_warp < p.warps && (p.ports > 1 || !pop) && sq.size() < p.depth;
     ASSERT_EQ(a.pop_ok, pop) << "cycle " << c;
     ASSERT_EQ(a.push_ok, push) << "cycle " << c;
     expect_read = pop;
@@ -57,7 +57,8 @@ void run(PwaqParams p, int cycles, std::uint64_t seed) {
       expected = pq.front();
       pq.pop_front();
       ++pops;
-    } else if (push) {
+    }
+    if (push) {
       sq.push_back({in.push_line, in.push_mask});
       ++pushes;
     }
@@ -72,13 +73,17 @@ void run(PwaqParams p, int cycles, std::uint64_t seed) {
 
 TEST(DacPwaq, SmallQueuesModelAndRtlAgreeWithTheScoreboard) { run({3, 2}, 20000, 5); }
 TEST(DacPwaq, TableThreeOneQueuesModelAndRtlAgreeWithTheScoreboard) { run({48, 4}, 20000, 6); }
+TEST(DacPwaq, TwoPortQueuesModelAndRtlAgreeWithTheScoreboard) {
+  run({3, 2, 2}, 20000, 7);
+  run({48, 4, 2}, 20000, 8);
+}
 
 TEST(DacPwaq, UnbuiltParametersAreNamed) {
   try {
     make_pwaq("rtl", {7, 7});
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no RTL build for 7 warps x 7 (built: 48 warps x 4, 3 warps x 2"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("no RTL build for 7 warps x 7 (built: 48 warps x 4, 48 warps x 4, 2 ports, 3 warps x 2"), std::string::npos)
         << e.what();
   }
   EXPECT_NO_THROW(make_pwaq("model", {7, 7}));

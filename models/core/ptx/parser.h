@@ -41,6 +41,9 @@ struct Extension {
   std::function<void(ExtensionCall&)> execute = {};
   std::string route = {};  // the timing core's route for it (the unit port it goes to)
   std::string enable = {};  // how a user enables the unit, for the error (e.g. "iru.enabled: true")
+  // Part of the instruction after it in the ISA the unit stands for (DAC's deq is the operand of a
+  // load: `ld.global r, deq.data`): the timing core counts it but it takes no issue slot.
+  bool folded = false;
 };
 
 class ExtensionRegistry {
