@@ -455,7 +455,6 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   Step held;  // the registers written, for the scoreboard
   held.inst = &in;
   std::vector<UnitOp::Part> parts;
-  std::uint64_t threads = 0;
   auto& ws = slot.gang->warps();
   for (std::size_t i = 0; i < ws.size(); ++i) {
     Warp& w = *ws[i];
@@ -468,7 +467,6 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
                   "); it may read only parameters and thread indices");
     w.complete(step);
     parts.push_back({static_cast<std::uint32_t>(i), step.active});
-    threads += static_cast<std::uint64_t>(__builtin_popcount(step.active));
     for (const auto& wr : step.writes)
       if (std::none_of(held.writes.begin(), held.writes.end(), [&](const Step::Write& h) { return h.reg == wr.reg; })) {
         held.writes.emplace_back();
@@ -488,9 +486,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   ++issued_;
   ++*issued_by_class_[issue_class(in)];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
-  ++k.warp_instructions;
-  thread_instructions_ += threads;
-  k.thread_instructions += threads;
+  ++k.warp_instructions;  // not thread instructions: it computes once for its threads (DAC: on tuples)
   for (const auto& w : held.writes)
     if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
   const std::size_t token = next_token_++;
