@@ -52,6 +52,7 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
          "lane_records": total(".dac.lane_records"), "records": total(".dac.records"),
          "dac_pj": PJ["atq"] * total(".dac.atq_accesses") + PJ["pwaq"] * total(".dac.pwaq_accesses")
          + PJ["pwpq"] * total(".dac.pwpq_accesses"), "atq_full": total(".dac.atq_full"), "held": total(".dac.held"),
+         "held_port": total(".dac.held_port"), "unit_cycles": stats["gpu.total.stall.unit"]["value"],
          "stalls": {k: stats[f"gpu.total.stall.{k}"]["value"] for k in STALLS}}
     return r
 
@@ -112,6 +113,14 @@ def study(irrgpu, kernels, scale, tmp):
     for r in rows:
         b, d = r["base"], r["dac"]
         print(f"| {r['kernel']} | " + " | ".join(f"{b['stalls'][k]:,.0f} -> {d['stalls'][k]:,.0f}" for k in STALLS) + " |")
+    print("\n### The expansion: records made, and cycles the ATQ's head record waited (summed over SMs)\n")
+    print("| kernel | address records | waited: partition full | waited: PWAQ port | "
+          "affine warps' enq refused (ATQ full) |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        d = r["dac"]
+        print(f"| {r['kernel']} | {d['records']:,.0f} | {d['held'] - d['held_port']:,.0f} | {d['held_port']:,.0f} | "
+              f"{d['atq_full']:,.0f} |")
     return rows
 
 

@@ -112,7 +112,10 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
 
   AeuIn ain;
   ain.hold = phase_ == Phase::expanding && ao.valid && !po.push_ok;
-  stats_.held += ain.hold;
+  if (offer && !po.push_ok) {  // the record waits: its warp's partition is full, or a dequeue had the port
+    ++stats_.held;
+    stats_.held_port += po.pop_ok && c_.pwaq.ports == 1;
+  }
   if (po.push_ok) {
     ++stats_.records;
     pushed_ = Pushed{pin.push_warp, *offer, false, atq_.front().tag};

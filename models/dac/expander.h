@@ -58,7 +58,8 @@ struct ExpanderConfig {
 struct ExpanderStats {
   std::uint64_t cycles = 0, records = 0, held = 0, fallback_records = 0, refused = 0, predicate_records = 0,
                 lane_records = 0,  // lane_records: records of parts given by_lanes
-                gated = 0;         // cycles the head tuple waited for its gate
+                gated = 0,         // cycles the head tuple waited for its gate
+                held_port = 0;     // of `held`: cycles a record lost the single-port PWAQ to a dequeue
 };
 
 // A record that entered a queue this cycle.

@@ -45,7 +45,8 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       lane_records_(sim.stats().counter(name_ + ".lane_records", "of them from the SIMT lanes: values not one affine sequence (divergent tuples)", "records")),
       fallback_records_(sim.stats().counter(name_ + ".fallback_records", "of them from the SIMT lanes: offsets off the AEU's fast path", "records")),
       predicate_records_(sim.stats().counter(name_ + ".predicate_records", "predicate masks put into the PWPQ", "records")),
-      held_(sim.stats().counter(name_ + ".held", "cycles an expansion waited for room in a warp's queue", "cycles")),
+      held_(sim.stats().counter(name_ + ".held", "cycles an expanded record waited to enter its warp's queue (the ATQ's head blocked)", "cycles")),
+      held_port_(sim.stats().counter(name_ + ".held_port", "of them because a dequeue had the single-port PWAQ (the rest: the partition was full)", "cycles")),
       deq_data_(sim.stats().counter(name_ + ".deq_data", "deq.data the non-affine warps executed (a decoupled load each)", "instructions")),
       deq_addr_(sim.stats().counter(name_ + ".deq_addr", "deq.addr the non-affine warps executed (a decoupled store each)", "instructions")),
       deq_predicate_(sim.stats().counter(name_ + ".deq_predicate", "deq.pred the non-affine warps executed", "instructions")),
@@ -265,6 +266,7 @@ bool SmUnit::tick(sim::Cycle) {
   lane_records_ += s.lane_records - lane_records_.count();
   fallback_records_ += s.fallback_records - fallback_records_.count();
   held_ += s.held - held_.count();
+  held_port_ += s.held_port - held_port_.count();
   gated_ += s.gated - gated_.count();
   atq_probe_.set(expander_.atq_size());
   pwaq_probe_.set(std::min<std::uint64_t>(queued_records_, 0xffff));

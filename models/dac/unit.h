@@ -77,7 +77,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   std::uint64_t next_tag_ = 0;
   core::SmPort* port_ = nullptr;
   sim::Counter &enq_address_, &enq_predicate_, &atq_full_, &records_, &lane_records_, &fallback_records_,
-      &predicate_records_, &held_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
+      &predicate_records_, &held_, &held_port_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
   sim::Counter& gated_;
   sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_;

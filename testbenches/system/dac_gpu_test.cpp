@@ -5,6 +5,8 @@
 // smallest queues still finish; the Verilated AEU and PWAQ give the model's statistics byte for
 // byte; DAC not attached leaves a run's statistics as they were.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "testbenches/common/testing.h"
@@ -132,4 +134,25 @@ TEST(DacGpu, TwoLevelSchedulingLetsEveryWarpReachItsBarrier) {
                     "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"});
   ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000);
   EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
+}
+
+// Waveforms: the unit's probes (ATQ occupancy, PWAQ records, run-ahead) in a run's VCD, and a
+// GTKWave save file showing them.
+TEST(DacGpu, WavesShowTheQueuesAndTheRunAhead) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "backprop", "--variant", "dac", "--trace", "gpu.sm0.dac.*", "--vcd",
+                    d.path() + "/dac.vcd"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto vcd = irr::testing::parse_vcd(read_file(d.path() + "/dac.vcd"));
+  for (const char* p : {"gpu.sm0.dac.atq", "gpu.sm0.dac.pwaq", "gpu.sm0.dac.run_ahead"}) {
+    ASSERT_TRUE(vcd.changes.count(p)) << p;
+    bool nonzero = false;
+    for (const auto& [t, v] : vcd.changes.at(p)) nonzero = nonzero || v != 0;
+    EXPECT_TRUE(nonzero) << p << " never left 0";
+  }
+  r = run_cli({"gtkw", "--gpu", "-s", "dac.enabled=true", "--trace", "gpu.sm0.dac.*", "-o", d.path() + "/dac.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto shown = irr::testing::gtkw_signals(read_file(d.path() + "/dac.gtkw"));
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "gpu.sm0.dac.atq[4:0]"), shown.end());
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "gpu.sm0.dac.run_ahead[15:0]"), shown.end());
 }
