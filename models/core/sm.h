@@ -60,6 +60,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::uint32_t sm_index() const override { return index_; }
   std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const override;
   bool lock_line(std::uint64_t line, std::uint32_t warp) override { return l1_->lock(line, warp); }
+  std::size_t locked_lines() const override { return l1_->locked_lines(); }
 
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;

@@ -75,6 +75,7 @@ class SmPort {
   // Locks `line` in the L1 for warp slot `warp` until that warp's next load of it (or its CTA's
   // retirement) releases it (mem::L1Cache::lock); false when its set has no way left to lock.
   virtual bool lock_line(std::uint64_t line, std::uint32_t warp) = 0;
+  virtual std::size_t locked_lines() const = 0;  // lines the L1 holds locked now
 };
 
 // A unit as one SM sees it; models/gpu attaches one per SM (or one shared by several SMs).

@@ -62,7 +62,8 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       gated_(sim.stats().counter(name_ + ".gated", "cycles the ATQ's head tuple waited for its CTA's warps to pass the barrier the affine warp passed before it", "cycles")),
       atq_probe_(sim.probe(name_ + ".atq", sim::bits_for(c.expander.atq_entries), "tuples in the ATQ")),
       pwaq_probe_(sim.probe(name_ + ".pwaq", 16, "address records in the PWAQ")),
-      ahead_probe_(sim.probe(name_ + ".run_ahead", 16, "enqs issued whose deqs have not come: how far the affine warps run ahead")) {
+      ahead_probe_(sim.probe(name_ + ".run_ahead", 16, "enqs issued whose deqs have not come: how far the affine warps run ahead")),
+      locked_probe_(sim.probe(name_ + ".locked_lines", 16, "L1 lines locked for their warps' loads")) {
   if (c.barrier_gating)
     expander_.set_gate([this](const AddressTuple& t) {
       auto it = barriers_.find(t.cta);
@@ -271,6 +272,7 @@ bool SmUnit::tick(sim::Cycle) {
   atq_probe_.set(expander_.atq_size());
   pwaq_probe_.set(std::min<std::uint64_t>(queued_records_, 0xffff));
   ahead_probe_.set(std::min<std::uint64_t>(groups_queued_, 0xffff));
+  if (port_) locked_probe_.set(std::min<std::uint64_t>(port_->locked_lines(), 0xffff));
   return !expander_.idle() || !deqs_.empty() || !pred_deqs_.empty() || !popped_.empty();
 }
 

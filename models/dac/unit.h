@@ -80,7 +80,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
       &predicate_records_, &held_, &held_port_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
   sim::Counter& gated_;
-  sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_;
+  sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_, &locked_probe_;
   std::uint64_t queued_records_ = 0, groups_queued_ = 0;
   // Per CTA: barriers its affine warp and its non-affine warps have passed (barrier gating).
   std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> barriers_;

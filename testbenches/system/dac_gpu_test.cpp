@@ -136,7 +136,7 @@ TEST(DacGpu, TwoLevelSchedulingLetsEveryWarpReachItsBarrier) {
   EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
 }
 
-// Waveforms: the unit's probes (ATQ occupancy, PWAQ records, run-ahead) in a run's VCD, and a
+// Waveforms: the unit's probes (ATQ occupancy, PWAQ records, run-ahead, locked lines) in a run's VCD, and a
 // GTKWave save file showing them.
 TEST(DacGpu, WavesShowTheQueuesAndTheRunAhead) {
   TempDir d;
@@ -144,7 +144,7 @@ TEST(DacGpu, WavesShowTheQueuesAndTheRunAhead) {
                     d.path() + "/dac.vcd"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto vcd = irr::testing::parse_vcd(read_file(d.path() + "/dac.vcd"));
-  for (const char* p : {"gpu.sm0.dac.atq", "gpu.sm0.dac.pwaq", "gpu.sm0.dac.run_ahead"}) {
+  for (const char* p : {"gpu.sm0.dac.atq", "gpu.sm0.dac.pwaq", "gpu.sm0.dac.run_ahead", "gpu.sm0.dac.locked_lines"}) {
     ASSERT_TRUE(vcd.changes.count(p)) << p;
     bool nonzero = false;
     for (const auto& [t, v] : vcd.changes.at(p)) nonzero = nonzero || v != 0;

@@ -604,6 +604,7 @@ struct LockUnit : core::SmUnit {
   std::uint64_t base = 0, other = 0;
   bool lock = true;
   std::vector<bool> locked_other;
+  std::size_t locked_now = 0;
   std::uint64_t token = 0;
   std::uint32_t warp = 0;
   bool can_accept(const core::UnitOp&) override { return true; }
@@ -621,11 +622,12 @@ struct LockUnit : core::SmUnit {
     }
     // Another set: ways - 1 = 3 lines lock, the fourth is refused.
     for (std::uint64_t k = 0; k < 4; ++k) locked_other.push_back(port.lock_line(other + 4096 * k, op.warp));
+    locked_now = port.locked_lines();
   }
   void memory_reply(std::uint64_t, core::SmPort& port) override { port.complete(token); }
 };
 
-double run_lock(bool lock, std::vector<bool>* others) {
+double run_lock(bool lock, std::vector<bool>* others, std::size_t* locked = nullptr) {
   Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   core::ptx::ExtensionRegistry reg;
@@ -656,6 +658,7 @@ double run_lock(bool lock, std::vector<bool>* others) {
   tb.run();
   EXPECT_TRUE(host.finished());
   if (others) *others = unit->locked_other;
+  if (locked) *locked = unit->locked_now;
   return tb.stat("gpu.sm0.l1.hits");
 }
 
@@ -665,8 +668,10 @@ double run_lock(bool lock, std::vector<bool>* others) {
 // until that warp loads it; a set never has all its ways locked.
 TEST(UnitPort, ALockedLineStaysUntilItsWarpLoadsIt) {
   std::vector<bool> others;
-  EXPECT_EQ(run_lock(true, &others), 1);  // the last load hits the locked line
+  std::size_t locked = 0;
+  EXPECT_EQ(run_lock(true, &others, &locked), 1);  // the last load hits the locked line
   EXPECT_EQ(others, (std::vector<bool>{true, true, true, false}));
+  EXPECT_EQ(locked, 4u);  // base and the other set's three
 }
 
 TEST(UnitPort, AnUnlockedLineIsEvictedByItsSet) { EXPECT_EQ(run_lock(false, nullptr), 0); }
