@@ -109,6 +109,10 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   by_slot_.resize(schedulers_);
   by_age_.resize(schedulers_);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
+  if (sim.config().get_bool("core.count_register_accesses")) {
+    register_reads_ = &sim.counter(*this, "register_reads", "register-file reads: source registers of the warp instructions issued", "accesses");
+    register_writes_ = &sim.counter(*this, "register_writes", "register-file writes: destination registers of the warp instructions issued", "accesses");
+  }
   l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
@@ -335,6 +339,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   if (!step.inst) return;
   ++issued_;
   ++*issued_by_class_[issue_class(in)];
+  if (register_reads_) count_registers(in);
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;
   const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
@@ -439,6 +444,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   last_issued_[sched] = s;
 }
 
+void Sm::count_registers(const ptx::Instruction& in) {
+  ptx::defs_uses(in, defs_, uses_);
+  *register_reads_ += uses_.size();
+  *register_writes_ += defs_.size();
+}
+
 bool Sm::folded(const ptx::Instruction& in, const KernelLaunch& k) const {
   return in.op == Op::extension && k.ctx.extensions && in.extension < k.ctx.extensions->size() &&
          k.ctx.extensions->at(in.extension).folded;
@@ -483,6 +494,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
                                       "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
                                       "instructions");
   ++*companion_issued_;
+  if (register_reads_) count_registers(in);
   ++issued_;
   ++*issued_by_class_[issue_class(in)];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;

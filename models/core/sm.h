@@ -174,7 +174,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Cycle kernel_start_ = 0;
   std::uint64_t active_at_start_ = 0;
   sim::Counter* issued_by_class_[6] = {};
-  sim::Counter* companion_issued_ = nullptr;  // made at the first companion issue: other runs' statistics unchanged
+  sim::Counter* companion_issued_ = nullptr;
+  sim::Counter *register_reads_ = nullptr, *register_writes_ = nullptr;  // core.count_register_accesses
+  void count_registers(const ptx::Instruction& in);  // made at the first companion issue: other runs' statistics unchanged
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &idle_cycles_, &stall_structural_, &loads_,
       &load_requests_, &writeback_waits_, &bank_conflict_cycles_;
