@@ -106,6 +106,13 @@ std::vector<Queues::Record> Queues::pending(std::uint64_t cta, std::uint32_t war
   return {q.begin(), q.end()};
 }
 
+const Queues::Record* Queues::last(std::uint64_t cta, std::uint32_t warp, Form form) const {
+  auto it = warps_.find({cta, warp});
+  if (it == warps_.end()) return nullptr;
+  const auto& q = form == Form::pred ? it->second.predicate : it->second.address;
+  return q.empty() ? nullptr : &q.back();
+}
+
 void Queues::check_drained() const {
   for (const auto& [key, w] : warps_) {
     if (w.address.empty() && w.predicate.empty()) continue;

@@ -51,6 +51,8 @@ class Queues {
   Record deq(std::uint64_t cta, std::uint32_t warp, Form form, std::uint32_t mask, std::uint32_t line);
   // The records still queued for a warp: its address queue (data, addr) or predicate queue (pred).
   std::vector<Record> pending(std::uint64_t cta, std::uint32_t warp, Form form) const;
+  // The record enqueued last for the warp in that queue (nullptr: none), without copying the queue.
+  const Record* last(std::uint64_t cta, std::uint32_t warp, Form form) const;
   // Every record dequeued: else an irr::Error naming the first warp with records left.
   void check_drained() const;
   const Counts& counts() const { return counts_; }

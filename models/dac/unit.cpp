@@ -102,10 +102,10 @@ void SmUnit::enq(const core::UnitOp& op, core::SmPort& port) {
   for (const core::UnitOp::Part& part : op.parts) {
     if (part.warp >= slots.size()) throw std::logic_error(name_ + ": an enq for a warp its CTA does not have");
     const std::uint32_t slot = slots[part.warp];
-    const auto pending = reference_.pending(op.cta, part.warp, form);
-    if (pending.empty() || pending.back().mask != part.lanes)
+    const Queues::Record* last = reference_.last(op.cta, part.warp, form);
+    if (!last || last->mask != part.lanes)
       throw std::logic_error(name_ + ": the enq's record is not the reference queue's last");
-    const Queues::Record& r = pending.back();
+    const Queues::Record& r = *last;
     Group g;
     g.predicate = t.predicate;
     g.line = r.line;
