@@ -112,8 +112,7 @@ void check_trace(const RunOptions& o, sim::Simulation& sim) {
 namespace {
 
 int run_workload(const RunOptions& o) {
-  if (o.mode != "functional" && o.mode != "timing")
-    throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+  check_mode(o);
   if (o.mode == "functional" && !o.timing_from_kernel.empty())
     throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --mode timing", Error::Kind::usage);
   if (o.graph.empty()) throw Error({"--graph", 0, 0}, "a workload needs --graph FILE|GENERATOR", Error::Kind::usage);
@@ -196,6 +195,11 @@ int run_workload(const RunOptions& o) {
 }
 
 }  // namespace
+
+void check_mode(const RunOptions& o) {
+  if (o.mode != "functional" && o.mode != "timing")
+    throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+}
 
 int list_workloads() {
   for (const auto& w : workloads::workloads()) {

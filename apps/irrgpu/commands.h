@@ -70,6 +70,8 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
+// --mode is functional or timing, else a usage error naming it.
+void check_mode(const RunOptions& options);
 int run_wavefront(const RunOptions& options);
 int run_suite(const RunOptions& options);  // apps/irrgpu/run_suite.cpp: a suite kernel, original or DAC
 int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application  // apps/irrgpu/run_wavefront.cpp: a wavefront workload

@@ -90,8 +90,7 @@ int wait_for(pid_t pid) {
 
 int exec(const RunOptions& o) {
   return guarded([&] {
-    if (o.mode != "functional" && o.mode != "timing")
-      throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+    check_mode(o);
     const sim::Config config = load(o.config);
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)

@@ -17,8 +17,7 @@ namespace irr::app {
 
 int run_suite(const RunOptions& o) {
   namespace suite = workloads::suite;
-  if (o.mode != "functional" && o.mode != "timing")
-    throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+  check_mode(o);
   if (!o.graph.empty()) throw Error({"--graph", 0, 0}, o.workload + " is a suite kernel: it takes no graph", Error::Kind::usage);
   if (!o.timing_from_kernel.empty())
     throw Error({"--timing-from-kernel", 0, 0}, "suite kernels run timed from their first launch", Error::Kind::usage);

@@ -16,8 +16,7 @@ namespace irr::app {
 
 int run_wavefront(const RunOptions& o) {
   namespace wf = workloads::wavefront;
-  if (o.mode != "functional" && o.mode != "timing")
-    throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
+  check_mode(o);
   if (!o.graph.empty()) throw Error({"--graph", 0, 0}, o.workload + " is a wavefront workload: it takes --tiles, not a graph", Error::Kind::usage);
   const wf::Workload& w = *wf::find(o.workload);
   const std::string variant = o.variant == "data" ? "global" : o.variant;  // "data": --variant not given
