@@ -10,6 +10,7 @@ packages=(
   python3 python3-matplotlib
   clang libclang-rt-14-dev
   libzstd-dev
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do

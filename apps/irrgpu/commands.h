@@ -99,6 +99,7 @@ struct DacRunOptions {
 };
 int dac_run(const DacRunOptions& options);
 struct AreaOptions;
-int run_area(const AreaOptions& options);  // `irrgpu area`, with errors reported as for every command
+int run_area(const AreaOptions& options);
+int plot(const std::vector<std::string>& args);  // apps/irrgpu/plot.cpp: runs apps/irrgpu/plot.py  // `irrgpu area`, with errors reported as for every command
 
 }  // namespace irr::app

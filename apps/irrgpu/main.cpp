@@ -7,6 +7,7 @@
 
 #include "apps/irrgpu/area.h"
 #include "apps/irrgpu/commands.h"
+#include "apps/irrgpu/sweep.h"
 
 namespace {
 
@@ -125,6 +126,44 @@ extern "C" int sc_main(int argc, char** argv) {
   calibrate_cmd->add_option("benchmark", calibrate.benchmarks,
                             "latency, shared, alu, bandwidth, atomics, coalescing, launch (default: all)");
   calibrate_cmd->add_option("--json", calibrate.json, "Also write the figures as JSON here");
+  irr::app::SweepRunOptions sweep_run;
+  irr::app::SweepCollectOptions sweep_collect;
+  irr::app::SweepTaskOptions sweep_task;
+  std::string sweep_dir;
+  auto* sweep_cmd = app.add_subcommand("sweep", "Run a grid of configurations, workloads and graphs, locally or on Slurm (docs/sweeps.md)");
+  sweep_cmd->require_subcommand(1);
+  auto* sweep_run_cmd = sweep_cmd->add_subcommand("run", "Expand a sweep file and run what is not done yet");
+  sweep_run_cmd->add_option("spec", sweep_run.file, "The sweep file (YAML)")->required();
+  sweep_run_cmd->add_option("-o,--output-dir", sweep_run.output_dir, "The sweep's folder (default: sweeps/NAME)");
+  sweep_run_cmd->add_option("--backend", sweep_run.backend, "local (default) or slurm");
+  sweep_run_cmd->add_option("-j,--jobs", sweep_run.jobs, "local: runs at once (default: one per core)")->check(CLI::PositiveNumber);
+  sweep_run_cmd->add_flag("--rerun-failed", sweep_run.rerun_failed, "Run failed runs again too");
+  sweep_run_cmd->add_flag("--dry-run", sweep_run.dry_run, "List the runs and their command lines; run nothing");
+  sweep_run_cmd->add_flag("--progress", sweep_run.progress, "The progress line even when stderr is not a terminal");
+  sweep_run_cmd->add_flag("--no-report", sweep_run.no_report, "Do not run the sweep file's report: command at the end");
+  sweep_run_cmd->add_flag("--wait", sweep_run.wait, "slurm: wait until every submitted run has ended");
+  sweep_run_cmd->add_option("--time", sweep_run.time, "slurm: time limit per run (sbatch --time)");
+  sweep_run_cmd->add_option("--mem", sweep_run.mem, "slurm: memory per run (sbatch --mem; default: estimated)");
+  sweep_run_cmd->add_option("--partition", sweep_run.partition, "slurm: partition");
+  sweep_run_cmd->add_option("--account", sweep_run.account, "slurm: account");
+  sweep_run_cmd->add_option("--throttle", sweep_run.throttle, "slurm: at most this many runs at once");
+  auto* sweep_status_cmd = sweep_cmd->add_subcommand("status", "Runs done, failed (with their error line), pending");
+  sweep_status_cmd->add_option("dir", sweep_dir, "The sweep's folder")->required();
+  auto* sweep_collect_cmd = sweep_cmd->add_subcommand("collect", "Every run's parameters and statistics in one table");
+  sweep_collect_cmd->add_option("dir", sweep_collect.dir, "The sweep's folder")->required();
+  sweep_collect_cmd->add_option("-o,--output", sweep_collect.output, "results.csv (default DIR/results.csv) or .json");
+  sweep_collect_cmd->add_option("--stats", sweep_collect.stats, "Glob of statistic names (default: all); repeatable");
+  auto* sweep_report_cmd = sweep_cmd->add_subcommand("report", "Run the sweep file's report: command on the results");
+  sweep_report_cmd->add_option("dir", sweep_dir, "The sweep's folder")->required();
+  auto* sweep_task_cmd = sweep_cmd->add_subcommand("task", "One run of a sweep (what a backend starts)");
+  sweep_task_cmd->add_option("dir", sweep_task.dir, "The sweep's folder")->required();
+  sweep_task_cmd->add_option("id", sweep_task.id, "The run's id");
+  sweep_task_cmd->add_option("--list", sweep_task.list, "A file of run ids, one a line (a Slurm job array's)");
+  sweep_task_cmd->add_option("--index", sweep_task.index, "The line of --list (0-based)");
+  std::vector<std::string> plot_args;
+  auto* plot_cmd = app.add_subcommand("plot", "Plot collected sweep results (matplotlib): bars, lines, stalls; see `irrgpu plot -h`");
+  plot_cmd->prefix_command();
+  plot_cmd->set_help_flag();
   auto* workloads_cmd = app.add_subcommand("workloads", "List the graph and wavefront workloads and their variants");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
 
@@ -150,6 +189,12 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*dac_split_cmd) return irr::app::dac_split(dac);
   if (*dac_run_cmd) return irr::app::dac_run(dac_run);
   if (*calibrate_cmd) return irr::app::calibrate(calibrate);
+  if (*sweep_run_cmd) return irr::app::sweep_run(sweep_run);
+  if (*sweep_status_cmd) return irr::app::sweep_status(sweep_dir);
+  if (*sweep_collect_cmd) return irr::app::sweep_collect(sweep_collect);
+  if (*sweep_report_cmd) return irr::app::sweep_report(sweep_dir);
+  if (*sweep_task_cmd) return irr::app::sweep_task(sweep_task);
+  if (*plot_cmd) return irr::app::plot(plot_cmd->remaining());
   if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();
   return 2;
