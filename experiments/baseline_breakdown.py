@@ -17,6 +17,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+import simulate as sim
 from simulate import simulate
 
 GRAPHS = ["rmat:scale=10", "rmat:scale=12", "rmat:scale=14", "rmat:scale=16", "grid:rows=64,cols=64",
@@ -31,7 +32,9 @@ def measure(irrgpu, run, graph, tmp):
     out = os.path.join(tmp, f"{workload}_{variant}_{graph}".replace(":", "_").replace(",", "_").replace("=", ""))
     j = simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--graph", graph],
                  out)
-    record = json.load(open(os.path.join(out, "workload.json")))
+    if sim.planning():
+        return None
+    record = sim.record(out)
     stats = {k: v["value"] for k, v in j["stats"].items() if "value" in v and not isinstance(v["value"], list)}
     return analyse(run, graph, stats, j["snapshots"], record)
 
@@ -80,17 +83,20 @@ def per_sm(s, sm, slots):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build")
+    sim.add_sweep_option(ap)
     ap.add_argument("--graph", action="append", help="graphs (default: R-MAT 10-16 and two grids)")
     ap.add_argument("--run", action="append", help="workload/variant (default: bfs/data bfs/topology sssp/data)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--per-sm", action="store_true", help="also a table per run, one row per SM")
     a = ap.parse_args()
+    sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
-    if not os.access(irrgpu, os.X_OK):
+    if not a.from_sweep and not sim.planning() and not os.access(irrgpu, os.X_OK):
         sys.exit(f"{irrgpu}: not built (cmake --build {a.build})")
     graphs, runs = a.graph or GRAPHS, a.run or RUNS
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(lambda rg: measure(irrgpu, rg[0], rg[1], tmp), [(r, g) for r in runs for g in graphs]))
+        results = [r for r in pool.map(lambda rg: measure(irrgpu, rg[0], rg[1], tmp), [(r, g) for r in runs for g in graphs])
+                   if r]
 
     print("\nTime and IPC inside kernels (gtx480; launch overhead and copies excluded)\n")
     print("| run | graph | largest degree | launches | kernel cycles | thread IPC | longest kernel (share) "

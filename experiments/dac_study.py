@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 
+import simulate as sim
 from simulate import simulate
 
 KERNELS = ["vecadd", "saxpy", "stencil", "sgemm", "hotspot", "pathfinder", "srad", "backprop", "blackscholes",
@@ -180,11 +181,13 @@ def plot(rows, directory):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
+    sim.add_sweep_option(p)
     p.add_argument("--scale", type=int, default=16)
     p.add_argument("--kernel", action="append", help=f"repeatable (default: all {len(KERNELS)})")
     p.add_argument("--plot", default="")
     p.add_argument("--sections", default="study,sizes,mechanisms")
     a = p.parse_args()
+    sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     kernels = a.kernel or KERNELS
     sections = a.sections.split(",")

@@ -19,6 +19,7 @@ import json
 import os
 import tempfile
 
+import simulate as sim
 from simulate import simulate
 
 WORKLOADS = ["dtw", "heat2d", "hist", "int_img", "sor", "sw"]
@@ -52,6 +53,7 @@ def run(irrgpu, workload, variant, size, tmp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
+    sim.add_sweep_option(ap)
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--sizes", default="1K,4K,9K")
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
@@ -61,6 +63,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--plot")
     a = ap.parse_args()
+    sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sizes, workloads = a.sizes.split(","), a.workloads.split(",")
     if a.runs:

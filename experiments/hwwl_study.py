@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 
+import simulate as sim
 from simulate import simulate
 
 SOFTWARE = {"bfs": ["topology", "data", "data_vkc", "data_warp", "data_block", "wl"],
@@ -139,6 +140,7 @@ def scaling(irrgpu, tmp):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
+    sim.add_sweep_option(p)
     p.add_argument("--graph", action="append", help=f"repeatable (default: {' and '.join(GRAPHS)})")
     p.add_argument("--activity-graph", default=ACTIVITY_GRAPH)
     p.add_argument("--wide-graph", default=WIDE_GRAPH, help="the double buffer's peak activity")
@@ -148,6 +150,7 @@ def main():
                    help="which parts to run (comma-separated): study (the tables by input), activity (Figure 8), "
                         "scaling (input size)")
     a = p.parse_args()
+    sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
     if unknown := [x for x in sections if x not in ("study", "activity", "scaling")]:

@@ -18,6 +18,7 @@ import math
 import os
 import tempfile
 
+import simulate as sim
 from simulate import simulate
 
 # The paper's Table 3 [S L228-L235], each as a generated graph that simulates in minutes. Its
@@ -257,6 +258,7 @@ def plot(directory, graphs, workloads, norm, sens, on):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
+    sim.add_sweep_option(p)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations run at once")
     p.add_argument("--graph", action="append", choices=list(ALL_GRAPHS), help="repeatable (default: all but kron8k)")
     p.add_argument("--workload", action="append", choices=WORKLOADS, help="repeatable (default: all)")
@@ -265,6 +267,7 @@ def main():
                    help="the graph of the sensitivity and atomics sections")
     p.add_argument("--plot", default="")
     a = p.parse_args()
+    sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
     if unknown := [x for x in sections if x not in SECTIONS]:

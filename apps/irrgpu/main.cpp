@@ -137,6 +137,7 @@ extern "C" int sc_main(int argc, char** argv) {
   sweep_run_cmd->add_option("-o,--output-dir", sweep_run.output_dir, "The sweep's folder (default: sweeps/NAME)");
   sweep_run_cmd->add_option("--backend", sweep_run.backend, "local (default) or slurm");
   sweep_run_cmd->add_option("-j,--jobs", sweep_run.jobs, "local: runs at once (default: one per core)")->check(CLI::PositiveNumber);
+  sweep_run_cmd->add_option("--only", sweep_run.only, "KEY=VALUE: run only the runs with this parameter; repeatable");
   sweep_run_cmd->add_flag("--rerun-failed", sweep_run.rerun_failed, "Run failed runs again too");
   sweep_run_cmd->add_flag("--dry-run", sweep_run.dry_run, "List the runs and their command lines; run nothing");
   sweep_run_cmd->add_flag("--progress", sweep_run.progress, "The progress line even when stderr is not a terminal");

@@ -129,9 +129,24 @@ int sweep_run(const SweepRunOptions& o) {
                                    (active.size() > 1 ? ", ..." : "") + "): wait for them or scancel them",
                   Error::Kind::usage);
     folder.write_plan(spec, self());
+    std::vector<std::pair<std::string, std::string>> only;
+    for (const auto& kv : o.only) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw Error({"--only", 0, 0}, "'" + kv + "': expected KEY=VALUE", Error::Kind::usage);
+      only.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    auto selected = [&](const sweep::Run& r) {
+      for (const auto& [k, v] : only)
+        if (!r.params.count(k) || r.params.at(k) != v) return false;
+      return true;
+    };
     std::vector<std::string> todo;
-    std::size_t done = 0, failed = 0;
+    std::size_t done = 0, failed = 0, skipped = 0;
     for (const auto& r : spec.runs) {
+      if (!selected(r)) {
+        ++skipped;
+        continue;
+      }
       const auto st = folder.status(r.id);
       if (st && st->state == State::done) ++done;
       else if (st && st->state == State::failed && !o.rerun_failed) ++failed;
@@ -139,7 +154,11 @@ int sweep_run(const SweepRunOptions& o) {
     }
     std::cerr << "[sweep] " << spec.name << ": " << spec.runs.size() << " runs in " << dir << "; " << done << " done";
     if (failed) std::cerr << ", " << failed << " failed (--rerun-failed runs them again)";
-    std::cerr << ", " << todo.size() << " to run (" << o.backend << ")\n";
+    std::cerr << ", " << todo.size() << " to run (" << o.backend << ")";
+    if (skipped) std::cerr << "; " << skipped << " left out by --only";
+    std::cerr << "\n";
+    if (!only.empty() && skipped == spec.runs.size())
+      throw Error({"--only", 0, 0}, "no run of the sweep has these parameters", Error::Kind::usage);
     int rc = 0;
     if (o.backend == "local") {
       rc = sweep::run_local(folder, todo, o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency()),
@@ -156,7 +175,7 @@ int sweep_run(const SweepRunOptions& o) {
       rc = sweep::run_slurm(folder, todo, s);
       if (!o.wait) return rc;
     }
-    if (rc == 0 && failed == 0 && !spec.report.empty() && !o.no_report) return run_report(folder, spec);
+    if (rc == 0 && failed == 0 && skipped == 0 && !spec.report.empty() && !o.no_report) return run_report(folder, spec);
     if (rc == 0 && failed) rc = 1;
     return rc;
   });

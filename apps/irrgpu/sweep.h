@@ -14,6 +14,7 @@ struct SweepRunOptions {
   // Slurm: override the sweep file's resources and slurm sections.
   std::string time, mem, partition, account;
   unsigned throttle = 0;
+  std::vector<std::string> only;  // KEY=VALUE: run only the runs with these parameters
 };
 int sweep_run(const SweepRunOptions& options);
 int sweep_status(const std::string& dir);

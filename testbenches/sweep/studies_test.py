@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Each study of experiments/ is a sweep file (docs/sweeps.md): the runs its script asks for are
+exactly the runs its sweep file expands to, so `irrgpu sweep run experiments/STUDY.yaml` gives the
+script (its report) every result it reads and runs nothing it does not. The script only lists its
+runs here (IRRGPU_STUDY_PLAN): nothing is simulated.
+
+Then the DAC study's tables for one kernel, from its sweep file's runs (irrgpu sweep run --only),
+are the same text as the script prints simulating them itself.
+
+Usage: studies_test.py IRRGPU SOURCE_DIR WORK_DIR"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+irrgpu, source, work = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+os.makedirs(work, exist_ok=True)
+sys.path.insert(0, os.path.join(source, "experiments"))
+import simulate  # noqa: E402  (the scripts' own reading of a command line)
+
+STUDIES = {"hwwl": "hwwl_study.py", "iru": "iru_study.py", "dats": "dats_study.py", "dac": "dac_study.py",
+           "baseline": "baseline_breakdown.py"}
+failures = []
+for name, script in STUDIES.items():
+    spec = os.path.join(source, "experiments", name + ".yaml")
+    p = subprocess.run([irrgpu, "sweep", "run", spec, "--dry-run"], capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append(f"{name}.yaml does not expand: {p.stderr.strip()}")
+        continue
+    swept = set()
+    for line in p.stdout.splitlines()[:-1]:
+        words = shlex.split(line)[1:]  # irrgpu run ...
+        swept.add(tuple(sorted(simulate.params(words).items())))
+    plan = os.path.join(work, name + ".jsonl")
+    if os.path.exists(plan):
+        os.remove(plan)
+    q = subprocess.run([sys.executable, os.path.join(source, "experiments", script)], capture_output=True, text=True,
+                       env=dict(os.environ, IRRGPU_STUDY_PLAN=plan), cwd=work)
+    if q.returncode != 0:
+        failures.append(f"{script} failed listing its runs: {q.stderr[-2000:]}")
+        continue
+    asked = {tuple(sorted(json.loads(line).items())) for line in open(plan)}
+    missing, extra = asked - swept, swept - asked
+    for m in sorted(missing):
+        failures.append(f"{name}.yaml lacks a run {script} reads: {dict(m)}")
+    for e in sorted(extra):
+        failures.append(f"{name}.yaml has a run {script} does not read: {dict(e)}")
+    print(f"{name}: {len(asked)} runs, sweep file and script agree" if not missing and not extra else
+          f"{name}: {len(missing)} missing, {len(extra)} extra")
+
+# End to end: the tables from the sweep's runs are those of the script's own runs.
+experiments = os.path.join(source, "experiments")
+sweep_dir = os.path.join(os.path.abspath(work), "dac-lbm")
+p = subprocess.run([irrgpu, "sweep", "run", os.path.join(experiments, "dac.yaml"), "-o", sweep_dir, "--only", "workload=lbm"],
+                   capture_output=True, text=True)
+if p.returncode != 0:
+    failures.append(f"irrgpu sweep run dac.yaml --only workload=lbm failed: {p.stderr[-2000:]}")
+else:
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(irrgpu))))
+    tables = [subprocess.run([sys.executable, "dac_study.py", "--build", build, "--kernel", "lbm", *extra], capture_output=True,
+                             text=True, cwd=experiments) for extra in ([], ["--from-sweep", sweep_dir])]
+    for t in tables:
+        if t.returncode != 0:
+            failures.append(f"dac_study.py failed: {t.stderr[-2000:]}")
+    if all(t.returncode == 0 for t in tables) and tables[0].stdout != tables[1].stdout:
+        failures.append("dac_study.py's tables from the sweep differ from its own runs'")
+    elif all(t.returncode == 0 for t in tables):
+        print("dac (lbm): the tables from the sweep's runs are the script's own")
+if failures:
+    sys.exit("\n".join(failures))
