@@ -120,9 +120,10 @@ unsigned estimate_mem_mb(const Folder& folder, const Spec& spec) {
       edges = std::max(edges, graph_edges(g->second.find(':') == std::string::npos ? path.string() : g->second));
     }
   }
-  // Measured: bfs on rmat:scale=14 (262 k edges) peaks at ~110 MiB and scale 18 at ~500 MiB, so
-  // 512 MiB plus 2 KiB per edge leaves room.
-  const double mb = measured > 0 ? measured * 1.5 : 512 + edges * 2048 / (1 << 20);
+  // Measured (timed bfs/data on gtx480, peak RSS): R-MAT scale 12 29 MiB, 14 33 MiB, 16 (1 M edges)
+  // 47 MiB: some 30 MiB and 14 bytes an edge. 256 MiB and 64 bytes an edge leave room for units,
+  // sampling and traces.
+  const double mb = measured > 0 ? measured * 1.5 : 256 + edges * 64 / (1 << 20);
   return static_cast<unsigned>(std::ceil(mb / 256) * 256);
 }
 
