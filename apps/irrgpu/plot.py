@@ -10,7 +10,9 @@ parameters but KEY=VALUE), as a speedup (baseline / run: cycles, lower is better
 baseline); one group of bars per --x value, one bar per --series value. lines: the metric (or its
 speedup over --baseline) over a numeric --x. stalls: each run's scheduler-cycle breakdown
 (gpu.total.stall.* by default, --stats GLOB for others), stacked. --where KEY=VALUE keeps matching
-runs (repeatable); only runs whose state is done are plotted. -o names the file; its suffix (.png,
+runs (repeatable; KEY= keeps runs that do not set KEY; baselines are found among all runs); only
+runs whose state is done are plotted. --match KEYS pairs a run with its baseline by those columns
+only; --hline VALUE[:LABEL] draws a reference line (a paper's figure). -o names the file; its suffix (.png,
 .pdf, .svg) the format; --also pdf writes the same figure in another format beside it.
 """
 import argparse
@@ -20,10 +22,11 @@ import math
 import os
 import sys
 
-KEY_COLUMNS = ("id", "state", "seconds", "max_rss_mb", "error")
+KEY_COLUMNS = ("id", "group", "state", "seconds", "max_rss_mb", "error")
 
 
 def load(path, where):
+    """The finished runs of a results table: (those --where keeps, all, the columns)."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -32,15 +35,16 @@ def load(path, where):
     if not rows:
         sys.exit(f"irrgpu plot: error: {path}: no runs")
     columns = list(rows[0].keys())
+    rows = [r for r in rows if r.get("state", "done") == "done"]
+    every = rows
     for w in where:
         key, _, value = w.partition("=")
         if key not in columns:
             sys.exit(f"irrgpu plot: error: --where {w}: no column '{key}' in {path}")
-        rows = [r for r in rows if r[key] == value]
-    rows = [r for r in rows if r.get("state", "done") == "done"]
+        rows = [r for r in rows if r[key] == value]  # KEY= keeps the runs that do not set KEY
     if not rows:
         sys.exit(f"irrgpu plot: error: {path}: no finished run matches")
-    return rows, columns
+    return rows, every, columns
 
 
 def params_of(columns):
@@ -59,13 +63,24 @@ def value(row, metric, path):
         sys.exit(f"irrgpu plot: error: run {row.get('id', '?')}: '{metric}' is '{row[metric]}', not a number")
 
 
-def normalise(rows, columns, metric, baseline, ratio, path):
-    """Each row's metric over its baseline run's (the same parameters but the baseline's KEY=VALUE)."""
+def normalise(rows, every, columns, metric, baseline, ratio, path, match=""):
+    """Each row's metric over its baseline run's: the run with KEY=VALUE and the same parameters
+    (or the same `match` columns)."""
     key, _, want = baseline.partition("=")
     if key not in columns:
         sys.exit(f"irrgpu plot: error: --baseline {baseline}: no column '{key}'")
-    others = [p for p in params_of(columns) if p != key]
-    base = {tuple(r[p] for p in others): value(r, metric, path) for r in rows if r[key] == want}
+    others = match.split(",") if match else [p for p in params_of(columns) if p != key]
+    for p in others:
+        if p not in columns:
+            sys.exit(f"irrgpu plot: error: --match: no column '{p}'")
+    base = {}
+    for r in every:
+        if r[key] == want:
+            k = tuple(r[p] for p in others)
+            if k in base:
+                sys.exit(f"irrgpu plot: error: --baseline {baseline}: several runs with {dict(zip(others, k))} "
+                         "(--match more columns)")
+            base[k] = value(r, metric, path)
     out = []
     for r in rows:
         b = base.get(tuple(r[p] for p in others))
@@ -85,6 +100,16 @@ def ordered(values):
         return seen
 
 
+def references(ax, lines):
+    """--hline VALUE[:LABEL]: reference lines, a paper's figure say."""
+    for h in lines:
+        v, _, label = h.partition(":")
+        try:
+            ax.axhline(float(v), color="grey", linestyle="--", linewidth=0.8, label=label or None)
+        except ValueError:
+            sys.exit(f"irrgpu plot: error: --hline {h}: VALUE[:LABEL]")
+
+
 def save(fig, out, also):
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.tight_layout()
@@ -94,13 +119,13 @@ def save(fig, out, also):
 
 
 def bars(a, plt):
-    rows, columns = load(a.results, a.where)
+    rows, every, columns = load(a.results, a.where)
     if a.baseline:
-        pairs = normalise(rows, columns, a.metric, a.baseline, a.ratio, a.results)
-        label = f"{'ratio to' if a.ratio else 'speedup over'} {a.baseline}"
+        pairs = normalise(rows, every, columns, a.metric, a.baseline, a.ratio, a.results, a.match)
+        label = a.ylabel or f"{'ratio to' if a.ratio else 'speedup over'} {a.baseline}"
     else:
         pairs = [(r, value(r, a.metric, a.results)) for r in rows]
-        label = a.metric
+        label = a.ylabel or a.metric
     for k in (a.x, a.series):
         if k and k not in columns:
             sys.exit(f"irrgpu plot: error: no column '{k}'")
@@ -118,18 +143,19 @@ def bars(a, plt):
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(xs))], xs, rotation=30, ha="right", fontsize=8)
     if a.baseline:
         ax.axhline(1.0, color="grey", linewidth=0.8)
+    references(ax, a.hline)
     ax.set_ylabel(label, fontsize=8)
-    if a.series:
-        ax.legend(fontsize=7, title=a.series, title_fontsize=7)
+    if a.series or a.hline:
+        ax.legend(fontsize=7, title=a.series or None, title_fontsize=7)
     ax.set_title(a.title or a.metric, fontsize=9)
     save(fig, a.output, a.also)
 
 
 def lines(a, plt):
-    rows, columns = load(a.results, a.where)
+    rows, every, columns = load(a.results, a.where)
     if a.x not in columns:
         sys.exit(f"irrgpu plot: error: no column '{a.x}'")
-    pairs = (normalise(rows, columns, a.metric, a.baseline, a.ratio, a.results) if a.baseline
+    pairs = (normalise(rows, every, columns, a.metric, a.baseline, a.ratio, a.results, a.match) if a.baseline
              else [(r, value(r, a.metric, a.results)) for r in rows])
     fig, ax = plt.subplots(figsize=(5, 3.5))
     for s in (ordered(r[a.series] for r, _ in pairs) if a.series else [""]):
@@ -138,7 +164,8 @@ def lines(a, plt):
     if a.log_x:
         ax.set_xscale("log", base=2)
     ax.set_xlabel(a.x, fontsize=8)
-    ax.set_ylabel(f"speedup over {a.baseline}" if a.baseline else a.metric, fontsize=8)
+    ax.set_ylabel(a.ylabel or (f"speedup over {a.baseline}" if a.baseline else a.metric), fontsize=8)
+    references(ax, a.hline)
     if a.series:
         ax.legend(fontsize=7, title=a.series, title_fontsize=7)
     ax.set_title(a.title or a.metric, fontsize=9)
@@ -146,7 +173,7 @@ def lines(a, plt):
 
 
 def stalls(a, plt):
-    rows, columns = load(a.results, a.where)
+    rows, _, columns = load(a.results, a.where)
     pattern = a.stats or "gpu.total.stall.*"
     # The top level of the breakdown only (stall.memory, not also stall.memory.l1), unless asked.
     cats = [c for c in columns if fnmatch.fnmatch(c, pattern)]
@@ -190,6 +217,10 @@ def main():
         s.add_argument("--metric", default="gpu.total.core_cycles")
         s.add_argument("--baseline", default="", help="KEY=VALUE: normalise each run to this run")
         s.add_argument("--ratio", action="store_true", help="run / baseline instead of baseline / run")
+        s.add_argument("--match", default="", help="comma-separated columns pairing a run with its baseline "
+                                                 "(default: every parameter but the baseline's)")
+        s.add_argument("--hline", action="append", default=[], help="VALUE[:LABEL]: a reference line (repeatable)")
+        s.add_argument("--ylabel", default="")
         s.add_argument("--series", default="", help="one bar or line per value of this column")
         s.add_argument("--x", default="" if name == "bars" else None, required=name == "lines",
                        help="the groups (bars) or the numeric axis (lines)")

@@ -35,7 +35,9 @@ std::string shell_line(const std::vector<std::string>& args) {
   std::string s;
   for (const auto& a : args) {
     const bool plain = a.find_first_of(" '\"$;&|<>*?()\\") == std::string::npos && !a.empty();
-    s += (s.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    s += (s.empty() ? "" : " ") + (plain ? a : quoted + "'");
   }
   return s;
 }
@@ -81,28 +83,34 @@ int run_report(const Folder& folder, const sweep::Spec& spec) {
     std::cerr << "irrgpu: error: the sweep file has no report: command\n";
     return 2;
   }
-  std::vector<std::string> words;
-  for (std::string w : spec.report) {
-    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{dir}", fs::absolute(folder.dir()).string()},
-                                     {"{irrgpu}", self()}})
-      for (std::size_t at; (at = w.find(key)) != std::string::npos;) w.replace(at, key.size(), value);
-    words.push_back(w);
-  }
   const std::string cwd = fs::path(spec.file).parent_path().string();
-  std::cerr << "[sweep] report: " << shell_line(words) << " (in " << cwd << ")\n";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::cerr << "irrgpu: error: cannot run the report command " << words[0] << "\n";
-    _exit(127);
+  for (const auto& command : spec.report) {
+    std::vector<std::string> words;
+    for (std::string w : command) {
+      for (const auto& [key, value] : {std::pair<std::string, std::string>{"{dir}", fs::absolute(folder.dir()).string()},
+                                       {"{irrgpu}", self()}})
+        for (std::size_t at; (at = w.find(key)) != std::string::npos;) w.replace(at, key.size(), value);
+      words.push_back(w);
+    }
+    std::cerr << "[sweep] report: " << shell_line(words) << " (in " << cwd << ")\n";
+    const pid_t pid = fork();
+    if (pid == 0) {
+      if (chdir(cwd.c_str()) != 0) _exit(127);
+      std::vector<char*> argv;
+      for (auto& w : words) argv.push_back(w.data());
+      argv.push_back(nullptr);
+      execvp(argv[0], argv.data());
+      std::cerr << "irrgpu: error: cannot run the report command " << words[0] << "\n";
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::cerr << "irrgpu: error: the report command " << words[0] << " failed\n";
+      return 1;
+    }
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return 0;
 }
 
 }  // namespace
@@ -249,13 +257,13 @@ int sweep_collect(const SweepCollectOptions& o) {
       for (std::size_t i = 0; i < spec.runs.size(); ++i) {
         const auto& r = spec.runs[i];
         const auto st = folder.status(r.id);
-        rows.push_back({{"id", r.id}, {"state", sweep::state_name(st ? st->state : State::pending)},
+        rows.push_back({{"id", r.id}, {"group", r.group}, {"state", sweep::state_name(st ? st->state : State::pending)},
                         {"seconds", st ? st->seconds : 0.0}, {"max_rss_mb", st ? st->max_rss_mb : 0.0},
                         {"error", st ? st->error : ""}, {"params", r.params}, {"stats", stats[i]}});
       }
       text << rows.dump(1) << "\n";
     } else {
-      text << "id,state";
+      text << "id,group,state";
       for (const auto& p : params) text << "," << csv_cell(p);
       text << ",seconds,max_rss_mb,error";
       for (const auto& s : stat_names) text << "," << csv_cell(s);
@@ -263,7 +271,7 @@ int sweep_collect(const SweepCollectOptions& o) {
       for (std::size_t i = 0; i < spec.runs.size(); ++i) {
         const auto& r = spec.runs[i];
         const auto st = folder.status(r.id);
-        text << r.id << "," << sweep::state_name(st ? st->state : State::pending);
+        text << r.id << "," << csv_cell(r.group) << "," << sweep::state_name(st ? st->state : State::pending);
         for (const auto& p : params) text << "," << (r.params.count(p) ? csv_cell(r.params.at(p)) : "");
         text << "," << (st ? number(st->seconds) : "") << "," << (st ? number(st->max_rss_mb) : "") << ","
              << csv_cell(st ? st->error : "");

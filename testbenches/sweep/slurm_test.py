@@ -3,10 +3,12 @@
 """irrgpu sweep on Slurm end to end: a single-node cluster started here (munged, slurmctld and slurmd
 from Debian's munge and slurm-wlm, a generated slurm.conf on free unprivileged ports, everything
 under WORK_DIR), the same sweep file run as a job array and on this machine, each run's statistics
-byte-identical between the two; the cluster stopped at the end. Exits 77 (skipped), saying why,
+byte-identical between the two and the collected CSVs the same but for host times; the cluster
+stopped at the end. Exits 77 (skipped), saying why,
 only where the cluster cannot start.
 
 Usage: slurm_test.py IRRGPU WORK_DIR"""
+import csv
 import filecmp
 import getpass
 import json
@@ -148,6 +150,15 @@ slurm: {partition: test, throttle: 2, setup: ["export IRRGPU_TEST_SETUP=1"]}
         a, b = (os.path.join(work, d, "runs", r["id"], "stats.json") for d in ("on-slurm", "here"))
         if not (os.path.exists(a) and os.path.exists(b) and filecmp.cmp(a, b, shallow=False)):
             failures.append(f"{r['id']}: statistics differ between the cluster and this machine")
+    # The issue's test of done: the same CSV from both, host times aside.
+    tables = []
+    for d in ("on-slurm", "here"):
+        run("collect", d)
+        with open(os.path.join(work, d, "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        tables.append([{k: v for k, v in r.items() if k not in ("seconds", "max_rss_mb")} for r in rows])
+    if not tables[0] or tables[0] != tables[1]:
+        failures.append("the collected CSVs differ between the cluster and this machine (host times aside)")
     p = run("run", spec, "-o", "on-slurm", "--backend", "slurm")
     if "3 done, 0 to run" not in p.stderr:
         failures.append("a finished Slurm sweep submitted again")

@@ -91,11 +91,15 @@ workload: bfs
 graph: "grid:rows=8,cols=8"
 groups:
   - variant: [data, topology]
+    name: software
   - variant: data            # the same run as the first group's first: listed once
   - variant: hwwl
+    name: banks
     set: {hwwl.bank_entries: [32, 4096]}
 )"));
   ASSERT_EQ(s.runs.size(), 4u);
+  EXPECT_EQ(s.runs[0].group, "software");
+  EXPECT_EQ(s.runs[3].group, "banks");
   EXPECT_EQ(s.runs[2].params.at("variant"), "hwwl");
   EXPECT_EQ(s.runs[3].params.at("hwwl.bank_entries"), "4096");
   EXPECT_EQ(s.runs[0].params.at("config"), "kim4x16");
@@ -134,6 +138,7 @@ resources: {time: "00:10:00", mem: 2G, cpus: 2}
 slurm: {partition: short, account: lab, throttle: 4, setup: ["module load systemc"]}
 report: [python3, study.py, --from-sweep, "{dir}"]
 )"));
+  const Spec several = expand(dir.write("rep2.yaml", "workload: bfs\nreport: [[a, \"{dir}\"], [b]]\n"));
   EXPECT_EQ(s.name, "study");
   EXPECT_EQ(s.resources.time, "00:10:00");
   EXPECT_EQ(s.resources.mem, "2G");
@@ -141,7 +146,8 @@ report: [python3, study.py, --from-sweep, "{dir}"]
   EXPECT_EQ(s.resources.partition, "short");
   EXPECT_EQ(s.resources.throttle, 4u);
   EXPECT_THAT(s.resources.setup, ElementsAre("module load systemc"));
-  EXPECT_THAT(s.report, ElementsAre("python3", "study.py", "--from-sweep", "{dir}"));
+  EXPECT_THAT(s.report, ElementsAre(ElementsAre("python3", "study.py", "--from-sweep", "{dir}")));
+  EXPECT_THAT(several.report, ElementsAre(ElementsAre("a", "{dir}"), ElementsAre("b")));
 }
 
 TEST(SweepSpec, ErrorsNameFileLineAndWhy) {

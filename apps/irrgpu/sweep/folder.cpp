@@ -81,7 +81,8 @@ std::string Folder::run_dir(const std::string& id) const { return (fs::path(dir_
 void Folder::write_plan(const Spec& spec, const std::string& irrgpu) const {
   fs::create_directories(fs::path(dir_) / "runs");
   json runs = json::array();
-  for (const auto& r : spec.runs) runs.push_back({{"id", r.id}, {"params", r.params}, {"args", r.args}});
+  for (const auto& r : spec.runs)
+    runs.push_back({{"id", r.id}, {"group", r.group}, {"params", r.params}, {"args", r.args}});
   const Resources& res = spec.resources;
   const json plan = {{"name", spec.name},
                      {"sweep_file", spec.file},
@@ -104,14 +105,16 @@ Spec Folder::read_plan() const {
   try {
     spec.name = plan.at("name");
     spec.file = plan.at("sweep_file");
-    spec.report = plan.at("report").get<std::vector<std::string>>();
+    const json& report = plan.at("report");  // a list of commands (one command, its words, in older folders)
+    if (!report.empty() && report[0].is_string()) spec.report.push_back(report.get<std::vector<std::string>>());
+    else spec.report = report.get<std::vector<std::vector<std::string>>>();
     const json& r = plan.at("resources");
     spec.resources = {r.at("time"), r.at("mem"), r.at("cpus"), r.at("partition"), r.at("account"),
                       r.at("throttle"), r.at("setup").get<std::vector<std::string>>(),
                       r.at("sbatch").get<std::vector<std::string>>()};
     for (const auto& run : plan.at("runs"))
       spec.runs.push_back({run.at("id"), run.at("params").get<std::map<std::string, std::string>>(),
-                           run.at("args").get<std::vector<std::string>>()});
+                           run.at("args").get<std::vector<std::string>>(), run.value("group", "")});
   } catch (const json::exception& e) {
     throw Error({path, 0, 0}, std::string("a field is missing or of the wrong type: ") + e.what(), Error::Kind::usage);
   }

@@ -157,10 +157,10 @@ class Reader {
         }
       } else if (is_field(key)) {
         add(kv.first, key, values(kv.second, key));
-      } else if (!top || (key != "name" && key != "groups" && key != "resources" && key != "slurm" && key != "report")) {
+      } else if (key != "name" && (!top || (key != "groups" && key != "resources" && key != "slurm" && key != "report"))) {
         fail(kv.first, std::string("unknown key '") + key + "'" +
                            (top ? " (name, groups, set, zip, resources, slurm, report, or a run field)"
-                                : " in a group (set, zip, or a run field)"));
+                                : " in a group (name, set, zip, or a run field)"));
       }
     }
     return out;
@@ -330,26 +330,34 @@ Spec expand(const std::string& file) {
   if (spec.name.empty() || spec.name.find('/') != std::string::npos)
     r.fail(root["name"], "name: a sweep's name is a non-empty word without '/'");
   spec.resources = read_resources(r, root);
-  if (const YAML::Node rep = root["report"]) {
-    if (!rep.IsSequence() || rep.size() == 0) r.fail(rep, "report: expected a command as a list of words");
-    for (const auto& w : rep) spec.report.push_back(r.scalar(w, "report"));
+  if (const YAML::Node rep = root["report"]) {  // a command (a list of words) or a list of commands
+    if (!rep.IsSequence() || rep.size() == 0) r.fail(rep, "report: expected a command as a list of words, or a list of them");
+    for (const auto& c : rep[0].IsSequence() ? rep : YAML::Node(std::vector<YAML::Node>{rep})) {
+      if (!c.IsSequence() || c.size() == 0) r.fail(c, "report: each command is a list of words");
+      spec.report.emplace_back();
+      for (const auto& w : c) spec.report.back().push_back(r.scalar(w, "report"));
+    }
   }
 
   const std::vector<Axis> top = r.axes(root, true);
   std::vector<std::vector<Axis>> groups;
+  std::vector<std::string> names;  // each group's name (empty: none)
   if (const YAML::Node g = root["groups"]) {
     if (!g.IsSequence() || g.size() == 0) r.fail(g, "groups: expected a list of mappings, each its own axes");
     for (const auto& group : g) {
       if (!group.IsMap()) r.fail(group, "groups: each group is a mapping of axes");
       groups.push_back(merge(top, r.axes(group, false)));
+      names.push_back(group["name"] ? r.scalar(group["name"], "name") : "");
     }
   } else {
     groups.push_back(top);
+    names.push_back("");
   }
 
   const fs::path dir = fs::path(spec.file).parent_path();
   std::set<std::string> ids;
-  for (const auto& axes : groups) {
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::vector<Axis>& axes = groups[g];
     // Every combination, the last axis fastest.
     std::vector<std::string> keys;
     for (const auto& a : axes) keys.insert(keys.end(), a.keys.begin(), a.keys.end());
@@ -375,6 +383,7 @@ Spec expand(const std::string& file) {
       Run run;
       for (std::size_t k = 0; k < keys.size(); ++k) run.params[keys[k]] = combo[k]->text;
       run.id = run_id(run.params);
+      run.group = names[g];
       if (!ids.insert(run.id).second) continue;  // the same run in two groups runs once
       // Files named relative to the sweep file, wherever irrgpu runs from.
       std::map<std::string, std::string> located = run.params;

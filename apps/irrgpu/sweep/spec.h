@@ -17,6 +17,7 @@ struct Run {
   std::string id;  // <workload>-<variant>-<hash of params>: the same parameters give the same id
   std::map<std::string, std::string> params;
   std::vector<std::string> args;
+  std::string group;  // the name of the first group that makes it (not a parameter: no part of its id)
 };
 
 // What a Slurm job array asks for (each a default the command line can override).
@@ -34,7 +35,8 @@ struct Spec {
   std::string name, file;  // file: the sweep file's absolute path
   std::vector<Run> runs;   // in expansion order, without duplicates
   Resources resources;
-  std::vector<std::string> report;  // a command that reads the results ({dir}, {irrgpu} substituted)
+  // Commands run once every run is done, in the sweep file's folder ({dir}, {irrgpu} substituted).
+  std::vector<std::vector<std::string>> report;
 };
 
 // Reads and expands a sweep file; every key and value is checked (configuration keys against the
