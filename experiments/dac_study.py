@@ -153,29 +153,18 @@ def mechanisms(irrgpu, kernels, scale, tmp, base, dac):
 
 
 def plot(rows, directory):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    os.makedirs(directory, exist_ok=True)
+    draw = sim.figures()
     names = [r["kernel"] for r in rows]
-    fig, ax = plt.subplots(figsize=(10, 3.5))
-    ax.bar(names, [r["speedup"] for r in rows], color=["tab:blue" if r["memory"] else "tab:orange" for r in rows])
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.axhline(1.40, color="gray", linestyle="--", linewidth=0.8, label="dissertation geomean 1.40")
-    ax.set_ylabel("speedup over baseline")
-    ax.set_title("DAC on Table 3.1's GTX 480 (blue: memory-intensive, orange: compute-intensive)")
-    ax.legend()
-    plt.xticks(rotation=30, ha="right")
-    fig.tight_layout()
-    fig.savefig(os.path.join(directory, "dac_speedup.png"), dpi=120)
-    fig, ax = plt.subplots(figsize=(10, 3.5))
-    ax.bar(names, [r["ratio"] for r in rows])
-    ax.axhline(0.74, color="gray", linestyle="--", linewidth=0.8, label="dissertation 0.74")
-    ax.set_ylabel("warp instructions / baseline")
-    ax.legend()
-    plt.xticks(rotation=30, ha="right")
-    fig.tight_layout()
-    fig.savefig(os.path.join(directory, "dac_instructions.png"), dpi=120)
+    fig, (ax,) = draw.figure(size=(10, 3.5))
+    draw.grouped_bars(ax, names, [(None, [r["speedup"] for r in rows])], "speedup over baseline",
+                      "DAC on Table 3.1's GTX 480 (blue: memory-intensive, orange: compute-intensive)",
+                      hlines=[(1.40, "dissertation geomean 1.40")], unit_line=1.0,
+                      colors=["tab:blue" if r["memory"] else "tab:orange" for r in rows])
+    draw.save(fig, os.path.join(directory, "dac_speedup.png"))
+    fig, (ax,) = draw.figure(size=(10, 3.5))
+    draw.grouped_bars(ax, names, [(None, [r["ratio"] for r in rows])], "warp instructions / baseline", "",
+                      hlines=[(0.74, "dissertation 0.74")])
+    draw.save(fig, os.path.join(directory, "dac_instructions.png"))
 
 
 def main():

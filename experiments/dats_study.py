@@ -95,21 +95,12 @@ def main():
         print("| **mean** | | | " + " | ".join(f"**{mean([speedup(w, v, s) for w in workloads]):.2f} %**" for v in VARIANTS[1:]) +
               " | | | |")
     if a.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        os.makedirs(a.plot, exist_ok=True)
+        plot = sim.figures()
         for s in sizes:
-            fig, ax = plt.subplots(figsize=(8, 3.5))
-            width = 0.8 / (len(VARIANTS) - 1)
-            for i, v in enumerate(VARIANTS[1:]):
-                ax.bar([x + i * width for x in range(len(workloads))], [speedup(w, v, s) for w in workloads], width, label=v)
-            ax.set_xticks([x + 0.4 - width / 2 for x in range(len(workloads))], workloads)
-            ax.set_ylabel("speedup over Global (%)")
-            ax.set_title(f"DATS study, {s}-block dependency graphs (gtx480)")
-            ax.legend(ncol=4, fontsize=8)
-            fig.tight_layout()
-            fig.savefig(os.path.join(a.plot, f"dats_speedup_{s}.png"), dpi=110)
+            fig, (ax,) = plot.figure(size=(8, 3.5))
+            plot.grouped_bars(ax, workloads, [(v, [speedup(w, v, s) for w in workloads]) for v in VARIANTS[1:]],
+                              "speedup over Global (%)", f"DATS study, {s}-block dependency graphs (gtx480)", unit_line=0.0)
+            plot.save(fig, os.path.join(a.plot, f"dats_speedup_{s}.png"))
 
 
 if __name__ == "__main__":

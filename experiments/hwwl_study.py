@@ -167,43 +167,24 @@ def main():
             scaling(irrgpu, tmp)
     if not a.plot:
         return
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("--plot needs matplotlib: the Debian package python3-matplotlib (make deps), run by /usr/bin/python3")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    os.makedirs(a.plot, exist_ok=True)
+    draw = sim.figures()
     for (w, graph), (best, schemes, banks) in results.items():
-        fig, ax = plt.subplots(1, 2, figsize=(10, 3.5))
-        ax[0].bar([n for n, _ in schemes], [best["cycles"] / r["cycles"] for _, r in schemes])
-        ax[0].set_title(f"{w} on {graph.split(':')[0]}: by scheme (unbounded banks)", fontsize=9)
-        sizes = [n.split(" ")[0] for n, _ in banks["interval"]]
-        for k, (v, rows) in enumerate(banks.items()):
-            ax[1].bar([i + 0.4 * k for i in range(len(rows))], [best["cycles"] / r["cycles"] for _, r in rows], 0.4,
-                      label=v)
-        ax[1].set_xticks([i + 0.2 for i in range(len(sizes))], sizes)
-        ax[1].set_title(f"{w} on {graph.split(':')[0]}: lsorting, by bank entries", fontsize=9)
-        ax[1].legend(fontsize=8)
-        for axis in ax:
-            axis.axhline(1.0, color="grey", linewidth=0.8)
-            axis.set_ylabel("speedup over best software", fontsize=8)
-            axis.tick_params(axis="x", rotation=30)
-        fig.tight_layout()
-        fig.savefig(os.path.join(a.plot, f"hwwl_{w}_{graph.split(':')[0]}.png"), dpi=100)
-        plt.close(fig)
+        fig, ax = draw.figure(1, 2, size=(10, 3.5))
+        name = graph.split(":")[0]
+        draw.grouped_bars(ax[0], [n for n, _ in schemes], [(None, [best["cycles"] / r["cycles"] for _, r in schemes])],
+                          "speedup over best software", f"{w} on {name}: by scheme (unbounded banks)", unit_line=1.0)
+        draw.grouped_bars(ax[1], [n.split(" ")[0] for n, _ in banks["interval"]],
+                          [(v, [best["cycles"] / r["cycles"] for _, r in rows]) for v, rows in banks.items()],
+                          "speedup over best software", f"{w} on {name}: lsorting, by bank entries", unit_line=1.0)
+        draw.save(fig, os.path.join(a.plot, f"hwwl_{w}_{name}.png"))
     if not act:
         return
-    fig, ax = plt.subplots(3, 2, figsize=(10, 8), sharey=True)
-    for axis, (name, r) in zip(ax.flat, act):
-        t = [i * a.sample_every for i in range(len(r["series"]))]
-        axis.plot(t, [100.0 * x / HW_THREADS for x in r["series"]], linewidth=0.8)
-        axis.set_title(f"BFS, {name}", fontsize=9)
-        axis.set_ylim(0, 100)
-        axis.set_ylabel("% HW threads active", fontsize=8)
-        axis.set_xlabel("core cycles", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(a.plot, "hwwl_activity.png"), dpi=100)
+    fig, ax = draw.figure(3, 2, size=(10, 8), sharey=True)
+    for axis, (name, r) in zip(ax, act):
+        draw.series_lines(axis, [(None, [i * a.sample_every for i in range(len(r["series"]))],
+                                  [100.0 * x / HW_THREADS for x in r["series"]])],
+                          "core cycles", "% HW threads active", f"BFS, {name}", ylim=(0, 100), marker=None)
+    draw.save(fig, os.path.join(a.plot, "hwwl_activity.png"))
 
 
 if __name__ == "__main__":

@@ -220,39 +220,22 @@ def atomics(pool, irrgpu, workloads, on, tmp):
 
 
 def plot(directory, graphs, workloads, norm, sens, on):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    os.makedirs(directory, exist_ok=True)
+    draw = sim.figures()
     if norm:
-        fig, ax = plt.subplots(1, 4, figsize=(15, 3.5))
+        fig, ax = draw.figure(1, 4, size=(15, 3.5))
         for axis, (key, title) in zip(ax, [("speedup", "speedup (Figure 16)"), ("l1", "L1 accesses, % of off (Figure 12)"),
                                            ("l2", "L2 accesses, % of off (Figure 12)"),
                                            ("traffic", "interconnect bytes, % of off (Figure 13)")]):
-            for k, w in enumerate(workloads):
-                axis.bar([i + 0.27 * k for i in range(len(graphs))], [norm[(w, g)][key] for g in graphs], 0.27, label=w)
-            axis.set_xticks([i + 0.27 for i in range(len(graphs))], graphs, rotation=30, fontsize=8)
-            axis.set_title(title, fontsize=9)
-            axis.axhline(1.0 if key == "speedup" else 100.0, color="grey", linewidth=0.8)
-        ax[0].legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(directory, f"iru_study_{'_'.join(workloads)}.png"), dpi=100)
-        plt.close(fig)
+            draw.grouped_bars(axis, graphs, [(w, [norm[(w, g)][key] for g in graphs]) for w in workloads], "", title,
+                              unit_line=1.0 if key == "speedup" else 100.0)
+        draw.save(fig, os.path.join(directory, f"iru_study_{'_'.join(workloads)}.png"))
     if sens:
         workloads = list(dict.fromkeys(w for w, *_ in sens))  # those the sensitivity ran
-        fig, ax = plt.subplots(1, len(SENSITIVITY), figsize=(14, 3.2), sharey=True)
-        for axis, (key, values) in zip(ax, SENSITIVITY):
-            for k, w in enumerate(workloads):
-                ys = [s for ww, kk, _, s in sens if ww == w and kk == key]
-                axis.bar([i + 0.27 * k for i in range(len(values))], ys, 0.27, label=w)
-            axis.set_xticks([i + 0.27 for i in range(len(values))], [str(v) for v in values], fontsize=8)
-            axis.set_title(key, fontsize=9)
-            axis.axhline(1.0, color="grey", linewidth=0.8)
-        ax[0].set_ylabel("speedup over IRU off", fontsize=8)
-        ax[0].legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(directory, f"iru_sensitivity_{'_'.join(workloads)}_{on}.png"), dpi=100)
-        plt.close(fig)
+        fig, ax = draw.figure(1, len(SENSITIVITY), size=(14, 3.2), sharey=True)
+        for k, (axis, (key, values)) in enumerate(zip(ax, SENSITIVITY)):
+            draw.grouped_bars(axis, values, [(w, [s for ww, kk, _, s in sens if ww == w and kk == key]) for w in workloads],
+                              "speedup over IRU off" if k == 0 else "", key, unit_line=1.0)
+        draw.save(fig, os.path.join(directory, f"iru_sensitivity_{'_'.join(workloads)}_{on}.png"))
 
 
 def main():

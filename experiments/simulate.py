@@ -45,6 +45,13 @@ def params(cmd):
     return p
 
 
+def figures():
+    """apps/irrgpu/plot.py: the drawing `irrgpu plot` uses, for a study's --plot."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "irrgpu"))
+    import plot
+    return plot
+
+
 def add_sweep_option(parser):
     parser.add_argument("--from-sweep", default="", metavar="DIR",
                         help="take each run's results from this finished sweep folder instead of simulating")

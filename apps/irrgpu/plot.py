@@ -100,25 +100,107 @@ def ordered(values):
         return seen
 
 
-def references(ax, lines):
-    """--hline VALUE[:LABEL]: reference lines, a paper's figure say."""
-    for h in lines:
-        v, _, label = h.partition(":")
-        try:
-            ax.axhline(float(v), color="grey", linestyle="--", linewidth=0.8, label=label or None)
-        except ValueError:
-            sys.exit(f"irrgpu plot: error: --hline {h}: VALUE[:LABEL]")
+# Drawing, shared by the command line below and the studies' scripts (experiments/), so that every
+# figure of docs/results is drawn the same way.
+
+def pyplot():
+    """matplotlib's pyplot on a file backend, or an exit saying what to install."""
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("irrgpu plot: error: needs matplotlib: the Debian package python3-matplotlib (make deps), "
+                 "run by /usr/bin/python3")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
 
 
-def save(fig, out, also):
+def figure(rows=1, cols=1, size=(5, 3.5), sharey=False):
+    """A figure and its axes as a flat list."""
+    fig, ax = pyplot().subplots(rows, cols, figsize=size, sharey=sharey, squeeze=False)
+    return fig, list(ax.flat)
+
+
+def grouped_bars(ax, groups, series, ylabel="", title="", hlines=(), unit_line=None, colors=None, legend_title=None):
+    """One group of bars per entry of `groups`, one bar per series: `series` is [(label, [value per
+    group])] (label None: unlabelled). `hlines` are (value, label) reference lines, `unit_line` a
+    plain one (1.0 for a speedup); `colors` one colour per group for a single series."""
+    width = 0.8 / max(1, len(series))
+    for i, (label, values) in enumerate(series):
+        ax.bar([j + i * width for j in range(len(groups))], values, width, label=label,
+               color=colors if colors and len(series) == 1 else None)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(groups))], [str(g) for g in groups], rotation=30,
+                  ha="right", fontsize=8)
+    if unit_line is not None:
+        ax.axhline(unit_line, color="grey", linewidth=0.8)
+    for value_, label in hlines:
+        ax.axhline(value_, color="grey", linestyle="--", linewidth=0.8, label=label or None)
+    finish(ax, ylabel, title, any(label for label, _ in series) or any(label for _, label in hlines), legend_title)
+
+
+def series_lines(ax, series, xlabel="", ylabel="", title="", log_x=False, ylim=None, marker="o", hlines=()):
+    """One line per entry of `series`: [(label, xs, ys)]."""
+    for label, xs, ys in series:
+        ax.plot(xs, ys, marker=marker, linewidth=0.8, label=label)
+    if log_x:
+        ax.set_xscale("log", base=2)
+    if ylim:
+        ax.set_ylim(*ylim)
+    for value_, label in hlines:
+        ax.axhline(value_, color="grey", linestyle="--", linewidth=0.8, label=label or None)
+    ax.set_xlabel(xlabel, fontsize=8)
+    finish(ax, ylabel, title, any(label for label, *_ in series))
+
+
+def stacked_bars(ax, labels, parts, ylabel="", title=""):
+    """One bar per label, stacked from `parts`: [(name, [value per bar])]."""
+    bottom = [0.0] * len(labels)
+    for name, values in parts:
+        ax.bar(range(len(labels)), values, bottom=bottom, label=name)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, bbox_to_anchor=(1.0, 1.0), loc="upper left")
+
+
+def finish(ax, ylabel, title, legend, legend_title=None):
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(title, fontsize=9)
+    if legend:
+        ax.legend(fontsize=7, title=legend_title, title_fontsize=7)
+
+
+def save(fig, out, also=()):
+    """Writes the figure to `out` (its suffix the format) and in each format of `also` beside it."""
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.tight_layout()
     for path in [out] + [os.path.splitext(out)[0] + "." + fmt for fmt in also]:
         fig.savefig(path, dpi=100, bbox_inches="tight")
+    pyplot().close(fig)
     print(f"irrgpu plot: wrote {out}" + "".join(f", {os.path.splitext(out)[0]}.{f}" for f in also))
 
 
-def bars(a, plt):
+def references(options):
+    """--hline VALUE[:LABEL] as (value, label)."""
+    out = []
+    for h in options:
+        v, _, label = h.partition(":")
+        try:
+            out.append((float(v), label))
+        except ValueError:
+            sys.exit(f"irrgpu plot: error: --hline {h}: VALUE[:LABEL]")
+    return out
+
+
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values and all(v > 0 for v in values) else \
+        (values[0] if values else math.nan)
+
+
+# The command line: figures from a results table.
+
+def cmd_bars(a):
     rows, every, columns = load(a.results, a.where)
     if a.baseline:
         pairs = normalise(rows, every, columns, a.metric, a.baseline, a.ratio, a.results, a.match)
@@ -130,49 +212,33 @@ def bars(a, plt):
         if k and k not in columns:
             sys.exit(f"irrgpu plot: error: no column '{k}'")
     xs = ordered(r[a.x] for r, _ in pairs) if a.x else [""]
-    series = ordered(r[a.series] for r, _ in pairs) if a.series else [""]
-    fig, ax = plt.subplots(figsize=(max(4, 1 + 0.5 * len(xs) * len(series)), 3.5))
-    width = 0.8 / len(series)
-    for i, s in enumerate(series):
-        heights = []
-        for x in xs:
-            vals = [v for r, v in pairs if (not a.x or r[a.x] == x) and (not a.series or r[a.series] == s)]
-            heights.append(math.exp(sum(map(math.log, vals)) / len(vals)) if vals and all(v > 0 for v in vals)
-                           else (vals[0] if vals else math.nan))  # geometric mean where several runs share a bar
-        ax.bar([j + i * width for j in range(len(xs))], heights, width, label=s or None)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(xs))], xs, rotation=30, ha="right", fontsize=8)
-    if a.baseline:
-        ax.axhline(1.0, color="grey", linewidth=0.8)
-    references(ax, a.hline)
-    ax.set_ylabel(label, fontsize=8)
-    if a.series or a.hline:
-        ax.legend(fontsize=7, title=a.series or None, title_fontsize=7)
-    ax.set_title(a.title or a.metric, fontsize=9)
+    names = ordered(r[a.series] for r, _ in pairs) if a.series else [None]
+    # Runs sharing a bar (seeds, say) give their geometric mean.
+    series = [(s, [geomean([v for r, v in pairs if (not a.x or r[a.x] == x) and (not a.series or r[a.series] == s)])
+                   for x in xs]) for s in names]
+    fig, (ax,) = figure(size=(max(4, 1 + 0.5 * len(xs) * len(names)), 3.5))
+    grouped_bars(ax, xs, series, label, a.title or a.metric, references(a.hline), 1.0 if a.baseline else None,
+                 legend_title=a.series or None)
     save(fig, a.output, a.also)
 
 
-def lines(a, plt):
+def cmd_lines(a):
     rows, every, columns = load(a.results, a.where)
     if a.x not in columns:
         sys.exit(f"irrgpu plot: error: no column '{a.x}'")
     pairs = (normalise(rows, every, columns, a.metric, a.baseline, a.ratio, a.results, a.match) if a.baseline
              else [(r, value(r, a.metric, a.results)) for r in rows])
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    for s in (ordered(r[a.series] for r, _ in pairs) if a.series else [""]):
+    series = []
+    for s in (ordered(r[a.series] for r, _ in pairs) if a.series else [None]):
         pts = sorted((float(r[a.x]), v) for r, v in pairs if not a.series or r[a.series] == s)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=s or None)
-    if a.log_x:
-        ax.set_xscale("log", base=2)
-    ax.set_xlabel(a.x, fontsize=8)
-    ax.set_ylabel(a.ylabel or (f"speedup over {a.baseline}" if a.baseline else a.metric), fontsize=8)
-    references(ax, a.hline)
-    if a.series:
-        ax.legend(fontsize=7, title=a.series, title_fontsize=7)
-    ax.set_title(a.title or a.metric, fontsize=9)
+        series.append((s, [p[0] for p in pts], [p[1] for p in pts]))
+    fig, (ax,) = figure()
+    series_lines(ax, series, a.x, a.ylabel or (f"speedup over {a.baseline}" if a.baseline else a.metric),
+                 a.title or a.metric, a.log_x, hlines=references(a.hline))
     save(fig, a.output, a.also)
 
 
-def stalls(a, plt):
+def cmd_stalls(a):
     rows, _, columns = load(a.results, a.where)
     pattern = a.stats or "gpu.total.stall.*"
     # The top level of the breakdown only (stall.memory, not also stall.memory.l1), unless asked.
@@ -185,20 +251,12 @@ def stalls(a, plt):
     for k in keys:
         if k not in columns:
             sys.exit(f"irrgpu plot: error: --label: no column '{k}'")
-    labels = ["/".join(r[k] for k in keys) for r in rows]
-    fig, ax = plt.subplots(figsize=(max(4, 0.6 * len(rows) + 2), 3.5))
-    bottom = [0.0] * len(rows)
-    for c in cats:
-        vals = []
-        for r in rows:
-            total = sum(float(r[x] or 0) for x in cats)
-            vals.append(float(r[c] or 0) / total if a.share and total else float(r[c] or 0))
-        ax.bar(range(len(rows)), vals, bottom=bottom, label=c.split(".")[-1])
-        bottom = [b + v for b, v in zip(bottom, vals)]
-    ax.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=7)
-    ax.set_ylabel("share of scheduler cycles" if a.share else "scheduler cycles", fontsize=8)
-    ax.legend(fontsize=7, bbox_to_anchor=(1.0, 1.0), loc="upper left")
-    ax.set_title(a.title or "stall breakdown", fontsize=9)
+    totals = [sum(float(r[x] or 0) for x in cats) for r in rows]
+    parts = [(c.split(".")[-1], [float(r[c] or 0) / t if a.share and t else float(r[c] or 0) for r, t in zip(rows, totals)])
+             for c in cats]
+    fig, (ax,) = figure(size=(max(4, 0.6 * len(rows) + 2), 3.5))
+    stacked_bars(ax, ["/".join(r[k] for k in keys) for r in rows], parts,
+                 "share of scheduler cycles" if a.share else "scheduler cycles", a.title or "stall breakdown")
     save(fig, a.output, a.also)
 
 
@@ -212,7 +270,7 @@ def main():
                         help="also write this format beside it")
     common.add_argument("--where", action="append", default=[], help="KEY=VALUE: only these runs (repeatable)")
     common.add_argument("--title", default="")
-    for name, f in (("bars", bars), ("lines", lines)):
+    for name, f in (("bars", cmd_bars), ("lines", cmd_lines)):
         s = sub.add_parser(name, parents=[common])
         s.add_argument("--metric", default="gpu.total.core_cycles")
         s.add_argument("--baseline", default="", help="KEY=VALUE: normalise each run to this run")
@@ -231,17 +289,12 @@ def main():
     s.add_argument("--stats", default="", help="glob of the stacked columns (default: gpu.total.stall.*, top level)")
     s.add_argument("--label", default="", help="comma-separated columns naming each bar (default: every parameter)")
     s.add_argument("--share", action="store_true", help="each bar as shares of its total")
-    s.set_defaults(func=stalls)
+    s.set_defaults(func=cmd_stalls)
     a = p.parse_args()
     if os.path.splitext(a.output)[1] not in (".png", ".pdf", ".svg"):
         sys.exit(f"irrgpu plot: error: -o {a.output}: a .png, .pdf or .svg file")
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("irrgpu plot: error: needs matplotlib: the Debian package python3-matplotlib (make deps)")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    a.func(a, plt)
+    pyplot()
+    a.func(a)
 
 
 if __name__ == "__main__":
