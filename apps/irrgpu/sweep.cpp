@@ -120,23 +120,6 @@ int sweep_run(const SweepRunOptions& o) {
     const sweep::Spec spec = sweep::expand(o.file);
     if (o.backend != "local" && o.backend != "slurm")
       throw Error({"--backend", 0, 0}, "'" + o.backend + "': local or slurm", Error::Kind::usage);
-    if (o.dry_run) {
-      for (const auto& r : spec.runs) {
-        std::vector<std::string> line = {"irrgpu"};
-        line.insert(line.end(), r.args.begin(), r.args.end());
-        std::cout << r.id << "  " << shell_line(line) << "\n";
-      }
-      std::cout << spec.runs.size() << " runs\n";
-      return 0;
-    }
-    const std::string dir = o.output_dir.empty() ? (fs::path("sweeps") / spec.name).string() : o.output_dir;
-    FolderLock lock(dir);
-    const Folder folder(dir);
-    if (const auto active = sweep::active_slurm_jobs(folder); !active.empty())
-      throw Error({dir, 0, 0}, "Slurm jobs of this sweep are still queued or running (" + active.front() +
-                                   (active.size() > 1 ? ", ..." : "") + "): wait for them or scancel them",
-                  Error::Kind::usage);
-    folder.write_plan(spec, self());
     std::vector<std::pair<std::string, std::string>> only;
     for (const auto& kv : o.only) {
       const auto eq = kv.find('=');
@@ -148,6 +131,26 @@ int sweep_run(const SweepRunOptions& o) {
         if (!r.params.count(k) || r.params.at(k) != v) return false;
       return true;
     };
+    if (o.dry_run) {
+      std::size_t listed = 0;
+      for (const auto& r : spec.runs) {
+        if (!selected(r)) continue;
+        ++listed;
+        std::vector<std::string> line = {"irrgpu"};
+        line.insert(line.end(), r.args.begin(), r.args.end());
+        std::cout << r.id << "  " << shell_line(line) << "\n";
+      }
+      std::cout << listed << " runs\n";
+      return 0;
+    }
+    const std::string dir = o.output_dir.empty() ? (fs::path("sweeps") / spec.name).string() : o.output_dir;
+    FolderLock lock(dir);
+    const Folder folder(dir);
+    if (const auto active = sweep::active_slurm_jobs(folder); !active.empty())
+      throw Error({dir, 0, 0}, "Slurm jobs of this sweep are still queued or running (" + active.front() +
+                                   (active.size() > 1 ? ", ..." : "") + "): wait for them or scancel them",
+                  Error::Kind::usage);
+    folder.write_plan(spec, self());
     std::vector<std::string> todo;
     std::size_t done = 0, failed = 0, skipped = 0;
     for (const auto& r : spec.runs) {
