@@ -28,8 +28,6 @@ using sweep::State;
 
 namespace {
 
-std::string self() { return fs::read_symlink("/proc/self/exe").string(); }
-
 // The command line as one string (for --dry-run and messages).
 std::string shell_line(const std::vector<std::string>& args) {
   std::string s;
@@ -88,7 +86,7 @@ int run_report(const Folder& folder, const sweep::Spec& spec) {
     std::vector<std::string> words;
     for (std::string w : command) {
       for (const auto& [key, value] : {std::pair<std::string, std::string>{"{dir}", fs::absolute(folder.dir()).string()},
-                                       {"{irrgpu}", self()}})
+                                       {"{irrgpu}", sweep::self_exe()}})
         for (std::size_t at; (at = w.find(key)) != std::string::npos;) w.replace(at, key.size(), value);
       words.push_back(w);
     }
@@ -150,7 +148,7 @@ int sweep_run(const SweepRunOptions& o) {
       throw Error({dir, 0, 0}, "Slurm jobs of this sweep are still queued or running (" + active.front() +
                                    (active.size() > 1 ? ", ..." : "") + "): wait for them or scancel them",
                   Error::Kind::usage);
-    folder.write_plan(spec, self());
+    folder.write_plan(spec, sweep::self_exe());
     std::vector<std::string> todo;
     std::size_t done = 0, failed = 0, skipped = 0;
     for (const auto& r : spec.runs) {

@@ -74,6 +74,8 @@ void forward(int sig) {
 
 }  // namespace
 
+std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
+
 Folder::Folder(std::string dir) : dir_(std::move(dir)) {}
 
 std::string Folder::run_dir(const std::string& id) const { return (fs::path(dir_) / "runs" / id).string(); }
@@ -163,7 +165,7 @@ int run_task(const Folder& folder, const std::string& id) {
   std::vector<std::string> args = run->args;
   args.insert(args.end(), {"--output-dir", dir});
   std::string irrgpu = folder.irrgpu();
-  if (irrgpu.empty() || !fs::exists(irrgpu)) irrgpu = fs::read_symlink("/proc/self/exe").string();
+  if (irrgpu.empty() || !fs::exists(irrgpu)) irrgpu = self_exe();
   std::vector<char*> argv = {irrgpu.data()};
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

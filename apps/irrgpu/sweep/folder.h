@@ -42,6 +42,9 @@ class Folder {
   std::string dir_;
 };
 
+// This irrgpu binary's path (what a backend starts tasks with).
+std::string self_exe();
+
 // Runs one run of a recorded sweep in a child process (`irrgpu run ... -o runs/<id>`), forwarding
 // SIGINT and SIGTERM to it, then writes its status.json. Returns the run's exit code.
 int run_task(const Folder& folder, const std::string& id);

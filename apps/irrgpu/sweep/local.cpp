@@ -35,7 +35,7 @@ std::string duration(double s) {
 }  // namespace
 
 int run_local(const Folder& folder, const std::vector<std::string>& ids, unsigned jobs, bool progress) {
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string self = self_exe();
   const bool tty = progress || isatty(2);
   std::deque<std::string> queue(ids.begin(), ids.end());
   std::map<pid_t, std::pair<std::string, std::chrono::steady_clock::time_point>> running;

@@ -148,7 +148,7 @@ int run_slurm(const Folder& folder, const std::vector<std::string>& ids, const S
   if (ids.empty()) return 0;
   const Spec spec = folder.read_plan();
   const unsigned mem = estimate_mem_mb(folder, spec);
-  std::string irrgpu = fs::read_symlink("/proc/self/exe").string();
+  const std::string irrgpu = self_exe();
   fs::create_directories(fs::path(folder.dir()) / "slurm");
   json jobs = read_jobs(folder);
   for (std::size_t first = 0; first < ids.size(); first += o.max_array) {

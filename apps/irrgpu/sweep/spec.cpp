@@ -195,6 +195,21 @@ std::string resolve(const std::string& path, const fs::path& dir) {
 
 bool is_preset_name(const std::string& s) { return s.find('/') == std::string::npos && s.find('.') == std::string::npos; }
 
+// A config value's layers ("kim4x16+mine.yaml": presets and files, loaded in order).
+std::vector<std::string> layers(const std::string& config) {
+  std::vector<std::string> out;
+  for (std::size_t b = 0, e; b <= config.size(); b = e + 1) {
+    e = std::min(config.find('+', b), config.size());
+    out.push_back(config.substr(b, e - b));
+  }
+  return out;
+}
+
+// A layer as irrgpu run takes it: a preset by name, a file relative to the sweep file's folder.
+std::string locate(const std::string& layer, const fs::path& dir) {
+  return is_preset_name(layer) ? layer : resolve(layer, dir);
+}
+
 // Checks each distinct configuration the runs load, once: presets, files and keys, with the
 // sweep file's line for a bad value.
 void validate(const std::vector<std::vector<const Value*>>& combos, const std::vector<std::string>& keys,
@@ -212,12 +227,7 @@ void validate(const std::vector<std::vector<const Value*>>& combos, const std::v
     try {
       if (!config) cfg.load("gtx480");
       else
-        for (std::size_t b = 0, e; b <= config->text.size(); b = e + 1) {
-          e = config->text.find('+', b);
-          if (e == std::string::npos) e = config->text.size();
-          const std::string c = config->text.substr(b, e - b);
-          cfg.load(is_preset_name(c) ? c : resolve(c, dir));
-        }
+        for (const auto& c : layers(config->text)) cfg.load(locate(c, dir));
     } catch (const Error& e) {
       throw config_error(config->where, std::string("config: ") + e.what());
     }
@@ -302,11 +312,7 @@ std::string run_id(const std::map<std::string, std::string>& params) {
 std::vector<std::string> run_args(const std::map<std::string, std::string>& params) {
   std::vector<std::string> args = {"run", "-q"};
   if (auto c = params.find("config"); c != params.end())
-    for (std::size_t b = 0, e; b <= c->second.size(); b = e + 1) {
-      e = c->second.find('+', b);
-      if (e == std::string::npos) e = c->second.size();
-      args.insert(args.end(), {"--config", c->second.substr(b, e - b)});
-    }
+    for (const auto& layer : layers(c->second)) args.insert(args.end(), {"--config", layer});
   for (const auto& [k, v] : params)
     if (k.find('.') != std::string::npos) args.insert(args.end(), {"--set", k + "=" + v});
   for (const auto& [field, option] : run_fields())
@@ -389,12 +395,7 @@ Spec expand(const std::string& file) {
       std::map<std::string, std::string> located = run.params;
       if (auto c = located.find("config"); c != located.end()) {
         std::string layered;
-        for (std::size_t b = 0, e; b <= c->second.size(); b = e + 1) {
-          e = c->second.find('+', b);
-          if (e == std::string::npos) e = c->second.size();
-          const std::string one = c->second.substr(b, e - b);
-          layered += (layered.empty() ? "" : "+") + (is_preset_name(one) ? one : resolve(one, dir));
-        }
+        for (const auto& layer : layers(c->second)) layered += (layered.empty() ? "" : "+") + locate(layer, dir);
         c->second = layered;
       }
       if (auto g = located.find("graph"); g != located.end() && g->second.find(':') == std::string::npos &&
