@@ -26,39 +26,65 @@ CacheArray::Way* CacheArray::find(std::uint64_t line) {
 
 const CacheArray::Way* CacheArray::find(std::uint64_t line) const { return const_cast<CacheArray*>(this)->find(line); }
 
-bool CacheArray::access(std::uint64_t line) {
+CacheArray::Lookup CacheArray::lookup(std::uint64_t line, std::uint32_t sectors) {
   Way* w = find(line);
-  if (w) w->used = ++clock_;
-  return w != nullptr;
+  if (!w) return Lookup::miss;
+  if (sectors & ~w->sectors) return Lookup::sector_miss;
+  w->used = ++clock_;
+  w->touched |= sectors;
+  return Lookup::hit;
 }
 
 bool CacheArray::contains(std::uint64_t line) const { return find(line) != nullptr; }
 
-std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dirty, bool mru, bool* installed) {
+std::uint32_t CacheArray::valid_sectors(std::uint64_t line) const {
+  const Way* w = find(line);
+  return w ? w->sectors : 0;
+}
+
+std::uint64_t CacheArray::pc_of(std::uint64_t line) const {
+  const Way* w = find(line);
+  return w ? w->pc : 0;
+}
+
+const CacheArray::Way* CacheArray::choose_victim(std::uint64_t line) const {
+  const Way* set = &ways_array_[static_cast<std::size_t>(set_of(line)) * ways_];
+  const Way* victim = nullptr;
+  for (std::uint32_t i = 0; i < ways_; ++i) {
+    const Way& w = set[i];
+    if (w.locked) continue;
+    if (!w.valid) return &w;
+    if (!victim || w.used < victim->used) victim = &w;
+  }
+  return victim;
+}
+
+std::optional<std::uint64_t> CacheArray::victim(std::uint64_t line) const {
+  if (find(line)) return std::nullopt;
+  const Way* v = choose_victim(line);
+  if (!v || !v->valid) return std::nullopt;
+  return v->line;
+}
+
+std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dirty, bool mru, bool* installed,
+                                                    const LineFill& f) {
   if (installed) *installed = true;
+  const std::uint32_t sectors = sectored_ ? f.sectors : kWholeLine;
   if (Way* w = find(line)) {
     w->dirty = w->dirty || dirty;
     w->used = ++clock_;
+    w->sectors |= sectors;
+    w->touched |= f.used;
     return std::nullopt;
   }
-  Way* set = &ways_array_[static_cast<std::size_t>(set_of(line)) * ways_];
-  Way* victim = nullptr;
-  for (std::uint32_t i = 0; i < ways_; ++i) {
-    Way& w = set[i];
-    if (w.locked) continue;
-    if (!w.valid) {
-      victim = &w;
-      break;
-    }
-    if (!victim || w.used < victim->used) victim = &w;
-  }
+  Way* victim = const_cast<Way*>(choose_victim(line));
   if (!victim) {
     if (installed) *installed = false;
     return std::nullopt;
   }
   std::optional<Evicted> out;
-  if (victim->valid) out = Evicted{victim->line, victim->dirty};
-  *victim = Way{line, mru ? ++clock_ : 0, true, dirty, false};
+  if (victim->valid) out = evicted(*victim);
+  *victim = Way{line, mru ? ++clock_ : 0, true, dirty, false, sectors, f.used, f.first, f.pc};
   return out;
 }
 
@@ -66,16 +92,44 @@ void CacheArray::mark_dirty(std::uint64_t line) {
   if (Way* w = find(line)) w->dirty = true;
 }
 
-bool CacheArray::invalidate(std::uint64_t line) {
+std::optional<CacheArray::Evicted> CacheArray::invalidate(std::uint64_t line) {
   Way* w = find(line);
-  if (w) *w = Way{};
-  return w != nullptr;
+  if (!w) return std::nullopt;
+  Evicted e = evicted(*w);
+  *w = Way{};
+  return e;
 }
 
 void CacheArray::clear() { std::fill(ways_array_.begin(), ways_array_.end(), Way{}); }
 
 void CacheArray::lock(std::uint64_t line, bool locked) {
   if (Way* w = find(line)) w->locked = locked;
+}
+
+void CachePolicies::accessed(const CacheRequest& r, CacheArray::Lookup l) const {
+  for (const auto& p : list_) p->accessed(r, l);
+}
+
+std::uint32_t CachePolicies::fetch(const CacheRequest& r, std::uint32_t present) const {
+  std::uint32_t chosen = r.sectors;
+  for (const auto& p : list_) chosen = p->fetch(r, chosen, present) | r.sectors;
+  return chosen;
+}
+
+bool CachePolicies::allocate(const CacheRequest& r, std::optional<std::uint64_t> victim) const {
+  bool all = true;
+  for (const auto& p : list_) all = p->allocate(r, victim) && all;  // every policy sees the decision point
+  return all;
+}
+
+bool CachePolicies::insert_mru(const CacheRequest& r) const {
+  for (const auto& p : list_)
+    if (!p->insert_mru(r)) return false;
+  return true;
+}
+
+void CachePolicies::evicted(const CacheArray::Evicted& e) const {
+  for (const auto& p : list_) p->evicted(e);
 }
 
 }  // namespace irr::mem

@@ -1,48 +1,66 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cache machinery L1 and L2 share: a set-associative tag array (sets need not be a power of
-// two; set = line number mod sets) with LRU replacement, per-line locks and dirty bits, policy
-// hooks for later units (bypass, insertion, victim choice), and an MSHR table that merges
-// requests to a line in flight.
+// two; set = line number mod sets) with LRU replacement, per-line locks and dirty bits, optional
+// sectors (a valid and a used mask per line, for fine-grained fetch), the policy hooks through
+// which bypass, insertion and fill-granularity policies act (models/mem/policy/), and an MSHR
+// table that merges requests to a line in flight.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace irr::mem {
 
-// Hooks a unit installs to change a cache's behaviour (graph-aware bypass, region exclusion,
-// cache-line locking); the defaults are the plain cache's.
-class CachePolicy {
- public:
-  virtual ~CachePolicy() = default;
-  // The request skips this cache: no lookup, no allocation.
-  virtual bool bypass(std::uint64_t line, std::uint64_t pc) const { (void)line; (void)pc; return false; }
-  // Whether a fill allocates a line at all, and at the MRU (true) or LRU (false) position.
-  virtual bool allocate(std::uint64_t line, std::uint64_t pc) const { (void)line; (void)pc; return true; }
-  virtual bool insert_mru(std::uint64_t line, std::uint64_t pc) const { (void)line; (void)pc; return true; }
+constexpr std::uint32_t kWholeLine = ~0u;  // a sector mask meaning every sector of the line
+// The mask of every sector of a line of n sectors.
+constexpr std::uint32_t sector_mask(std::uint32_t n) { return n >= 32 ? ~0u : (1u << n) - 1; }
+
+// What a fill installs: its sectors, those the waiting requests read, the first-missed sector and
+// the PC of the miss that fetched it.
+struct LineFill {
+  std::uint32_t sectors = kWholeLine, used = 0, first = 0;
+  std::uint64_t pc = 0;
 };
 
 class CacheArray {
  public:
   CacheArray(std::uint64_t size, std::uint32_t ways, std::uint32_t line_size, const std::string& name);
 
+  // A line leaving the array, with what a predictor learns from it.
   struct Evicted {
     std::uint64_t line;
     bool dirty;
+    std::uint64_t pc = 0;            // of the access whose miss fetched it
+    std::uint32_t valid = kWholeLine, used = 0;  // sectors present / sectors accessed while cached
+    std::uint32_t first = 0;         // the first-missed sector
   };
-  // A lookup that counts as a use (moves the line to MRU).
-  bool access(std::uint64_t line);
+  enum class Lookup { miss, sector_miss, hit };  // sector_miss: the line is there, a sector is not
+  // A lookup that counts as a use when it hits (moves the line to MRU, marks the sectors used).
+  bool access(std::uint64_t line, std::uint32_t sectors = kWholeLine) { return lookup(line, sectors) == Lookup::hit; }
+  Lookup lookup(std::uint64_t line, std::uint32_t sectors);
   bool contains(std::uint64_t line) const;
-  // Installs a line; returns the line evicted to make room, if any. With every way of the set
-  // locked nothing is installed and nullopt is returned with `installed` false.
-  std::optional<Evicted> fill(std::uint64_t line, bool dirty, bool mru, bool* installed = nullptr);
+  std::uint32_t valid_sectors(std::uint64_t line) const;  // 0 when absent
+  std::uint64_t pc_of(std::uint64_t line) const;          // the PC whose miss fetched it (0 when absent)
+  // Installs a line (or, present, adds `sectors` to it); returns the line evicted to make room, if
+  // any. With every way of the set locked nothing is installed and nullopt is returned with
+  // `installed` false. `used` are the sectors the requests waiting for the fill read; `pc` and
+  // `first` describe the miss that fetched it (for the predictors).
+  std::optional<Evicted> fill(std::uint64_t line, bool dirty, bool mru, bool* installed = nullptr,
+                              const LineFill& f = LineFill{});
+  // The line a fill of `line` would evict now (nullopt: present, a free way, or every way locked).
+  std::optional<std::uint64_t> victim(std::uint64_t line) const;
   void mark_dirty(std::uint64_t line);
-  bool invalidate(std::uint64_t line);  // true if it was present
+  std::optional<Evicted> invalidate(std::uint64_t line);  // the line, if it was present
   void lock(std::uint64_t line, bool locked);
   void clear();  // invalidates every line
+  // With sectors on, fills install only the sectors they carry and a lookup hits only when every
+  // requested sector is valid; off (the default), every fill installs the whole line.
+  void set_sectored(bool on) { sectored_ = on; }
+  bool sectored() const { return sectored_; }
   std::uint32_t sets() const { return sets_; }
   std::uint32_t ways() const { return ways_; }
   std::uint32_t line_size() const { return line_size_; }
@@ -53,16 +71,73 @@ class CacheArray {
     std::uint64_t line = 0;
     std::uint64_t used = 0;  // LRU stamp
     bool valid = false, dirty = false, locked = false;
+    std::uint32_t sectors = 0, touched = 0, first = 0;
+    std::uint64_t pc = 0;
   };
   Way* find(std::uint64_t line);
   const Way* find(std::uint64_t line) const;
+  const Way* choose_victim(std::uint64_t line) const;
+  static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first}; }
   std::uint32_t sets_, ways_, line_size_;
+  bool sectored_ = false;
   std::vector<Way> ways_array_;
   std::uint64_t clock_ = 0;
 };
 
+// What a policy sees of a request: its line, the load's PC, the sectors it reads, and the SM it
+// came from (the L2's policies tell cores apart).
+struct CacheRequest {
+  std::uint64_t line = 0;
+  std::uint64_t pc = 0;
+  std::uint32_t sectors = kWholeLine;
+  std::uint32_t sm = 0;
+};
+
+// Hooks that change a cache's behaviour: fill granularity (sector fetch, spatial predictors),
+// bypass and insertion (MAT, adaptive bypass, OBM), and what they learn from. A cache with no
+// policy calls none of them. Loads only: stores
+// and atomics follow the cache's write policy. The defaults are the plain cache's.
+class CachePolicy {
+ public:
+  virtual ~CachePolicy() = default;
+  virtual std::string name() const = 0;
+  // Every load lookup, after it happened (a load merged into a line in flight is a miss).
+  virtual void accessed(const CacheRequest&, CacheArray::Lookup) {}
+  // The sectors a miss fetches, given those chosen so far (the request's own at the least).
+  // `present`: sectors of the line already cached (a sector miss), else 0.
+  virtual std::uint32_t fetch(const CacheRequest&, std::uint32_t chosen, std::uint32_t /*present*/) { return chosen; }
+  // At a fill of a line not cached: whether it is installed, given the victim it would evict
+  // (nullopt: a free way). Not installing is bypassing: the data goes on to the requester.
+  virtual bool allocate(const CacheRequest&, std::optional<std::uint64_t> /*victim*/) { return true; }
+  // Installed at the MRU (true) or the LRU position.
+  virtual bool insert_mru(const CacheRequest&) { return true; }
+  // A line left the cache (replaced or invalidated).
+  virtual void evicted(const CacheArray::Evicted&) {}
+  // Storage the mechanism adds, in bits (its tables; reported in statistics and docs/memory.md).
+  virtual std::uint64_t storage_bits() const { return 0; }
+};
+
+// The policies installed on one cache, applied in order: each fetch() sees the mask the earlier
+// ones chose; a fill is installed only when every policy allocates it.
+class CachePolicies {
+ public:
+  bool empty() const { return list_.empty(); }
+  void add(std::unique_ptr<CachePolicy> p) { list_.push_back(std::move(p)); }
+  const std::vector<std::unique_ptr<CachePolicy>>& list() const { return list_; }
+  void accessed(const CacheRequest& r, CacheArray::Lookup l) const;
+  std::uint32_t fetch(const CacheRequest& r, std::uint32_t present) const;
+  bool allocate(const CacheRequest& r, std::optional<std::uint64_t> victim) const;
+  bool insert_mru(const CacheRequest& r) const;
+  void evicted(const CacheArray::Evicted& e) const;
+
+ private:
+  std::vector<std::unique_ptr<CachePolicy>> list_;
+};
+
 // Miss status holding registers: one entry per line in flight, each holding up to `merge`
-// requests (the first and those merged into it).
+// requests (the first and those merged into it), the sectors being fetched for it, and how many
+// fetches are still out (a request for sectors the line's fetch does not carry widens it with a
+// fetch of its own; the entry is released when the last returns).
 template <typename Req>
 class Mshr {
  public:
@@ -70,25 +145,46 @@ class Mshr {
   bool pending(std::uint64_t line) const { return table_.count(line) != 0; }
   bool can_merge(std::uint64_t line) const {
     auto it = table_.find(line);
-    return it != table_.end() && it->second.size() < merge_;
+    return it != table_.end() && it->second.reqs.size() < merge_;
   }
+  // The sectors in flight for the line (0 when none).
+  std::uint32_t fetching(std::uint64_t line) const {
+    auto it = table_.find(line);
+    return it == table_.end() ? 0 : it->second.fetching;
+  }
+  const std::vector<Req>& requests(std::uint64_t line) const { return table_.at(line).reqs; }
   bool can_allocate() const { return table_.size() < entries_; }
-  void allocate(std::uint64_t line, Req r) { table_[line].push_back(std::move(r)); }
-  void merge(std::uint64_t line, Req r) { table_.at(line).push_back(std::move(r)); }
+  void allocate(std::uint64_t line, Req r, std::uint32_t sectors = kWholeLine) {
+    Entry& e = table_[line];
+    e.reqs.push_back(std::move(r));
+    e.fetching = sectors;
+    e.outstanding = 1;
+  }
+  void merge(std::uint64_t line, Req r) { table_.at(line).reqs.push_back(std::move(r)); }
+  // Another fetch for the line, of `sectors`.
+  void widen(std::uint64_t line, std::uint32_t sectors) {
+    Entry& e = table_.at(line);
+    e.fetching |= sectors;
+    ++e.outstanding;
+  }
+  // One fetch returned: the waiting requests once it was the last, else none.
   std::vector<Req> release(std::uint64_t line) {
     auto it = table_.find(line);
-    if (it == table_.end()) return {};
-    std::vector<Req> v = std::move(it->second);
+    if (it == table_.end() || --it->second.outstanding > 0) return {};
+    std::vector<Req> v = std::move(it->second.reqs);
     table_.erase(it);
     return v;
   }
   std::size_t size() const { return table_.size(); }
   std::size_t capacity() const { return entries_; }
-  const std::map<std::uint64_t, std::vector<Req>>& entries() const { return table_; }
 
  private:
+  struct Entry {
+    std::vector<Req> reqs;
+    std::uint32_t fetching = kWholeLine, outstanding = 1;
+  };
   std::size_t entries_, merge_;
-  std::map<std::uint64_t, std::vector<Req>> table_;
+  std::map<std::uint64_t, Entry> table_;
 };
 
 }  // namespace irr::mem

@@ -26,6 +26,7 @@ struct DramRequest {
   bool write;
   std::uint32_t bytes;
   std::uint64_t tag;      // the partition's, returned on completion
+  std::uint32_t sectors = ~0u;  // of the line, for a sector cache's fill
 };
 
 struct DramTiming {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/mem/policy/policy.h"
+
 namespace irr::mem {
 
 using tlm_glue::Access;
@@ -22,6 +24,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       mshr_(sim.config().get_uint("l1.mshrs"), sim.config().get_uint("l1.mshr_merge")),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.latency"))),
       line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
+      sector_(static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
       miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
       write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
       perfect_(sim.config().get_bool("l1.perfect")),
@@ -43,6 +46,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
                                   "requests waiting for the network")),
       trace_(sim.txn_trace()) {
   if (trace_) track_ = trace_->track("SM " + std::to_string(sm), "l1");
+  install_policies({sim, *this, "", array_, line_ / sector_}, "l1", policies_);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
 }
@@ -52,7 +56,9 @@ void L1Cache::accept(const MemAccess& a, sim::Picoseconds now) {
   wake();
 }
 
-void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, bool fill) { miss_queue_.push_back({ready, a, fill}); }
+void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch) {
+  miss_queue_.push_back({ready, a, fetch});
+}
 
 bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   if (a.unit_partition >= 0) {  // for a partition's unit: straight to the network
@@ -61,7 +67,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
       ++fails_queue_;
       return false;
     }
-    to_network(a, c + latency_, false);
+    to_network(a, c + latency_, 0);
     return true;
   }
   if (perfect_) {  // magic memory: everything is a hit
@@ -80,35 +86,56 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     ++accesses_;
     if (a.access == Access::atomic) {
       ++atomics_;
-      to_network(a, c + latency_, false);
+      to_network(a, c + latency_, 0);
     } else if (write_back_ && array_.contains(a.line)) {
       array_.mark_dirty(a.line);
-      array_.access(a.line);
+      array_.access(a.line, 0);  // a use (LRU), reading no sector
       hits_.emplace_back(c + latency_, a);
     } else {
-      if (!write_back_) array_.invalidate(a.line);  // write-evict
+      if (!write_back_)  // write-evict
+        if (auto ev = array_.invalidate(a.line); ev && !policies_.empty()) policies_.evicted(*ev);
       ++stores_;
-      to_network(a, c + latency_, false);
+      to_network(a, c + latency_, 0);
     }
     return true;
   }
-  const bool bypass = policy_->bypass(a.line, a.pc);
-  if (!bypass && !mshr_.pending(a.line) && array_.access(a.line)) {
-    ++accesses_;
-    ++hits_stat_;
-    hits_.emplace_back(c + latency_, a);
-    release(a);
-    return true;
+  return load(a, c);
+}
+
+// A load: a hit, a miss merged into (or widening) the line's fetch in flight, or a new miss.
+bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
+  const CacheRequest r{a.line, a.pc, a.sectors, sm_};
+  const bool pending = mshr_.pending(a.line);
+  auto look = CacheArray::Lookup::miss;
+  if (!pending) {
+    look = array_.lookup(a.line, a.sectors);
+    if (look == CacheArray::Lookup::hit) {
+      ++accesses_;
+      ++hits_stat_;
+      hits_.emplace_back(c + latency_, a);
+      if (!policies_.empty()) policies_.accessed(r, look);
+      release(a);
+      return true;
+    }
   }
-  if (mshr_.can_merge(a.line)) {
-    ++accesses_;
-    ++misses_;
-    ++mshr_merges_;
-    mshr_.merge(a.line, a);
-    release(a);
-    return true;
+  if (pending) {
+    // Sectors neither in flight nor cached need a fetch of their own (sector caches only).
+    const std::uint32_t missing = a.sectors & ~mshr_.fetching(a.line) & ~array_.valid_sectors(a.line);
+    if (mshr_.can_merge(a.line) && (!missing || miss_queue_.size() < miss_queue_size_)) {
+      ++accesses_;
+      ++misses_;
+      ++mshr_merges_;
+      mshr_.merge(a.line, a);
+      if (missing) {
+        mshr_.widen(a.line, missing);
+        to_network(a, c + latency_, missing);
+      }
+      if (!policies_.empty()) policies_.accessed(r, look);
+      release(a);
+      return true;
+    }
   }
-  const bool no_mshr = mshr_.pending(a.line) || !mshr_.can_allocate();
+  const bool no_mshr = pending || !mshr_.can_allocate();
   if (no_mshr || miss_queue_.size() >= miss_queue_size_) {
     ++reservation_fails_;
     ++(no_mshr ? fails_mshr_ : fails_queue_);
@@ -116,10 +143,46 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   }
   ++accesses_;
   ++misses_;
-  mshr_.allocate(a.line, a);
-  to_network(a, c + latency_, true);
+  std::uint32_t fetch = kWholeLine;
+  if (array_.sectored()) {
+    const std::uint32_t present = look == CacheArray::Lookup::sector_miss ? array_.valid_sectors(a.line) : 0;
+    fetch = policies_.fetch(r, present) & ~present & sector_mask(line_ / sector_);
+  }
+  if (!policies_.empty()) policies_.accessed(r, look);
+  mshr_.allocate(a.line, a, fetch);
+  to_network(a, c + latency_, fetch);
   release(a);
   return true;
+}
+
+// A fill arrived: install it (as the policies decide) and, when it was the line's last fetch
+// out, complete the loads waiting for it.
+void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
+  const std::vector<MemAccess>& waiting = mshr_.requests(g.line);
+  const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_};
+  bool install = true;
+  if (!policies_.empty() && !array_.contains(g.line)) install = policies_.allocate(r, array_.victim(g.line));
+  if (install) {
+    LineFill f{g.sectors, 0, static_cast<std::uint32_t>(__builtin_ctz(r.sectors | 1u << 31)), r.pc};
+    for (const MemAccess& w : waiting) f.used |= w.sectors;
+    auto ev = array_.fill(g.line, false, policies_.insert_mru(r), nullptr, f);
+    if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
+    if (ev && !policies_.empty()) policies_.evicted(*ev);
+    if (ev && ev->dirty) {
+      MemAccess wb;
+      wb.access = Access::store;
+      wb.line = ev->line;
+      wb.address = ev->line;
+      wb.bytes = line_;
+      wb.sectors = ~0u;
+      wb.id = ~0ull;  // a write-back: nobody waits for it
+      miss_queue_.push_back({c, wb, 0});
+    }
+  }
+  for (MemAccess a : mshr_.release(g.line)) {
+    a.served = g.served;
+    complete(a);
+  }
 }
 
 bool L1Cache::lock(std::uint64_t line, std::uint32_t warp) {
@@ -171,24 +234,7 @@ bool L1Cache::tick(sim::Cycle c) {
     if (trace_) trace_->end(g.txn);
     if (g.access == Access::load && !g.to_unit) {
       miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
-      if (policy_->allocate(g.line, g.pc)) {
-        auto ev = array_.fill(g.line, false, policy_->insert_mru(g.line, g.pc));
-        if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
-        if (ev && ev->dirty) {
-          MemAccess wb;
-          wb.access = Access::store;
-          wb.line = ev->line;
-          wb.address = ev->line;
-          wb.bytes = line_;
-          wb.sectors = ~0u;
-          wb.id = ~0ull;  // a write-back: nobody waits for it
-          miss_queue_.push_back({c, wb, false});
-        }
-      }
-      for (MemAccess a : mshr_.release(g.line)) {
-        a.served = g.served;
-        complete(a);
-      }
+      filled(g, c);
     } else if (g.id != ~0ull) {
       MemAccess a;
       a.id = g.id;
@@ -220,8 +266,8 @@ bool L1Cache::tick(sim::Cycle c) {
     g.access = o.access.access;
     g.atomic = o.access.atomic;
     g.line = o.access.line;
-    g.sectors = o.fill ? ~0u : o.access.sectors;
-    g.bytes = o.fill ? line_ : o.access.bytes;
+    g.sectors = o.fetch ? o.fetch : o.access.sectors;
+    g.bytes = !o.fetch ? o.access.bytes : o.fetch == kWholeLine ? line_ : __builtin_popcount(o.fetch) * sector_;
     g.partition = o.access.unit_partition >= 0 ? static_cast<std::uint32_t>(o.access.unit_partition)
                                                : map_.partition(o.access.line);
     g.to_unit = o.access.unit_partition >= 0;

@@ -3,7 +3,8 @@
 // from the SM's LD/ST unit (after the coalescer): a load hit completes l1.latency cycles later;
 // a miss allocates an MSHR (or merges into the one for its line) and goes, after the tag lookup,
 // through the miss queue to the request network; a full MSHR table or miss queue is a
-// reservation failure: the access waits and retries. Global stores write-evict with no write
+// reservation failure: the access waits and retries. Policies (models/mem/policy/) may fetch
+// only some sectors of a line and decide at each fill whether to install it. Global stores write-evict with no write
 // allocate (Fermi) or, with l1.write_policy: write_back, dirty a line they hit; either way a store
 // that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1.
 #pragma once
@@ -54,8 +55,10 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void accept(const MemAccess& a, sim::Picoseconds now);
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
-  void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
+  // Bypass, insertion and fill-granularity policies (models/mem/policy/, from l1.* keys).
+  CachePolicies& policies() { return policies_; }
   const CacheArray& array() const { return array_; }
+  CacheArray& array() { return array_; }
   void invalidate_all() {
     array_.clear();
     locks_.clear();
@@ -70,7 +73,9 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
 
  private:
   bool handle(const MemAccess& a, sim::Cycle c);
-  void to_network(const MemAccess& a, sim::Cycle ready, bool fill);
+  bool load(const MemAccess& a, sim::Cycle c);
+  void filled(const tlm_glue::GpuRequest& g, sim::Cycle c);
+  void to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch);
   void complete(const MemAccess& a) { done_.push_back(a); }
   void release(const MemAccess& a);  // a load of a's warp releases that warp's lock on its line
 
@@ -81,15 +86,14 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   L1Client& client_;
   CacheArray array_;
   Mshr<MemAccess> mshr_;
-  CachePolicy default_policy_;
-  const CachePolicy* policy_ = &default_policy_;
-  const std::uint32_t latency_, line_, miss_queue_size_;
+  CachePolicies policies_;
+  const std::uint32_t latency_, line_, sector_, miss_queue_size_;
   const bool write_back_, perfect_;
   sim::TimedQueue<MemAccess> input_;
   struct Outgoing {
     sim::Cycle ready;
     MemAccess access;
-    bool fill;  // a line fill (the reply carries the line); else the access itself goes
+    std::uint32_t fetch;  // a fill of these sectors (the reply carries them); 0: the access itself goes
   };
   std::deque<Outgoing> miss_queue_;
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency

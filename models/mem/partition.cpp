@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/mem/policy/policy.h"
+
 namespace irr::mem {
 
 using tlm_glue::Access;
@@ -23,6 +25,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
                         ? static_cast<std::uint32_t>(sim.config().get_uint("l2.unit_latency"))
                         : latency_),  // 0: l2.latency
       line_(static_cast<std::uint32_t>(sim.config().get_size("l2.line_size"))),
+      sector_(static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
       write_back_(sim.config().get_string("l2.write_policy") == "write_back"),
       atomic_throughput_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.throughput"))),
       atomic_latency_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.latency"))),
@@ -43,6 +46,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
       trace_(sim.txn_trace()) {
   if (trace_) track_ = trace_->track("partition " + std::to_string(index), "l2");
   if (line_ == 0 || line_ & (line_ - 1)) throw Error("l2.line_size must be a power of two", Error::Kind::config);
+  install_policies({sim, *this, "l2.", l2_, line_ / sector_}, "l2", policies_);
   dram_ = std::make_unique<DramChannel>("dram", sim, dram_timing_, dram_done_, *this);
   sim.clock("l2").add(*this);
   sim.watch(this->name(), *this);
@@ -52,25 +56,32 @@ void MemoryPartition::schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at)
   replies_.push_back({at, order_++, &p});
 }
 
-void MemoryPartition::to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes) {
-  dram_out_.emplace_back(at, DramRequest{map_.local(line), write, bytes, line});
+void MemoryPartition::to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors) {
+  dram_out_.emplace_back(at, DramRequest{map_.local(line), write, bytes, line, sectors});
 }
 
-void MemoryPartition::fill(std::uint64_t line, sim::Cycle c) {
-  std::vector<tlm::tlm_generic_payload*> waiting = mshr_.release(line);
-  bool dirty = false, allocate = waiting.empty();
-  for (auto* p : waiting) {
+void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle c) {
+  const std::vector<tlm::tlm_generic_payload*>& pending = mshr_.requests(line);
+  bool dirty = false, allocate = false;
+  LineFill f{sectors, 0, 0, gpu(*pending.front()).pc};
+  for (auto* p : pending) {
     dirty = dirty || gpu(*p).access == Access::atomic;
     allocate = allocate || !gpu(*p).no_allocate;
+    f.used |= gpu(*p).sectors;
   }
-  const std::uint64_t pc = waiting.empty() ? 0 : gpu(*waiting.front()).pc;
-  if (allocate && policy_->allocate(line, pc)) {
-    if (auto ev = l2_.fill(line, dirty, policy_->insert_mru(line, pc)); ev && ev->dirty) {
+  const CacheRequest r{line, f.pc, gpu(*pending.front()).sectors, gpu(*pending.front()).sm};
+  f.first = static_cast<std::uint32_t>(__builtin_ctz(r.sectors | 1u << 31));
+  // Atomics' lines are always installed: they are performed in the L2 [G L965].
+  if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
+  if (allocate) {
+    auto ev = l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f);
+    if (ev && !policies_.empty()) policies_.evicted(*ev);
+    if (ev && ev->dirty) {
       ++writebacks_;
       to_dram(ev->line, true, c, line_);
     }
   }
-  for (auto* p : waiting) {
+  for (auto* p : mshr_.release(line)) {
     gpu(*p).served = tlm_glue::Served::dram;
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
@@ -111,42 +122,75 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
     (hit ? hits_ : misses_) += 1;
     if (write_back_) {
       // Write-back, write-validate: the line is installed dirty without a fetch (sector masks
-      // keep partial writes correct in a real design; the timing path carries no data).
-      if (auto ev = l2_.fill(line, true, true); ev && ev->dirty) {
+      // keep partial writes correct in a real design; the timing path carries no data). A
+      // sector cache validates only the sectors written.
+      auto ev = l2_.fill(line, true, true, nullptr, LineFill{g.sectors, g.sectors, 0, g.pc});
+      if (ev && !policies_.empty()) policies_.evicted(*ev);
+      if (ev && ev->dirty) {
         ++writebacks_;
         to_dram(ev->line, true, c + lat, line_);
       }
     } else {  // write-evict, no-write-allocate: the store goes on to DRAM
-      l2_.invalidate(line);
+      if (auto ev = l2_.invalidate(line); ev && !policies_.empty()) policies_.evicted(*ev);
       to_dram(line, true, c + lat, g.bytes);
     }
     schedule_reply(p, c + lat);  // acknowledged once the L2 has it
     return true;
   }
-  const bool bypass = g.access == Access::load && (g.no_allocate || policy_->bypass(line, g.pc));
-  if (!bypass && !mshr_.pending(line) && l2_.contains(line)) {
-    ++accesses_;
-    ++hits_;
-    l2_.access(line);
-    if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
-    else schedule_reply(p, c + lat);
-    return true;
+  return load(p, c, lat);
+}
+
+// A load or an atomic: a hit, a miss merged into (or widening) the line's fetch in flight, or a
+// new miss to DRAM.
+bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat) {
+  auto& g = gpu(p);
+  const std::uint64_t line = g.line;
+  const std::uint32_t all = sector_mask(line_ / sector_);
+  const CacheRequest r{line, g.pc, l2_.sectored() ? g.sectors & all : kWholeLine, g.sm};
+  const bool bypass = g.access == Access::load && g.no_allocate;
+  const bool pending = mshr_.pending(line);
+  auto look = CacheArray::Lookup::miss;
+  if (!bypass && !pending) {
+    look = l2_.lookup(line, r.sectors);
+    if (look == CacheArray::Lookup::hit) {
+      ++accesses_;
+      ++hits_;
+      if (!policies_.empty()) policies_.accessed(r, look);
+      if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
+      else schedule_reply(p, c + lat);
+      return true;
+    }
   }
-  if (mshr_.can_merge(line)) {
-    ++accesses_;
-    ++misses_;
-    ++mshr_merges_;
-    mshr_.merge(line, &p);
-    return true;
+  if (pending) {
+    // Sectors neither in flight nor cached need a fetch of their own (sector caches only).
+    const std::uint32_t missing = r.sectors & ~mshr_.fetching(line) & ~l2_.valid_sectors(line);
+    if (mshr_.can_merge(line) && (!missing || dram_out_.size() < dram_timing_.queue)) {
+      ++accesses_;
+      ++misses_;
+      ++mshr_merges_;
+      mshr_.merge(line, &p);
+      if (missing) {
+        mshr_.widen(line, missing);
+        to_dram(line, false, c + lat, fetch_bytes(missing), missing);
+      }
+      if (!policies_.empty()) policies_.accessed(r, look);
+      return true;
+    }
   }
-  if (mshr_.pending(line) || !mshr_.can_allocate() || dram_out_.size() >= dram_timing_.queue) {
+  if (pending || !mshr_.can_allocate() || dram_out_.size() >= dram_timing_.queue) {
     ++reservation_fails_;
     return false;  // retried next cycle
   }
   ++accesses_;
   ++misses_;
-  mshr_.allocate(line, &p);
-  to_dram(line, false, c + lat, line_);
+  std::uint32_t fetch = kWholeLine;
+  if (l2_.sectored()) {
+    const std::uint32_t present = look == CacheArray::Lookup::sector_miss ? l2_.valid_sectors(line) : 0;
+    fetch = policies_.fetch(r, present) & ~present & all;
+  }
+  if (!policies_.empty()) policies_.accessed(r, look);
+  mshr_.allocate(line, &p, fetch);
+  to_dram(line, false, c + lat, fetch_bytes(fetch), fetch);
   return true;
 }
 
@@ -180,7 +224,7 @@ bool MemoryPartition::tick(sim::Cycle c) {
   target.accept_pending(now);
   while (dram_done_.can_pop(now)) {
     DramRequest r = dram_done_.pop(now);
-    if (!r.write) fill(r.tag, c);
+    if (!r.write) fill(r.tag, r.sectors, c);
   }
   bool taken = false;
   if (target.has_request(now) && handle(target.front(), c)) {

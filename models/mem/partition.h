@@ -55,7 +55,8 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   void issue(tlm::tlm_generic_payload& p);
   std::uint32_t index() const { return index_; }
   CacheArray& l2() { return l2_; }
-  void set_policy(const CachePolicy* p) { policy_ = p ? p : &default_policy_; }
+  // Bypass, insertion and fill-granularity policies (models/mem/policy/, from l2.* keys).
+  CachePolicies& policies() { return policies_; }
 
  private:
   struct Ready {
@@ -64,10 +65,14 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
     tlm::tlm_generic_payload* p;
   };
   bool handle(tlm::tlm_generic_payload& p, sim::Cycle c);
-  void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes);
+  bool load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat);
+  void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors = kWholeLine);
+  std::uint32_t fetch_bytes(std::uint32_t sectors) const {
+    return sectors == kWholeLine ? line_ : __builtin_popcount(sectors) * sector_;
+  }
   void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
   void run_atomics(sim::Cycle c);
-  void fill(std::uint64_t line, sim::Cycle c);
+  void fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle c);
   void respond(tlm::tlm_generic_payload& p);
 
   sim::Simulation& sim_;
@@ -75,10 +80,9 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   AddressMap map_;
   CacheArray l2_;
   Mshr<tlm::tlm_generic_payload*> mshr_;
-  CachePolicy default_policy_;
-  const CachePolicy* policy_ = &default_policy_;
+  CachePolicies policies_;
   PartitionUnit* unit_ = nullptr;
-  const std::uint32_t latency_, unit_latency_, line_;
+  const std::uint32_t latency_, unit_latency_, line_, sector_;
   const bool write_back_;
   const std::uint32_t atomic_throughput_, atomic_latency_;
   DramTiming dram_timing_;

@@ -69,9 +69,10 @@ TEST(MemSystem, FrontierGatherIsAGather) {
 }
 
 namespace {
-// Bypasses the L1 for every load: repeated loads of one line never hit.
+// Installs no fill in the L1: repeated loads of one line never hit.
 struct BypassAll : mem::CachePolicy {
-  bool bypass(std::uint64_t, std::uint64_t) const override { return true; }
+  std::string name() const override { return "bypass-all"; }
+  bool allocate(const mem::CacheRequest&, std::optional<std::uint64_t>) override { return false; }
 };
 // Answers, itself, every request at or above 0x80000000 (as a reorder unit would for its range).
 struct Beside : mem::PartitionUnit {
@@ -90,8 +91,7 @@ TEST(MemSystem, PolicyHookBypassesTheL1) {
   std::string trace = "0 0 0 ld 4 1000\n0 0 0 ld 4 1000\n0 0 0 ld 4 1000\n";
   Testbench tb({"gpu.num_sms=1", "traffic.pattern=trace", "traffic.trace=" + d.write("t", trace), "log.level=warn"}, "gtx480");
   auto& m = tb.add<mem::MemorySystem>("memory");
-  BypassAll bypass;
-  m.l1(0).set_policy(&bypass);
+  m.l1(0).policies().add(std::make_unique<BypassAll>());
   tb.run();
   EXPECT_EQ(tb.stat("memory.sm0_l1.hits"), 0);
   EXPECT_EQ(tb.stat("memory.sm0_l1.misses"), 3);

@@ -28,7 +28,7 @@ constexpr unsigned kStoreAck = 2 + Ll + 1 + (kStoreFlits - 1) + Li + 1 + L2 + 1 
 
 struct Outcome {
   std::vector<std::pair<sim::Cycle, sim::Cycle>> history;
-  double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts;
+  double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts, l2_hits, reply_flits;
 };
 
 Outcome run(const std::string& trace, std::vector<std::string> sets) {
@@ -45,7 +45,8 @@ Outcome run(const std::string& trace, std::vector<std::string> sets) {
   tb.run();
   return {m.generator(0).history(), tb.stat("memory.sm0_l1.mshr_merges"), tb.stat("memory.sm0_l1.reservation_fails"),
           tb.stat("memory.partition0.atomic.serialisation_stalls"), tb.stat("memory.partition0.dram.row_hits"),
-          tb.stat("memory.partition0.dram.row_misses"), tb.stat("memory.partition0.dram.row_conflicts")};
+          tb.stat("memory.partition0.dram.row_misses"), tb.stat("memory.partition0.dram.row_conflicts"),
+          tb.stat("memory.partition0.l2.hits"), tb.stat("memory.interconnect.reply.flits")};
 }
 
 // One thread of warp w at `addr`.
@@ -131,4 +132,39 @@ TEST(MemTiming, AtomicsToOneAddressSerialise) {
   ASSERT_EQ(r.history.size(), 2u);
   EXPECT_EQ(r.history[1].second, kAtomicsBase + 2 * La);
   EXPECT_EQ(r.atomic_stalls, La - 2);
+}
+
+// Sector caches (l1.granularity / l2.granularity sector): a miss fetches only its 32 B sector,
+// so the reply is 2 flits (header and one sector) instead of 5, and every hop is as before.
+constexpr unsigned kSectorL2Hit = kL2Hit - (kReplyFlits - 2);
+unsigned sector_dram_miss(unsigned dram) { return kSectorL2Hit + 1 + dram + 1; }
+
+TEST(MemTiming, SectorMissFetchesOneSector) {
+  // Then another sector of the line: a sector miss in the L1, which the line-grained L2 has whole.
+  Outcome r = run(one(0, "ld", 0x1000) + one(0, "ld", 0x1004) + one(0, "ld", 0x1020), {"l1.granularity=sector"});
+  ASSERT_EQ(r.history.size(), 3u);
+  EXPECT_EQ(r.history[0].second, sector_dram_miss(Ld));
+  EXPECT_EQ(r.history[1].second, kL1Hit);
+  EXPECT_EQ(r.history[2].second, kSectorL2Hit);
+  EXPECT_EQ(r.l2_hits, 1);
+  EXPECT_EQ(r.reply_flits, 4);
+}
+
+TEST(MemTiming, SectorL2FetchesOneSectorFromDram) {
+  // A sector L2 misses on the second sector too: DRAM again (the fixed model times any size alike).
+  Outcome r = run(one(0, "ld", 0x1000) + one(0, "ld", 0x1020), {"l1.granularity=sector", "l2.granularity=sector"});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].second, sector_dram_miss(Ld));
+  EXPECT_EQ(r.l2_hits, 0);
+}
+
+TEST(MemTiming, SectorMissWidensTheLineInFlight) {
+  // Warp 1 wants another sector of the line warp 0's miss is fetching: it merges and sends a fetch
+  // of its own sector, a cycle behind; both complete when the second fill is back.
+  Outcome r = run(one(0, "ld", 0x1000) + one(1, "ld", 0x1020), {"l1.granularity=sector"});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.mshr_merges, 1);
+  EXPECT_EQ(r.reply_flits, 4);
+  EXPECT_EQ(r.history[0].second, sector_dram_miss(Ld) + 2);  // the second fetch left two cycles later
+  EXPECT_EQ(r.history[1].first + r.history[1].second, r.history[0].first + r.history[0].second);
 }

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// The graph-aware memory hierarchy's cache policies (seed 004, ../shared/specs/graph_memory_hierarchy.md
+// sections 3 and 4), each a CachePolicy on one L1 or one L2 slice, chosen by
+// l1.granularity / l1.bypass and l2.granularity / l2.bypass (docs/memory.md):
+//  - fill granularity: sector (fetch the requested sectors), spp (spatial pattern predictor),
+//    lamar (LAMAR's bimodal granularity predictor), nap (neighbour-access predictor);
+//  - bypass: mat (memory address table), adaptive (Gao and Wilkerson's adaptive bypass), obm
+//    (optimal bypass monitor).
+// Each keeps its own tables, sized by its config section, and its statistics under the cache's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "models/mem/cache.h"
+#include "sim/simulation.h"
+
+namespace irr::mem {
+
+// Where a policy lives: its cache's module (statistics are `<module>.<prefix><policy>.*`), the
+// cache's tag array, and the sectors per line.
+struct PolicySite {
+  sim::Simulation& sim;
+  const sc_core::sc_object& owner;
+  std::string prefix;  // "" for an L1, "l2." for a partition's slice
+  CacheArray& array;
+  std::uint32_t sectors_per_line;
+  sim::Counter& counter(const std::string& policy, const std::string& leaf, const std::string& what,
+                        const std::string& unit) const {
+    return sim.counter(owner, prefix + policy + "." + leaf, what, unit);
+  }
+  std::mt19937_64 rng(const std::string& policy) const { return sim.rng(std::string(owner.name()) + "." + prefix + policy); }
+};
+
+// Builds the policies `level` ("l1" or "l2") names in the configuration and installs them on
+// `into`; turns sectors on in the array for a fine-grained granularity. Nothing when both are
+// off: the cache calls no policy at all.
+void install_policies(const PolicySite& site, const std::string& level, CachePolicies& into);
+
+// A uniform draw in [0, 1) from 53 bits of the stream (the same on every platform).
+inline double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+
+std::unique_ptr<CachePolicy> make_granularity(const PolicySite& site, const std::string& kind);
+std::unique_ptr<CachePolicy> make_bypass(const PolicySite& site, const std::string& kind);
+
+}  // namespace irr::mem

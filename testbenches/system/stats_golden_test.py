@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Statistics as they were: each run below, with every optional mechanism off (the graph-memory
+cache policies at l1/l2.granularity line and bypass none, no unit attached), must give the
+stats.json whose SHA-256 is recorded in data/stats_golden.json. The digests were recorded by the
+build before the cache-policy hooks existed (760b0d3), so a change that alters the baseline's
+timing anywhere fails here. After a deliberate change to the model's timing, re-record them with
+--update and say why in the commit.
+
+Usage: stats_golden_test.py IRRGPU [--update]
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "data", "stats_golden.json")
+RUNS = {
+    "graphmem-bfs-topology": ["-c", "graphmem", "--workload", "bfs", "--variant", "topology", "--graph", "rmat:scale=10"],
+    "graphmem-sssp-data": ["-c", "graphmem", "--workload", "sssp", "--variant", "data", "--graph", "rmat:scale=9"],
+    "gtx480-bfs-data": ["-c", "gtx480", "--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=10"],
+    "gtx480-memory-frontier": ["-c", "gtx480", "-s", "traffic.instructions=200"],
+    "gtx980-pr-iru": ["-c", "gtx980", "--workload", "pr", "--variant", "iru", "--graph", "rmat:scale=8"],
+}
+
+
+def digest(irrgpu, args, out):
+    r = subprocess.run([irrgpu, "run", "-q", "-o", out] + args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"irrgpu run {' '.join(args)} failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    with open(os.path.join(out, "stats.json"), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def main():
+    irrgpu, update = sys.argv[1], "--update" in sys.argv[2:]
+    with tempfile.TemporaryDirectory() as tmp:
+        got = {name: digest(irrgpu, args, os.path.join(tmp, name)) for name, args in RUNS.items()}
+    if update:
+        with open(GOLDEN, "w", encoding="utf-8") as f:
+            json.dump(got, f, indent=2, sort_keys=True)
+            f.write("\n")
+        print(f"recorded {len(got)} digests in {GOLDEN}")
+        return 0
+    with open(GOLDEN, encoding="utf-8") as f:
+        want = json.load(f)
+    bad = [f"{n}: stats.json {got[n][:12]}..., recorded {want.get(n, 'nothing')[:12]}... (irrgpu run {' '.join(RUNS[n])})"
+           for n in RUNS if got[n] != want.get(n)]
+    if bad:
+        print("statistics differ from the recorded baseline:\n  " + "\n  ".join(bad))
+        return 1
+    print(f"{len(got)} runs byte-identical to the recorded baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

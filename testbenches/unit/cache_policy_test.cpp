@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// The graph-aware cache policies' tables, exact (models/mem/policy/, docs/memory.md): each
+// mechanism driven through its hooks as a cache drives it, its decisions and counters checked
+// against the rules of ../shared/specs/graph_memory_hierarchy.md sections 3 and 4.
+#include <gtest/gtest.h>
+
+#include "models/mem/policy/bypass.h"
+#include "models/mem/policy/granularity.h"
+#include "testbenches/common/testing.h"
+
+using namespace irr;
+using namespace irr::mem;
+using irr::testing::Testbench;
+
+namespace {
+
+struct Owner : sc_core::sc_module {
+  Owner(const sc_core::sc_module_name& n, sim::Simulation&) : sc_core::sc_module(n) {}
+};
+
+// A 4-set, 2-way cache of 128 B lines in 32 B sectors, with a policy's site.
+struct Bench {
+  Testbench tb;
+  Owner &owner, &other_owner;
+  CacheArray array{4 * 2 * 128, 2, 128, "test"};
+  PolicySite site, other;  // a second cache's, for a second policy of the same kind
+  explicit Bench(std::vector<std::string> sets = {})
+      : tb(std::move(sets)),
+        owner(tb.add<Owner>("cache")),
+        other_owner(tb.add<Owner>("other")),
+        site{tb.sim(), owner, "", array, 4},
+        other{tb.sim(), other_owner, "", array, 4} {
+    array.set_sectored(true);
+  }
+};
+
+CacheRequest req(std::uint64_t line, std::uint64_t pc, std::uint32_t sectors) { return {line, pc, sectors, 0}; }
+CacheArray::Evicted gone(std::uint64_t line, std::uint64_t pc, std::uint32_t used, std::uint32_t first) {
+  return {line, false, pc, 0xF, used, first};
+}
+
+}  // namespace
+
+TEST(CachePolicy, SectoredArrayHitsOnlyOnValidSectors) {
+  CacheArray a(4 * 2 * 128, 2, 128, "a");
+  a.set_sectored(true);
+  a.fill(0x1000, false, true, nullptr, LineFill{0b0001, 0b0001, 0, 0x48});
+  EXPECT_EQ(a.lookup(0x1000, 0b0001), CacheArray::Lookup::hit);
+  EXPECT_EQ(a.lookup(0x1000, 0b0011), CacheArray::Lookup::sector_miss);
+  EXPECT_EQ(a.lookup(0x2000, 0b0001), CacheArray::Lookup::miss);
+  a.fill(0x1000, false, true, nullptr, LineFill{0b0010});  // the sector miss's fill adds its sector
+  EXPECT_EQ(a.lookup(0x1000, 0b0011), CacheArray::Lookup::hit);
+  EXPECT_EQ(a.pc_of(0x1000), 0x48u);
+  // 0x1000 and 0x1200 and 0x1400 share set 0 (4 sets of 128 B): the third evicts the LRU.
+  a.fill(0x1200, false, true);
+  EXPECT_EQ(a.victim(0x1400), std::optional<std::uint64_t>(0x1000));
+  auto ev = a.fill(0x1400, false, true);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->line, 0x1000u);
+  EXPECT_EQ(ev->valid, 0b0011u);
+  EXPECT_EQ(ev->used, 0b0011u);
+  EXPECT_EQ(ev->pc, 0x48u);
+  CacheArray whole(4 * 2 * 128, 2, 128, "w");  // not sectored: every fill is the whole line
+  whole.fill(0x1000, false, true, nullptr, LineFill{0b0001});
+  EXPECT_EQ(whole.lookup(0x1000, 0b1000), CacheArray::Lookup::hit);
+}
+
+TEST(CachePolicy, SectorFetchTakesTheRequestedSectorsAndCountsUse) {
+  Bench b;
+  SectorFetch p(b.site);
+  CachePolicies set;
+  set.add(std::make_unique<SectorFetch>(b.other));
+  EXPECT_EQ(p.fetch(req(0x1000, 8, 0b0100), 0b0100, 0), 0b0100u);
+  EXPECT_EQ(set.fetch(req(0x1000, 8, 0b0110), 0), 0b0110u);
+  p.accessed(req(0x1000, 8, 0b0100), CacheArray::Lookup::sector_miss);
+  p.evicted({0x1000, false, 8, 0b0111, 0b0101, 0});
+  EXPECT_EQ(b.tb.stat("cache.sector.sector_misses"), 1);
+  EXPECT_EQ(b.tb.stat("cache.sector.sectors_filled"), 3);
+  EXPECT_EQ(b.tb.stat("cache.sector.sectors_used"), 2);
+}
+
+TEST(CachePolicy, SppFetchesTheLastPatternOfItsPcAndSector) {
+  Bench b;
+  SpatialPatternPredictor p(b.site, 256, 8, true);
+  EXPECT_EQ(p.fetch(req(0x1000, 0x40, 0b0001), 0b0001, 0), 0xFu);  // no pattern: the default, the line
+  p.evicted(gone(0x1000, 0x40, 0b0101, 0));                         // its pattern: sectors 0 and 2
+  EXPECT_EQ(p.fetch(req(0x5000, 0x40, 0b0001), 0b0001, 0), 0b0101u);
+  EXPECT_EQ(p.fetch(req(0x5000, 0x40, 0b0010), 0b0010, 0), 0xFu);   // another first sector: its own entry
+  EXPECT_EQ(p.fetch(req(0x5000, 0x40, 0b0001), 0b0001, 0b0010), 0b0001u);  // a sector miss asks no pattern
+  EXPECT_EQ(b.tb.stat("cache.spp.pht_hits"), 1);
+  EXPECT_EQ(b.tb.stat("cache.spp.pht_misses"), 2);
+  SpatialPatternPredictor fine(b.other, 8, 8, false);  // spp.default: sector
+  EXPECT_EQ(fine.fetch(req(0x1000, 0x40, 0b0001), 0b0001, 0), 0b0001u);
+  // A full set replaces its least recently used pattern: 9 keys in one 8-way set.
+  for (std::uint64_t pc = 1; pc <= 9; ++pc) fine.evicted(gone(0, pc, 0, 0)), fine.fetch(req(0, pc, 1), 1, 0);
+  EXPECT_EQ(fine.storage_bits(), 8u * (4 + 16));
+  EXPECT_EQ(p.storage_bits(), 256u * (4 + 16));
+}
+
+TEST(CachePolicy, LamarLearnsFineLinesAgesAndFlips) {
+  Bench b;
+  // skew 1: never flips, so the ageing alone is seen.
+  BimodalGranularityPredictor p(b.site, 2048, 2, 4, 1.0, 2);
+  EXPECT_EQ(p.fetch(req(0xA000, 8, 0b0001), 0b0001, 0), 0xFu);  // default coarse
+  p.evicted(gone(0xA000, 8, 0b0011, 0));                        // 2 sectors used: fine, remembered
+  p.evicted(gone(0xB000, 8, 0b0111, 0));                        // 3: coarse, like the default
+  EXPECT_EQ(p.fetch(req(0xA000, 8, 0b0001), 0b0001, 0), 0b0001u);
+  EXPECT_EQ(p.fetch(req(0xB000, 8, 0b0001), 0b0001, 0), 0xFu);
+  for (std::uint64_t l : {0xC000, 0xD000, 0xE000}) p.evicted(gone(l, 8, 1, 0));  // 4 insertions: arrays swap
+  EXPECT_EQ(p.fetch(req(0xA000, 8, 0b0001), 0b0001, 0), 0b0001u);             // still in the older array
+  for (std::uint64_t l : {0x10000, 0x11000, 0x12000, 0x13000}) p.evicted(gone(l, 8, 1, 0));
+  EXPECT_EQ(p.fetch(req(0xA000, 8, 0b0001), 0b0001, 0), 0xFu);  // its array cleared: forgotten
+  EXPECT_EQ(p.fetch(req(0x13000, 8, 0b0001), 0b0001, 0), 0b0001u);
+  EXPECT_EQ(b.tb.stat("cache.lamar.mode_flips"), 0);
+  EXPECT_EQ(p.storage_bits(), 2u * 2048);
+  // skew 0.7 over windows of 4 evictions: 3 of 4 inserted (0.75 > 0.7) flips the default to fine.
+  BimodalGranularityPredictor q(b.other, 2048, 2, 4, 0.7, 2);
+  for (std::uint64_t l : {0x1000, 0x2000, 0x3000}) q.evicted(gone(l, 8, 1, 0));
+  q.evicted(gone(0x4000, 8, 0xF, 0));
+  EXPECT_TRUE(q.default_fine());
+  EXPECT_EQ(q.fetch(req(0x9000, 8, 0b0001), 0b0001, 0), 0b0001u);  // fine by default now
+  q.evicted(gone(0x9000, 8, 0b0111, 0));                            // a coarse line is what it remembers
+  EXPECT_EQ(q.fetch(req(0x9000, 8, 0b0001), 0b0001, 0), 0xFu);
+}
+
+TEST(CachePolicy, NapCountsEachNeighbourOfTheFirstMissedSector) {
+  Bench b;
+  NeighbourAccessPredictor p(b.site, 32, 4, 7, 8);
+  EXPECT_EQ(p.fetch(req(0x1000, 0x40, 0b0010), 0b0010, 0), 0xFu);  // a new PC: counters 8 > 7, all fetched
+  p.evicted(gone(0x1000, 0x40, 0b0010, 1));                         // only the first was used: -1, +1, +2 down
+  EXPECT_EQ(p.counter(0x40, -1), 7u);
+  EXPECT_EQ(p.counter(0x40, +1), 7u);
+  EXPECT_EQ(p.counter(0x40, +2), 7u);
+  EXPECT_EQ(p.counter(0x40, -2), 8u);  // no sector two before sector 1: untouched
+  EXPECT_EQ(p.fetch(req(0x3000, 0x40, 0b0010), 0b0010, 0), 0b0010u);
+  p.evicted(gone(0x3000, 0x40, 0b0110, 1));  // the next one used as well
+  EXPECT_EQ(p.counter(0x40, +1), 8u);
+  EXPECT_EQ(p.fetch(req(0x5000, 0x40, 0b0010), 0b0010, 0), 0b0110u);
+  // Relative to the first missed: from sector 0 the +1 neighbour is sector 1, and -2/-3 count for
+  // sectors that start later.
+  EXPECT_EQ(p.fetch(req(0x5000, 0x40, 0b0001), 0b0001, 0), 0b1011u);  // +1 (8) and +3 (8); +2 is 7
+  for (int i = 0; i < 20; ++i) p.evicted(gone(0x5000, 0x40, 0xF, 0));  // saturates at 15
+  EXPECT_EQ(p.counter(0x40, +3), 15u);
+  EXPECT_EQ(b.tb.stat("cache.nap.neighbours_fetched"), 3 + 1 + 2);
+  EXPECT_EQ(p.storage_bits(), 32u * (7 * 4 + 32));
+}
+
+TEST(CachePolicy, MatBypassesALessFrequentMacroblock) {
+  Bench b;
+  MemoryAddressTable p(b.site, 1024, 1024, 0.99, 8);
+  for (int i = 0; i < 3; ++i) p.accessed(req(0x0000, 8, 1), CacheArray::Lookup::hit);  // macroblock 0: 3
+  p.accessed(req(0x0400, 8, 1), CacheArray::Lookup::miss);                              // macroblock 1: 1
+  EXPECT_EQ(p.count(0x0080), 3u);
+  EXPECT_FALSE(p.allocate(req(0x0480, 8, 1), 0x0000));  // 1 < 0.99 x 3: bypass
+  EXPECT_TRUE(p.allocate(req(0x0000, 8, 1), 0x0400));   // 3 >= 0.99 x 1
+  EXPECT_TRUE(p.allocate(req(0x0480, 8, 1), std::nullopt));  // a free way: no decision
+  p.accessed(req(0x100000, 8, 1), CacheArray::Lookup::miss);  // 1 MiB on: macroblock 1024, entry 0's
+  EXPECT_EQ(p.count(0x0000), 0u);
+  EXPECT_EQ(p.count(0x100000), 1u);
+  EXPECT_EQ(b.tb.stat("cache.mat.decisions"), 2);
+  EXPECT_EQ(b.tb.stat("cache.mat.bypassed"), 1);
+  MemoryAddressTable small(b.other, 4, 1024, 0.99, 2);  // 2-bit counters saturate at 3
+  for (int i = 0; i < 9; ++i) small.accessed(req(0, 8, 1), CacheArray::Lookup::hit);
+  EXPECT_EQ(small.count(0), 3u);
+}
+
+TEST(CachePolicy, AdaptiveBypassLearnsPerSetFromWatchedPairs) {
+  Bench b;
+  // Start at probability 1 (always bypass) and watch every fill not bypassed as a virtual bypass.
+  AdaptiveBypass p(b.site, 1.0, 1.0, 1.0 / 256, 1.0);
+  const std::uint64_t x = 0x0000, v = 0x0200, y = 0x0400;  // all in set 0
+  EXPECT_FALSE(p.allocate(req(x, 8, 1), v));  // bypassed; watching (x, v)
+  p.accessed(req(x, 8, 1), CacheArray::Lookup::miss);  // the incoming came back first: wrong
+  EXPECT_EQ(p.probability(0), 0.5);
+  EXPECT_EQ(p.probability(1), 1.0);  // per set
+  // Whichever way the next draw goes, the pair is watched; its victim re-referenced first: right.
+  p.allocate(req(y, 8, 1), v);
+  p.accessed(req(v, 8, 1), CacheArray::Lookup::miss);
+  EXPECT_EQ(p.probability(0), 1.0);
+  EXPECT_EQ(b.tb.stat("cache.adaptive.wrong"), 1);
+  EXPECT_EQ(b.tb.stat("cache.adaptive.right"), 1);
+  // The line that stayed leaves before either returns: no verdict.
+  EXPECT_FALSE(p.allocate(req(x, 8, 1), v));  // probability 1: bypassed, v stays
+  p.evicted(gone(v, 8, 1, 0));
+  p.accessed(req(x, 8, 1), CacheArray::Lookup::miss);
+  EXPECT_EQ(p.probability(0), 1.0);
+  // Bounds: down to the minimum and no further.
+  AdaptiveBypass q(b.other, 1.0 / 128, 0, 1.0 / 256, 0.5);
+  for (int i = 0; i < 4; ++i) {
+    if (!q.allocate(req(x, 8, 1), v)) q.accessed(req(x, 8, 1), CacheArray::Lookup::miss);
+  }
+  EXPECT_GE(q.probability(0), 1.0 / 256);
+}
+
+TEST(CachePolicy, ObmLearnsWhichPcsFillsAreDead) {
+  Bench b;
+  OptimalBypassMonitor p(b.site, 64, 1.0, 32, 5, 16, 15);  // every miss recorded
+  const std::uint64_t A = 0x8, B = 0x10, C = 0x18;          // BDCT slots 1, 2, 3
+  b.array.fill(0x0200, false, true, nullptr, LineFill{0xF, 0, 0, B});  // the victim, fetched by B
+  EXPECT_TRUE(p.allocate(req(0x0000, A, 1), 0x0200));  // A at 15 < 16: installed; (0x0000 A, 0x0200 B) recorded
+  p.accessed(req(0x0200, B, 1), CacheArray::Lookup::miss);  // the victim first: A's fills should bypass
+  EXPECT_EQ(p.counter(A), 16u);
+  EXPECT_EQ(p.counter(B), 14u);
+  EXPECT_FALSE(p.allocate(req(0x0400, A, 1), 0x0200));  // A now bypasses
+  p.accessed(req(0x0400, A, 1), CacheArray::Lookup::miss);  // but that incoming came back first
+  EXPECT_EQ(p.counter(A), 15u);
+  EXPECT_EQ(p.counter(B), 15u);
+  EXPECT_TRUE(p.allocate(req(0x0600, C, 1), 0x0200));
+  p.evicted(gone(0x0200, B, 0, 0));  // the victim leaving at the fill is no verdict
+  EXPECT_EQ(p.counter(C), 15u);
+  p.evicted(gone(0x0600, C, 0, 0));  // the incoming leaving unreferenced: C's fills should bypass
+  EXPECT_EQ(p.counter(C), 16u);
+  EXPECT_EQ(b.tb.stat("cache.obm.learnt"), 3);
+  EXPECT_EQ(b.tb.stat("cache.obm.bypassed"), 1);
+  EXPECT_EQ(p.storage_bits(), 32u * 5 + 64u * (64 + 2 * 6 + 1));
+}
