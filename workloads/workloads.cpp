@@ -11,6 +11,7 @@
 
 #include "sim/error.h"
 #include "workloads/frontier/frontier.h"
+#include "workloads/graphmem/graphmem.h"
 #include "workloads/runner.h"
 
 namespace irr::workloads {
@@ -67,6 +68,7 @@ bool frontier_variant(const std::string& variant) { return variant == "frontier"
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   if (frontier_variant(variant)) return frontier::bfs(d, g, src, variant == "iru");
+  if (graphmem::bfs_variant(variant)) return graphmem::bfs(d, g, src, variant);
   check_source(g, src);
   Runner run(d, module("bfs.ptx", variant));
   DeviceGraph dg(d, g);
@@ -107,6 +109,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   if (frontier_variant(variant)) return frontier::sssp(d, g, src, variant == "iru");
+  if (graphmem::sssp_variant(variant)) return graphmem::sssp(d, g, src, variant);
   check_source(g, src);
   Runner run(d, module("sssp.ptx", variant));
   DeviceGraph dg(d, g);
@@ -265,7 +268,8 @@ std::string kernels_dir() {
 }
 
 const std::vector<Workload>& workloads() {
-  static const std::vector<Workload> all = {
+  static const std::vector<Workload> all = [] {
+  std::vector<Workload> all = {
       {"bfs", "breadth-first search: the level of every vertex from the source",
        {{"topology", "a kernel over every vertex per level"},
         {"data", "double-buffered worklist, one atomic per push, a fixed grid (120 blocks of 256)"},
@@ -295,6 +299,12 @@ const std::vector<Workload>& workloads() {
         {"iru", "the same, the contraction reading through the reorder unit with the add filter (timing mode)", "iru"}},
        false, pagerank, pagerank_reference, close, "relative L1 error <= 1e-3 against double-precision power iteration"},
   };
+  // The graph-memory thesis's kernels (workloads/graphmem/): variants of bfs and sssp, and workloads of their own.
+  for (Variant v : graphmem::bfs_variants()) all[0].variants.push_back(v);
+  for (Variant v : graphmem::sssp_variants()) all[1].variants.push_back(v);
+  for (Workload w : graphmem::workloads()) all.push_back(w);
+  return all;
+  }();
   return all;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "testbenches/common/testing.h"
+#include "workloads/graphmem/graphmem.h"
 #include "workloads/wavefront/wavefront.h"
 #include "workloads/workloads.h"
 
@@ -146,6 +147,32 @@ TEST(Workloads, EveryVariantOnSmallFiles) {
   const Result reach = workload("bfs").run(dev, two, 0, "topology");
   EXPECT_EQ(reach.values[5], kInf);
   EXPECT_EQ(reach.values[6], kInf);
+}
+
+// The references the color and mis kernels are checked against are what they claim: a proper
+// colouring and a maximal independent set of the undirected input.
+TEST(Workloads, ColourAndMisReferencesAreProper) {
+  for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "grid:rows=12,cols=17,seed=3", "rgg:n=300,radius=0.1,seed=7"}) {
+    const Graph g = graphmem::undirected(load_graph(spec));
+    for (std::uint32_t v = 0; v < g.n; ++v)
+      for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) {
+        const std::uint32_t u = g.col[e];
+        ASSERT_NE(u, v) << spec;
+        ASSERT_TRUE(std::binary_search(g.col.begin() + g.row[u], g.col.begin() + g.row[u + 1], v)) << spec;  // symmetric
+        ASSERT_TRUE(e == g.row[v] || g.col[e - 1] < u) << spec;                                             // simple
+      }
+    const auto colour = workload("color").reference(g, 0), in = workload("mis").reference(g, 0);
+    for (std::uint32_t v = 0; v < g.n; ++v) {
+      bool member_neighbour = false;
+      for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) {
+        EXPECT_NE(colour[v], colour[g.col[e]]) << spec << ": " << v << " and " << g.col[e];
+        member_neighbour = member_neighbour || in[g.col[e]] == 1;
+      }
+      EXPECT_GE(colour[v], 0);
+      if (in[v] == 1) EXPECT_FALSE(member_neighbour) << spec << ": " << v << " has a neighbour in the set";
+      else EXPECT_TRUE(member_neighbour) << spec << ": " << v << " could join (not maximal)";
+    }
+  }
 }
 
 TEST(Workloads, ErrorsForBadSourcesAndNames) {
