@@ -77,6 +77,7 @@ TEST(CachePolicy, SectorFetchTakesTheRequestedSectorsAndCountsUse) {
   EXPECT_EQ(b.tb.stat("cache.sector.sector_misses"), 1);
   EXPECT_EQ(b.tb.stat("cache.sector.sectors_filled"), 3);
   EXPECT_EQ(b.tb.stat("cache.sector.sectors_used"), 2);
+  EXPECT_EQ(p.storage_bits(), 8u * 4);  // a valid bit per sector of the bench's 8 lines
 }
 
 TEST(CachePolicy, SppFetchesTheLastPatternOfItsPcAndSector) {
@@ -93,8 +94,9 @@ TEST(CachePolicy, SppFetchesTheLastPatternOfItsPcAndSector) {
   EXPECT_EQ(fine.fetch(req(0x1000, 0x40, 0b0001), 0b0001, 0), 0b0001u);
   // A full set replaces its least recently used pattern: 9 keys in one 8-way set.
   for (std::uint64_t pc = 1; pc <= 9; ++pc) fine.evicted(gone(0, pc, 0, 0)), fine.fetch(req(0, pc, 1), 1, 0);
-  EXPECT_EQ(fine.storage_bits(), 8u * (4 + 16));
-  EXPECT_EQ(p.storage_bits(), 256u * (4 + 16));
+  // 8 lines of the bench's cache, each valid and used sectors and an 8-bit pattern pointer.
+  EXPECT_EQ(fine.storage_bits(), 8u * (4 + 4 + 3) + 8u * (4 + 16));
+  EXPECT_EQ(p.storage_bits(), 8u * (4 + 4 + 8) + 256u * (4 + 16));
 }
 
 TEST(CachePolicy, LamarLearnsFineLinesAgesAndFlips) {
@@ -112,7 +114,7 @@ TEST(CachePolicy, LamarLearnsFineLinesAgesAndFlips) {
   EXPECT_EQ(p.fetch(req(0xA000, 8, 0b0001), 0b0001, 0), 0xFu);  // its array cleared: forgotten
   EXPECT_EQ(p.fetch(req(0x13000, 8, 0b0001), 0b0001, 0), 0b0001u);
   EXPECT_EQ(b.tb.stat("cache.lamar.mode_flips"), 0);
-  EXPECT_EQ(p.storage_bits(), 2u * 2048);
+  EXPECT_EQ(p.storage_bits(), 8u * (4 + 4) + 2u * 2048);
   // skew 0.7 over windows of 4 evictions: 3 of 4 inserted (0.75 > 0.7) flips the default to fine.
   BimodalGranularityPredictor q(b.other, 2048, 2, 4, 0.7, 2);
   for (std::uint64_t l : {0x1000, 0x2000, 0x3000}) q.evicted(gone(l, 8, 1, 0));
@@ -142,7 +144,7 @@ TEST(CachePolicy, NapCountsEachNeighbourOfTheFirstMissedSector) {
   for (int i = 0; i < 20; ++i) p.evicted(gone(0x5000, 0x40, 0xF, 0));  // saturates at 15
   EXPECT_EQ(p.counter(0x40, +3), 15u);
   EXPECT_EQ(b.tb.stat("cache.nap.neighbours_fetched"), 3 + 1 + 2);
-  EXPECT_EQ(p.storage_bits(), 32u * (7 * 4 + 32));
+  EXPECT_EQ(p.storage_bits(), 8u * (4 + 4 + 5 + 2) + 32u * (7 * 4 + 32));
 }
 
 TEST(CachePolicy, MatBypassesALessFrequentMacroblock) {
@@ -159,6 +161,7 @@ TEST(CachePolicy, MatBypassesALessFrequentMacroblock) {
   EXPECT_EQ(p.count(0x100000), 1u);
   EXPECT_EQ(b.tb.stat("cache.mat.decisions"), 2);
   EXPECT_EQ(b.tb.stat("cache.mat.bypassed"), 1);
+  EXPECT_EQ(p.storage_bits(), 1024u * (8 + 16));
   MemoryAddressTable small(b.other, 4, 1024, 0.99, 2);  // 2-bit counters saturate at 3
   for (int i = 0; i < 9; ++i) small.accessed(req(0, 8, 1), CacheArray::Lookup::hit);
   EXPECT_EQ(small.count(0), 3u);

@@ -6,6 +6,7 @@ namespace irr::mem {
 namespace {
 std::uint32_t popcount(std::uint32_t x) { return static_cast<std::uint32_t>(__builtin_popcount(x)); }
 std::uint32_t lowest(std::uint32_t mask) { return static_cast<std::uint32_t>(__builtin_ctz(mask | 1u << 31)); }
+std::uint64_t log2_ceil(std::uint64_t n) { return n <= 1 ? 0 : 64 - static_cast<std::uint64_t>(__builtin_clzll(n - 1)); }
 std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: table indices from PCs and lines
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
@@ -19,6 +20,7 @@ Granularity::Granularity(const PolicySite& site, const std::string& name)
     : name_(name),
       sectors_(site.sectors_per_line),
       all_(sector_mask(site.sectors_per_line)),
+      lines_(static_cast<std::uint64_t>(site.array.sets()) * site.array.ways()),
       sector_misses_(site.counter(name, "sector_misses", "loads that found the line but not every sector", "accesses")),
       filled_(site.counter(name, "sectors_filled", "sectors of the lines that left the cache, as fetched", "sectors")),
       used_(site.counter(name, "sectors_used", "of those, sectors read while cached", "sectors")) {}
@@ -72,7 +74,10 @@ void SpatialPatternPredictor::evicted(const CacheArray::Evicted& e) {
   if (Entry* x = find(e.pc * sectors_ + e.first)) x->pattern = e.used & all();  // the last pattern [G L1254]
 }
 
-std::uint64_t SpatialPatternPredictor::storage_bits() const {
+// Per line: valid and used sectors, and the pointer to its pattern entry (the CPT [G L1238]).
+std::uint64_t SpatialPatternPredictor::line_bits() const { return 2 * sectors_ + log2_ceil(table_.size()); }
+
+std::uint64_t SpatialPatternPredictor::table_bits() const {
   return static_cast<std::uint64_t>(table_.size()) * (sectors_ + 16);  // pattern and a 16-bit partial tag (ours)
 }
 
@@ -184,7 +189,12 @@ std::uint32_t NeighbourAccessPredictor::counter(std::uint64_t pc, int offset) co
   return initial_;
 }
 
-std::uint64_t NeighbourAccessPredictor::storage_bits() const {
+// Per line: valid and used sectors, its PC's entry and the first-missed sector [G L1256].
+std::uint64_t NeighbourAccessPredictor::line_bits() const {
+  return 2 * sectors_ + log2_ceil(table_.size()) + log2_ceil(sectors_);
+}
+
+std::uint64_t NeighbourAccessPredictor::table_bits() const {
   // 7 four-bit counters an entry [G L1276], and a 32-bit PC tag (ours: the thesis gives none)
   return static_cast<std::uint64_t>(table_.size()) * ((2 * sectors_ - 1) * (32 - __builtin_clz(max_)) + 32);
 }

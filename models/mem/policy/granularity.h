@@ -19,11 +19,18 @@ class Granularity : public CachePolicy {
   std::string name() const override { return name_; }
   void accessed(const CacheRequest& r, CacheArray::Lookup l) override;
   void evicted(const CacheArray::Evicted& e) override;
+  // The tag array's additions (per line: `line_bits()`) and the policy's own tables.
+  std::uint64_t storage_bits() const override { return lines_ * line_bits() + table_bits(); }
 
  protected:
+  // A valid bit per sector [G L1230]; a predictor also keeps the sectors used (the current
+  // pattern [G L1238]) and what it needs to learn at eviction.
+  virtual std::uint64_t line_bits() const { return sectors_; }
+  virtual std::uint64_t table_bits() const { return 0; }
   std::uint32_t all() const { return all_; }
   const std::string name_;
   const std::uint32_t sectors_, all_;
+  const std::uint64_t lines_;
 
  private:
   sim::Counter &sector_misses_, &filled_, &used_;
@@ -43,7 +50,10 @@ class SpatialPatternPredictor : public Granularity {
   SpatialPatternPredictor(const PolicySite& site, std::uint32_t entries, std::uint32_t ways, bool default_line);
   std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
-  std::uint64_t storage_bits() const override;
+
+ protected:
+  std::uint64_t line_bits() const override;
+  std::uint64_t table_bits() const override;
 
  private:
   struct Entry {
@@ -72,8 +82,11 @@ class BimodalGranularityPredictor : public Granularity {
                               double skew, std::uint32_t fine_threshold);
   std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
-  std::uint64_t storage_bits() const override { return 2ull * bits_; }
   bool default_fine() const { return default_fine_; }
+
+ protected:
+  std::uint64_t line_bits() const override { return 2 * sectors_; }
+  std::uint64_t table_bits() const override { return 2ull * bits_; }
 
  private:
   bool member(std::uint64_t line) const;
@@ -97,9 +110,12 @@ class NeighbourAccessPredictor : public Granularity {
                            std::uint32_t threshold, std::uint32_t initial);
   std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
-  std::uint64_t storage_bits() const override;
   // The counter of `pc` for the sector `offset` away from the first missed (tests).
   std::uint32_t counter(std::uint64_t pc, int offset) const;
+
+ protected:
+  std::uint64_t line_bits() const override;
+  std::uint64_t table_bits() const override;
 
  private:
   struct Entry {
