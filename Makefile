@@ -49,6 +49,8 @@ docs: build
 	$(IRRGPU) config doc > docs/configuration.md
 
 # Regenerates the GTKWave save files under waveforms/ from the models' probes.
+# The graph-memory policies' probes, at an L1 and an L2 slice (docs/memory.md).
+GRAPHMEM_POLICIES = -s l1.granularity=nap -s l1.bypass=obm -s l2.granularity=lamar -s l2.bypass=obm
 waveforms: build
 	$(IRRGPU) gtkw -s sim.top=example --trace 'example.*' -o waveforms/example.gtkw
 	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
@@ -56,6 +58,7 @@ waveforms: build
 	$(IRRGPU) gtkw --gpu -s gpu.cta_scheduler=dats --trace 'gpu.dats.*' -o waveforms/dats.gtkw
 	$(IRRGPU) gtkw -s sim.top=iru --trace 'iru_tb.iru.*' -o waveforms/iru.gtkw
 	$(IRRGPU) gtkw --gpu -c gtx980 -s iru.enabled=true --trace 'iru.*' -o waveforms/iru_gpu.gtkw
+	$(IRRGPU) gtkw -c graphmem $(GRAPHMEM_POLICIES) --trace 'memory.partition0.*' --trace 'memory.sm0_l1.*' -o waveforms/graphmem.gtkw
 
 clean:
 	rm -rf $(BUILD)

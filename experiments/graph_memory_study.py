@@ -50,11 +50,11 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
     name = f"{config}-{kernel[0]}-{graph}-{mechanism}".replace("+", "_")
     stats = simulate(cmd, os.path.join(tmp, name))["stats"]
 
-    def total(suffix):
-        return sum(v for k, v in stats.items() if k.endswith(suffix))
+    def total(suffix):  # over every SM or partition, without the summary formulas
+        return sum(v["value"] for k, v in stats.items() if k.endswith(suffix) and ".total." not in k)
 
-    return {"cycles": stats["gpu.kernel_cycles"], "dram_bytes": total(".dram.read_bytes") or 0,
-            "dram_reads": total(".dram.reads"), "reply_flits": total("interconnect.reply.flits"),
+    return {"cycles": stats["gpu.kernel_cycles"]["value"], "dram_reads": total(".dram.reads"),
+            "dram_busy": total(".dram.bus_busy_cycles"), "reply_flits": total("interconnect.reply.flits"),
             "l1_hits": total(".l1.hits"), "l1_misses": total(".l1.misses"),
             "filled": total(".sectors_filled"), "used": total(".sectors_used"),
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed")}
@@ -98,14 +98,15 @@ def main():
         print("| thesis | " + " | ".join(f"{PAPER[config].get(m, float('nan')):.2f}" for m in mechs) + " |")
 
     print("\n### What the mechanisms did (100.8 GB/s, summed over kernels and inputs)\n")
-    print("| mechanism | DRAM reads | reply flits | L1 hits | sectors used / fetched | sector misses | fills bypassed |")
-    print("|---|---|---|---|---|---|---|")
+    print("| mechanism | DRAM reads | DRAM bus busy (cycles) | reply flits | L1 hits | sectors used / fetched | "
+          "sector misses | fills bypassed |")
+    print("|---|---|---|---|---|---|---|---|")
     for m in MECHANISMS:
         s = {key: sum(results[("graphmem", k, g, m)][key] for k in KERNELS for g in a.graph)
-             for key in ("dram_reads", "reply_flits", "l1_hits", "filled", "used", "sector_misses", "decisions", "bypassed")}
+             for key in ("dram_reads", "dram_busy", "reply_flits", "l1_hits", "filled", "used", "sector_misses", "decisions", "bypassed")}
         used = f"{s['used'] / s['filled']:.0%}" if s["filled"] else "-"
         byp = f"{s['bypassed'] / s['decisions']:.0%} of {s['decisions']:.0f}" if s["decisions"] else "-"
-        print(f"| {m} | {s['dram_reads']:.0f} | {s['reply_flits']:.0f} | {s['l1_hits']:.0f} | {used} | "
+        print(f"| {m} | {s['dram_reads']:.0f} | {s['dram_busy']:.0f} | {s['reply_flits']:.0f} | {s['l1_hits']:.0f} | {used} | "
               f"{s['sector_misses']:.0f} | {byp} |")
 
     if a.plot:

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <regex>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "testbenches/common/testing.h"
@@ -207,6 +208,46 @@ TEST(Cli, LogLevelsStatsFilterAndQuiet) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+// Each graph-memory cache policy acts in a whole run (the memory system under the thesis's
+// baseline, frontier-like gathers): sector fetch moves fewer flits and fetches only what is used,
+// the predictors fetch more than that but less than lines, the bypass schemes decide and bypass.
+TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
+  TempDir d;
+  auto totals = [&](const std::string& name, std::vector<std::string> sets) {
+    std::vector<std::string> args = {"run", "-c", "graphmem", "-q", "-o", d.path() + "/" + name};
+    for (const auto& s : sets) args.insert(args.end(), {"-s", s});
+    auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    auto stats = nlohmann::json::parse(read_file(d.path() + "/" + name + "/stats.json"))["stats"];
+    std::map<std::string, double> t;
+    for (const char* leaf : {"reply.flits", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed", ".storage_bits"})
+      for (auto& [k, v] : stats.items())
+        if (k.size() > std::strlen(leaf) && k.compare(k.size() - std::strlen(leaf), std::string::npos, leaf) == 0 &&
+            k.find(".total.") == std::string::npos)
+          t[leaf] += v["value"].get<double>();
+    return t;
+  };
+  const auto base = totals("base", {});
+  EXPECT_EQ(base.count(".storage_bits"), 0u);  // no policy, no policy statistic
+  const auto sector = totals("sector", {"l1.granularity=sector", "l2.granularity=sector"});
+  EXPECT_LT(sector.at("reply.flits"), 0.5 * base.at("reply.flits"));
+  EXPECT_EQ(sector.at(".sectors_filled"), sector.at(".sectors_used"));
+  EXPECT_GT(sector.at(".sectors_filled"), 0);
+  for (const char* g : {"spp", "lamar", "nap"}) {
+    const auto p = totals(g, {std::string("l1.granularity=") + g, "l2.granularity=sector"});
+    EXPECT_GT(p.at(".sectors_filled"), p.at(".sectors_used")) << g;  // some predicted sectors go unused
+    EXPECT_GT(p.at("reply.flits"), sector.at("reply.flits")) << g;
+    EXPECT_LT(p.at("reply.flits"), base.at("reply.flits")) << g;
+    EXPECT_GT(p.at(".storage_bits"), 0) << g;
+  }
+  for (const char* b : {"mat", "adaptive", "obm"}) {
+    const auto p = totals(b, {std::string("l1.bypass=") + b, std::string("l2.bypass=") + b});
+    EXPECT_GT(p.at(".decisions"), 1000) << b;
+    EXPECT_GT(p.at(".bypassed"), 0) << b;
+    EXPECT_LT(p.at(".bypassed"), p.at(".decisions")) << b;
+  }
+}
+
 TEST(Cli, SampleEveryWritesATimeSeries) {
   TempDir d;
   ASSERT_EQ(run_cli({"run", "-s", "sim.top=example", "-q", "--sample-every", "1000", "-o", d.path()}).exit_code, 0);
@@ -254,6 +295,12 @@ TEST(Cli, CheckedInGtkwSaveFilesAreCurrent) {
   r = run_cli({"gtkw", "-c", "kim4x16", "--trace", "memory.*", "-o", d.path() + "/memory.gtkw"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(d.path() + "/memory.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/memory.gtkw"))
+      << "regenerate with: make waveforms";
+  r = run_cli({"gtkw", "-c", "graphmem", "-s", "l1.granularity=nap", "-s", "l1.bypass=obm", "-s", "l2.granularity=lamar",
+               "-s", "l2.bypass=obm", "--trace", "memory.partition0.*", "--trace", "memory.sm0_l1.*", "-o",
+               d.path() + "/graphmem.gtkw"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/graphmem.gtkw"), read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/graphmem.gtkw"))
       << "regenerate with: make waveforms";
   r = run_cli({"gtkw", "-s", "sim.top=hwwl", "--trace", "hwwl_tb.hwwl.*", "-o", d.path() + "/hwwl.gtkw"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

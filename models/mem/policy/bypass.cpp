@@ -12,10 +12,12 @@ std::uint32_t exponent(double p) { return static_cast<std::uint32_t>(std::lround
 Bypass::Bypass(const PolicySite& site, const std::string& name)
     : name_(name),
       decisions_(site.counter(name, "decisions", "fills with a victim, decided", "fills")),
-      bypassed_(site.counter(name, "bypassed", "of those, not installed", "fills")) {}
+      bypassed_(site.counter(name, "bypassed", "of those, not installed", "fills")),
+      bypass_probe_(site.probe(name, "bypassing", 1, "the last decision: 1 bypassed")) {}
 
 bool Bypass::decided(bool bypass) {
   ++decisions_;
+  bypass_probe_.set(bypass);
   if (bypass) ++bypassed_;
   return !bypass;
 }
@@ -116,6 +118,7 @@ OptimalBypassMonitor::OptimalBypassMonitor(const PolicySite& site, std::uint32_t
       threshold_(threshold),
       counter_bits_(counter_bits),
       rht_(rht_entries),
+      rht_probe_(site.probe("obm", "rht_pairs", sim::bits_for(rht_entries), "incoming/victim pairs being watched")),
       bdct_(bdct_entries, static_cast<std::uint8_t>(initial)),
       rng_(site.rng("obm")),
       learnt_(site.counter("obm", "learnt", "incoming/victim pairs resolved into counter updates", "pairs")) {}
@@ -134,6 +137,7 @@ void OptimalBypassMonitor::drop(std::uint32_t i) {
   by_line_.erase(rht_[i].incoming);
   by_line_.erase(rht_[i].victim);
   rht_[i].valid = false;
+  rht_probe_.set(--pairs_);
 }
 
 void OptimalBypassMonitor::resolve(std::uint32_t i, bool victim_first) {
@@ -155,6 +159,7 @@ bool OptimalBypassMonitor::allocate(const CacheRequest& r, std::optional<std::ui
     if (rht_[next_].valid) drop(next_);  // pushed out undecided
     rht_[next_] = Pair{true, r.line, r.pc, *victim, array_.pc_of(*victim)};
     by_line_[r.line] = by_line_[*victim] = next_;
+    rht_probe_.set(++pairs_);
     next_ = (next_ + 1) % static_cast<std::uint32_t>(rht_.size());
   }
   return decided(bdct_[slot(r.pc)] >= threshold_);

@@ -24,6 +24,7 @@ class Bypass : public CachePolicy {
 
  private:
   sim::Counter &decisions_, &bypassed_;
+  sim::Probe& bypass_probe_;
 };
 
 // Memory address table [G L1020]: a saturating access counter per macroblock, direct mapped and
@@ -109,7 +110,8 @@ class OptimalBypassMonitor : public Bypass {
   const double insert_probability_;
   const std::uint32_t max_, threshold_, counter_bits_;
   std::vector<Pair> rht_;
-  std::uint32_t next_ = 0;  // FIFO replacement
+  std::uint32_t next_ = 0, pairs_ = 0;  // FIFO replacement; pairs watched
+  sim::Probe& rht_probe_;
   std::unordered_map<std::uint64_t, std::uint32_t> by_line_;  // incoming and victim lines -> their pair
   std::vector<std::uint8_t> bdct_;
   std::mt19937_64 rng_;

@@ -23,7 +23,14 @@ Granularity::Granularity(const PolicySite& site, const std::string& name)
       lines_(static_cast<std::uint64_t>(site.array.sets()) * site.array.ways()),
       sector_misses_(site.counter(name, "sector_misses", "loads that found the line but not every sector", "accesses")),
       filled_(site.counter(name, "sectors_filled", "sectors of the lines that left the cache, as fetched", "sectors")),
-      used_(site.counter(name, "sectors_used", "of those, sectors read while cached", "sectors")) {}
+      used_(site.counter(name, "sectors_used", "of those, sectors read while cached", "sectors")),
+      fetch_probe_(site.probe(name, "fetch", site.sectors_per_line, "the sectors the last miss fetched")) {}
+
+std::uint32_t Granularity::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
+  const std::uint32_t m = present ? chosen : predict(r, chosen);
+  fetch_probe_.set(m & all_ & ~present);
+  return m;
+}
 
 void Granularity::accessed(const CacheRequest&, CacheArray::Lookup l) {
   if (l == CacheArray::Lookup::sector_miss) ++sector_misses_;
@@ -51,8 +58,7 @@ SpatialPatternPredictor::Entry* SpatialPatternPredictor::find(std::uint64_t key)
   return nullptr;
 }
 
-std::uint32_t SpatialPatternPredictor::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
-  if (present) return chosen;  // a sector miss fetches what it asked for
+std::uint32_t SpatialPatternPredictor::predict(const CacheRequest& r, std::uint32_t chosen) {
   const std::uint64_t key = r.pc * sectors_ + lowest(r.sectors);
   if (Entry* e = find(key)) {
     ++hits_;
@@ -91,7 +97,8 @@ BimodalGranularityPredictor::BimodalGranularityPredictor(const PolicySite& site,
       skew_(skew),
       arrays_{std::vector<bool>(bits), std::vector<bool>(bits)},
       fine_predictions_(site.counter("lamar", "fine_predictions", "misses predicted fine-grained: the requested sectors only", "accesses")),
-      flips_(site.counter("lamar", "mode_flips", "times the default granularity flipped (skew)", "flips")) {}
+      flips_(site.counter("lamar", "mode_flips", "times the default granularity flipped (skew)", "flips")),
+      mode_probe_(site.probe("lamar", "default_fine", 1, "the default granularity: 1 fine (the filter holds coarse lines)")) {}
 
 std::uint32_t BimodalGranularityPredictor::hash(std::uint64_t line, std::uint32_t i) const {
   return static_cast<std::uint32_t>(mix(line * 0x9e3779b97f4a7c15ull + i) % bits_);
@@ -106,8 +113,7 @@ bool BimodalGranularityPredictor::member(std::uint64_t line) const {
   return false;
 }
 
-std::uint32_t BimodalGranularityPredictor::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
-  if (present) return chosen;
+std::uint32_t BimodalGranularityPredictor::predict(const CacheRequest& r, std::uint32_t chosen) {
   const bool fine = member(r.line) != default_fine_;
   if (!fine) return all();
   ++fine_predictions_;
@@ -130,6 +136,7 @@ void BimodalGranularityPredictor::evicted(const CacheArray::Evicted& e) {
   if (window_evictions_ >= refresh_) {
     if (static_cast<double>(window_insertions_) > skew_ * window_evictions_) {
       default_fine_ = !default_fine_;
+      mode_probe_.set(default_fine_);
       for (auto& a : arrays_) a.assign(bits_, false);
       insertions_ = 0;
       ++flips_;
@@ -153,8 +160,7 @@ NeighbourAccessPredictor::Entry* NeighbourAccessPredictor::find(std::uint64_t pc
   return nullptr;
 }
 
-std::uint32_t NeighbourAccessPredictor::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
-  if (present) return chosen;
+std::uint32_t NeighbourAccessPredictor::predict(const CacheRequest& r, std::uint32_t chosen) {
   Entry* e = find(r.pc);
   if (!e) {  // a new PC takes the least recently used entry, its counters at the initial value
     e = &table_.front();

@@ -19,6 +19,7 @@ class Granularity : public CachePolicy {
   std::string name() const override { return name_; }
   void accessed(const CacheRequest& r, CacheArray::Lookup l) override;
   void evicted(const CacheArray::Evicted& e) override;
+  std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) final;
   // The tag array's additions (per line: `line_bits()`) and the policy's own tables.
   std::uint64_t storage_bits() const override { return lines_ * line_bits() + table_bits(); }
 
@@ -27,6 +28,8 @@ class Granularity : public CachePolicy {
   // pattern [G L1238]) and what it needs to learn at eviction.
   virtual std::uint64_t line_bits() const { return sectors_; }
   virtual std::uint64_t table_bits() const { return 0; }
+  // The sectors a miss of a line not cached fetches (a sector miss fetches what it asked for).
+  virtual std::uint32_t predict(const CacheRequest&, std::uint32_t chosen) { return chosen; }
   std::uint32_t all() const { return all_; }
   const std::string name_;
   const std::uint32_t sectors_, all_;
@@ -34,6 +37,7 @@ class Granularity : public CachePolicy {
 
  private:
   sim::Counter &sector_misses_, &filled_, &used_;
+  sim::Probe& fetch_probe_;
 };
 
 // Fetches only the requested sectors (Table 14 "Fetch only the requested sector").
@@ -48,10 +52,10 @@ class SectorFetch : public Granularity {
 class SpatialPatternPredictor : public Granularity {
  public:
   SpatialPatternPredictor(const PolicySite& site, std::uint32_t entries, std::uint32_t ways, bool default_line);
-  std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
 
  protected:
+  std::uint32_t predict(const CacheRequest& r, std::uint32_t chosen) override;
   std::uint64_t line_bits() const override;
   std::uint64_t table_bits() const override;
 
@@ -80,11 +84,11 @@ class BimodalGranularityPredictor : public Granularity {
  public:
   BimodalGranularityPredictor(const PolicySite& site, std::uint32_t bits, std::uint32_t hashes, std::uint32_t refresh,
                               double skew, std::uint32_t fine_threshold);
-  std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
   bool default_fine() const { return default_fine_; }
 
  protected:
+  std::uint32_t predict(const CacheRequest& r, std::uint32_t chosen) override;
   std::uint64_t line_bits() const override { return 2 * sectors_; }
   std::uint64_t table_bits() const override { return 2ull * bits_; }
 
@@ -97,6 +101,7 @@ class BimodalGranularityPredictor : public Granularity {
   std::uint32_t newer_ = 0, insertions_ = 0, window_evictions_ = 0, window_insertions_ = 0;
   bool default_fine_ = false;
   sim::Counter &fine_predictions_, &flips_;
+  sim::Probe& mode_probe_;
 };
 
 // Neighbour-access predictor (the thesis's own, [G L1252-L1256]): per load PC, one saturating
@@ -108,12 +113,12 @@ class NeighbourAccessPredictor : public Granularity {
  public:
   NeighbourAccessPredictor(const PolicySite& site, std::uint32_t entries, std::uint32_t counter_bits,
                            std::uint32_t threshold, std::uint32_t initial);
-  std::uint32_t fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) override;
   void evicted(const CacheArray::Evicted& e) override;
   // The counter of `pc` for the sector `offset` away from the first missed (tests).
   std::uint32_t counter(std::uint64_t pc, int offset) const;
 
  protected:
+  std::uint32_t predict(const CacheRequest& r, std::uint32_t chosen) override;
   std::uint64_t line_bits() const override;
   std::uint64_t table_bits() const override;
 

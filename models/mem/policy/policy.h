@@ -31,6 +31,9 @@ struct PolicySite {
                         const std::string& unit) const {
     return sim.counter(owner, prefix + policy + "." + leaf, what, unit);
   }
+  sim::Probe& probe(const std::string& policy, const std::string& leaf, unsigned width, const std::string& what) const {
+    return sim.probe(owner, prefix + policy + "." + leaf, width, what);
+  }
   std::mt19937_64 rng(const std::string& policy) const { return sim.rng(std::string(owner.name()) + "." + prefix + policy); }
 };
 
