@@ -36,6 +36,7 @@ BYPASS = {k: [f"l1.bypass={k}", f"l2.bypass={k}"] for k in ("mat", "adaptive", "
 COMBINED = {"obm+sector": BYPASS["obm"] + FINE["sector"]}
 MECHANISMS = {"base": [], **FINE, **BYPASS, **COMBINED}
 AT_144 = ["base", *FINE, "obm"]
+SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis's averages [G L1278, L1306, L1163, L1212, L1317].
 PAPER = {"graphmem": {"sector": 1.39, "spp": 1.39, "lamar": 1.38, "nap": 1.40, "mat": 1.03, "adaptive": 1.04,
                       "obm": 1.14, "obm+sector": 1.54},
@@ -54,7 +55,7 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
         return sum(v["value"] for k, v in stats.items() if k.endswith(suffix) and ".total." not in k)
 
     return {"cycles": stats["gpu.kernel_cycles"]["value"], "dram_reads": total(".dram.reads"),
-            "dram_busy": total(".dram.bus_busy_cycles"), "reply_flits": total("interconnect.reply.flits"),
+            "dram_busy": total(".dram.bus_busy_cycles"), "mshr_full": total(".l1.reservation_fails.mshr"), "reply_flits": total("interconnect.reply.flits"),
             "l1_hits": total(".l1.hits"), "l1_misses": total(".l1.misses"),
             "filled": total(".sectors_filled"), "used": total(".sectors_used"),
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed")}
@@ -108,6 +109,16 @@ def main():
         byp = f"{s['bypassed'] / s['decisions']:.0%} of {s['decisions']:.0f}" if s["decisions"] else "-"
         print(f"| {m} | {s['dram_reads']:.0f} | {s['dram_busy']:.0f} | {s['reply_flits']:.0f} | {s['l1_hits']:.0f} | {used} | "
               f"{s['sector_misses']:.0f} | {byp} |")
+
+    print("\n### The baseline's bottleneck (100.8 GB/s): DRAM data-bus occupancy and L1 MSHR-full cycles in kernel time\n")
+    print("| kernel | input | kernel cycles | DRAM bus busy | SM-cycles an access waited for an L1 MSHR |")
+    print("|---|---|---|---|---|")
+    for k in KERNELS:
+        for g in a.graph:
+            r = results[("graphmem", k, g, "base")]
+            dram_cycles = r["cycles"] * DRAM_PER_CORE * CHANNELS
+            print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {r['dram_busy'] / dram_cycles:.0%} | "
+                  f"{r['mshr_full'] / (r['cycles'] * SMS):.0%} |")
 
     if a.plot:
         draw = sim.figures()
