@@ -56,6 +56,54 @@ Result mis(Device& d, const Graph& input, std::uint32_t, const std::string&) {
   return run.r;
 }
 
+// s-t connectivity on the undirected input: s the source, t the last vertex with an edge.
+std::uint32_t target(const Graph& g) {
+  std::uint32_t t = g.n - 1;
+  while (t > 0 && g.degree(t) == 0) --t;
+  return t;
+}
+
+Result stcon(Device& d, const Graph& input, std::uint32_t s, const std::string&) {
+  const Graph g = undirected(input);
+  check_source(g, s);
+  const std::uint32_t t = target(g);
+  Runner run(d, kModule);
+  DeviceGraph dg(d, g);
+  const std::uint64_t mask = d.malloc(g.n), updating = d.malloc(g.n), colour = d.malloc(g.n), found = d.malloc(4);
+  d.memset(mask, 0, g.n);
+  d.memset(updating, 0, g.n);
+  d.memset(colour, 0, g.n);
+  run.put<int>(found, s == t);
+  for (auto [v, c] : {std::pair{s, 1}, std::pair{t, 2}}) {
+    run.put<std::uint8_t>(mask + v, 1);
+    run.put<std::uint8_t>(colour + v, static_cast<std::uint8_t>(c));
+  }
+  const std::uint64_t over = d.malloc(4);
+  while (!run.get<int>(found)) {
+    run.put<int>(over, 0);
+    run.launch("stcon_kernel", g.n, Args() << dg.row << dg.col << mask << updating << colour << found << g.n);
+    run.launch("stcon_kernel2", g.n, Args() << mask << updating << over << g.n);
+    if (!run.get<int>(over)) break;
+  }
+  run.r.values = {static_cast<double>(run.get<int>(found))};
+  return run.r;
+}
+
+std::vector<double> stcon_reference(const Graph& input, std::uint32_t s) {
+  const Graph g = undirected(input);
+  const std::uint32_t t = target(g);
+  std::vector<bool> seen(g.n);
+  std::vector<std::uint32_t> stack = {s};
+  seen[s] = true;
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (!seen[g.col[e]]) seen[g.col[e]] = true, stack.push_back(g.col[e]);
+  }
+  return {seen[t] ? 1.0 : 0.0};
+}
+
 // The same rounds on the CPU: in round r every vertex uncoloured at its start whose priority
 // beats (larger, ties to the larger id) every neighbour uncoloured then takes colour r.
 std::vector<double> colour_reference(const Graph& input, std::uint32_t) {
@@ -233,6 +281,9 @@ std::vector<Workload> workloads() {
       {"mis", "maximal independent set (Luby, the thesis's MIS): rounds in which undecided local minima of a random priority join and their neighbours leave, on the undirected input (1 in the set, 0 not)",
        {{"topology", "three kernels over every vertex per round: select, remove, commit"}},
        false, mis, mis_reference, exact, "exact: the CPU's rounds with the same priorities"},
+      {"stcon", "s-t connectivity (Harish, the thesis's STCON): searches from the source and from the last vertex with an edge at once, on the undirected input, until they meet or stop (1: connected)",
+       {{"harish", "Kernel and Kernel2 per level over frontier flags and a colour per vertex (workloads/kernels/graphmem.cu)"}},
+       true, stcon, stcon_reference, exact, "exact: connected or not, as a CPU search finds"},
   };
 }
 

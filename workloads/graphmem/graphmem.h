@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The graph-memory thesis's workloads (seed 004 Table 4/9; workloads/kernels/graphmem.cu): the
 // bfs variants harish (H-BFS), warp_centric (BFS-WC) and data_shared (BFS-DD), the sssp variant
-// harish (H-SSSP), and the color (CLR) and mis (MIS) workloads, with their CPU references.
+// harish (H-SSSP), and the color (CLR), mis (MIS) and stcon (STCON) workloads, with their CPU references.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, const std:
 // The bfs and sssp variants' entries for the registry.
 std::vector<Variant> bfs_variants();
 std::vector<Variant> sssp_variants();
-// The color and mis workloads.
+// The color, mis and stcon workloads.
 std::vector<Workload> workloads();
 
 // The undirected simple graph of g: every edge both ways, self loops and duplicates dropped

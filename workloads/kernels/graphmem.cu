@@ -155,3 +155,33 @@ extern "C" __global__ void mis_commit(int* state, unsigned n) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n && state[v] == 3) state[v] = 1;
 }
+
+// STCON (Harish): breadth-first searches from s and from t at once, each vertex coloured by the
+// side that reached it (1: s, 2: t); a frontier vertex finding a neighbour of the other colour
+// has joined them. On an undirected graph every edge between the two sides is seen by whichever
+// end is expanded later, so `found` is set exactly when s and t are connected.
+extern "C" __global__ void stcon_kernel(const unsigned* row, const unsigned* col, unsigned char* mask,
+                                        unsigned char* updating, unsigned char* colour, int* found, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n || !mask[v]) return;
+  mask[v] = 0;
+  unsigned char c = colour[v];
+  for (unsigned i = row[v]; i < row[v + 1]; ++i) {
+    unsigned id = col[i];
+    unsigned char other = colour[id];
+    if (!other) {
+      colour[id] = c;
+      updating[id] = 1;
+    } else if (other != c) {
+      *found = 1;
+    }
+  }
+}
+
+extern "C" __global__ void stcon_kernel2(unsigned char* mask, unsigned char* updating, int* over, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n || !updating[v]) return;
+  mask[v] = 1;
+  *over = 1;
+  updating[v] = 0;
+}
