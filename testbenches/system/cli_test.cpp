@@ -229,6 +229,12 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
   };
   const auto base = totals("base", {});
   EXPECT_EQ(base.count(".storage_bits"), 0u);  // no policy, no policy statistic
+  // line_profiled times as no policy does, and counts the sectors each line had read.
+  const auto profiled = totals("line_profiled", {"l1.granularity=line_profiled", "l2.granularity=line_profiled"});
+  auto plain = nlohmann::json::parse(read_file(d.path() + "/base/stats.json"))["stats"];
+  auto seen = nlohmann::json::parse(read_file(d.path() + "/line_profiled/stats.json"))["stats"];
+  for (auto& [k, v] : plain.items()) EXPECT_EQ(v, seen[k]) << k;
+  EXPECT_LT(profiled.at(".sectors_used"), profiled.at(".sectors_filled"));
   const auto sector = totals("sector", {"l1.granularity=sector", "l2.granularity=sector"});
   EXPECT_LT(sector.at("reply.flits"), 0.5 * base.at("reply.flits"));
   EXPECT_EQ(sector.at(".sectors_filled"), sector.at(".sectors_used"));

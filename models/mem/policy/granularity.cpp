@@ -24,6 +24,8 @@ Granularity::Granularity(const PolicySite& site, const std::string& name)
       sector_misses_(site.counter(name, "sector_misses", "loads that found the line but not every sector", "accesses")),
       filled_(site.counter(name, "sectors_filled", "sectors of the lines that left the cache, as fetched", "sectors")),
       used_(site.counter(name, "sectors_used", "of those, sectors read while cached", "sectors")),
+      used_per_line_(site.distribution(name, "used_per_line", "sectors read of each line that left the cache", "sectors",
+                                       site.sectors_per_line + 1)),
       fetch_probe_(site.probe(name, "fetch", site.sectors_per_line, "the sectors the last miss fetched")) {}
 
 std::uint32_t Granularity::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
@@ -39,6 +41,7 @@ void Granularity::accessed(const CacheRequest&, CacheArray::Lookup l) {
 void Granularity::evicted(const CacheArray::Evicted& e) {
   filled_ += popcount(e.valid & all_);
   used_ += popcount(e.valid & e.used & all_);
+  used_per_line_.sample(popcount(e.valid & e.used & all_));
 }
 
 SpatialPatternPredictor::SpatialPatternPredictor(const PolicySite& site, std::uint32_t entries, std::uint32_t ways,

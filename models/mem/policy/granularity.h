@@ -37,7 +37,19 @@ class Granularity : public CachePolicy {
 
  private:
   sim::Counter &sector_misses_, &filled_, &used_;
+  sim::Distribution& used_per_line_;
   sim::Probe& fetch_probe_;
+};
+
+// Whole lines, as `line`, with their sector use counted (the thesis's Figure 39 [G L1224]): the
+// same timing as no policy, the statistics of a granularity policy.
+class LineProfile : public Granularity {
+ public:
+  explicit LineProfile(const PolicySite& site) : Granularity(site, "line_profiled") {}
+
+ protected:
+  std::uint32_t predict(const CacheRequest&, std::uint32_t) override { return all(); }
+  std::uint64_t line_bits() const override { return 2 * sectors_; }
 };
 
 // Fetches only the requested sectors (Table 14 "Fetch only the requested sector").

@@ -33,6 +33,7 @@ std::uint32_t counter_bits(const sim::Config& c, const std::string& section) {
 std::unique_ptr<CachePolicy> make_granularity(const PolicySite& site, const std::string& kind) {
   const sim::Config& c = site.sim.config();
   if (kind == "sector") return std::make_unique<SectorFetch>(site);
+  if (kind == "line_profiled") return std::make_unique<LineProfile>(site);
   if (kind == "spp") {
     const auto entries = static_cast<std::uint32_t>(c.get_uint("spp.entries"));
     const auto ways = static_cast<std::uint32_t>(c.get_uint("spp.ways"));

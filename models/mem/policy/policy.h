@@ -2,7 +2,8 @@
 // The graph-aware memory hierarchy's cache policies (seed 004, ../shared/specs/graph_memory_hierarchy.md
 // sections 3 and 4), each a CachePolicy on one L1 or one L2 slice, chosen by
 // l1.granularity / l1.bypass and l2.granularity / l2.bypass (docs/memory.md):
-//  - fill granularity: sector (fetch the requested sectors), spp (spatial pattern predictor),
+//  - fill granularity: line_profiled (whole lines, the sectors used counted: the thesis's Fig. 39),
+//    sector (fetch the requested sectors), spp (spatial pattern predictor),
 //    lamar (LAMAR's bimodal granularity predictor), nap (neighbour-access predictor);
 //  - bypass: mat (memory address table), adaptive (Gao and Wilkerson's adaptive bypass), obm
 //    (optimal bypass monitor).
@@ -30,6 +31,10 @@ struct PolicySite {
   sim::Counter& counter(const std::string& policy, const std::string& leaf, const std::string& what,
                         const std::string& unit) const {
     return sim.counter(owner, prefix + policy + "." + leaf, what, unit);
+  }
+  sim::Distribution& distribution(const std::string& policy, const std::string& leaf, const std::string& what,
+                                  const std::string& unit, std::size_t buckets) const {
+    return sim.distribution(owner, prefix + policy + "." + leaf, what, unit, 0, 1, buckets);
   }
   sim::Probe& probe(const std::string& policy, const std::string& leaf, unsigned width, const std::string& what) const {
     return sim.probe(owner, prefix + policy + "." + leaf, width, what);
