@@ -137,7 +137,8 @@ class CachePolicies {
 // Miss status holding registers: one entry per line in flight, each holding up to `merge`
 // requests (the first and those merged into it), the sectors being fetched for it, and how many
 // fetches are still out (a request for sectors the line's fetch does not carry widens it with a
-// fetch of its own; the entry is released when the last returns).
+// fetch of its own). As each fetch returns, the requests whose sectors have all arrived are
+// answered; the entry is released when the last returns.
 template <typename Req>
 class Mshr {
  public:
@@ -159,6 +160,7 @@ class Mshr {
     e.reqs.push_back(std::move(r));
     e.fetching = sectors;
     e.outstanding = 1;
+    e.arrived = 0;
   }
   void merge(std::uint64_t line, Req r) { table_.at(line).reqs.push_back(std::move(r)); }
   // Another fetch for the line, of `sectors`.
@@ -167,13 +169,24 @@ class Mshr {
     e.fetching |= sectors;
     ++e.outstanding;
   }
-  // One fetch returned: the waiting requests once it was the last, else none.
-  std::vector<Req> release(std::uint64_t line) {
+  // One fetch of `sectors` returned: the requests it completes (`sectors_of(request)` all
+  // arrived), and every one left when it was the line's last fetch.
+  template <typename SectorsOf>
+  std::vector<Req> release(std::uint64_t line, std::uint32_t sectors, SectorsOf sectors_of) {
     auto it = table_.find(line);
-    if (it == table_.end() || --it->second.outstanding > 0) return {};
-    std::vector<Req> v = std::move(it->second.reqs);
-    table_.erase(it);
-    return v;
+    if (it == table_.end()) return {};
+    Entry& e = it->second;
+    e.arrived |= sectors;
+    std::vector<Req> done;
+    if (--e.outstanding == 0) {
+      done = std::move(e.reqs);
+      table_.erase(it);
+      return done;
+    }
+    std::vector<Req> waiting;
+    for (Req& r : e.reqs) (sectors_of(r) & ~e.arrived ? waiting : done).push_back(std::move(r));
+    e.reqs = std::move(waiting);
+    return done;
   }
   std::size_t size() const { return table_.size(); }
   std::size_t capacity() const { return entries_; }
@@ -181,7 +194,7 @@ class Mshr {
  private:
   struct Entry {
     std::vector<Req> reqs;
-    std::uint32_t fetching = kWholeLine, outstanding = 1;
+    std::uint32_t fetching = kWholeLine, outstanding = 1, arrived = 0;
   };
   std::size_t entries_, merge_;
   std::map<std::uint64_t, Entry> table_;

@@ -179,7 +179,7 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
       miss_queue_.push_back({c, wb, 0});
     }
   }
-  for (MemAccess a : mshr_.release(g.line)) {
+  for (MemAccess a : mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; })) {
     a.served = g.served;
     complete(a);
   }

@@ -81,7 +81,8 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
       to_dram(ev->line, true, c, line_);
     }
   }
-  for (auto* p : mshr_.release(line)) {
+  const std::uint32_t all = sector_mask(line_ / sector_);
+  for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
     gpu(*p).served = tlm_glue::Served::dram;
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
