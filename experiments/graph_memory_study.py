@@ -38,6 +38,10 @@ FINE = {"sector": ["l1.granularity=sector", "l2.granularity=sector"],
 BYPASS = {k: [f"l1.bypass={k}", f"l2.bypass={k}"] for k in ("mat", "adaptive", "obm")}
 COMBINED = {"obm+sector": BYPASS["obm"] + FINE["sector"]}
 MECHANISMS = {"base": [], **FINE, **BYPASS, **COMBINED}
+# The same machine with a quarter of the DRAM's width (25.2 GB/s), line against sector fetch:
+# where the baseline is bound by DRAM bandwidth, as the thesis's gains from fine-grained fetch need.
+NARROW = ["dram.bus_width=1B"]
+EXTRA = {"narrow base": NARROW + ["l1.granularity=line", "l2.granularity=line"], "narrow sector": NARROW + FINE["sector"]}
 AT_144 = ["base", *FINE, "obm"]
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
@@ -51,9 +55,9 @@ PAPER = {"graphmem": {"sector": 1.39, "spp": 1.39, "lamar": 1.38, "nap": 1.40, "
 def run(irrgpu, config, kernel, graph, mechanism, tmp):
     _, workload, variant = kernel
     cmd = [irrgpu, "run", "-q", "-c", config, "--workload", workload, "--variant", variant, "--graph", GRAPHS[graph][0]]
-    for s in MECHANISMS[mechanism]:
+    for s in {**MECHANISMS, **EXTRA}[mechanism]:
         cmd += ["-s", s]
-    name = f"{config}-{kernel[0]}-{graph}-{mechanism}".replace("+", "_")
+    name = f"{config}-{kernel[0]}-{graph}-{mechanism}".replace("+", "_").replace(" ", "_")
     out = simulate(cmd, os.path.join(tmp, name))
     stats = out["stats"]
 
@@ -106,7 +110,7 @@ def main():
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     kernels = [k for k in KERNELS + OPTIONAL if k[0] in a.kernel]
     jobs = [(c, k, g, m) for c in ("graphmem", "graphmem144") for k in kernels for g in a.graph
-            for m in (MECHANISMS if c == "graphmem" else AT_144)]
+            for m in (list(MECHANISMS) + list(EXTRA) if c == "graphmem" else AT_144)]
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(jobs, pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
     if sim.planning():
@@ -154,6 +158,15 @@ def main():
             dram_cycles = r["cycles"] * DRAM_PER_CORE * CHANNELS
             print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {r['dram_busy'] / dram_cycles:.0%} | "
                   f"{r['mshr_full'] / (r['cycles'] * SMS):.0%} |")
+
+    print("\n### Bandwidth-bound: the DRAM at 25.2 GB/s (dram.bus_width 1B), line against sector fetch\n")
+    print("| kernel | input | DRAM bus busy, line | speedup of sector (IPC ratio, invocations) | whole run |")
+    print("|---|---|---|---|---|")
+    for k in kernels:
+        for g in a.graph:
+            b, s = results[("graphmem", k, g, "narrow base")], results[("graphmem", k, g, "narrow sector")]
+            print(f"| {k[0]} | {g} | {b['dram_busy'] / (b['cycles'] * DRAM_PER_CORE * CHANNELS):.0%} | "
+                  f"{hmean(thesis_speedup(b, s)):.2f} | {b['cycles'] / s['cycles']:.2f} |")
 
     if a.plot:
         draw = sim.figures()
