@@ -170,3 +170,17 @@ TEST(MemTiming, SectorMissWidensTheLineInFlight) {
   // a cycle later), and is then timed as warp 0's.
   EXPECT_EQ(r.history[1].first + r.history[1].second, r.history[0].first + r.history[0].second + 2);
 }
+
+// A bypassed fill answers its load and installs nothing: OBM with every counter at its threshold
+// bypasses each fill that has a victim. Four lines fill the L1's set 0 (4 ways of 32 sets), the
+// fifth has a victim and is bypassed, so loading it again misses — the L2 has it — while a line
+// that was installed still hits.
+TEST(MemTiming, BypassedFillIsNotInstalled) {
+  std::string t;
+  for (unsigned long a : {0x0ul, 0x1000ul, 0x2000ul, 0x3000ul, 0x4000ul, 0x4000ul, 0x3000ul}) t += one(0, "ld", a);
+  Outcome r = run(t, {"l1.bypass=obm", "obm.initial=16", "l2.size=256KiB"});
+  ASSERT_EQ(r.history.size(), 7u);
+  EXPECT_EQ(r.history[4].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[5].second, kL2Hit);  // not installed: from the L2
+  EXPECT_EQ(r.history[6].second, kL1Hit);  // the victim stayed
+}
