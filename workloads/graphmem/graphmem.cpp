@@ -22,38 +22,41 @@ void until_done(Runner& run, Step step) {
   }
 }
 
+// What colouring and MIS share: the undirected graph on the device, the vertices' priorities,
+// and a state per vertex starting at `initial`, which are the results.
+struct PriorityRounds {
+  Graph g;
+  Runner run;
+  DeviceGraph dg;
+  std::uint64_t priority, state;
+  PriorityRounds(Device& d, const Graph& input, std::int32_t initial)
+      : g(undirected(input)), run(d, kModule), dg(d, g), priority(d.malloc(g.n * 4ull)), state(d.malloc(g.n * 4ull)) {
+    d.memcpy_to_device(priority, priorities(g.n).data(), g.n * 4ull);
+    d.memcpy_to_device(state, std::vector<std::int32_t>(g.n, initial).data(), g.n * 4ull);
+  }
+  Result result() {
+    const auto s = run.download<std::int32_t>(state, g.n);
+    run.r.values.assign(s.begin(), s.end());
+    return run.r;
+  }
+};
+
 Result colour(Device& d, const Graph& input, std::uint32_t, const std::string&) {
-  const Graph g = undirected(input);
-  Runner run(d, kModule);
-  DeviceGraph dg(d, g);
-  const auto prio = priorities(g.n);
-  const std::uint64_t p = d.malloc(g.n * 4ull), colors = d.malloc(g.n * 4ull);
-  d.memcpy_to_device(p, prio.data(), g.n * 4ull);
-  d.memset(colors, 0xff, g.n * 4ull);
-  until_done(run, [&](std::uint64_t more, int round) {
-    run.launch("clr_kernel", g.n, Args() << dg.row << dg.col << p << colors << round << g.n << more);
+  PriorityRounds c(d, input, -1);
+  until_done(c.run, [&](std::uint64_t more, int round) {
+    c.run.launch("clr_kernel", c.g.n, Args() << c.dg.row << c.dg.col << c.priority << c.state << round << c.g.n << more);
   });
-  const auto c = run.download<std::int32_t>(colors, g.n);
-  run.r.values.assign(c.begin(), c.end());
-  return run.r;
+  return c.result();
 }
 
 Result mis(Device& d, const Graph& input, std::uint32_t, const std::string&) {
-  const Graph g = undirected(input);
-  Runner run(d, kModule);
-  DeviceGraph dg(d, g);
-  const auto prio = priorities(g.n);
-  const std::uint64_t p = d.malloc(g.n * 4ull), state = d.malloc(g.n * 4ull);
-  d.memcpy_to_device(p, prio.data(), g.n * 4ull);
-  d.memcpy_to_device(state, std::vector<std::int32_t>(g.n, 2).data(), g.n * 4ull);
-  until_done(run, [&](std::uint64_t more, int) {
-    run.launch("mis_select", g.n, Args() << dg.row << dg.col << p << state << g.n);
-    run.launch("mis_remove", g.n, Args() << dg.row << dg.col << state << g.n << more);
-    run.launch("mis_commit", g.n, Args() << state << g.n);
+  PriorityRounds m(d, input, 2);
+  until_done(m.run, [&](std::uint64_t more, int) {
+    m.run.launch("mis_select", m.g.n, Args() << m.dg.row << m.dg.col << m.priority << m.state << m.g.n);
+    m.run.launch("mis_remove", m.g.n, Args() << m.dg.row << m.dg.col << m.state << m.g.n << more);
+    m.run.launch("mis_commit", m.g.n, Args() << m.state << m.g.n);
   });
-  const auto s = run.download<std::int32_t>(state, g.n);
-  run.r.values.assign(s.begin(), s.end());
-  return run.r;
+  return m.result();
 }
 
 // s-t connectivity on the undirected input: s the source, t the last vertex with an edge.
