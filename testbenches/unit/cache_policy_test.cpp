@@ -203,7 +203,7 @@ TEST(CachePolicy, ObmLearnsWhichPcsFillsAreDead) {
   EXPECT_TRUE(p.allocate(req(0x0000, A, 1), 0x0200));  // A at 15 < 16: installed; (0x0000 A, 0x0200 B) recorded
   p.accessed(req(0x0200, B, 1), CacheArray::Lookup::miss);  // the victim first: A's fills should bypass
   EXPECT_EQ(p.counter(A), 16u);
-  EXPECT_EQ(p.counter(B), 14u);
+  EXPECT_EQ(p.counter(B), 15u);  // the victim's PC is not voted on
   EXPECT_FALSE(p.allocate(req(0x0400, A, 1), 0x0200));  // A now bypasses
   p.accessed(req(0x0400, A, 1), CacheArray::Lookup::miss);  // but that incoming came back first
   EXPECT_EQ(p.counter(A), 15u);

@@ -141,9 +141,7 @@ void OptimalBypassMonitor::drop(std::uint32_t i) {
 }
 
 void OptimalBypassMonitor::resolve(std::uint32_t i, bool victim_first) {
-  const Pair& p = rht_[i];
-  vote(p.incoming_pc, victim_first);
-  vote(p.victim_pc, !victim_first);
+  vote(rht_[i].incoming_pc, victim_first);
   ++learnt_;
   drop(i);
 }

@@ -83,9 +83,11 @@ class AdaptiveBypass : public Bypass {
 // Optimal bypass monitor (Li et al. [45], [G L1028]): a replacement history table of incoming/
 // victim pairs, sampled with `insert_probability` at misses with a victim, learns which block a
 // bypass-optimal cache would have kept: the victim referenced first, or the incoming evicted
-// unreferenced, counts for bypassing the incoming's PC (and against the victim's); the incoming
-// referenced first counts the other way. A miss bypasses when its PC's counter in the bypass
-// decision counter table is at or above `threshold`.
+// unreferenced, counts for bypassing the incoming's PC; the incoming referenced first counts
+// against. A miss bypasses when its PC's counter in the bypass decision counter table is at or
+// above `threshold`. (Moving the victim's PC's counter the other way too, a reading of the
+// thesis's "both PCs", cancels out whenever one PC makes the misses — a graph kernel's gather —
+// and leaves only the eviction votes: every fill bypassed; docs/memory.md.)
 class OptimalBypassMonitor : public Bypass {
  public:
   OptimalBypassMonitor(const PolicySite& site, std::uint32_t rht_entries, double insert_probability,
