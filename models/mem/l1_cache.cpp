@@ -155,8 +155,8 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   return true;
 }
 
-// A fill arrived: install it (as the policies decide) and, when it was the line's last fetch
-// out, complete the loads waiting for it.
+// A fill arrived: install it (as the policies decide) and complete the loads waiting for it
+// whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   const std::vector<MemAccess>& waiting = mshr_.requests(g.line);
   const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_};

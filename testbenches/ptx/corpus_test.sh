@@ -64,11 +64,11 @@ known=0
 listing=$("$irrgpu" workloads)
 runs=$(awk '/^wavefront workloads/ { exit }
             /^[a-z_0-9]+:/ { w = $1; sub(":", "", w) }
-            /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional") }' <<<"$listing")
+            /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional"), "graph" }' <<<"$listing")
 wavefront=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
 variants=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v, ($0 ~ /timed:/ ? "timing" : "functional") }' <<<"$listing")
 while read -r w; do
-  while read -r v mode; do runs+=$'\n'"$w $v $mode"; done <<<"$variants"
+  while read -r v mode; do runs+=$'\n'"$w $v $mode wavefront"; done <<<"$variants"
 done <<<"$wavefront"
 checked=0
 for arch in compute_75 compute_80 compute_90; do
@@ -77,10 +77,10 @@ for arch in compute_75 compute_80 compute_90; do
     dir="$out/kernels_$tag"
     mkdir -p "$dir"
     for ptx in "$out"/*_"$tag".ptx; do ln -sf "$ptx" "$dir/$(basename "${ptx%_"$tag".ptx}").ptx"; done
-    while read -r w v mode; do
+    while read -r w v mode kind; do
       [ -z "$w" ] && continue
       args=(run -q --mode "$mode" --workload "$w" --variant "$v")
-      if [[ "$w" =~ ^(bfs|sssp|pr)$ ]]; then args+=(--graph "$src/testbenches/graphs/small.mtx")
+      if [ "$kind" = graph ]; then args+=(--graph "$src/testbenches/graphs/small.mtx")
       else args+=(--tiles 3x3 --tile 8); [ "$mode" = timing ] && args+=(-s gpu.cta_scheduler=dats); fi
       if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" "${args[@]}" >"$dir/$w.$v.log" 2>&1 && grep -q "check: PASS" "$dir/$w.$v.log"; then
         if known_gap "run_${w}_${v}_$tag"; then
