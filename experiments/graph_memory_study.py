@@ -7,7 +7,7 @@ NAP: predictions at the L1, the L2 a sector cache, the thesis's "L1 only" mode),
 scheme at L1 and L2 (MAT, adaptive bypass, OBM) and OBM with a sector cache, at 100.8 GB/s and
 144 GB/s (graphmem144), on generated graphs shaped like its inputs (Table 5). Each figure beside
 the thesis's: the harmonic mean over kernels and inputs of the speedup in kernel cycles (the
-thesis's IPC ratio: the instructions are the same), and what the mechanisms did (DRAM bytes read,
+thesis's IPC ratio per invocation), and what the mechanisms did (DRAM bytes read,
 sectors fetched and used, fills bypassed). Prints markdown; --plot DIR draws the speedups.
 
 Usage: experiments/graph_memory_study.py [--build build] [--jobs N] [--graph NAME ...] [--kernel K ...]
@@ -87,9 +87,11 @@ def invocations(snapshots):
 
 
 def thesis_speedup(base, mech):
-    """The thesis's measure [G L948]: per invocation the IPC ratio (base cycles over the mechanism's:
-    the instructions are the same), over the invocations of at least MIN_WARP_INSTRUCTIONS."""
-    return [b[1] / m[1] for b, m in zip(base["invocations"], mech["invocations"]) if b[2] >= MIN_WARP_INSTRUCTIONS]
+    """The thesis's measure [G L948]: per invocation the IPC ratio (the same launches in the same
+    order with every policy), over the invocations of at least MIN_WARP_INSTRUCTIONS."""
+    assert len(base["invocations"]) == len(mech["invocations"])
+    return [(m[2] / m[1]) / (b[2] / b[1]) for b, m in zip(base["invocations"], mech["invocations"])
+            if b[2] >= MIN_WARP_INSTRUCTIONS]
 
 
 def hmean(xs):
