@@ -42,6 +42,9 @@ MECHANISMS = {"base": [], **FINE, **BYPASS, **COMBINED}
 # where the baseline is bound by DRAM bandwidth, as the thesis's gains from fine-grained fetch need.
 NARROW = ["dram.bus_width=1B"]
 EXTRA = {"narrow base": NARROW + ["l1.granularity=line", "l2.granularity=line"], "narrow sector": NARROW + FINE["sector"]}
+# The thesis's "L1 and L2" mode [G L1284-L1302]: each cache its own predictor.
+BOTH = {f"{k} L1+L2": [f"l1.granularity={k}", f"l2.granularity={k}"] for k in ("spp", "lamar", "nap")}
+EXTRA.update(BOTH)
 AT_144 = ["base", *FINE, "obm"]
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
@@ -160,6 +163,18 @@ def main():
             dram_cycles = r["cycles"] * DRAM_PER_CORE * CHANNELS
             print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {r['dram_busy'] / dram_cycles:.0%} | "
                   f"{r['mshr_full'] / (r['cycles'] * SMS):.0%} |")
+
+    print("\n### Predictions at the L1 only and at both levels (100.8 GB/s)\n")
+    print("| predictor | speedup, L1 only | speedup, L1 and L2 | DRAM bus busy, L1 only | L1 and L2 | sectors used / fetched, L1 and L2 |")
+    print("|---|---|---|---|---|---|")
+    for m in ("spp", "lamar", "nap"):
+        one = [results[("graphmem", k, g, m)] for k in kernels for g in a.graph]
+        both = [results[("graphmem", k, g, m + " L1+L2")] for k in kernels for g in a.graph]
+        speed = [[hmean([x for g in a.graph for x in thesis_speedup(results[("graphmem", k, g, "base")],
+                                                                     results[("graphmem", k, g, mm)])]) for k in kernels]
+                 for mm in (m, m + " L1+L2")]
+        print(f"| {m} | {hmean(speed[0]):.2f} | {hmean(speed[1]):.2f} | {sum(r['dram_busy'] for r in one):.0f} | "
+              f"{sum(r['dram_busy'] for r in both):.0f} | {sum(r['used'] for r in both) / sum(r['filled'] for r in both):.0%} |")
 
     print("\n### Bandwidth-bound: the DRAM at 25.2 GB/s (dram.bus_width 1B), line against sector fetch\n")
     print("| kernel | input | DRAM bus busy, line | speedup of sector (IPC ratio, invocations) | whole run |")
