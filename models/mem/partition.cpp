@@ -147,6 +147,8 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   auto& g = gpu(p);
   const std::uint64_t line = g.line;
   const std::uint32_t all = sector_mask(line_ / sector_);
+  // A per-thread atomic carries its address but no sector mask: a sector cache takes its sector.
+  if (l2_.sectored() && !(g.sectors & all)) g.sectors = 1u << ((p.get_address() - line) / sector_);
   const CacheRequest r{line, g.pc, l2_.sectored() ? g.sectors & all : kWholeLine, g.sm};
   const bool bypass = g.access == Access::load && g.no_allocate;
   const bool pending = mshr_.pending(line);

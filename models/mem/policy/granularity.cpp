@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/mem/policy/granularity.h"
 
+#include <stdexcept>
+
 namespace irr::mem {
 
 namespace {
@@ -29,6 +31,7 @@ Granularity::Granularity(const PolicySite& site, const std::string& name)
       fetch_probe_(site.probe(name, "fetch", site.sectors_per_line, "the sectors the last miss fetched")) {}
 
 std::uint32_t Granularity::fetch(const CacheRequest& r, std::uint32_t chosen, std::uint32_t present) {
+  if (!(r.sectors & all_)) throw std::logic_error(name_ + ": a miss that reads no sector of its line");
   const std::uint32_t m = present ? chosen : predict(r, chosen);
   fetch_probe_.set(m & all_ & ~present);
   return m;
