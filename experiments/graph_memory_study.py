@@ -97,6 +97,17 @@ def thesis_speedup(base, mech):
             if b[2] >= MIN_WARP_INSTRUCTIONS]
 
 
+def kernel_speedup(results, config, kernel, graphs, mechanism):
+    """The thesis's speedup of one kernel: the harmonic mean over its invocations on every input."""
+    return hmean([x for g in graphs for x in thesis_speedup(results[(config, kernel, g, "base")],
+                                                           results[(config, kernel, g, mechanism)])])
+
+
+def bus_share(r):
+    """The DRAM data buses' busy share of a run's kernel time."""
+    return r["dram_busy"] / (r["cycles"] * DRAM_PER_CORE * CHANNELS)
+
+
 def hmean(xs):
     return len(xs) / sum(1 / x for x in xs) if xs else float("nan")
 
@@ -133,10 +144,9 @@ def main():
         for k in kernels:
             cells = []
             for m in mechs:
-                xs = [x for g in a.graph for x in thesis_speedup(results[(config, k, g, "base")], results[(config, k, g, m)])]
-                per[m].append(hmean(xs))
+                per[m].append(kernel_speedup(results, config, k, a.graph, m))
                 whole[m] += [results[(config, k, g, "base")]["cycles"] / results[(config, k, g, m)]["cycles"] for g in a.graph]
-                cells.append(f"{hmean(xs):.2f}")
+                cells.append(f"{per[m][-1]:.2f}")
             print(f"| {k[0]} | " + " | ".join(cells) + " |")
         print("| **all (ours)** | " + " | ".join(f"**{hmean(per[m]):.2f}**" for m in mechs) + " |")
         print("| whole runs (ours) | " + " | ".join(f"{hmean(whole[m]):.2f}" for m in mechs) + " |")
@@ -160,8 +170,7 @@ def main():
     for k in kernels:
         for g in a.graph:
             r = results[("graphmem", k, g, "base")]
-            dram_cycles = r["cycles"] * DRAM_PER_CORE * CHANNELS
-            print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {r['dram_busy'] / dram_cycles:.0%} | "
+            print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {bus_share(r):.0%} | "
                   f"{r['mshr_full'] / (r['cycles'] * SMS):.0%} |")
 
     print("\n### Predictions at the L1 only and at both levels (100.8 GB/s)\n")
@@ -170,9 +179,7 @@ def main():
     for m in ("spp", "lamar", "nap"):
         one = [results[("graphmem", k, g, m)] for k in kernels for g in a.graph]
         both = [results[("graphmem", k, g, m + " L1+L2")] for k in kernels for g in a.graph]
-        speed = [[hmean([x for g in a.graph for x in thesis_speedup(results[("graphmem", k, g, "base")],
-                                                                     results[("graphmem", k, g, mm)])]) for k in kernels]
-                 for mm in (m, m + " L1+L2")]
+        speed = [[kernel_speedup(results, "graphmem", k, a.graph, mm) for k in kernels] for mm in (m, m + " L1+L2")]
         print(f"| {m} | {hmean(speed[0]):.2f} | {hmean(speed[1]):.2f} | {sum(r['dram_busy'] for r in one):.0f} | "
               f"{sum(r['dram_busy'] for r in both):.0f} | {sum(r['used'] for r in both) / sum(r['filled'] for r in both):.0%} |")
 
@@ -182,7 +189,7 @@ def main():
     for k in kernels:
         for g in a.graph:
             b, s = results[("graphmem", k, g, "narrow base")], results[("graphmem", k, g, "narrow sector")]
-            print(f"| {k[0]} | {g} | {b['dram_busy'] / (b['cycles'] * DRAM_PER_CORE * CHANNELS):.0%} | "
+            print(f"| {k[0]} | {g} | {bus_share(b):.0%} | "
                   f"{hmean(thesis_speedup(b, s)):.2f} | {b['cycles'] / s['cycles']:.2f} |")
 
     if a.plot:
@@ -191,9 +198,7 @@ def main():
         mechs = [m for m in MECHANISMS if m != "base"]
         fig, (ax,) = draw.figure(size=(10, 3.5))
         draw.grouped_bars(ax, [k[0] for k in kernels], [
-            (m, [hmean([x for g in a.graph for x in thesis_speedup(results[("graphmem", k, g, "base")],
-                                                                     results[("graphmem", k, g, m)])])
-                 for k in kernels]) for m in mechs],
+            (m, [kernel_speedup(results, "graphmem", k, a.graph, m) for k in kernels]) for m in mechs],
             ylabel="speedup over the baseline (100.8 GB/s)", unit_line=1.0)
         draw.save(fig, os.path.join(a.plot, "speedup.png"))
 

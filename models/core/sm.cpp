@@ -400,7 +400,10 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     };
     if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
       for (unsigned l = 0; l < 32; ++l)
-        if (mask >> l & 1) push(addr[l] / coalescer_.line_size() * coalescer_.line_size(), 0, size, addr[l]);
+        if (mask >> l & 1) {
+          const std::uint64_t line = addr[l] / coalescer_.line_size() * coalescer_.line_size();
+          push(line, 1u << ((addr[l] - line) / coalescer_.sector_size()), size, addr[l]);
+        }
     } else {  // one request per line; an atomic's carries its threads' operations (atomic.coalescing: line)
       for (const auto& la : coalescer_.coalesce(addr, mask, size)) {
         std::uint32_t bytes = 0;

@@ -5,18 +5,14 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/hash.h"
 
 namespace irr::hwwl {
 
 namespace {
-// A 64-bit mix of a work ID (splitmix64's finaliser): sums of it tell a lost-and-duplicated pair
+// A 64-bit mix of a work ID (splitmix64): sums of it tell a lost-and-duplicated pair
 // apart from a clean count.
-std::uint64_t id_hash(std::uint32_t id) {
-  std::uint64_t z = id + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+std::uint64_t id_hash(std::uint32_t id) { return sim::splitmix64(id); }
 }  // namespace
 
 Worklist::Worklist(std::uint32_t cores, std::uint32_t lanes, std::uint32_t bank_entries, Mode mode, Scheme scheme,

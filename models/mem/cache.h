@@ -18,6 +18,12 @@ namespace irr::mem {
 constexpr std::uint32_t kWholeLine = ~0u;  // a sector mask meaning every sector of the line
 // The mask of every sector of a line of n sectors.
 constexpr std::uint32_t sector_mask(std::uint32_t n) { return n >= 32 ? ~0u : (1u << n) - 1; }
+// The lowest sector of a mask: a miss's first-missed sector (31 for an empty mask).
+inline std::uint32_t first_sector(std::uint32_t mask) { return static_cast<std::uint32_t>(__builtin_ctz(mask | 1u << 31)); }
+// The data bytes a fetch of `sectors` moves: the line, or a sector each.
+inline std::uint32_t fetch_bytes(std::uint32_t sectors, std::uint32_t line, std::uint32_t sector) {
+  return sectors == kWholeLine ? line : static_cast<std::uint32_t>(__builtin_popcount(sectors)) * sector;
+}
 
 // What a fill installs: its sectors, those the waiting requests read, the first-missed sector and
 // the PC of the miss that fetched it.

@@ -158,14 +158,18 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
 // A fill arrived: install it (as the policies decide) and complete the loads waiting for it
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
-  const std::vector<MemAccess>& waiting = mshr_.requests(g.line);
-  const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_};
-  bool install = true;
-  if (!policies_.empty() && !array_.contains(g.line)) install = policies_.allocate(r, array_.victim(g.line));
-  if (install) {
-    LineFill f{g.sectors, 0, static_cast<std::uint32_t>(__builtin_ctz(r.sectors | 1u << 31)), r.pc};
+  bool install = true, mru = true;
+  LineFill f{g.sectors};
+  if (!policies_.empty()) {  // what the policies decide with and learn from (no cost without them)
+    const std::vector<MemAccess>& waiting = mshr_.requests(g.line);
+    const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_};
+    if (!array_.contains(g.line)) install = policies_.allocate(r, array_.victim(g.line));
+    f = LineFill{g.sectors, 0, first_sector(r.sectors), r.pc};
     for (const MemAccess& w : waiting) f.used |= w.sectors;
-    auto ev = array_.fill(g.line, false, policies_.insert_mru(r), nullptr, f);
+    mru = policies_.insert_mru(r);
+  }
+  if (install) {
+    auto ev = array_.fill(g.line, false, mru, nullptr, f);
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
     if (ev && !policies_.empty()) policies_.evicted(*ev);
     if (ev && ev->dirty) {
@@ -267,7 +271,7 @@ bool L1Cache::tick(sim::Cycle c) {
     g.atomic = o.access.atomic;
     g.line = o.access.line;
     g.sectors = o.fetch ? o.fetch : o.access.sectors;
-    g.bytes = !o.fetch ? o.access.bytes : o.fetch == kWholeLine ? line_ : __builtin_popcount(o.fetch) * sector_;
+    g.bytes = o.fetch ? fetch_bytes(o.fetch, line_, sector_) : o.access.bytes;
     g.partition = o.access.unit_partition >= 0 ? static_cast<std::uint32_t>(o.access.unit_partition)
                                                : map_.partition(o.access.line);
     g.to_unit = o.access.unit_partition >= 0;

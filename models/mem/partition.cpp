@@ -70,7 +70,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
     f.used |= gpu(*p).sectors;
   }
   const CacheRequest r{line, f.pc, gpu(*pending.front()).sectors, gpu(*pending.front()).sm};
-  f.first = static_cast<std::uint32_t>(__builtin_ctz(r.sectors | 1u << 31));
+  f.first = first_sector(r.sectors);
   // Atomics' lines are always installed: they are performed in the L2 [G L965].
   if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
   if (allocate) {
@@ -147,8 +147,6 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   auto& g = gpu(p);
   const std::uint64_t line = g.line;
   const std::uint32_t all = sector_mask(line_ / sector_);
-  // A per-thread atomic carries its address but no sector mask: a sector cache takes its sector.
-  if (l2_.sectored() && !(g.sectors & all)) g.sectors = 1u << ((p.get_address() - line) / sector_);
   const CacheRequest r{line, g.pc, l2_.sectored() ? g.sectors & all : kWholeLine, g.sm};
   const bool bypass = g.access == Access::load && g.no_allocate;
   const bool pending = mshr_.pending(line);
@@ -174,7 +172,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
       mshr_.merge(line, &p);
       if (missing) {
         mshr_.widen(line, missing);
-        to_dram(line, false, c + lat, fetch_bytes(missing), missing);
+        to_dram(line, false, c + lat, fetch_bytes(missing, line_, sector_), missing);
       }
       if (!policies_.empty()) policies_.accessed(r, look);
       return true;
@@ -193,7 +191,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   }
   if (!policies_.empty()) policies_.accessed(r, look);
   mshr_.allocate(line, &p, fetch);
-  to_dram(line, false, c + lat, fetch_bytes(fetch), fetch);
+  to_dram(line, false, c + lat, fetch_bytes(fetch, line_, sector_), fetch);
   return true;
 }
 

@@ -67,9 +67,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   bool handle(tlm::tlm_generic_payload& p, sim::Cycle c);
   bool load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat);
   void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors = kWholeLine);
-  std::uint32_t fetch_bytes(std::uint32_t sectors) const {
-    return sectors == kWholeLine ? line_ : __builtin_popcount(sectors) * sector_;
-  }
+
   void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
   void run_atomics(sim::Cycle c);
   void fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle c);

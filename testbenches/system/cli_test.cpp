@@ -254,9 +254,8 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
   }
 }
 
-// Every predictor at both levels under a kernel whose atomics go one per thread to the L2 (they
-// name an address, no sector: the L2 takes the address's sector; a predictor once read past its
-// counters on them).
+// Every predictor at both levels under a kernel whose atomics go one per thread to the L2 (each
+// names its thread's sector; they once carried none, and a predictor read past its counters).
 TEST(Cli, GraphMemoryPredictorsAtBothLevelsTakeAtomics) {
   TempDir d;
   for (const char* g : {"sector", "spp", "lamar", "nap"}) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/hash.h"
 #include "workloads/runner.h"
 
 namespace irr::workloads::graphmem {
@@ -198,12 +199,7 @@ Graph undirected(const Graph& g) {
 
 std::vector<std::uint32_t> priorities(std::uint32_t n) {
   std::vector<std::uint32_t> p(n);
-  for (std::uint32_t v = 0; v < n; ++v) {
-    std::uint64_t x = v + 0x9e3779b97f4a7c15ull;  // splitmix64
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    p[v] = static_cast<std::uint32_t>((x ^ (x >> 31)) >> 32);
-  }
+  for (std::uint32_t v = 0; v < n; ++v) p[v] = static_cast<std::uint32_t>(sim::splitmix64(v) >> 32);
   return p;
 }
 

@@ -3,19 +3,14 @@
 
 #include <stdexcept>
 
+#include "sim/hash.h"
+
 namespace irr::mem {
 
 namespace {
 std::uint32_t popcount(std::uint32_t x) { return static_cast<std::uint32_t>(__builtin_popcount(x)); }
-std::uint32_t lowest(std::uint32_t mask) { return static_cast<std::uint32_t>(__builtin_ctz(mask | 1u << 31)); }
 std::uint64_t log2_ceil(std::uint64_t n) { return n <= 1 ? 0 : 64 - static_cast<std::uint64_t>(__builtin_clzll(n - 1)); }
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: table indices from PCs and lines
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using sim::mix64;  // table indices from PCs and lines
 }  // namespace
 
 Granularity::Granularity(const PolicySite& site, const std::string& name)
@@ -58,21 +53,21 @@ SpatialPatternPredictor::SpatialPatternPredictor(const PolicySite& site, std::ui
       misses_(site.counter("spp", "pht_misses", "misses that fetched the default and allocated a pattern entry", "accesses")) {}
 
 SpatialPatternPredictor::Entry* SpatialPatternPredictor::find(std::uint64_t key) {
-  Entry* set = &table_[mix(key) % sets_ * ways_];
+  Entry* set = &table_[mix64(key) % sets_ * ways_];
   for (std::uint32_t w = 0; w < ways_; ++w)
     if (set[w].valid && set[w].key == key) return &set[w];
   return nullptr;
 }
 
 std::uint32_t SpatialPatternPredictor::predict(const CacheRequest& r, std::uint32_t chosen) {
-  const std::uint64_t key = r.pc * sectors_ + lowest(r.sectors);
+  const std::uint64_t key = r.pc * sectors_ + first_sector(r.sectors);
   if (Entry* e = find(key)) {
     ++hits_;
     e->used = ++clock_;
     return chosen | e->pattern;
   }
   ++misses_;
-  Entry* set = &table_[mix(key) % sets_ * ways_];
+  Entry* set = &table_[mix64(key) % sets_ * ways_];
   Entry* victim = set;
   for (std::uint32_t w = 0; w < ways_; ++w)
     if (!set[w].valid || set[w].used < victim->used) victim = &set[w];
@@ -107,7 +102,7 @@ BimodalGranularityPredictor::BimodalGranularityPredictor(const PolicySite& site,
       mode_probe_(site.probe("lamar", "default_fine", 1, "the default granularity: 1 fine (the filter holds coarse lines)")) {}
 
 std::uint32_t BimodalGranularityPredictor::hash(std::uint64_t line, std::uint32_t i) const {
-  return static_cast<std::uint32_t>(mix(line * 0x9e3779b97f4a7c15ull + i) % bits_);
+  return static_cast<std::uint32_t>(mix64(line * 0x9e3779b97f4a7c15ull + i) % bits_);
 }
 
 bool BimodalGranularityPredictor::member(std::uint64_t line) const {
@@ -175,7 +170,7 @@ std::uint32_t NeighbourAccessPredictor::predict(const CacheRequest& r, std::uint
     *e = Entry{true, r.pc, 0, std::vector<std::uint8_t>(2 * sectors_ - 1, static_cast<std::uint8_t>(initial_))};
   }
   e->used = ++clock_;
-  const std::uint32_t first = lowest(r.sectors);
+  const std::uint32_t first = first_sector(r.sectors);
   std::uint32_t m = chosen;
   for (std::uint32_t s = 0; s < sectors_; ++s)
     if (e->counters[s + sectors_ - 1 - first] > threshold_) m |= 1u << s;
