@@ -4,11 +4,22 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/error.h"
+
 namespace irr::mem {
 
 Coalescer::Coalescer(std::uint32_t line_size, std::uint32_t sector_size) : line_(line_size), sector_(sector_size) {
   if (!line_ || !sector_ || line_ % sector_ || line_ / sector_ > 32)
     throw std::invalid_argument("coalescer: the line size must be a multiple of the sector size, at most 32 sectors");
+}
+
+Coalescer Coalescer::from_config(const sim::Config& c) {
+  const std::uint64_t line = c.get_size("l1.line_size"), sector = c.get_size("l1.sector_size");
+  if (line % sector || line / sector > 32)
+    throw Error("l1.sector_size (" + std::to_string(sector) + " B) must divide l1.line_size (" + std::to_string(line) +
+                    " B) into at most 32 sectors",
+                Error::Kind::config);
+  return Coalescer(static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(sector));
 }
 
 std::vector<LineAccess> Coalescer::coalesce(const std::uint64_t* addr, std::uint32_t mask, unsigned size) const {

@@ -4,6 +4,8 @@
 // Lines are 128 bytes and sectors 32 bytes by default (l1.line_size, l1.sector_size).
 #pragma once
 
+#include "sim/config.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct LineAccess {
 class Coalescer {
  public:
   Coalescer(std::uint32_t line_size, std::uint32_t sector_size);
+  // From l1.line_size and l1.sector_size; a pair it cannot take is a configuration error naming them.
+  static Coalescer from_config(const sim::Config& c);
   // Lines in order of the lowest active thread touching them. An access crossing a line boundary
   // touches both lines.
   std::vector<LineAccess> coalesce(const std::uint64_t* addresses, std::uint32_t active_mask, unsigned size) const;

@@ -163,6 +163,7 @@ TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
            {"run", "--seed", "-3"},
            {"run", "--log", "example.*=loud"},
            {"run", "--set", "core.registers=65536"},  // no model reads it yet
+           {"run", "--set", "l1.sector_size=48B"},     // does not divide the line
            {"run", "--bogus"},
            {"frobnicate"},
            {}}) {
