@@ -200,7 +200,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   used_registers_ += rc->registers;
   used_shared_ += rc->shared;
   ctas_[idx] = std::move(rc);
-  slots_changed_ = true;
+  slots_changed_ = cta_events_ = true;
   active_warps_probe_.set(used_warps_);
   wake();
 }
@@ -298,9 +298,8 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   if (slot.unit_wait) return Stall::unit;
   in = slot.warp->next();
   if (!in) return Stall::empty;
-  ptx::defs_uses(*in, defs_, uses_);
-  auto busy = [&](std::uint32_t r) { return r < slot.pending.size() && slot.pending[r]; };
-  const bool waits = std::any_of(uses_.begin(), uses_.end(), busy) || std::any_of(defs_.begin(), defs_.end(), busy);
+  bool waits = false;
+  for (const std::uint32_t r : ptx::touched_registers(*in)) waits = waits || (r < slot.pending.size() && slot.pending[r]);
   // Calls, returns, exits and barriers wait for every write-back of the warp (frames change).
   const bool drain = in->op == Op::call || in->op == Op::ret || in->op == Op::exit || in->op == Op::bar;
   bool any_pending = false;
@@ -327,6 +326,7 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
 
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
+  cta_events_ = true;
   if (slot.gang) return issue_companion(s, in, c);
   slot.dirty = true;
   KernelLaunch& k = *ctas_[slot.cta]->launch;
@@ -534,6 +534,7 @@ void Sm::finish(std::size_t token) {
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
   slot.dirty = true;
+  cta_events_ = true;
   if (it->second.unit) slot.unit_wait = false;
   if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
@@ -637,6 +638,7 @@ void Sm::completed(const mem::MemAccess& a) {
     }
   }
   slot.dirty = true;
+  cta_events_ = true;
   wake();
 }
 
@@ -734,23 +736,28 @@ bool Sm::tick(sim::Cycle c) {
     // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
     // over its active set only.
     if (slots_changed_) index_slots();
-    std::vector<std::size_t>& order = order_;
-    order = policy_ == Policy::lrr ? by_slot_[sch] : by_age_[sch];
+    // The candidates in order, without copying the lists: GTO visits the last issued first (at
+    // `greedy`), then the rest oldest first; the others go round from the slot after it.
+    const std::vector<std::size_t>* order = policy_ == Policy::lrr ? &by_slot_[sch] : &by_age_[sch];
+    std::size_t n = order->size(), start = 0, greedy = n;
     if (policy_ == Policy::gto) {
-      auto last = std::find(order.begin(), order.end(), last_issued_[sch]);
-      if (last != order.end()) std::rotate(order.begin(), last, last + 1);
-    } else if (policy_ == Policy::two_level) {
-      refill_active(sch, order);
-      order = active_[sch];
-      std::sort(order.begin(), order.end());
-    }
-    if (policy_ != Policy::gto) {
-      auto after = std::upper_bound(order.begin(), order.end(), last_issued_[sch]);
-      std::rotate(order.begin(), after, order.end());
+      greedy = static_cast<std::size_t>(std::find(order->begin(), order->end(), last_issued_[sch]) - order->begin());
+    } else {
+      if (policy_ == Policy::two_level) {
+        refill_active(sch, *order);
+        order_ = active_[sch];
+        std::sort(order_.begin(), order_.end());
+        order = &order_;
+        n = order->size();
+      }
+      start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), last_issued_[sch]) - order->begin());
     }
     Stall why = Stall::empty;
     bool went = false;
-    for (std::size_t s : order) {
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t at = start + i < n ? start + i : start + i - n;
+      if (greedy < n) at = i == 0 ? greedy : i <= greedy ? i - 1 : i;
+      const std::size_t s = (*order)[at];
       const ptx::Instruction* in = nullptr;
       const Stall st = ready(s, in);
       if (st == Stall::none) {
@@ -779,13 +786,18 @@ bool Sm::tick(sim::Cycle c) {
       soon = soon || why > Stall::unit;  // structural: the queue drains, the SFU frees, by itself
     }
   }
-  // Barriers, and CTAs whose warps have all finished with nothing in flight.
+  // Barriers, and CTAs whose warps have all finished with nothing in flight: only after an
+  // issue, a write-back or a memory reply (the only events that change either), or while a warp
+  // waits at a barrier (its CTA's other warps are then re-checked every cycle).
   bool released = false;
-  for (std::size_t i = 0; i < ctas_.size(); ++i) {
+  const bool check_ctas = cta_events_ || at_barrier_;
+  cta_events_ = at_barrier_ = false;
+  for (std::size_t i = 0; check_ctas && i < ctas_.size(); ++i) {
     if (!ctas_[i]) continue;
     ResidentCta& rc = *ctas_[i];
     bool waiting_before = false;
     for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
+    at_barrier_ = at_barrier_ || waiting_before;
     rc.cta->check_barrier();
     bool still_waiting = false;
     for (std::size_t s : rc.slots) {

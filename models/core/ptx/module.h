@@ -69,6 +69,22 @@ struct SourceLoc {
   std::uint32_t line = 0, col = 0;
 };
 
+// The registers an instruction reads or writes, as the timing core's scoreboard checks them, kept
+// with the instruction once computed (ptx::touched_registers). A copy starts empty, so an edited
+// copy of an instruction never carries a stale list.
+class RegisterCache {
+ public:
+  RegisterCache() = default;
+  RegisterCache(const RegisterCache&) {}
+  RegisterCache& operator=(const RegisterCache&) {
+    regs.clear();
+    filled = false;
+    return *this;
+  }
+  mutable std::vector<std::uint32_t> regs;
+  mutable bool filled = false;
+};
+
 struct Instruction {
   Op op = Op::mov;
   Type type = Type::none, type2 = Type::none;  // type2: cvt's source type
@@ -89,6 +105,7 @@ struct Instruction {
   std::uint8_t ext_defs = 1;      // Op::extension: how many leading operands it writes (its decode sets it)
   SourceLoc loc;                  // from the last .loc
   std::uint32_t ptx_line = 0;     // line in the PTX file
+  RegisterCache touched;          // filled by touched_registers()
 };
 
 struct Variable {

@@ -43,6 +43,17 @@ void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vec
   }
 }
 
+const std::vector<std::uint32_t>& touched_registers(const Instruction& in) {
+  if (!in.touched.filled) {
+    std::vector<std::uint32_t> defs, uses;
+    defs_uses(in, defs, uses);
+    in.touched.regs = std::move(uses);
+    in.touched.regs.insert(in.touched.regs.end(), defs.begin(), defs.end());
+    in.touched.filled = true;
+  }
+  return in.touched.regs;
+}
+
 unsigned estimate_registers(const Function& f) {
   const std::size_t n = f.code.size(), regs = f.registers.size();
   if (!n) return 0;
