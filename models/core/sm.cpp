@@ -9,6 +9,7 @@ namespace irr::core {
 
 namespace {
 constexpr std::uint64_t kUnitIds = 1ull << 62;  // access ids of units' injected accesses
+constexpr std::size_t kLdstQueue = 64;           // line accesses the LD/ST queue holds
 }  // namespace
 
 using ptx::Op;
@@ -265,11 +266,28 @@ std::uint32_t Sm::latency(const ptx::Instruction& in) const {
 Sm::Stall Sm::ready(std::size_t s, const ptx::Instruction*& in) {
   Slot& slot = slots_[s];
   const auto cached = static_cast<Stall>(slot.stall);
-  if (!slot.dirty && cached != Stall::none && cached < Stall::unit) return cached;
+  if (!slot.dirty) {
+    if (cached != Stall::none && cached < Stall::unit) return cached;
+    // Ready, or held only by the LD/ST queue or the SFU: nothing of the warp's own changed, so only
+    // those can have (a unit's answer may change at any time: asked again in check()).
+    if (cached != Stall::unit && slot.next->op != Op::extension) {
+      in = slot.next;
+      const Stall st = structural(*in);
+      slot.stall = static_cast<int>(st);
+      return st;
+    }
+  }
   const Stall st = check(s, in);
   slot.stall = static_cast<int>(st);
+  slot.next = in;
   slot.dirty = false;
   return st;
+}
+
+Sm::Stall Sm::structural(const ptx::Instruction& in) const {
+  if (is_memory(in.op) && ldst_.size() >= kLdstQueue) return Stall::ldst_full;
+  if (sfu(in.op) && sfu_free_ > now_cycle_) return Stall::sfu_busy;
+  return Stall::none;
 }
 
 // Scoreboard entries a warp needs: the most registers of any function it may call, so that a
@@ -306,8 +324,7 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   if (drain) any_pending = std::any_of(slot.pending.begin(), slot.pending.end(), [](std::uint8_t p) { return p != 0; });
   if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
   if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
-  if (is_memory(in->op) && ldst_.size() >= 64) return Stall::ldst_full;
-  if (sfu(in->op) && sfu_free_ > now_cycle_) return Stall::sfu_busy;
+  if (const Stall st = structural(*in); st != Stall::none) return st;
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
     if (SmUnit* unit = unit_for(*in, *rc.launch)) {

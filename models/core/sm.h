@@ -80,6 +80,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     // (an issue, a write-back, a store acknowledgement, a barrier release set `dirty`).
     bool dirty = true;
     int stall = 0;
+    const ptx::Instruction* next = nullptr;  // its next instruction when last checked (if it had one)
   };
   struct ResidentCta {
     std::unique_ptr<Cta> cta;
@@ -106,6 +107,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(std::size_t s, const ptx::Instruction*& in);
+  Stall structural(const ptx::Instruction& in) const;  // the LD/ST queue and the SFU
   static std::size_t pending_registers(const KernelLaunch& k);
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
   void index_slots();
