@@ -85,32 +85,34 @@ void ClockScheduler::schedule(Cycle c) {
 void ClockScheduler::on_edge() {
   scheduled_ = false;
   const Cycle cycle = domain_.cycle_at(now_ps());
-  bool stepped = false;
+  bool stepped = false, any = false;
+  Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
-    if (!e.active || e.due > cycle) continue;
-    stepped = true;
-    ++ticks_;
-    e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
-    const bool rewake = e.rewake;
-    const Cycle rewake_due = e.rewake_due;
-    e.rewake = false;
-    if (e.component->tick(cycle)) {
-      e.active = true;
-      e.due = cycle + 1;
-    } else if (rewake && (!e.active || rewake_due < e.due)) {
-      e.active = true;
-      e.due = rewake_due;
+    if (e.active && e.due <= cycle) {
+      stepped = true;
+      ++ticks_;
+      e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
+      const bool rewake = e.rewake;
+      const Cycle rewake_due = e.rewake_due;
+      e.rewake = false;
+      if (e.component->tick(cycle)) {
+        e.active = true;
+        e.due = cycle + 1;
+      } else if (rewake && (!e.active || rewake_due < e.due)) {
+        e.active = true;
+        e.due = rewake_due;
+      }
+    }
+    if (e.active && (!any || e.due < next)) {
+      any = true;
+      next = e.due;
     }
   }
   if (stepped) {
     ++edges_;
     if (observer_) observer_->after_edge();
   }
-  bool any = false;
-  Cycle next = 0;
-  for (const Entry& e : entries_)
-    if (e.active && (!any || e.due < next)) { any = true; next = e.due; }
   if (any) schedule(next);
 }
 

@@ -116,14 +116,22 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     }
     busy = busy || !flight.empty();
   }
-  const bool any = std::any_of(replies_in_.begin(), replies_in_.end(), [](const auto& q) { return !q.empty(); });
+  // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave.
+  bool any = false;
+  rep_head_.assign(partitions_, sms_);
+  for (std::uint32_t j = 0; j < partitions_; ++j)
+    if (!replies_in_[j].empty()) {
+      rep_head_[j] = gpu(*replies_in_[j].front()).sm;
+      any = true;
+    }
   for (std::uint32_t i = 0; any && i < sms_; ++i) {
     if (rep_.link_free[i] > c) continue;
     for (std::uint32_t k = 0; k < partitions_; ++k) {
       const std::uint32_t j = (rep_.next_input[i] + k) % partitions_;
-      if (replies_in_[j].empty() || gpu(*replies_in_[j].front()).sm != i) continue;
+      if (rep_head_[j] != i) continue;
       tlm::tlm_generic_payload* p = replies_in_[j].front();
       replies_in_[j].pop_front();
+      rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
       const std::uint32_t flits = reply_flits(*p);
       rep_.link_free[i] = c + flits;
       rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
