@@ -57,6 +57,22 @@ void Clocked::wake_at(Cycle cycle) {
 
 void ClockScheduler::wake(Clocked& c) { wake_at(c, 0); }
 
+void Clocked::hold() {
+  if (!scheduler_) throw std::logic_error("Clocked::hold before the component was added to a clock domain");
+  scheduler_->hold(*this);
+}
+
+void ClockScheduler::hold(Clocked& c) {
+  Entry& e = entries_.at(c.slot_);
+  if (!e.held) ++held_;
+  e.held = true;
+}
+
+std::uint64_t ClockScheduler::active_edges() const {
+  const Cycle now = now_cycle();
+  return active_edges_ + (held_ && now > seen_ + 1 ? now - seen_ - 1 : 0);
+}
+
 void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   Entry& e = entries_.at(c.slot_);
   Picoseconds t = now_ps();
@@ -85,6 +101,10 @@ void ClockScheduler::schedule(Cycle c) {
 void ClockScheduler::on_edge() {
   scheduled_ = false;
   const Cycle cycle = domain_.cycle_at(now_ps());
+  // The edges since the last one run at were active if a component held work through them.
+  const bool held = held_ > 0;
+  if (held && cycle > seen_ + 1) active_edges_ += cycle - seen_ - 1;
+  seen_ = cycle;
   bool stepped = false, any = false;
   Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
   for (std::size_t i = 0; i < entries_.size(); ++i) {
@@ -93,6 +113,10 @@ void ClockScheduler::on_edge() {
       stepped = true;
       ++ticks_;
       e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
+      if (e.held) {
+        e.held = false;
+        --held_;
+      }
       const bool rewake = e.rewake;
       const Cycle rewake_due = e.rewake_due;
       e.rewake = false;
@@ -109,6 +133,7 @@ void ClockScheduler::on_edge() {
       next = e.due;
     }
   }
+  if (stepped || held) ++active_edges_;
   if (stepped) {
     ++edges_;
     if (observer_) observer_->after_edge();

@@ -49,6 +49,9 @@ class Clocked {
   virtual bool tick(Cycle cycle) = 0;
   void wake();
   void wake_at(Cycle cycle);
+  // Called in tick() before it returns false: the component sleeps, as it would tick uselessly
+  // until something wakes it, but counts as having work at every edge until it is stepped again.
+  void hold();
   ClockScheduler* scheduler() const { return scheduler_; }
 
  private:
@@ -76,8 +79,11 @@ class ClockScheduler : public sc_core::sc_module {
   void wake(Clocked& c);
   // Steps `c` from edge `cycle` on (or from the first edge after now, if that is later): a timer.
   void wake_at(Clocked& c, Cycle cycle);
+  void hold(Clocked& c);
   Cycle now_cycle() const;           // the cycle in progress now
   std::uint64_t edges_stepped() const { return edges_; }  // edges at which anything was stepped
+  // Edges at which some component had work: stepped, or holding (Clocked::hold), up to now.
+  std::uint64_t active_edges() const;
   std::uint64_t ticks() const { return ticks_; }          // component steps, all components
   void set_observer(EdgeObserver* o) { observer_ = o; }
 
@@ -91,6 +97,7 @@ class ClockScheduler : public sc_core::sc_module {
     Cycle due;
     bool rewake = false;  // woken while due at the current instant (see wake_at)
     Cycle rewake_due = 0;
+    bool held = false;    // asleep holding work (Clocked::hold) since its last step
   };
   ClockDomain domain_;
   std::vector<Entry> entries_;
@@ -98,6 +105,9 @@ class ClockScheduler : public sc_core::sc_module {
   bool scheduled_ = false;
   Cycle scheduled_cycle_ = 0;
   std::uint64_t edges_ = 0, ticks_ = 0;
+  std::uint64_t active_edges_ = 0;  // counted up to edge seen_
+  Cycle seen_ = 0;                  // the last edge on_edge ran at
+  std::size_t held_ = 0;            // entries holding
   EdgeObserver* observer_ = nullptr;
 };
 

@@ -175,7 +175,7 @@ Simulation::Simulation(Config config, const std::string& log_file)
                    [s] { return static_cast<double>(s->domain().cycle_at(now_ps())); });
     stats_.formula(std::string("clocks.") + d + ".active_cycles",
                    "edges of the " + std::string(d) + " clock at which some component had work", "cycles",
-                   [s] { return static_cast<double>(s->edges_stepped()); });
+                   [s] { return static_cast<double>(s->active_edges()); });
     clocks_.push_back(std::move(sched));
   }
   transactions_ = &stats_.counter("sim.memory_transactions", "memory transactions completed, all models", "transactions");

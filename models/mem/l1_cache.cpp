@@ -257,7 +257,21 @@ bool L1Cache::tick(sim::Cycle c) {
     complete(hits_.front().second);
     hits_.pop_front();
   }
-  if (input_.can_pop(now) && handle(input_.front(), c)) input_.pop(now);
+  if (blocked_at_ && c > *blocked_at_ + 1) {  // each skipped cycle would have retried and failed alike
+    reservation_fails_ += c - *blocked_at_ - 1;
+    fails_mshr_ += c - *blocked_at_ - 1;
+  }
+  blocked_at_.reset();
+  bool blocked = false;
+  if (input_.can_pop(now)) {
+    const bool queue_empty = miss_queue_.empty();  // then a failure can only be for an MSHR
+    if (handle(input_.front(), c)) {
+      input_.pop(now);
+      client_.input_freed();
+    } else {
+      blocked = queue_empty;
+    }
+  }
   if (!miss_queue_.empty() && miss_queue_.front().ready <= c && mem_side.can_send(now)) {
     const Outgoing o = miss_queue_.front();
     miss_queue_.pop_front();
@@ -291,8 +305,15 @@ bool L1Cache::tick(sim::Cycle c) {
   done_.clear();
   mshr_probe_.set(mshr_.size());
   miss_queue_probe_.set(miss_queue_.size());
-  // Waiting for replies needs no ticking: the network wakes the cache when one arrives.
-  return !input_.empty() || !miss_queue_.empty() || !hits_.empty();
+  // Waiting for replies needs no ticking: the network wakes the cache when one arrives. Nor does
+  // an input held for an MSHR: only a fill frees one.
+  if (!miss_queue_.empty() || !hits_.empty()) return true;
+  if (blocked) {
+    blocked_at_ = c;
+    hold();
+    return false;
+  }
+  return !input_.empty();
 }
 
 std::vector<std::string> L1Cache::outstanding() const {

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "models/mem/address_map.h"
@@ -43,6 +44,9 @@ class L1Client {
  public:
   virtual ~L1Client() = default;
   virtual void completed(const MemAccess& a) = 0;
+  // The L1 took an access from its input: one more fits after now (a client that found it full
+  // and slept may go again).
+  virtual void input_freed() {}
 };
 
 class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outstanding {
@@ -99,6 +103,9 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back
+  // The cycle the input's head last failed for want of an MSHR, with nothing else to do: the cache
+  // sleeps until a fill (or a new access) wakes it, and counts the retries it skipped as failed.
+  std::optional<sim::Cycle> blocked_at_;
   std::map<std::uint64_t, std::vector<std::uint32_t>> locks_;  // line -> the warps holding a lock on it
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;
