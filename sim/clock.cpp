@@ -75,6 +75,16 @@ std::uint64_t ClockScheduler::active_edges() const {
 
 void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   Entry& e = entries_.at(c.slot_);
+  if (e.held && stepping_ < c.slot_ && cycle <= stepping_cycle_) {
+    // Woken by a component stepped before it at this edge: holding, it would have been due at
+    // this edge, ticking, so it is stepped at this edge still and, as a wake at the instant it is
+    // due does, again at the next.
+    e.rewake_due = stepping_cycle_ + 1;
+    e.rewake = true;
+    e.active = true;
+    e.due = stepping_cycle_;
+    return;
+  }
   Picoseconds t = now_ps();
   Cycle due = std::max(cycle, sc_core::sc_is_running() ? domain_.edge_after(t) : domain_.edge_at_or_after(t));
   if (e.active && domain_.time_of(e.due) <= t) {
@@ -107,8 +117,10 @@ void ClockScheduler::on_edge() {
   seen_ = cycle;
   bool stepped = false, any = false;
   Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
+  stepping_cycle_ = cycle;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
+    stepping_ = i;
     if (e.active && e.due <= cycle) {
       stepped = true;
       ++ticks_;
@@ -133,6 +145,7 @@ void ClockScheduler::on_edge() {
       next = e.due;
     }
   }
+  stepping_ = kNotStepping;
   if (stepped || held) ++active_edges_;
   if (stepped) {
     ++edges_;

@@ -50,7 +50,9 @@ class Clocked {
   void wake();
   void wake_at(Cycle cycle);
   // Called in tick() before it returns false: the component sleeps, as it would tick uselessly
-  // until something wakes it, but counts as having work at every edge until it is stepped again.
+  // until something wakes it, but counts as having work at every edge until it is stepped again;
+  // a wake() from a component stepped before it at an edge steps it at that edge, as if it had
+  // been ticking all along.
   void hold();
   ClockScheduler* scheduler() const { return scheduler_; }
 
@@ -108,6 +110,9 @@ class ClockScheduler : public sc_core::sc_module {
   std::uint64_t active_edges_ = 0;  // counted up to edge seen_
   Cycle seen_ = 0;                  // the last edge on_edge ran at
   std::size_t held_ = 0;            // entries holding
+  static constexpr std::size_t kNotStepping = ~std::size_t{0};
+  std::size_t stepping_ = kNotStepping;  // the entry on_edge is at (kNotStepping: outside on_edge)
+  Cycle stepping_cycle_ = 0;
   EdgeObserver* observer_ = nullptr;
 };
 

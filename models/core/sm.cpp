@@ -635,6 +635,9 @@ void Sm::completed(const mem::MemAccess& a) {
   }
   auto it = pending_.find(a.id);
   if (it == pending_.end()) return;
+  // Asleep only for want of the L1's input, the SM would have been stepped, its stalls counted, up
+  // to the cycle before this one: the stall this reply ends is charged with them.
+  if (slept_held_) charge_sleep(scheduler()->now_cycle());
   const std::size_t s = it->second.slot;
   Slot& slot = slots_[s];
   const bool store = a.access == tlm_glue::Access::store;
@@ -716,11 +719,7 @@ void Sm::index_slots() {
 bool Sm::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   now_cycle_ = c;
-  if (slept_resident_ && c > last_step_ + 1) {  // an awake SM is stepped every cycle: only sleep leaves a gap
-    const std::uint64_t gap = c - last_step_ - 1;
-    cycles_active_ += gap;
-    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
-  }
+  charge_sleep(c);
   // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
   // many as the register file has write ports; the rest wait (their registers stay held).
   while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
@@ -732,17 +731,22 @@ bool Sm::tick(sim::Cycle c) {
     writeback_.pop_front();
   }
   writeback_waits_ += writeback_.size();
-  if (!ldst_.empty() && l1_->can_accept(now)) {
-    l1_->accept(ldst_.front(), now);
-    ldst_.pop_front();
-  } else if (ldst_.empty() && !ldst_low_.empty() && l1_->can_accept(now)) {
-    l1_->accept(ldst_low_.front(), now);
-    ldst_low_.pop_front();
+  bool l1_full = false;  // accesses wait and the L1 takes none this cycle: it wakes the SM when it can
+  if (!ldst_.empty() || !ldst_low_.empty()) {
+    if (!l1_->can_accept(now)) {
+      l1_full = true;
+    } else if (!ldst_.empty()) {
+      l1_->accept(ldst_.front(), now);
+      ldst_.pop_front();
+    } else {
+      l1_->accept(ldst_low_.front(), now);
+      ldst_low_.pop_front();
+    }
   }
   bool resident = false;
   for (const auto& rc : ctas_) resident = resident || rc != nullptr;
   if (resident) ++cycles_active_;
-  bool issued_any = false, soon = false;
+  bool issued_any = false, soon = false, sfu_wait = false;
   std::uint32_t issued_now = 0;
   for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
     if (scheduler_free_[sch] > c) {
@@ -788,11 +792,15 @@ bool Sm::tick(sim::Cycle c) {
         continue;  // a folded instruction took no issue slot: another warp may issue
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
+      sfu_wait = sfu_wait || st == Stall::sfu_busy;
     }
     if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
       for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
         const ptx::Instruction* in = nullptr;
-        if (slots_[s].warp) why = std::max(why, ready(s, in));
+        if (!slots_[s].warp) continue;
+        const Stall st = ready(s, in);
+        why = std::max(why, st);
+        sfu_wait = sfu_wait || st == Stall::sfu_busy;
       }
     }
     if (went) {
@@ -800,7 +808,6 @@ bool Sm::tick(sim::Cycle c) {
     } else {
       count_stall(sch, why, 1);
       slept_why_[sch] = why;
-      soon = soon || why > Stall::unit;  // structural: the queue drains, the SFU frees, by itself
     }
   }
   // Barriers, and CTAs whose warps have all finished with nothing in flight: only after an
@@ -838,11 +845,32 @@ bool Sm::tick(sim::Cycle c) {
   }
   issue_probe_.set(issued_now);
   loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
-  const bool again = issued_any || released || soon || !alu_done_.empty() || !writeback_.empty() || !ldst_.empty() ||
-                     !ldst_low_.empty();
+  // Awake while anything can change by itself: the SFU frees with time. A full LD/ST queue
+  // drains only when the L1 takes an access, and the L1 wakes the SM when it frees its input, so
+  // the SM sleeps meanwhile, holding (it has work: clocks.core.active_cycles counts those edges).
+  const bool queued = !ldst_.empty() || !ldst_low_.empty();
+  const bool again = issued_any || released || soon || sfu_wait || !alu_done_.empty() || !writeback_.empty() ||
+                     (queued && !l1_full);
   last_step_ = c;
   slept_resident_ = !again && !idle();
+  slept_held_ = !again && queued;
+  if (slept_held_) hold();
   return again;
+}
+
+void Sm::input_freed() {  // the L1 took an access at this edge: it takes the next from the next edge on
+  if (!ldst_.empty() || !ldst_low_.empty()) wake_at(scheduler()->now_cycle() + 1);
+}
+
+// An awake SM is stepped every cycle: only sleep leaves a gap before cycle c, charged to what held
+// each scheduler when it went to sleep.
+void Sm::charge_sleep(sim::Cycle c) {
+  if ((slept_resident_ || slept_held_) && c > last_step_ + 1) {
+    const std::uint64_t gap = c - last_step_ - 1;
+    if (slept_resident_) cycles_active_ += gap;
+    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
+    last_step_ = c - 1;
+  }
 }
 
 void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {

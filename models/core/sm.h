@@ -64,6 +64,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
 
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;
+  void input_freed() override;
   std::vector<std::string> outstanding() const override;
 
  private:
@@ -118,6 +119,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void finish(std::size_t token);
   void retire_cta(std::size_t idx);
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
+  void charge_sleep(sim::Cycle c);
   void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   bool folded(const ptx::Instruction& in, const KernelLaunch& k) const;  // an extension taking no issue slot
@@ -172,6 +174,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // step charges the cycles slept to what held each scheduler when it went to sleep.
   sim::Cycle last_step_ = 0;
   bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
+  bool slept_held_ = false;      // ... or with accesses the L1 could not take (each cycle counts a stall)
   std::vector<Stall> slept_why_;                // per scheduler
   std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
   std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <tuple>
 #include <systemc>
 
 #include "sim/clock.h"
@@ -175,4 +176,60 @@ TEST(ClockScheduler, WakeWhileDueAtThisInstantStepsAgain) {
 TEST(ClockScheduler, WakeBeforeAddIsAProgrammingError) {
   Recorder r;
   EXPECT_THROW(r.wake(), std::logic_error);
+}
+
+namespace {
+// Sleeps holding work after its first step (as an L1 waiting for an MSHR does), then steps once
+// more for each wake.
+struct Holder : Clocked {
+  std::vector<Cycle> at;
+  bool tick(Cycle c) override {
+    at.push_back(c);
+    if (at.size() == 1) hold();
+    return false;
+  }
+};
+// Steps at 0, then at `at`, where it wakes `other`.
+struct Waker : Clocked {
+  Clocked* other = nullptr;
+  Cycle at = 10;
+  bool tick(Cycle c) override {
+    if (c == 0) wake_at(at);
+    else other->wake();
+    return false;
+  }
+};
+// Returns the holder's steps and the domain's active edges (stepped or held) and stepped edges.
+std::tuple<std::vector<Cycle>, std::uint64_t, std::uint64_t> holding(bool waker_first) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Holder h;
+  Waker w;
+  w.other = &h;
+  if (waker_first) sched.add(w);
+  sched.add(h);
+  if (!waker_first) sched.add(w);
+  h.wake();
+  w.wake();
+  sc_core::sc_start();
+  return {h.at, sched.active_edges(), sched.edges_stepped()};
+}
+}  // namespace
+
+TEST(ClockScheduler, HolderWokenByAnEarlierComponentStepsAtThatEdgeAsIfTicking) {
+  // Holding from cycle 0, it would have ticked every cycle: woken at 10 by a component stepped
+  // before it, it steps at 10 (and at 11, as a wake at the instant it is due gives); cycles 1-9
+  // count as active though nothing was stepped.
+  const auto [at, active, stepped] = holding(true);
+  EXPECT_EQ(at, (std::vector<Cycle>{0, 10, 11}));
+  EXPECT_EQ(active, 12u);
+  EXPECT_EQ(stepped, 3u);
+}
+
+TEST(ClockScheduler, HolderWokenByALaterComponentStepsAtTheNextEdge) {
+  // Ticking, it would have stepped at 10 before its waker: the work is seen from 11.
+  const auto [at, active, stepped] = holding(false);
+  EXPECT_EQ(at, (std::vector<Cycle>{0, 11}));
+  EXPECT_EQ(active, 12u);
+  EXPECT_EQ(stepped, 3u);
 }
