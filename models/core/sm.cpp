@@ -71,6 +71,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
       slept_why_(schedulers_, Stall::empty),
+      settled_(schedulers_, false),
       memory_episode_(schedulers_, 0),
       last_level_(schedulers_, level_other),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
@@ -343,9 +344,9 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
 
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
-  cta_events_ = true;
+  note_event(s);
   if (slot.gang) return issue_companion(s, in, c);
-  slot.dirty = true;
+  touch(s);
   KernelLaunch& k = *ctas_[slot.cta]->launch;
   Step& step = scratch_;
   slot.warp->issue(step);
@@ -479,7 +480,7 @@ bool Sm::folded(const ptx::Instruction& in, const KernelLaunch& k) const {
 // earlier), counted as one warp instruction.
 void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
-  slot.dirty = true;
+  touch(s);
   KernelLaunch& k = *ctas_[slot.cta]->launch;
   Step& step = scratch_;
   Step held;  // the registers written, for the scoreboard
@@ -550,8 +551,8 @@ void Sm::finish(std::size_t token) {
   auto it = pending_.find(token);
   if (it == pending_.end()) return;
   Slot& slot = slots_[it->second.slot];
-  slot.dirty = true;
-  cta_events_ = true;
+  touch(it->second.slot);
+  note_event(it->second.slot);
   if (it->second.unit) slot.unit_wait = false;
   if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
@@ -657,8 +658,8 @@ void Sm::completed(const mem::MemAccess& a) {
                                      : static_cast<MemoryLevel>(static_cast<int>(it->second.served)));
     }
   }
-  slot.dirty = true;
-  cta_events_ = true;
+  touch(s);
+  note_event(s);
   wake();
 }
 
@@ -714,6 +715,7 @@ void Sm::index_slots() {
               [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
   }
   slots_changed_ = false;
+  std::fill(settled_.begin(), settled_.end(), false);
 }
 
 bool Sm::tick(sim::Cycle c) {
@@ -757,6 +759,10 @@ bool Sm::tick(sim::Cycle c) {
     // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
     // over its active set only.
     if (slots_changed_) index_slots();
+    if (settled_[sch]) {  // every warp waits on an event and none has had one: as last cycle
+      count_stall(sch, slept_why_[sch], 1);
+      continue;
+    }
     // The candidates in order, without copying the lists: GTO visits the last issued first (at
     // `greedy`), then the rest oldest first; the others go round from the slot after it.
     const std::vector<std::size_t>* order = policy_ == Policy::lrr ? &by_slot_[sch] : &by_age_[sch];
@@ -774,7 +780,7 @@ bool Sm::tick(sim::Cycle c) {
       start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), last_issued_[sch]) - order->begin());
     }
     Stall why = Stall::empty;
-    bool went = false;
+    bool went = false, settled = policy_ != Policy::two_level;
     for (std::size_t i = 0; i < n; ++i) {
       std::size_t at = start + i < n ? start + i : start + i - n;
       if (greedy < n) at = i == 0 ? greedy : i <= greedy ? i - 1 : i;
@@ -793,6 +799,7 @@ bool Sm::tick(sim::Cycle c) {
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
       sfu_wait = sfu_wait || st == Stall::sfu_busy;
+      settled = settled && st != Stall::none && st < Stall::unit;  // answers ready() keeps until a touch
     }
     if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
       for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
@@ -808,26 +815,28 @@ bool Sm::tick(sim::Cycle c) {
     } else {
       count_stall(sch, why, 1);
       slept_why_[sch] = why;
+      settled_[sch] = settled;
     }
   }
-  // Barriers, and CTAs whose warps have all finished with nothing in flight: only after an
-  // issue, a write-back or a memory reply (the only events that change either), or while a warp
-  // waits at a barrier (its CTA's other warps are then re-checked every cycle).
+  // Barriers, and CTAs whose warps have all finished with nothing in flight: a CTA only after an
+  // issue, a write-back or a memory reply of its own (the only events that change either), or
+  // while a warp of it waits at a barrier (its other warps are then re-checked every cycle).
   bool released = false;
   const bool check_ctas = cta_events_ || at_barrier_;
   cta_events_ = at_barrier_ = false;
   for (std::size_t i = 0; check_ctas && i < ctas_.size(); ++i) {
-    if (!ctas_[i]) continue;
+    if (!ctas_[i] || !ctas_[i]->check) continue;
     ResidentCta& rc = *ctas_[i];
     bool waiting_before = false;
     for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
+    rc.check = waiting_before;
     at_barrier_ = at_barrier_ || waiting_before;
     rc.cta->check_barrier();
     bool still_waiting = false;
     for (std::size_t s : rc.slots) {
       const bool go = waiting_before && slots_[s].warp->state() == Warp::State::ready;
       released = released || go;
-      slots_[s].dirty = slots_[s].dirty || go;
+      if (go) touch(s);
       still_waiting = still_waiting || slots_[s].warp->state() == Warp::State::at_barrier;
     }
     if (waiting_before && !still_waiting && !units_.empty())
@@ -871,6 +880,16 @@ void Sm::charge_sleep(sim::Cycle c) {
     for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
     last_step_ = c - 1;
   }
+}
+
+void Sm::touch(std::size_t s) {
+  slots_[s].dirty = true;
+  settled_[s % schedulers_] = false;
+}
+
+void Sm::note_event(std::size_t s) {
+  ctas_[slots_[s].cta]->check = true;
+  cta_events_ = true;
 }
 
 void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {

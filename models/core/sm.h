@@ -91,6 +91,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::size_t companion_slot = 0;
     std::uint32_t threads, warps, registers;
     std::uint64_t shared;
+    bool check = true;  // its barrier and retirement to be checked at the next step
   };
   struct Pending {  // an issued instruction whose write-back waits
     std::size_t slot;
@@ -120,6 +121,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void retire_cta(std::size_t idx);
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
   void charge_sleep(sim::Cycle c);
+  void note_event(std::size_t slot);  // something of this slot's CTA changed: check it
+  void touch(std::size_t slot);       // something the slot's warp waits on changed: check it
   void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   bool folded(const ptx::Instruction& in, const KernelLaunch& k) const;  // an extension taking no issue slot
@@ -176,6 +179,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
   bool slept_held_ = false;      // ... or with accesses the L1 could not take (each cycle counts a stall)
   std::vector<Stall> slept_why_;                // per scheduler
+  // Per scheduler: its last check found every warp waiting on an event (an answer ready() keeps
+  // until the warp is touched), and none has been touched since: its stall stays slept_why_.
+  std::vector<bool> settled_;
   std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
   std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went
   sim::Cycle kernel_start_ = 0;

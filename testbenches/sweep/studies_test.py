@@ -12,6 +12,7 @@ Usage: studies_test.py IRRGPU SOURCE_DIR WORK_DIR"""
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -53,6 +54,7 @@ for name, script in STUDIES.items():
 # End to end: the tables from the sweep's runs are those of the script's own runs.
 experiments = os.path.join(source, "experiments")
 sweep_dir = os.path.join(os.path.abspath(work), "dac-lbm")
+shutil.rmtree(sweep_dir, ignore_errors=True)  # a sweep resumes: runs left by an earlier build must not count
 p = subprocess.run([irrgpu, "sweep", "run", os.path.join(experiments, "dac.yaml"), "-o", sweep_dir, "--only", "workload=lbm"],
                    capture_output=True, text=True)
 if p.returncode != 0:
