@@ -71,7 +71,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       last_issued_(schedulers_, 0),
       scheduler_free_(schedulers_, 0),
       slept_why_(schedulers_, Stall::empty),
-      settled_(schedulers_, false),
+      settled_(schedulers_, Settled::no),
       memory_episode_(schedulers_, 0),
       last_level_(schedulers_, level_other),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
@@ -715,7 +715,7 @@ void Sm::index_slots() {
               [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
   }
   slots_changed_ = false;
-  std::fill(settled_.begin(), settled_.end(), false);
+  std::fill(settled_.begin(), settled_.end(), Settled::no);
 }
 
 bool Sm::tick(sim::Cycle c) {
@@ -759,7 +759,9 @@ bool Sm::tick(sim::Cycle c) {
     // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
     // over its active set only.
     if (slots_changed_) index_slots();
-    if (settled_[sch]) {  // every warp waits on an event and none has had one: as last cycle
+    if (settled_[sch] == Settled::events || (settled_[sch] == Settled::queue && ldst_.size() >= kLdstQueue)) {
+      // Every warp waits on an event (or, some, on the still full LD/ST queue) and none has had one:
+      // the stall is last cycle's.
       count_stall(sch, slept_why_[sch], 1);
       continue;
     }
@@ -780,7 +782,7 @@ bool Sm::tick(sim::Cycle c) {
       start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), last_issued_[sch]) - order->begin());
     }
     Stall why = Stall::empty;
-    bool went = false, settled = policy_ != Policy::two_level;
+    bool went = false, settled = policy_ != Policy::two_level, queue = false;
     for (std::size_t i = 0; i < n; ++i) {
       std::size_t at = start + i < n ? start + i : start + i - n;
       if (greedy < n) at = i == 0 ? greedy : i <= greedy ? i - 1 : i;
@@ -799,7 +801,9 @@ bool Sm::tick(sim::Cycle c) {
       }
       if (static_cast<int>(st) > static_cast<int>(why)) why = st;
       sfu_wait = sfu_wait || st == Stall::sfu_busy;
-      settled = settled && st != Stall::none && st < Stall::unit;  // answers ready() keeps until a touch
+      // Answers ready() keeps until the warp is touched, or while the LD/ST queue stays full.
+      settled = settled && ((st != Stall::none && st < Stall::unit) || st == Stall::ldst_full);
+      queue = queue || st == Stall::ldst_full;
     }
     if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
       for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
@@ -815,7 +819,7 @@ bool Sm::tick(sim::Cycle c) {
     } else {
       count_stall(sch, why, 1);
       slept_why_[sch] = why;
-      settled_[sch] = settled;
+      settled_[sch] = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
     }
   }
   // Barriers, and CTAs whose warps have all finished with nothing in flight: a CTA only after an
@@ -884,7 +888,7 @@ void Sm::charge_sleep(sim::Cycle c) {
 
 void Sm::touch(std::size_t s) {
   slots_[s].dirty = true;
-  settled_[s % schedulers_] = false;
+  settled_[s % schedulers_] = Settled::no;
 }
 
 void Sm::note_event(std::size_t s) {

@@ -180,8 +180,10 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   bool slept_held_ = false;      // ... or with accesses the L1 could not take (each cycle counts a stall)
   std::vector<Stall> slept_why_;                // per scheduler
   // Per scheduler: its last check found every warp waiting on an event (an answer ready() keeps
-  // until the warp is touched), and none has been touched since: its stall stays slept_why_.
-  std::vector<bool> settled_;
+  // until the warp is touched) or, `queue`, some on the LD/ST queue, and none has been touched
+  // since: while that holds (and the queue stays full), its stall stays slept_why_.
+  enum class Settled : std::uint8_t { no, events, queue };
+  std::vector<Settled> settled_;
   std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
   std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went
   sim::Cycle kernel_start_ = 0;
