@@ -62,27 +62,30 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
     if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
       mem_side[j]->send(*flight.front().p, now);
       flight.pop_front();
+      --in_flight_;
     }
     busy = busy || !flight.empty();
   }
   // Each input's head packet and the output it wants (none: partitions_), found once per cycle.
   head_.assign(sms_, partitions_);
+  wanted_.assign(partitions_, 0);  // per output: how many heads go to it
   bool any = false;
   for (std::uint32_t i = 0; i < sms_; ++i)
     if (sm_side[i]->has_request(now)) {
       head_[i] = gpu(sm_side[i]->front()).partition;
+      ++wanted_[head_[i]];
       any = true;
     }
   for (std::uint32_t j = 0; any && j < partitions_; ++j) {
-    if (req_.link_free[j] > c) continue;
-    for (std::uint32_t k = 0; k < sms_; ++k) {
-      const std::uint32_t i = (req_.next_input[j] + k) % sms_;
+    if (req_.link_free[j] > c || !wanted_[j]) continue;
+    for (std::uint32_t k = 0, i = req_.next_input[j]; k < sms_; ++k, i = i + 1 == sms_ ? 0 : i + 1) {
       if (head_[i] != j) continue;
       head_[i] = partitions_;
       tlm::tlm_generic_payload& p = sm_side[i]->pop_request(now);
       const std::uint32_t flits = request_flits(p);
       req_.link_free[j] = c + flits;
       req_.in_flight[j].push_back({c + flits - 1 + latency_, &p});
+      ++in_flight_;
       req_.next_input[j] = (i + 1) % sms_;
       if (trace_) trace_->hop(gpu(p).txn, req_tracks_[j], "request");
       ++req_packets_;
@@ -113,6 +116,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     while (!flight.empty() && flight.front().deliver_at <= c) {
       sm_side[i]->respond(*flight.front().p);
       flight.pop_front();
+      --in_flight_;
     }
     busy = busy || !flight.empty();
   }
@@ -126,8 +130,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     }
   for (std::uint32_t i = 0; any && i < sms_; ++i) {
     if (rep_.link_free[i] > c) continue;
-    for (std::uint32_t k = 0; k < partitions_; ++k) {
-      const std::uint32_t j = (rep_.next_input[i] + k) % partitions_;
+    for (std::uint32_t k = 0, j = rep_.next_input[i]; k < partitions_; ++k, j = j + 1 == partitions_ ? 0 : j + 1) {
       if (rep_head_[j] != i) continue;
       tlm::tlm_generic_payload* p = replies_in_[j].front();
       replies_in_[j].pop_front();
@@ -135,6 +138,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       const std::uint32_t flits = reply_flits(*p);
       rep_.link_free[i] = c + flits;
       rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
+      ++in_flight_;
       rep_.next_input[i] = (j + 1) % partitions_;
       if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
       ++rep_packets_;
@@ -152,17 +156,12 @@ bool Crossbar::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   const bool a = step_requests(c, now);
   const bool b = step_replies(c, now);
-  std::uint64_t n = 0;
-  for (const auto& f : req_.in_flight) n += f.size();
-  for (const auto& f : rep_.in_flight) n += f.size();
-  in_flight_probe_.set(std::min<std::uint64_t>(n, 0xffff));
+  in_flight_probe_.set(std::min<std::uint64_t>(in_flight_, 0xffff));
   return a || b;
 }
 
 std::vector<std::string> Crossbar::outstanding() const {
-  std::uint64_t n = 0;
-  for (const auto& f : req_.in_flight) n += f.size();
-  for (const auto& f : rep_.in_flight) n += f.size();
+  std::uint64_t n = in_flight_;
   for (const auto& q : replies_in_) n += q.size();
   for (const auto& t : sm_side) n += t->queued();
   if (!n) return {};

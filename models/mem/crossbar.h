@@ -52,8 +52,10 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
   std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle
   std::vector<std::uint32_t> rep_head_;  // per partition: the SM its head reply goes to, this cycle
+  std::vector<std::uint32_t> wanted_;    // per partition: how many inputs' heads go to it, this cycle
   sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
   sim::Probe& in_flight_probe_;
+  std::uint64_t in_flight_ = 0;  // packets on the links, both ways
   sim::TxnTrace* trace_;
   std::vector<sim::TxnTrace::Track> req_tracks_, rep_tracks_;  // per partition, per SM
 };
