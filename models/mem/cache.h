@@ -7,10 +7,10 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace irr::mem {
@@ -148,7 +148,7 @@ class CachePolicies {
 template <typename Req>
 class Mshr {
  public:
-  Mshr(std::size_t entries, std::size_t merge) : entries_(entries), merge_(merge) {}
+  Mshr(std::size_t entries, std::size_t merge) : entries_(entries), merge_(merge) { table_.reserve(entries); }
   bool pending(std::uint64_t line) const { return table_.count(line) != 0; }
   bool can_merge(std::uint64_t line) const {
     auto it = table_.find(line);
@@ -203,7 +203,7 @@ class Mshr {
     std::uint32_t fetching = kWholeLine, outstanding = 1, arrived = 0;
   };
   std::size_t entries_, merge_;
-  std::map<std::uint64_t, Entry> table_;
+  std::unordered_map<std::uint64_t, Entry> table_;  // never walked: its order is no one's
 };
 
 }  // namespace irr::mem
