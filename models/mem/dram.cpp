@@ -29,6 +29,7 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& s
                          sim::TimedQueue<DramRequest>& done, sim::Clocked& owner)
     : sc_core::sc_module(name),
       t_(t),
+      fixed_(t.model == "fixed"),
       queue_(t.queue),
       done_(done),
       owner_(owner),
@@ -68,11 +69,8 @@ bool DramChannel::tick(sim::Cycle c) {
     const DramRequest r = queue_.pop(now);
     waiting_.push_back({r, c, serial_++, bank_of(r.address), row_of(r.address)});
   }
-  const bool more = t_.model == "fixed" ? tick_fixed(c) : tick_detailed(c);
-  // Finished accesses go back to the partition, in completion order then arrival.
-  std::sort(in_flight_.begin(), in_flight_.end(), [](const Pending& a, const Pending& b) {
-    return a.done != b.done ? a.done < b.done : a.arrived < b.arrived;
-  });
+  const bool more = fixed_ ? tick_fixed(c) : tick_detailed(c);
+  // Finished accesses go back to the partition, in completion order then arrival (in_flight_'s).
   std::size_t n = 0;
   while (n < in_flight_.size() && in_flight_[n].done <= c) {
     done_.push(in_flight_[n].req, now);
@@ -88,13 +86,18 @@ bool DramChannel::tick(sim::Cycle c) {
   return more || !waiting_.empty() || !in_flight_.empty() || !queue_.empty();
 }
 
+void DramChannel::start(const Pending& p) {
+  auto later = [](const Pending& a, const Pending& b) { return a.done != b.done ? a.done < b.done : a.arrived < b.arrived; };
+  in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), p, later), p);
+}
+
 bool DramChannel::tick_fixed(sim::Cycle c) {
   if (!waiting_.empty()) {
     Pending p = waiting_.front();
     waiting_.pop_front();
     p.done = c + t_.latency;
     (p.req.write ? writes_ : reads_) += 1;
-    in_flight_.push_back(p);
+    start(p);
   }
   return false;
 }
@@ -127,7 +130,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     else if (b.conflict) ++row_conflicts_;
     else ++row_misses_;
     (p.req.write ? writes_ : reads_) += 1;
-    in_flight_.push_back(p);
+    start(p);
     return true;
   }
   // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is

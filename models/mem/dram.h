@@ -75,17 +75,19 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
     std::uint64_t opened_for = ~0ull;  // the request whose miss opened the row
     bool conflict = false;             // and whether another row had to be closed first
   };
+  void start(const Pending& p);  // a column command issued: into in_flight_ in order
   bool tick_fixed(sim::Cycle c);
   bool tick_detailed(sim::Cycle c);
   std::uint32_t bank_of(std::uint64_t a) const { return static_cast<std::uint32_t>(a / t_.row_size % t_.banks); }
   std::uint64_t row_of(std::uint64_t a) const { return a / t_.row_size / t_.banks; }
 
   DramTiming t_;
+  const bool fixed_;                    // t_.model is fixed
   sim::TimedQueue<DramRequest> queue_;  // from the partition
   sim::TimedQueue<DramRequest>& done_;
   sim::Clocked& owner_;
   std::deque<Pending> waiting_;                    // accepted, not yet issued (scheduler's queue)
-  std::vector<Pending> in_flight_;                 // column command issued, data not finished
+  std::vector<Pending> in_flight_;                 // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
   std::vector<bool> hits_pending_;  // scratch, per bank
