@@ -139,6 +139,8 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   if (no_mshr || miss_queue_.size() >= miss_queue_size_) {
     ++reservation_fails_;
     ++(no_mshr ? fails_mshr_ : fails_queue_);
+    // Only a fill frees an MSHR or a merge slot: wanting one of those alone, it fails until then.
+    wants_mshr_ = pending ? !mshr_.can_merge(a.line) : !mshr_.can_allocate();
     return false;
   }
   ++accesses_;
@@ -158,6 +160,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
 // A fill arrived: install it (as the policies decide) and complete the loads waiting for it
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
+  wants_mshr_ = false;
   bool install = true, mru = true;
   LineFill f{g.sectors};
   if (!policies_.empty()) {  // what the policies decide with and learn from (no cost without them)
@@ -262,14 +265,13 @@ bool L1Cache::tick(sim::Cycle c) {
     fails_mshr_ += c - *blocked_at_ - 1;
   }
   blocked_at_.reset();
-  bool blocked = false;
   if (input_.can_pop(now)) {
-    const bool queue_empty = miss_queue_.empty();  // then a failure can only be for an MSHR
-    if (handle(input_.front(), c)) {
+    if (wants_mshr_) {  // the head failed for want of an MSHR and no fill has come: it fails alike
+      ++reservation_fails_;
+      ++fails_mshr_;
+    } else if (handle(input_.front(), c)) {
       input_.pop(now);
       client_.input_freed();
-    } else {
-      blocked = queue_empty;
     }
   }
   if (!miss_queue_.empty() && miss_queue_.front().ready <= c && mem_side.can_send(now)) {
@@ -308,7 +310,7 @@ bool L1Cache::tick(sim::Cycle c) {
   // Waiting for replies needs no ticking: the network wakes the cache when one arrives. Nor does
   // an input held for an MSHR: only a fill frees one.
   if (!miss_queue_.empty() || !hits_.empty()) return true;
-  if (blocked) {
+  if (wants_mshr_) {
     blocked_at_ = c;
     hold();
     return false;

@@ -106,6 +106,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   // The cycle the input's head last failed for want of an MSHR, with nothing else to do: the cache
   // sleeps until a fill (or a new access) wakes it, and counts the retries it skipped as failed.
   std::optional<sim::Cycle> blocked_at_;
+  bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
   std::map<std::uint64_t, std::vector<std::uint32_t>> locks_;  // line -> the warps holding a lock on it
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;
