@@ -87,6 +87,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   sim::TimedQueue<DramRequest> dram_done_;
   std::unique_ptr<DramChannel> dram_;
   std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
+  bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
   std::vector<Ready> replies_;
   std::deque<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
