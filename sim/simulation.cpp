@@ -14,6 +14,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "sim/output_file.h"
 #include "sim/version.h"
 
@@ -297,6 +299,8 @@ RunReport Simulation::run() {
 nlohmann::json Simulation::run_json(const std::vector<std::string>& command_line) const {
   nlohmann::json j;
   j["host_seconds"] = report_.host_seconds;
+  rusage usage{};  // the process's peak resident memory so far (Linux: ru_maxrss in KiB)
+  if (getrusage(RUSAGE_SELF, &usage) == 0) j["peak_memory_bytes"] = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
   j["simulated_ps"] = report_.simulated_ps;
   j["started_at"] = started_at_;
   j["seed"] = seed_;

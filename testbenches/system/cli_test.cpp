@@ -50,6 +50,7 @@ TEST(Cli, RunWritesOutputsAndSummary) {
   EXPECT_NE(r.out.find("cycles/s"), std::string::npos) << r.out;  // the simulation speed
   auto run = nlohmann::json::parse(read_file(d.path() + "/out/run.json"));
   EXPECT_GT(run["host_seconds"].get<double>(), 0);
+  EXPECT_GT(run["peak_memory_bytes"].get<std::uint64_t>(), 1u << 20);  // a process takes more than 1 MiB
   EXPECT_GT(run["rates"]["core_cycles_per_second"].get<double>(), 0);
   EXPECT_EQ(run["versions"]["systemc"].get<std::string>().substr(0, 5), "2.3.4");
   auto stats = nlohmann::json::parse(read_file(d.path() + "/out/stats.json"));
