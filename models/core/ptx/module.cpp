@@ -9,21 +9,6 @@ const char* type_name(Type t) {
   return names[static_cast<int>(t)];
 }
 
-unsigned type_bits(Type t) {
-  switch (t) {
-    case Type::b8: case Type::u8: case Type::s8: return 8;
-    case Type::b16: case Type::u16: case Type::s16: case Type::f16: return 16;
-    case Type::b32: case Type::u32: case Type::s32: case Type::f32: return 32;
-    case Type::b64: case Type::u64: case Type::s64: case Type::f64: return 64;
-    case Type::pred: return 1;
-    case Type::none: return 0;
-  }
-  return 0;
-}
-
-bool is_signed(Type t) { return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64; }
-bool is_float(Type t) { return t == Type::f16 || t == Type::f32 || t == Type::f64; }
-
 const char* op_name(Op op) {
   static const char* const names[] = {
       "mov", "ld", "ldu", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg",

@@ -25,9 +25,20 @@ enum class Mode : std::uint8_t {  // the one sub-operation of atom/red/vote/shfl
 };
 
 const char* type_name(Type t);
-unsigned type_bits(Type t);   // 0 for none
-bool is_signed(Type t);
-bool is_float(Type t);
+// Inline: the executor asks for every operand of every lane.
+inline unsigned type_bits(Type t) {  // 0 for none
+  switch (t) {
+    case Type::b8: case Type::u8: case Type::s8: return 8;
+    case Type::b16: case Type::u16: case Type::s16: case Type::f16: return 16;
+    case Type::b32: case Type::u32: case Type::s32: case Type::f32: return 32;
+    case Type::b64: case Type::u64: case Type::s64: case Type::f64: return 64;
+    case Type::pred: return 1;
+    case Type::none: return 0;
+  }
+  return 0;
+}
+inline bool is_signed(Type t) { return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64; }
+inline bool is_float(Type t) { return t == Type::f16 || t == Type::f32 || t == Type::f64; }
 
 enum class Op : std::uint16_t {
   mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
