@@ -202,7 +202,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   used_registers_ += rc->registers;
   used_shared_ += rc->shared;
   ctas_[idx] = std::move(rc);
-  slots_changed_ = cta_events_ = true;
+  slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   wake();
 }
@@ -826,15 +826,12 @@ bool Sm::tick(sim::Cycle c) {
   // issue, a write-back or a memory reply of its own (the only events that change either), or
   // while a warp of it waits at a barrier (its other warps are then re-checked every cycle).
   bool released = false;
-  const bool check_ctas = cta_events_ || at_barrier_;
-  cta_events_ = at_barrier_ = false;
-  for (std::size_t i = 0; check_ctas && i < ctas_.size(); ++i) {
+  for (std::size_t i = 0; i < ctas_.size(); ++i) {
     if (!ctas_[i] || !ctas_[i]->check) continue;
     ResidentCta& rc = *ctas_[i];
     bool waiting_before = false;
     for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
     rc.check = waiting_before;
-    at_barrier_ = at_barrier_ || waiting_before;
     rc.cta->check_barrier();
     bool still_waiting = false;
     for (std::size_t s : rc.slots) {
@@ -893,7 +890,6 @@ void Sm::touch(std::size_t s) {
 
 void Sm::note_event(std::size_t s) {
   ctas_[slots_[s].cta]->check = true;
-  cta_events_ = true;
 }
 
 void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {

@@ -168,8 +168,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<std::size_t> order_;
   std::vector<std::vector<std::size_t>> by_slot_, by_age_;  // per scheduler: its warps, two orders
   bool slots_changed_ = true;  // a CTA started or retired: rebuild by_slot_ and by_age_
-  bool cta_events_ = false;    // something that may release a barrier or finish a CTA happened
-  bool at_barrier_ = false;    // a warp waited at a barrier when the CTAs were last checked
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
   sim::Cycle now_cycle_ = 0;    // the cycle being stepped

@@ -161,6 +161,8 @@ class Mshr {
   }
   const std::vector<Req>& requests(std::uint64_t line) const { return table_.at(line).reqs; }
   bool can_allocate() const { return table_.size() < entries_; }
+  // A request for the line finds no MSHR nor merge slot: only a fill can let it in.
+  bool refuses(std::uint64_t line) const { return pending(line) ? !can_merge(line) : !can_allocate(); }
   void allocate(std::uint64_t line, Req r, std::uint32_t sectors = kWholeLine) {
     Entry& e = table_[line];
     e.reqs.push_back(std::move(r));

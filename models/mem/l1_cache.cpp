@@ -139,8 +139,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   if (no_mshr || miss_queue_.size() >= miss_queue_size_) {
     ++reservation_fails_;
     ++(no_mshr ? fails_mshr_ : fails_queue_);
-    // Only a fill frees an MSHR or a merge slot: wanting one of those alone, it fails until then.
-    wants_mshr_ = pending ? !mshr_.can_merge(a.line) : !mshr_.can_allocate();
+    wants_mshr_ = mshr_.refuses(a.line);  // then it fails alike until a fill
     return false;
   }
   ++accesses_;

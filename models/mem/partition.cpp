@@ -181,9 +181,8 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   }
   if (pending || !mshr_.can_allocate() || dram_out_.size() >= dram_timing_.queue) {
     ++reservation_fails_;
-    // Only a fill frees an MSHR or a merge slot: wanting one of those alone, it fails until then
-    // (unless a unit beside the L2 may change the table meanwhile).
-    wants_mshr_ = !unit_ && (pending ? !mshr_.can_merge(line) : !mshr_.can_allocate());
+    // Then it fails alike until a fill (unless a unit beside the L2 may change the table meanwhile).
+    wants_mshr_ = !unit_ && mshr_.refuses(line);
     return false;  // retried next cycle
   }
   ++accesses_;
@@ -232,9 +231,10 @@ bool MemoryPartition::tick(sim::Cycle c) {
     if (!r.write) fill(r.tag, r.sectors, c);
   }
   bool taken = false;
-  if (target.has_request(now) && wants_mshr_) {
+  const bool head = target.has_request(now);
+  if (head && wants_mshr_) {
     ++reservation_fails_;  // the head failed for want of an MSHR and no fill has come: it fails alike
-  } else if (target.has_request(now) && handle(target.front(), c)) {
+  } else if (head && handle(target.front(), c)) {
     tlm::tlm_generic_payload& p = target.pop_request(now);
     if (trace_) trace_->hop(gpu(p).txn, track_, "l2");
     taken = true;

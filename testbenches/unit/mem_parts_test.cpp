@@ -83,6 +83,21 @@ TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
   EXPECT_THROW(CacheArray(1000, 4, 128, "bad"), Error);
 }
 
+TEST(Mshr, RefusesOnlyWhatOnlyAFillCanLetIn) {
+  Mshr<int> m(2, 2);  // two lines, two requests per line
+  EXPECT_FALSE(m.refuses(0));
+  m.allocate(0, 1);
+  EXPECT_FALSE(m.refuses(0));    // a merge slot left
+  m.merge(0, 2);
+  EXPECT_TRUE(m.refuses(0));     // merge slots full
+  EXPECT_FALSE(m.refuses(128));  // an MSHR free
+  m.allocate(128, 3);
+  EXPECT_TRUE(m.refuses(256));   // every MSHR taken
+  m.release(0, kWholeLine, [](int) { return 1u; });
+  EXPECT_FALSE(m.refuses(0));
+  EXPECT_FALSE(m.refuses(256));
+}
+
 TEST(AddressMap, InterleavingAndLocalAddresses) {
   AddressMap m{6, 256, false};
   EXPECT_EQ(m.partition(0), 0u);
