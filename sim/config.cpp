@@ -39,14 +39,16 @@ const char* origin_name(Origin o) {
   return "?";
 }
 
-Config::Config(Schema schema) : schema_(std::move(schema)) {
-  for (const auto& path : schema_.order()) {
-    const KeySpec& k = *schema_.key(path);
+Config::Config(Schema schema) : Config(std::make_shared<const Schema>(std::move(schema))) {}
+
+Config::Config(std::shared_ptr<const Schema> schema) : schema_(std::move(schema)) {
+  // The schema's keys come sorted: each setting goes at the end, without a search.
+  for (const auto& [path, k] : schema_->keys()) {
     Setting s;
-    s.value = k.parse(YAML::Load(k.default_text));
+    s.value = k.default_value;
     s.where = {k.source, 0, 0};
     s.base_canonical = s.value.canonical;
-    settings_[path] = s;
+    settings_.emplace_hint(settings_.end(), path, std::move(s));
   }
 }
 
@@ -124,9 +126,9 @@ void Config::load_text(const std::string& text, const std::string& name, Origin 
 void Config::load_node(const YAML::Node& key, const YAML::Node& value, const std::string& prefix,
                        const std::string& file, Origin origin) {
   const std::string path = prefix.empty() ? key.Scalar() : prefix + "." + key.Scalar();
-  if (schema_.key(path)) return set(path, value, mark_location(file, key.Mark()), origin);
-  if (!schema_.section(path)) {
-    std::string hint = schema_.suggest(path);
+  if (schema_->key(path)) return set(path, value, mark_location(file, key.Mark()), origin);
+  if (!schema_->section(path)) {
+    std::string hint = schema_->suggest(path);
     throw config_error(mark_location(file, key.Mark()),
                        path + ": unknown key" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
@@ -146,16 +148,16 @@ void Config::set(const std::string& assignment, const Location& where) {
   } catch (const YAML::Exception& e) {
     throw config_error(where, path + ": YAML syntax: " + e.msg);
   }
-  if (!schema_.key(path)) {
-    std::string hint = schema_.suggest(path);
-    throw config_error(where, path + (schema_.section(path) ? ": is a section, not a key" : ": unknown key") +
+  if (!schema_->key(path)) {
+    std::string hint = schema_->suggest(path);
+    throw config_error(where, path + (schema_->section(path) ? ": is a section, not a key" : ": unknown key") +
                                   (hint.empty() || hint == path ? "" : " (did you mean '" + hint + "'?)"));
   }
   set(path, node.IsNull() ? YAML::Node(std::string()) : node, where, Origin::command_line);
 }
 
 void Config::set(const std::string& path, const YAML::Node& node, const Location& where, Origin origin) {
-  const KeySpec* k = schema_.key(path);
+  const KeySpec* k = schema_->key(path);
   if (!k) throw config_error(where, path + ": unknown key");
   Setting& s = settings_.at(path);
   try {
@@ -200,11 +202,11 @@ std::vector<std::string> Config::get_list(const std::string& p) const { return r
 void Config::check_unused() const {
   std::string msg;
   int count = 0;
-  for (const auto& path : schema_.order()) {
+  for (const auto& path : schema_->order()) {
     const Setting& s = settings_.at(path);
     if (s.origin != Origin::user && s.origin != Origin::command_line) continue;
     if (read_.count(path) || s.value.canonical == s.base_canonical) continue;
-    const KeySpec& k = *schema_.key(path);
+    const KeySpec& k = *schema_->key(path);
     if (count++) msg += "; ";
     msg += s.where.str() + ": " + path + " is set but no model in this run reads it" +
            (k.planned.empty() ? "" : " (planned: " + k.planned + ")");
@@ -220,7 +222,7 @@ std::string Config::to_yaml(bool origins) const {
     if (origins) out << YAML::Comment("keys below equal to a preset's value are not reported as unused");
   }
   std::vector<std::string> open;  // the sections currently open in the emitter
-  for (const auto& path : schema_.order()) {
+  for (const auto& path : schema_->order()) {
     std::vector<std::string> parts;
     std::stringstream ss(path);
     for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);

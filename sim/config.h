@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct Setting {
 class Config {
  public:
   explicit Config(Schema schema);
+  // Shares a schema (no copy): for callers that make many configurations from one.
+  explicit Config(std::shared_ptr<const Schema> schema);
 
   // Loads a preset by name (configs/NAME.yaml, or $IRRGPU_CONFIG_PATH) or a YAML file by path.
   void load(const std::string& preset_or_file);
@@ -54,7 +57,7 @@ class Config {
   std::vector<std::string> get_list(const std::string& path) const;
 
   const Setting& setting(const std::string& path) const;
-  const Schema& schema() const { return schema_; }
+  const Schema& schema() const { return *schema_; }
   const std::vector<std::string>& presets() const { return presets_; }
   // Throws a config error listing keys set by a user file or --set that no model has read.
   void check_unused() const;
@@ -67,7 +70,7 @@ class Config {
                  const std::string& file, Origin origin);
   const Value& read(const std::string& path, std::initializer_list<Type> types) const;
 
-  Schema schema_;
+  std::shared_ptr<const Schema> schema_;
   std::map<std::string, Setting> settings_;
   std::vector<std::string> presets_;     // presets loaded, in order (for config.yaml's include)
   std::vector<std::string> loading_;     // files being loaded, to catch include cycles

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace irr::sim {
 namespace {
@@ -97,21 +98,25 @@ double bound(Type type, const std::string& text) {
 }
 
 // The edit distance, or `limit` when it is at least that: the lengths' difference bounds it
-// from below, so most of a schema's keys cost nothing when an unknown key is matched.
-std::size_t edit_distance(const std::string& a, const std::string& b, std::size_t limit) {
+// from below, and so does each row's least entry, so most of a schema's keys cost little when an
+// unknown key is matched.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
   if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= limit) return limit;
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diag = row[0];
     row[0] = i;
+    std::size_t least = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min(std::min(row[j], row[j - 1]) + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1));
+      least = std::min(least, row[j]);
       diag = up;
     }
+    if (least >= limit) return limit;
   }
-  return row[b.size()];
+  return std::min(row[b.size()], limit);
 }
 
 }  // namespace
@@ -220,7 +225,7 @@ void Schema::walk(const YAML::Node& node, const std::string& prefix, const std::
     if (!body["default"]) throw std::logic_error(where + ": no default");
     k.default_text = yaml_text(body["default"]);
     try {
-      k.parse(body["default"]);
+      k.default_value = k.parse(body["default"]);
     } catch (const std::invalid_argument& e) {
       throw std::logic_error(where + ": bad default: " + e.what());
     }
@@ -246,7 +251,7 @@ std::string Schema::suggest(const std::string& path) const {
     std::size_t d = edit_distance(path, candidate, best_d);
     // Also match on the last component alone, so "l1.sise" finds "l1.size" and a key put under
     // the wrong section ("core.l1_size") finds its real place.
-    auto leaf = [](const std::string& p) { auto i = p.rfind('.'); return i == std::string::npos ? p : p.substr(i + 1); };
+    auto leaf = [](std::string_view p) { auto i = p.rfind('.'); return i == std::string_view::npos ? p : p.substr(i + 1); };
     d = std::min(d, edit_distance(leaf(path), leaf(candidate), best_d) + (leaf(path) == path ? 0 : 1));
     if (d < best_d) { best_d = d; best = candidate; }
   };

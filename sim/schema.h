@@ -40,6 +40,7 @@ struct KeySpec {
   std::string description;
   std::string unit;                 // for plain numbers: "cycles", "entries", ...
   std::string default_text;         // YAML text of the default
+  Value default_value;              // the default, parsed once
   std::optional<double> min, max;   // in the type's base unit (bytes, Hz, ps, B/s)
   std::string min_text, max_text;
   std::vector<std::string> values;  // enumeration (or enumeration elements of a map/list)
@@ -67,6 +68,8 @@ class Schema {
   const SectionSpec* section(const std::string& path) const;
   // The closest declared key or section to a misspelt path, or "" when nothing is close.
   std::string suggest(const std::string& path) const;
+  // Keys by path (sorted).
+  const std::map<std::string, KeySpec>& keys() const { return keys_; }
   // Keys in declaration order.
   const std::vector<std::string>& order() const { return order_; }
   const std::vector<std::string>& section_order() const { return section_order_; }

@@ -4,13 +4,14 @@
 // configuration written back as YAML. Bad input must be an irr::Error naming where.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "sim/config.h"
 #include "sim/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const irr::sim::Schema schema = irr::sim::Schema::builtin();
+  static const auto schema = std::make_shared<const irr::sim::Schema>(irr::sim::Schema::builtin());
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     irr::sim::Config cfg(schema);

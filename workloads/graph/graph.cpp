@@ -14,9 +14,6 @@
 namespace irr::workloads {
 namespace {
 
-// 2^28 vertices make a 1 GiB row array and are far beyond what simulates in days; the bound
-// keeps a bogus header from allocating the host's memory.
-constexpr std::uint64_t kMaxVertices = 1ull << 28;
 constexpr std::uint64_t kMaxEdges = 1ull << 32;
 
 Error bad(const std::string& file, int line, const std::string& why) {
@@ -24,9 +21,11 @@ Error bad(const std::string& file, int line, const std::string& why) {
 }
 
 // Checks a header's claims before anything is allocated for them.
-void check_size(std::istream& in, const std::string& file, int line, std::uint64_t n, std::uint64_t m) {
+void check_size(std::istream& in, const std::string& file, int line, std::uint64_t n, std::uint64_t m,
+                std::uint64_t max_vertices) {
   if (n == 0) throw bad(file, line, "a graph needs at least one vertex");
-  if (n >= kMaxVertices) throw bad(file, line, "too many vertices (" + std::to_string(n) + "; at most 2^28 - 1)");
+  if (n >= max_vertices)
+    throw bad(file, line, "too many vertices (" + std::to_string(n) + "; at most " + std::to_string(max_vertices - 1) + ")");
   if (m >= kMaxEdges) throw bad(file, line, "too many edges (" + std::to_string(m) + "; at most 2^32 - 1)");
   // Each edge takes at least 4 bytes of text ("1 2\n"): a claim far beyond the rest of the file is false.
   std::uint64_t rest = 0;  // at the end of the input (a header on the last line): nothing left
@@ -57,10 +56,10 @@ std::uint64_t number(const std::string& file, int line, const std::string& tok, 
 }
 
 // Opens a graph file for one of the stream readers.
-Graph read_file(const std::string& path, Graph (*read)(std::istream&, const std::string&)) {
+Graph read_file(const std::string& path, Graph (*read)(std::istream&, const std::string&, std::uint64_t)) {
   std::ifstream in(path);
   if (!in) throw bad(path, 0, "cannot read the graph file");
-  return read(in, path);
+  return read(in, path, kMaxGraphVertices);
 }
 
 }  // namespace
@@ -86,7 +85,7 @@ Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& na
 
 Graph read_mtx(const std::string& path) { return read_file(path, read_mtx); }
 
-Graph read_mtx(std::istream& in, const std::string& path) {
+Graph read_mtx(std::istream& in, const std::string& path, std::uint64_t max_vertices) {
   std::string line;
   int ln = 0;
   if (!std::getline(in, line)) throw bad(path, 1, "empty file");
@@ -120,7 +119,7 @@ Graph read_mtx(std::istream& in, const std::string& path) {
   }
   if (!rows) throw bad(path, ln, "no size line");
   const std::uint64_t n = std::max(rows, cols);
-  check_size(in, path, ln, n, nnz * (symmetry == "symmetric" ? 2 : 1));
+  check_size(in, path, ln, n, nnz * (symmetry == "symmetric" ? 2 : 1), max_vertices);
   std::vector<Edge> edges;
   edges.reserve(nnz);
   std::uint64_t seen = 0;
@@ -154,7 +153,7 @@ Graph read_mtx(std::istream& in, const std::string& path) {
 
 Graph read_dimacs(const std::string& path) { return read_file(path, read_dimacs); }
 
-Graph read_dimacs(std::istream& in, const std::string& path) {
+Graph read_dimacs(std::istream& in, const std::string& path, std::uint64_t max_vertices) {
   std::string line;
   int ln = 0;
   std::uint64_t n = 0, m = 0, seen = 0;
@@ -172,7 +171,7 @@ Graph read_dimacs(std::istream& in, const std::string& path) {
       if (sp != "sp") throw bad(path, ln, "expected 'p sp <vertices> <arcs>'");
       n = number(path, ln, a, "the vertex count");
       m = number(path, ln, b, "the arc count");
-      check_size(in, path, ln, n, m);
+      check_size(in, path, ln, n, m, max_vertices);
       edges.reserve(m);
     } else if (kind == "a") {
       if (!n) throw bad(path, ln, "an arc before the 'p sp' line");
@@ -195,7 +194,7 @@ Graph read_dimacs(std::istream& in, const std::string& path) {
 
 Graph read_snap(const std::string& path) { return read_file(path, read_snap); }
 
-Graph read_snap(std::istream& in, const std::string& path) {
+Graph read_snap(std::istream& in, const std::string& path, std::uint64_t max_vertices) {
   std::string line;
   int ln = 0;
   std::vector<Edge> edges;
@@ -207,7 +206,7 @@ Graph read_snap(std::istream& in, const std::string& path) {
     std::string a, b, extra;
     if (!(s >> a >> b)) throw bad(path, ln, "expected '<from> <to>'");
     const std::uint64_t u = number(path, ln, a, "a vertex id"), v = number(path, ln, b, "a vertex id");
-    if (std::max(u, v) + 1 >= kMaxVertices) throw bad(path, ln, "vertex id too large");
+    if (std::max(u, v) + 1 >= max_vertices) throw bad(path, ln, "vertex id too large");
     n = std::max(n, std::max(u, v) + 1);
     edges.push_back({static_cast<std::uint32_t>(u), static_cast<std::uint32_t>(v), 1});
   }
@@ -257,7 +256,7 @@ Graph generate(const std::string& spec) {
   std::uint32_t n = 0;
   if (kind == "grid") {
     const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
-    if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
+    if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxGraphVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
     n = rows * cols;
     // A road-like mesh: each vertex linked both ways to its right and lower neighbours.
     for (std::uint32_t r = 0; r < rows; ++r)
