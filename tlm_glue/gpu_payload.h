@@ -44,6 +44,7 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   bool to_unit = false;          // for the unit beside the partition's L2, not the L2 (it sets bytes of the reply)
   bool from_unit = false;        // a partition unit's own request into its L2: the reply goes back to it
   bool no_allocate = false;      // a load that must not allocate in the L2 (a unit's bypassing read)
+  bool uncached = false;         // a load the L1 did not look up: its reply completes it, fills nothing
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

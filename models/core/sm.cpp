@@ -412,6 +412,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       a.sectors = sectors;
       a.bytes = bytes;
       a.address = address;
+      a.uncached = in.uncached;
       ldst_.push_back(a);
       ++lines;
     };

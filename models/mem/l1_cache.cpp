@@ -77,14 +77,17 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     sim_.note_progress();  // no transactions for the watchdog to see
     return true;
   }
-  if (a.access != Access::load) {
+  if (a.access != Access::load || a.uncached) {
     if (miss_queue_.size() >= miss_queue_size_) {
       ++reservation_fails_;
       ++fails_queue_;
       return false;
     }
     ++accesses_;
-    if (a.access == Access::atomic) {
+    if (a.uncached) {  // counted a miss: the L1 does not serve it
+      ++misses_;
+      to_network(a, c + latency_, 0);
+    } else if (a.access == Access::atomic) {
       ++atomics_;
       to_network(a, c + latency_, 0);
     } else if (write_back_ && array_.contains(a.line)) {
@@ -238,7 +241,7 @@ bool L1Cache::tick(sim::Cycle c) {
     --pending_network_;
     ++sim_.transactions();
     if (trace_) trace_->end(g.txn);
-    if (g.access == Access::load && !g.to_unit) {
+    if (g.access == Access::load && !g.to_unit && !g.uncached) {
       miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
       filled(g, c);
     } else if (g.id != ~0ull) {
@@ -290,6 +293,7 @@ bool L1Cache::tick(sim::Cycle c) {
     g.partition = o.access.unit_partition >= 0 ? static_cast<std::uint32_t>(o.access.unit_partition)
                                                : map_.partition(o.access.line);
     g.to_unit = o.access.unit_partition >= 0;
+    g.uncached = o.access.uncached;
     g.tag = o.access.tag;
     g.issued_ps = now;
     p.set_address(o.access.access == Access::atomic ? o.access.address : o.access.line);

@@ -38,6 +38,7 @@ struct MemAccess {
   // access: it bypasses the L1 (no lookup, no allocation, not counted) and carries `tag` to it.
   std::int32_t unit_partition = -1;
   std::uint32_t tag = 0;
+  bool uncached = false;  // a load the L1 passes to the L2 without a lookup or an allocation
 };
 
 class L1Client {

@@ -30,11 +30,12 @@ std::vector<std::vector<WarpInstruction>> read_trace(const std::string& path, st
       throw bad("'" + sm_s + "' is not an SM number");
     }
     if (sm >= sms) throw bad("SM " + sm_s + " does not exist (gpu.num_sms is " + std::to_string(sms) + ")");
-    if (!(w >> ins.warp >> std::hex >> ins.pc >> std::dec >> kind >> ins.size)) throw bad("expected: sm warp pc ld|st|atom size addr...");
-    if (kind == "ld") ins.access = Access::load;
+    if (!(w >> ins.warp >> std::hex >> ins.pc >> std::dec >> kind >> ins.size)) throw bad("expected: sm warp pc ld|ld.cg|st|atom size addr...");
+    ins.uncached = kind == "ld.cg";
+    if (kind == "ld" || kind == "ld.cg") ins.access = Access::load;
     else if (kind == "st") ins.access = Access::store;
     else if (kind == "atom") ins.access = Access::atomic;
-    else throw bad("'" + kind + "' is not ld, st or atom");
+    else throw bad("'" + kind + "' is not ld, ld.cg, st or atom");
     if (ins.size == 0 || ins.size > 16 || (ins.size & (ins.size - 1))) throw bad("access size must be 1, 2, 4, 8 or 16");
     std::string a;
     unsigned t = 0;
@@ -176,6 +177,7 @@ bool TrafficGenerator::tick(sim::Cycle) {
           unsigned bytes = 0;
           for (std::uint32_t s = l.sectors; s; s &= s - 1) bytes += coalescer_.sector_size();
           queue_.push_back({next_id_++, w, ins.pc, ins.access, tlm_glue::AtomicOp::none, l.line, l.sectors, bytes, l.line});
+          queue_.back().uncached = ins.uncached;
         }
       }
       waiting_lines_[w] = static_cast<std::uint32_t>(queue_.size());

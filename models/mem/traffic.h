@@ -27,6 +27,7 @@ struct WarpInstruction {
   std::uint32_t warp = 0;
   std::uint64_t pc = 0;
   tlm_glue::Access access = tlm_glue::Access::load;
+  bool uncached = false;  // ld.cg: a load the L1 passes to the L2
   unsigned size = 4;
   std::uint32_t mask = 0;
   std::uint64_t addr[32] = {};

@@ -175,6 +175,21 @@ TEST(MemTiming, SectorMissWidensTheLineInFlight) {
 // bypasses each fill that has a victim. Four lines fill the L1's set 0 (4 ways of 32 sets), the
 // fifth has a victim and is bypassed, so loading it again misses — the L2 has it — while a line
 // that was installed still hits.
+TEST(MemTiming, UncachedLoadsReadTheL2AndAllocateNothingInTheL1) {
+  // ld.cg (as ld.volatile, ld.relaxed.gpu): past a cached copy to the L2, fetching only its
+  // sector; its own line stays out of the L1, so the next ordinary load of it misses there too.
+  Outcome r = run(one(0, "ld", 0x1000) + one(0, "ld.cg", 0x1004) + one(0, "ld", 0x1008) + one(0, "ld.cg", 0x2000) +
+                      one(0, "ld", 0x2000) + one(0, "ld", 0x2004),
+                  {});
+  ASSERT_EQ(r.history.size(), 6u);
+  EXPECT_EQ(r.history[0].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[1].second, kSectorL2Hit);  // not the L1's copy
+  EXPECT_EQ(r.history[2].second, kL1Hit);  // the copy is still there
+  EXPECT_EQ(r.history[3].second, sector_dram_miss(Ld));
+  EXPECT_EQ(r.history[4].second, kL2Hit);  // not installed in the L1 (the L2 has the whole line)
+  EXPECT_EQ(r.history[5].second, kL1Hit);
+}
+
 TEST(MemTiming, BypassedFillIsNotInstalled) {
   std::string t;
   for (unsigned long a : {0x0ul, 0x1000ul, 0x2000ul, 0x3000ul, 0x4000ul, 0x4000ul, 0x3000ul}) t += one(0, "ld", a);

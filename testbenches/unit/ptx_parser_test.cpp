@@ -92,6 +92,24 @@ TEST(PtxParser, WarpPrimitivesAndConversions) {
   }
 }
 
+TEST(PtxParser, LoadsThatMustReadPastTheL1AreUncached) {
+  auto uncached = [](const std::string& load) {
+    const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{\n"
+                             ".reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [k_p];\n" + load + " %r1, [%rd1];\nret;\n}\n";
+    const Module m = parse(text, "t.ptx");
+    return m.find("k")->code[1].uncached;
+  };
+  for (const char* ld : {"ld.volatile.global.u32", "ld.global.cg.u32", "ld.global.cv.u32", "ld.relaxed.gpu.global.u32",
+                         "ld.acquire.sys.global.u32", "ld.volatile.u32"})
+    EXPECT_TRUE(uncached(ld)) << ld;
+  for (const char* ld : {"ld.global.u32", "ld.global.ca.u32", "ld.global.cs.u32", "ld.global.lu.u32",
+                         "ld.relaxed.cta.global.u32", "ld.global.nc.u32"})
+    EXPECT_FALSE(uncached(ld)) << ld;
+  // Stores' cache operators are hints the L1's write policy decides.
+  EXPECT_EQ(error_of("st.global.wt.u32 [%r1], %r2;\nst.global.cg.u32 [%r1], %r2;\nst.volatile.global.u32 [%r1], %r2;"), "");
+  EXPECT_EQ(error_of("st.global.cv.u32 [%r1], %r2;"), "t.ptx:8:1: unsupported modifier '.cv' on st");
+}
+
 TEST(PtxParser, RejectsWithPositions) {
   EXPECT_NE(error_of("tex.2d.v4.f32.f32 {%r0,%r1,%r2,%r3}, [t, {%r0,%r1}];").find("t.ptx:8:1: unsupported instruction 'tex'"),
             std::string::npos);

@@ -69,6 +69,12 @@ TEST(Graphs, MalformedInputsNameTheirLine) {
   EXPECT_EQ(error_of("a 1 2 3\n", ".gr"), "bad.gr:1: an arc before the 'p sp' line");
   EXPECT_EQ(error_of("0 1\n2\n", ".txt"), "bad.txt:2: expected '<from> <to>'");
   EXPECT_EQ(error_of("0 -1\n", ".txt"), "bad.txt:1: expected a vertex id, found '-1'");
+  // Found by fuzzing: vertex 2^64 - 1 wrapped the bound check to 0 and left an edge to vertex
+  // 2^32 - 1 in a 5-vertex CSR.
+  EXPECT_EQ(error_of("4 18446744073709551615\n", ".txt"), "bad.txt:1: vertex id too large");
+  // ... and so would 2^63 symmetric entries, doubled (found reading the code after it).
+  EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 9223372036854775808\n1 2\n", ".mtx"),
+            "bad.mtx:2: too many entries (9223372036854775808; at most 2^32 - 1)");
 }
 
 TEST(Graphs, ReadersTakeALowerVertexBound) {

@@ -119,6 +119,8 @@ Graph read_mtx(std::istream& in, const std::string& path, std::uint64_t max_vert
   }
   if (!rows) throw bad(path, ln, "no size line");
   const std::uint64_t n = std::max(rows, cols);
+  // (Checked before it is doubled: 2^63 symmetric entries would wrap to 0 edges.)
+  if (nnz >= kMaxEdges) throw bad(path, ln, "too many entries (" + std::to_string(nnz) + "; at most 2^32 - 1)");
   check_size(in, path, ln, n, nnz * (symmetry == "symmetric" ? 2 : 1), max_vertices);
   std::vector<Edge> edges;
   edges.reserve(nnz);
@@ -206,7 +208,8 @@ Graph read_snap(std::istream& in, const std::string& path, std::uint64_t max_ver
     std::string a, b, extra;
     if (!(s >> a >> b)) throw bad(path, ln, "expected '<from> <to>'");
     const std::uint64_t u = number(path, ln, a, "a vertex id"), v = number(path, ln, b, "a vertex id");
-    if (std::max(u, v) + 1 >= max_vertices) throw bad(path, ln, "vertex id too large");
+    // (Not `max + 1 >= bound`: vertex 2^64 - 1 would wrap it to 0.)
+    if (std::max(u, v) >= max_vertices - 1) throw bad(path, ln, "vertex id too large");
     n = std::max(n, std::max(u, v) + 1);
     edges.push_back({static_cast<std::uint32_t>(u), static_cast<std::uint32_t>(v), 1});
   }

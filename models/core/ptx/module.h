@@ -106,6 +106,9 @@ struct Instruction {
   Mode mode = Mode::none;
   std::uint8_t vec = 1;  // .v2 / .v4
   bool sat = false, ftz = false, approx = false, full = false, uni = false, nc = false, to = false, shiftamt = false;
+  // A load the L1 must not serve (ld.volatile, .cg, .cv, or .relaxed/.acquire at .gpu/.sys
+  // scope): it reads the L2, where other SMs' writes are, and allocates nothing in the L1.
+  bool uncached = false;
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register
   std::vector<Operand> ops;       // destination(s) first, as written

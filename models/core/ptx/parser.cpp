@@ -74,8 +74,12 @@ const std::unordered_map<std::string, Mode> kAtomModes = {
 
 // Memory-ordering and scope qualifiers: accepted and ignored (the functional model executes
 // every memory operation in issue order).
-const char* const kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "cta", "gpu", "sys",
-                                "gl", "aligned", "weak", "mmio"};
+const char* const kIgnored[] = {"release", "acq_rel", "sc", "cta", "gl", "aligned", "weak", "mmio"};
+// Cache operators: those of loads that read past the L1 (global level, volatile) make the load
+// uncached; the others are hints the model takes as the default (.ca, .cs, .lu; stores write
+// through or evict as the L1 is configured).
+const char* const kLoadCacheHints[] = {"ca", "cs", "lu"};
+const char* const kStoreCacheHints[] = {"wb", "cg", "cs", "wt"};
 
 const std::unordered_map<std::string, Special> kSpecials = {
     {"%tid.x", Special::tid_x},         {"%tid.y", Special::tid_y},           {"%tid.z", Special::tid_z},
@@ -529,6 +533,7 @@ class Parser {
     }
     ins.op = it->second;
     if (base == "barrier") ins.mode = Mode::sync;
+    bool strong = false, wide_scope = false;  // .relaxed/.acquire, at .gpu/.sys scope
     for (std::size_t i = 1; i < parts.size(); ++i) {
       const std::string& m = parts[i];
       auto bad = [&] { return error(t, "unsupported modifier '." + m + "' on " + base); };
@@ -578,11 +583,20 @@ class Parser {
         ins.shiftamt = true;
       } else if (m == "to" && ins.op == Op::cvta) {
         ins.to = true;
+      } else if (m == "volatile" || ((m == "cg" || m == "cv") && (ins.op == Op::ld || ins.op == Op::ldu))) {
+        ins.uncached = ins.op == Op::ld || ins.op == Op::ldu;
+      } else if (m == "relaxed" || m == "acquire") {
+        strong = true;
+      } else if (m == "gpu" || m == "sys") {
+        wide_scope = true;
+      } else if ((ins.op == Op::ld && std::find(std::begin(kLoadCacheHints), std::end(kLoadCacheHints), m) != std::end(kLoadCacheHints)) ||
+                 (ins.op == Op::st && std::find(std::begin(kStoreCacheHints), std::end(kStoreCacheHints), m) != std::end(kStoreCacheHints))) {
       } else if (std::find(std::begin(kIgnored), std::end(kIgnored), m) != std::end(kIgnored)) {
       } else {
         throw bad();
       }
     }
+    if (strong && wide_scope && ins.op == Op::ld) ins.uncached = true;
     if (ins.op == Op::bar && ins.mode == Mode::none) ins.mode = Mode::sync;  // bar.sync is also spelt bar
   }
 
