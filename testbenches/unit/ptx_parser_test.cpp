@@ -188,6 +188,17 @@ TEST(PtxParser, NegativeAddressOffsets) {
   EXPECT_NE(error_of("ld.global.u32 %r0, [%r1+-];").find("expected a number"), std::string::npos);
 }
 
+// A rotate (nvcc: shf.l.wrap) and __syncwarp (bar.warp.sync), from the lock benchmarks' kernels.
+TEST(PtxParser, FunnelShiftAndWarpBarrier) {
+  EXPECT_EQ(error_of("shf.l.wrap.b32 %r1, %r2, %r2, %r3;"), "");
+  EXPECT_EQ(error_of("shf.r.clamp.b32 %r1, %r2, %r2, 5;"), "");
+  EXPECT_NE(error_of("shf.wrap.b32 %r1, %r2, %r2, %r3;").find("shf needs a direction, .l or .r"), std::string::npos);
+  EXPECT_NE(error_of("shf.l.wrap.b32 %r1, %r2, %r3;").find("shf takes 4 operands, not 3"), std::string::npos);
+  EXPECT_EQ(error_of("bar.warp.sync %r1;"), "");
+  EXPECT_EQ(error_of("bar.warp.sync -1;"), "");
+  EXPECT_NE(error_of("bar.sync.warp %r1;").find("unsupported modifier '.warp'"), std::string::npos);
+}
+
 // Indirect calls (nvcc at -O0 -G, issue 22's PTX corpus): the call must name a .callprototype
 // (or .calltargets) label declared before it, with as many returns and arguments.
 TEST(PtxParser, IndirectCallsNeedAMatchingPrototype) {

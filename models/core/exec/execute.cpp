@@ -304,6 +304,14 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       });
       return;
 
+    case Op::shf:  // funnel shift of b:a (b the high word) by c: .l keeps the high word, .r the low
+      each([&](unsigned l) {
+        const std::uint64_t ab = src(1, l, Type::b32) | src(2, l, Type::b32) << 32;
+        const std::uint64_t c = src(3, l, Type::u32), n = in.clamp ? std::min<std::uint64_t>(c, 32) : c & 31;
+        write(in.ops[0], l, in.mode == Mode::left ? zext((ab << n) >> 32, 32) : zext(ab >> n, 32));
+      });
+      return;
+
     case Op::prmt:
       each([&](unsigned l) {
         const std::uint64_t a = src(1, l, Type::b32), b = src(2, l, Type::b32), c = src(3, l, Type::b32);
@@ -462,6 +470,8 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       state_ = State::at_barrier;
       return;
     case Op::membar: case Op::fence: return;  // memory operations already take effect in issue order
+    // The SIMT stack keeps a warp's converged lanes in lockstep (pre-Volta): __syncwarp has nothing to wait for.
+    case Op::warpsync: return;
 
     case Op::activemask:
       each([&](unsigned l) { write(in.ops[0], l, active); });

@@ -21,7 +21,8 @@ enum class Mode : std::uint8_t {  // the one sub-operation of atom/red/vote/shfl
   all, any, uni, ballot,                                      // vote
   up, down, bfly, idx,                                        // shfl
   lo, hi, wide,                                               // mul, mad
-  sync, arrive, red_popc, red_and, red_or                     // bar
+  sync, arrive, red_popc, red_and, red_or,                    // bar
+  left, right                                                 // shf
 };
 
 const char* type_name(Type t);
@@ -44,7 +45,7 @@ enum class Op : std::uint16_t {
   mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
   shl, shr, popc, clz, brev, bfind, bfe, bfi, prmt, setp, selp, set, bra, ret, exit, bar, membar, fence, atom,
   red, activemask, vote, shfl, match, redux, fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, call, copysign, testp,
-  extension
+  shf, warpsync, extension
 };
 const char* op_name(Op op);
 
@@ -109,6 +110,7 @@ struct Instruction {
   // A load the L1 must not serve (ld.volatile, .cg, .cv, or .relaxed/.acquire at .gpu/.sys
   // scope): it reads the L2, where other SMs' writes are, and allocates nothing in the L1.
   bool uncached = false;
+  bool clamp = false;  // shf.clamp: the shift amount clamped to 32 (else .wrap: taken modulo 32)
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register
   std::vector<Operand> ops;       // destination(s) first, as written

@@ -41,7 +41,7 @@ const std::unordered_map<std::string, Op> kOps = {
     {"div", Op::div},     {"rem", Op::rem},     {"min", Op::min},       {"max", Op::max},     {"abs", Op::abs},
     {"neg", Op::neg},     {"and", Op::and_},    {"or", Op::or_},        {"xor", Op::xor_},    {"not", Op::not_},
     {"cnot", Op::cnot},   {"shl", Op::shl},     {"shr", Op::shr},       {"popc", Op::popc},   {"clz", Op::clz},
-    {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},
+    {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},   {"shf", Op::shf},
     {"setp", Op::setp},   {"selp", Op::selp},   {"set", Op::set},       {"bra", Op::bra},     {"ret", Op::ret},
     {"exit", Op::exit},   {"bar", Op::bar},     {"barrier", Op::bar},   {"membar", Op::membar}, {"fence", Op::fence},
     {"atom", Op::atom},   {"red", Op::red},     {"activemask", Op::activemask}, {"vote", Op::vote},
@@ -558,11 +558,18 @@ class Parser {
         ins.mode = m == "all" ? Mode::all : m == "any" ? Mode::any : m == "uni" ? Mode::uni : Mode::ballot;
       } else if ((m == "up" || m == "down" || m == "bfly" || m == "idx") && ins.op == Op::shfl) {
         ins.mode = m == "up" ? Mode::up : m == "down" ? Mode::down : m == "bfly" ? Mode::bfly : Mode::idx;
+      } else if (m == "warp" && ins.op == Op::bar && i == 1) {
+        ins.op = Op::warpsync;  // bar.warp.sync: a warp's own barrier, not its CTA's
+      } else if ((m == "l" || m == "r") && ins.op == Op::shf) {
+        ins.mode = m == "l" ? Mode::left : Mode::right;
+      } else if ((m == "wrap" || m == "clamp") && ins.op == Op::shf) {
+        ins.clamp = m == "clamp";
       } else if ((m == "lo" || m == "hi" || m == "wide") && (ins.op == Op::mul || ins.op == Op::mad)) {
         ins.mode = m == "lo" ? Mode::lo : m == "hi" ? Mode::hi : Mode::wide;
       } else if (m == "sync" || m == "arrive") {
         if (ins.op == Op::bar) ins.mode = m == "sync" ? Mode::sync : Mode::arrive;
-        else if (ins.op != Op::vote && ins.op != Op::shfl && ins.op != Op::match && ins.op != Op::redux) throw bad();
+        else if (ins.op != Op::vote && ins.op != Op::shfl && ins.op != Op::match && ins.op != Op::redux && ins.op != Op::warpsync)
+          throw bad();
       } else if (m == "red" && ins.op == Op::bar) {
         ins.mode = Mode::red_popc;  // refined by the next modifier
       } else if ((m == "popc" || m == "and" || m == "or") && ins.op == Op::bar && ins.mode == Mode::red_popc) {
@@ -761,8 +768,8 @@ class Parser {
     switch (ins.op) {
       case Op::ret: case Op::exit: case Op::membar: case Op::fence: need(0); break;
       case Op::bra: need(1); break;
-      case Op::activemask: need(1); break;
-      case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: need(4); break;
+      case Op::activemask: case Op::warpsync: need(1); break;
+      case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: case Op::shf: need(4); break;
       case Op::bfi: need(5); break;
       case Op::ld: case Op::ldu: case Op::st:
         need(2);
@@ -771,6 +778,7 @@ class Parser {
         break;
       default: break;
     }
+    if (ins.op == Op::shf && ins.mode == Mode::none) throw error(at, "shf needs a direction, .l or .r");
     if ((ins.op == Op::ld || ins.op == Op::st || ins.op == Op::atom || ins.op == Op::red) && ins.type == Type::none)
       throw error(at, std::string(op_name(ins.op)) + " without a type");
     if (ins.op == Op::cvt && (ins.type == Type::none || ins.type2 == Type::none))
