@@ -8,7 +8,7 @@
 set -euo pipefail
 build=${1:-build-fuzz}
 seconds=${2:-60}
-targets=${3:-ptx config schema mtx dimacs snap}
+targets=${3:-ptx config schema sweep mtx dimacs snap}
 src=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v clang++ >/dev/null 2>&1 || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
   echo "fuzz: skipped: needs clang and libFuzzer (Debian packages clang and libclang-rt-14-dev)" >&2
