@@ -18,6 +18,7 @@
 #include "apps/irrgpu/timed_gpu.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
+#include "workloads/locks/locks.h"
 #include "workloads/wavefront/wavefront.h"
 #include "models/dac/queues.h"
 #include "workloads/suite/suite.h"
@@ -213,12 +214,16 @@ int list_workloads() {
     std::cout << "  " << v.name << ": " << v.description << (v.dependencies ? " [timed: gpu.cta_scheduler dats]" : "") << "\n";
   std::cout << "\nsuite kernels (docs/dac.md), variants original and dac (split by the DAC pass; timed: DAC in every SM):\n";
   for (const auto& k : workloads::suite::kernels()) std::cout << k.name << ": " << k.description << " [" << k.access << "]\n";
+  std::cout << "\nlock benchmarks (--collisions N --servers N --scale K; docs/workloads.md), each in every variant:\n";
+  for (const auto& b : workloads::locks::benchmarks()) std::cout << b.name << ": " << b.description << "\n";
+  for (const auto& [name, description] : workloads::locks::variants()) std::cout << "  " << name << ": " << description << "\n";
   return 0;
 }
 
 int run(const RunOptions& o) {
   if (workloads::wavefront::find(o.workload)) return guarded([&] { return run_wavefront(o); });
   if (workloads::suite::find(o.workload)) return guarded([&] { return run_suite(o); });
+  if (workloads::locks::find(o.workload)) return guarded([&] { return run_locks(o); });
   if (!o.workload.empty()) return guarded([&] { return run_workload(o); });
   return guarded([&] {
     if (!o.timing_from_kernel.empty())

@@ -46,7 +46,9 @@ struct RunOptions {
   // A wavefront workload (workloads/wavefront): tiles per side and elements per tile side.
   std::string tiles = "32x32";
   std::uint32_t tile = 32;
-  std::uint32_t scale = 1;  // a suite kernel's input size multiplier
+  std::uint32_t scale = 1;  // a suite kernel's input size multiplier; a lock benchmark's items (x 16,384)
+  // A lock benchmark (workloads/locks): entries the items pick from, server blocks when delegated.
+  std::uint32_t collisions = 1024, servers = 15;
   std::vector<std::string> program;  // irrgpu exec: the application and its arguments
 };
 
@@ -74,6 +76,7 @@ void check_trace(const RunOptions& options, sim::Simulation& sim);
 void check_mode(const RunOptions& options);
 int run_wavefront(const RunOptions& options);
 int run_suite(const RunOptions& options);  // apps/irrgpu/run_suite.cpp: a suite kernel, original or DAC
+int run_locks(const RunOptions& options);  // apps/irrgpu/run_locks.cpp: a lock benchmark, global or delegated
 int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);

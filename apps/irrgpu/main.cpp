@@ -59,7 +59,10 @@ extern "C" int sc_main(int argc, char** argv) {
   run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data; wavefront: global)");
   run_cmd->add_option("--tiles", run.tiles, "Wavefront workloads: WxH tiles, one block each (default: 32x32)");
   run_cmd->add_option("--tile", run.tile, "Wavefront workloads: elements per tile side, one thread each (1-32, default: 32)");
-  run_cmd->add_option("--scale", run.scale, "Suite kernels: multiplies each input's main dimension (default: 1)");
+  run_cmd->add_option("--scale", run.scale,
+                      "Suite kernels: multiplies each input's main dimension; lock benchmarks: 16,384 items times it (default: 1)");
+  run_cmd->add_option("--collisions", run.collisions, "Lock benchmarks: entries the items pick from at random (default: 1024)");
+  run_cmd->add_option("--servers", run.servers, "Lock benchmarks, delegated: server thread blocks (default: 15, one per SM of gtx480)");
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
   run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
   run_cmd->add_option("--timing-from-kernel", run.timing_from_kernel,

@@ -6,6 +6,7 @@
 
 #include "testbenches/common/testing.h"
 #include "workloads/graphmem/graphmem.h"
+#include "workloads/locks/locks.h"
 #include "workloads/wavefront/wavefront.h"
 #include "workloads/workloads.h"
 
@@ -238,4 +239,35 @@ TEST(Wavefront, TilesAndVariantsAreCheckedWithClearErrors) {
     EXPECT_NE(std::string(e.what()).find("global, cdp, deplinks, lrr, lvl"), std::string::npos) << e.what();
   }
   EXPECT_EQ(wf::find("bfs"), nullptr);
+}
+
+TEST(Workloads, LockBenchmarkCheckFindsEveryFault) {
+  namespace locks = irr::workloads::locks;
+  locks::Options o;
+  o.items = 1000;
+  o.collisions = 7;
+  const auto keys = locks::keys(o);
+  EXPECT_EQ(keys, locks::keys(o));  // the same seed, the same keys
+  std::vector<std::int32_t> heads(7, -1), next(1000, -1);
+  for (std::int32_t i = 0; i < 1000; ++i) {
+    ASSERT_GE(keys[i], 0);
+    ASSERT_LT(keys[i], 7);
+    next[i] = heads[keys[i]];
+    heads[keys[i]] = i;
+  }
+  EXPECT_EQ(locks::check_lists(keys, heads, next), "");
+  auto lost = next;
+  lost[heads[3]] = -1;  // the list of entry 3 cut after its first item
+  EXPECT_NE(locks::check_lists(keys, heads, lost).find("an insert was lost"), std::string::npos);
+  auto cycle = next;
+  cycle[heads[2]] = heads[2];
+  EXPECT_NE(locks::check_lists(keys, heads, cycle).find("linked twice"), std::string::npos);
+  auto swapped = heads;
+  std::swap(swapped[0], swapped[1]);
+  EXPECT_NE(locks::check_lists(keys, swapped, next).find("is in entry"), std::string::npos);
+  auto wild = heads;
+  wild[4] = 1000;
+  EXPECT_NE(locks::check_lists(keys, wild, next).find("no item"), std::string::npos);
+  o.seed = 2;
+  EXPECT_NE(keys, locks::keys(o));
 }

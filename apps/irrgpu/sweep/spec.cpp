@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "sim/config.h"
@@ -214,13 +215,15 @@ std::string locate(const std::string& layer, const fs::path& dir) {
 // sweep file's line for a bad value.
 void validate(const std::vector<std::vector<const Value*>>& combos, const std::vector<std::string>& keys,
               const fs::path& dir) {
+  // Parsed once: a sweep may load hundreds of configurations.
+  static const auto schema = std::make_shared<const sim::Schema>(sim::Schema::builtin());
   std::set<std::string> done;
   for (const auto& combo : combos) {
     std::string sig;
     for (std::size_t k = 0; k < keys.size(); ++k)
       if (keys[k] == "config" || keys[k].find('.') != std::string::npos) sig += keys[k] + "=" + combo[k]->text + "\n";
     if (!done.insert(sig).second) continue;
-    sim::Config cfg(sim::Schema::builtin());
+    sim::Config cfg(schema);
     const Value* config = nullptr;
     for (std::size_t k = 0; k < keys.size(); ++k)
       if (keys[k] == "config") config = combo[k];
@@ -290,7 +293,7 @@ const std::vector<std::pair<std::string, std::string>>& run_fields() {
       {"graph", "--graph"},       {"source", "--source"},       {"scale", "--scale"},
       {"tiles", "--tiles"},       {"tile", "--tile"},           {"mode", "--mode"},
       {"seed", "--seed"},         {"sample_every", "--sample-every"},
-      {"timing_from_kernel", "--timing-from-kernel"}};
+      {"timing_from_kernel", "--timing-from-kernel"}, {"collisions", "--collisions"}, {"servers", "--servers"}};
   return fields;
 }
 

@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Lock delegation against global spin locks (seed 001 chapter 4; docs/results/delegate.md): the HT
+benchmark (65,536 inserts: more than the GPU holds threads at once) at the dissertation's collision factors, global and delegated, timed on
+the gtx480 preset; then the delegated version's sensitivity to the number of server blocks. For
+each run: kernel cycles, speedup, atomic operations and serialisation stalls at the L2 partitions,
+L2 accesses, SM cycles with no CTA. Prints markdown tables.
+
+Usage: experiments/delegate_study.py [--build build] [--jobs N] [--from-sweep DIR]
+"""
+import argparse
+import os
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import simulate as sim
+from simulate import simulate
+
+COLLISIONS = [256, 1024, 32768, 131072]
+SERVERS = [4, 8, 15, 30, 45]
+# The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
+PAPER = {256: 0.13, 1024: 0.25}
+
+
+def measure(irrgpu, variant, collisions, servers, tmp):
+    out = os.path.join(tmp, f"ht_{variant}_{collisions}_{servers}")
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", "ht", "--variant", variant, "--collisions", str(collisions), "--scale", "4"]
+    if servers != 15:
+        cmd += ["--servers", str(servers)]
+    j = simulate(cmd, out)
+    if sim.planning():
+        return None
+    s = {k: v["value"] for k, v in j["stats"].items() if "value" in v and not isinstance(v["value"], list)}
+    total = lambda suffix: sum(v for k, v in s.items() if k.startswith("gpu.") and ".total." not in k and k.endswith(suffix))
+    return {"cycles": s["gpu.total.kernel_cycles"], "atomics": total(".atomic.operations"),
+            "serialised": total(".atomic.serialisation_stalls"), "l2": total(".l2.accesses"),
+            "idle": s["gpu.total.idle_sm_cycles"], "atomic_stall": s["gpu.total.stall.memory.atomic"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    sim.add_sweep_option(ap)
+    a = ap.parse_args()
+    sim.use_sweep(a.from_sweep)
+    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    runs = [(v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
+    runs += [("delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
+        results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
+    if sim.planning():
+        return
+    print("| collisions | global cycles | delegated cycles | speedup | paper | L2 atomic operations global / delegated "
+          "| L2 atomic serialisation stalls global / delegated | L2 accesses global / delegated |")
+    print("|---|---|---|---|---|---|---|---|")
+    for c in COLLISIONS:
+        g, d = results[("global", c, 15)], results[("delegated", c, 15)]
+        paper = f"{1 / PAPER[c]:.1f}x" if c in PAPER else ""
+        print(f"| {c} | {g['cycles']:,.0f} | {d['cycles']:,.0f} | {g['cycles'] / d['cycles']:.2f}x | {paper} "
+              f"| {g['atomics']:,.0f} / {d['atomics']:,.0f} | {g['serialised']:,.0f} / {d['serialised']:,.0f} "
+              f"| {g['l2']:,.0f} / {d['l2']:,.0f} |")
+    print()
+    print("| collisions | servers | delegated cycles | speedup over global | SM cycles with no CTA |")
+    print("|---|---|---|---|---|")
+    for c in (256, 32768):
+        for n in SERVERS:
+            d = results[("delegated", c, n)]
+            print(f"| {c} | {n} | {d['cycles']:,.0f} | {results[('global', c, 15)]['cycles'] / d['cycles']:.2f}x "
+                  f"| {d['idle']:,.0f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

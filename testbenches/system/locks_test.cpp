@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lock benchmarks (workloads/locks, docs/workloads.md "Locks") as a user runs them: both
+// variants leave every item in its entry's list, functionally and timed; delegation removes the
+// spin locks' atomics; bad options are one-line errors naming the option.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "testbenches/common/testing.h"
+
+using irr::testing::read_file;
+using irr::testing::run_cli;
+using irr::testing::TempDir;
+
+namespace {
+
+// stats.json's value of `name` after a timed run of ht.
+double stat(const std::string& dir, const std::string& name) {
+  return nlohmann::json::parse(read_file(dir + "/stats.json"))["stats"][name]["value"].get<double>();
+}
+
+double l1_atomics(const std::string& dir) {
+  const auto stats = nlohmann::json::parse(read_file(dir + "/stats.json"))["stats"];
+  double sum = 0;
+  for (const auto& [name, s] : stats.items())
+    if (name.size() > 11 && name.compare(name.size() - 11, 11, ".l1.atomics") == 0) sum += s["value"].get<double>();
+  return sum;
+}
+
+}  // namespace
+
+TEST(Locks, BothVariantsInsertEveryItemFunctionally) {
+  for (const char* variant : {"global", "delegated"})
+    for (const char* collisions : {"8", "64", "100000"}) {
+      auto r = run_cli({"run", "-q", "--mode", "functional", "--workload", "ht", "--variant", variant, "--collisions",
+                        collisions, "--servers", "5"});
+      EXPECT_EQ(r.exit_code, 0) << variant << " " << collisions << ": " << r.out << r.err;
+      EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    }
+}
+
+TEST(Locks, TimedDelegationReplacesSpinLockAtomics) {
+  TempDir g, d;
+  for (auto [variant, dir] : {std::pair{"global", &g}, std::pair{"delegated", &d}}) {
+    auto r = run_cli({"run", "-q", "--workload", "ht", "--variant", variant, "--collisions", "256", "-o", dir->path()});
+    ASSERT_EQ(r.exit_code, 0) << variant << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  }
+  // 16,384 inserts over 256 entries: the spin locks retry (more than one atomic an insert, each at
+  // the L2), the delegated version takes no global lock (three atomics a message: reserve, bit, and
+  // the server's clear) and finishes sooner.
+  EXPECT_GT(l1_atomics(g.path()), 2 * 16384);
+  EXPECT_LT(stat(d.path(), "gpu.total.stall.memory.atomic"), stat(g.path(), "gpu.total.stall.memory.atomic") / 4);
+  EXPECT_LT(stat(d.path(), "gpu.total.kernel_cycles"), stat(g.path(), "gpu.total.kernel_cycles"));
+}
+
+TEST(Locks, BadOptionsAreErrorsNamingThem) {
+  auto r = run_cli({"run", "--workload", "ht", "--variant", "fast"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'fast' is not a variant of lock benchmark ht (global, delegated)"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "ht", "--collisions", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--collisions"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "ht", "--graph", "rmat:scale=5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("takes no graph"), std::string::npos) << r.err;
+  // More servers than gtx480's 15 SMs hold blocks at once leave no room for a client.
+  r = run_cli({"run", "--workload", "ht", "--variant", "delegated", "--servers", "1000"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("1000 server blocks, but the GPU holds"), std::string::npos) << r.err;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "workloads/locks/locks.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+#include "sim/hash.h"
+#include "workloads/workloads.h"
+
+namespace irr::workloads::locks {
+namespace {
+
+using runtime::Args;
+using runtime::Device;
+using runtime::Dim3;
+
+constexpr std::uint32_t kBlock = 256;       // threads a block; a server block is 8 warps (locks.cu)
+constexpr std::uint64_t kSlots = 4096;      // message slots per server (locks.cu CAP)
+
+struct Run {
+  Device& d;
+  std::size_t module;
+  Outcome out;
+  Run(Device& dev) : d(dev), module(dev.load_module(kernels_dir() + "/locks.ptx")) {}
+  std::uint64_t upload(const std::vector<std::int32_t>& v) {
+    const std::uint64_t p = d.malloc(std::max<std::size_t>(1, v.size()) * 4);
+    d.memcpy_to_device(p, v.data(), v.size() * 4);
+    return p;
+  }
+  std::uint64_t zeros(std::uint64_t bytes) {
+    const std::uint64_t p = d.malloc(std::max<std::uint64_t>(1, bytes));
+    d.memset(p, 0, bytes);
+    return p;
+  }
+  std::vector<std::int32_t> download(std::uint64_t p, std::size_t n) {
+    std::vector<std::int32_t> v(n);
+    d.memcpy_to_host(v.data(), p, n * 4);
+    return v;
+  }
+  void launch(const std::string& kernel, std::uint32_t blocks, const Args& args) {
+    const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
+    ++out.launches;
+    out.warp_instructions += st.warp_instructions;
+    out.thread_instructions += st.thread_instructions;
+  }
+};
+
+Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
+  const std::vector<std::int32_t> k = keys(o);
+  Run run(d);
+  const std::uint64_t key = run.upload(k), heads = run.upload(std::vector<std::int32_t>(o.collisions, -1)),
+                      next = run.zeros(o.items * 4ull);
+  const std::uint32_t client_blocks = (o.items + kBlock - 1) / kBlock;
+  const auto n = static_cast<std::int32_t>(o.items);
+  if (variant == "global") {
+    const std::uint64_t locks = run.zeros(o.collisions * 4ull);
+    run.launch("ht_global", client_blocks, Args() << key << n << heads << next << locks);
+  } else {
+    // The servers must all be resident with room for a client (they run until the clients end).
+    const std::uint64_t resident = d.resident_blocks(d.kernel(run.module, "ht_delegated"), Dim3{kBlock});
+    if (resident && o.servers >= resident)
+      throw Error("ht/delegated: " + std::to_string(o.servers) + " server blocks, but the GPU holds " +
+                      std::to_string(resident) + " blocks at once: the servers must leave room for a client",
+                  Error::Kind::usage);
+    const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), write_idx = run.zeros(o.servers * 4ull),
+                        read_idx = run.zeros(o.servers * 4ull), bits = run.zeros(o.servers * kSlots / 8),
+                        done = run.zeros(4);
+    run.launch("ht_delegated", o.servers + client_blocks,
+               Args() << key << n << heads << next << msgs << write_idx << read_idx << bits << done << o.servers);
+  }
+  run.out.error = check_lists(k, run.download(heads, o.collisions), run.download(next, o.items));
+  return run.out;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& variants() {
+  static const std::vector<std::pair<std::string, std::string>> v = {
+      {"global", "spin locks in global memory around each critical section (Listing 4.1)"},
+      {"delegated", "critical sections sent as messages to server blocks holding scratchpad locks (Listing 4.2)"}};
+  return v;
+}
+
+const std::vector<Benchmark>& benchmarks() {
+  static const std::vector<Benchmark> b = {
+      {"ht", "hash table: each item pushed onto its entry's linked list under the entry's lock (HT, §3.5)", hash_table}};
+  return b;
+}
+
+const Benchmark* find(const std::string& name) {
+  for (const auto& b : benchmarks())
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+std::vector<std::int32_t> keys(const Options& o) {
+  std::vector<std::int32_t> k(o.items);
+  for (std::uint32_t i = 0; i < o.items; ++i)
+    k[i] = static_cast<std::int32_t>(sim::splitmix64(o.seed * 0x100000001b3ull + i) % o.collisions);
+  return k;
+}
+
+std::string check_lists(const std::vector<std::int32_t>& keys, const std::vector<std::int32_t>& heads,
+                        const std::vector<std::int32_t>& next) {
+  std::vector<bool> seen(keys.size());
+  for (std::size_t e = 0; e < heads.size(); ++e) {
+    for (std::int32_t i = heads[e]; i != -1; i = next[static_cast<std::size_t>(i)]) {
+      if (i < 0 || static_cast<std::size_t>(i) >= keys.size())
+        return "entry " + std::to_string(e) + " links to " + std::to_string(i) + ", no item";
+      if (seen[static_cast<std::size_t>(i)])
+        return "item " + std::to_string(i) + " is linked twice (entry " + std::to_string(e) + ")";
+      if (keys[static_cast<std::size_t>(i)] != static_cast<std::int32_t>(e))
+        return "item " + std::to_string(i) + " with key " + std::to_string(keys[static_cast<std::size_t>(i)]) +
+               " is in entry " + std::to_string(e);
+      seen[static_cast<std::size_t>(i)] = true;  // a cycle comes back to a seen item
+    }
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (!seen[i]) return "item " + std::to_string(i) + " (key " + std::to_string(keys[i]) + ") is in no list: an insert was lost";
+  return "";
+}
+
+}  // namespace irr::workloads::locks
