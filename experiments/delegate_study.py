@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Lock delegation against global spin locks (seed 001 chapter 4; docs/results/delegate.md): the HT
-benchmark (65,536 inserts: more than the GPU holds threads at once) at the dissertation's collision factors, global and delegated, timed on
-the gtx480 preset; then the delegated version's sensitivity to the number of server blocks. For
+"""Lock delegation against global spin locks (seed 001 chapter 4; docs/results/delegate.md): HT
+(65,536 inserts: more than the GPU holds threads at once) and ATM (16,384 transfers, two nested
+locks) at collision factors from the dissertation's to none, global and delegated, timed on the
+gtx480 preset; then HT's delegated version against the number of server blocks. For
 each run: kernel cycles, speedup, atomic operations and serialisation stalls at the L2 partitions,
 L2 accesses, SM cycles with no CTA. Prints markdown tables.
 
@@ -18,14 +19,17 @@ import simulate as sim
 from simulate import simulate
 
 COLLISIONS = [256, 1024, 32768, 131072]
+ATM_COLLISIONS = [1024, 4096, 32768, 131072]  # global at 1,024: tens of millions of cycles, not run
 SERVERS = [4, 8, 15, 30, 45]
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
-PAPER = {256: 0.13, 1024: 0.25}
+PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 
 
-def measure(irrgpu, variant, collisions, servers, tmp):
-    out = os.path.join(tmp, f"ht_{variant}_{collisions}_{servers}")
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", "ht", "--variant", variant, "--collisions", str(collisions), "--scale", "4"]
+def measure(irrgpu, workload, variant, collisions, servers, tmp):
+    out = os.path.join(tmp, f"{workload}_{variant}_{collisions}_{servers}")
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--collisions", str(collisions)]
+    if workload == "ht":
+        cmd += ["--scale", "4"]
     if servers != 15:
         cmd += ["--servers", str(servers)]
     j = simulate(cmd, out)
@@ -46,28 +50,36 @@ def main():
     a = ap.parse_args()
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
-    runs = [(v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
-    runs += [("delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
+    runs = [("ht", v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
+    runs += [("ht", "delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
+    runs += [("atm", v, c, 15) for c in ATM_COLLISIONS for v in ("global", "delegated") if (v, c) != ("global", 1024)]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
     if sim.planning():
         return
-    print("| collisions | global cycles | delegated cycles | speedup | paper | L2 atomic operations global / delegated "
-          "| L2 atomic serialisation stalls global / delegated | L2 accesses global / delegated |")
-    print("|---|---|---|---|---|---|---|---|")
-    for c in COLLISIONS:
-        g, d = results[("global", c, 15)], results[("delegated", c, 15)]
-        paper = f"{1 / PAPER[c]:.1f}x" if c in PAPER else ""
-        print(f"| {c} | {g['cycles']:,.0f} | {d['cycles']:,.0f} | {g['cycles'] / d['cycles']:.2f}x | {paper} "
-              f"| {g['atomics']:,.0f} / {d['atomics']:,.0f} | {g['serialised']:,.0f} / {d['serialised']:,.0f} "
-              f"| {g['l2']:,.0f} / {d['l2']:,.0f} |")
-    print()
+    for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS)):
+        print(f"{workload}:\n")
+        print("| collisions | global cycles | delegated cycles | speedup | paper | L2 atomic operations global / delegated "
+              "| L2 atomic serialisation stalls global / delegated | L2 accesses global / delegated |")
+        print("|---|---|---|---|---|---|---|---|")
+        for c in collisions:
+            g, d = results.get((workload, "global", c, 15)), results[(workload, "delegated", c, 15)]
+            paper = f"{1 / PAPER[(workload, c)]:.1f}x" if (workload, c) in PAPER else ""
+            if g is None:
+                print(f"| {c} | not run | {d['cycles']:,.0f} | | {paper} | / {d['atomics']:,.0f} | / {d['serialised']:,.0f} "
+                      f"| / {d['l2']:,.0f} |")
+                continue
+            print(f"| {c} | {g['cycles']:,.0f} | {d['cycles']:,.0f} | {g['cycles'] / d['cycles']:.2f}x | {paper} "
+                  f"| {g['atomics']:,.0f} / {d['atomics']:,.0f} | {g['serialised']:,.0f} / {d['serialised']:,.0f} "
+                  f"| {g['l2']:,.0f} / {d['l2']:,.0f} |")
+        print()
+    print("ht, server blocks:\n")
     print("| collisions | servers | delegated cycles | speedup over global | SM cycles with no CTA |")
     print("|---|---|---|---|---|")
     for c in (256, 32768):
         for n in SERVERS:
-            d = results[("delegated", c, n)]
-            print(f"| {c} | {n} | {d['cycles']:,.0f} | {results[('global', c, 15)]['cycles'] / d['cycles']:.2f}x "
+            d = results[("ht", "delegated", c, n)]
+            print(f"| {c} | {n} | {d['cycles']:,.0f} | {results[('ht', 'global', c, 15)]['cycles'] / d['cycles']:.2f}x "
                   f"| {d['idle']:,.0f} |")
 
 

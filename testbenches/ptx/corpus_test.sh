@@ -70,7 +70,8 @@ variants=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next }
 while read -r w; do
   while read -r v mode; do runs+=$'\n'"$w $v $mode wavefront"; done <<<"$variants"
 done <<<"$wavefront"
-locks=$(awk '/^lock benchmarks/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v }' <<<"$listing")
+lock_benchmarks=$(awk '/^lock benchmarks/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
+lock_variants=$(awk '/^lock benchmarks/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v }' <<<"$listing")
 checked=0
 for arch in compute_75 compute_80 compute_90; do
   for flags in "-O3" "-O0 -G" "-lineinfo"; do
@@ -111,14 +112,16 @@ for arch in compute_75 compute_80 compute_90; do
       rejected=$((rejected + 1))
     fi
     # The lock benchmarks' spin loops and message passing (workloads/locks), every variant listed.
-    for v in $locks; do
-      if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" run -q --mode functional --workload ht --variant "$v" --collisions 64 \
-          --servers 4 >"$dir/ht.$v.log" 2>&1 && grep -q "check: PASS" "$dir/ht.$v.log"; then
-        checked=$((checked + 1))
-      else
-        echo "failed: ht $v with $flags for $arch: $(tail -2 "$dir/ht.$v.log")"
-        rejected=$((rejected + 1))
-      fi
+    for b in $lock_benchmarks; do
+      for v in $lock_variants; do
+        if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" run -q --mode functional --workload "$b" --variant "$v" --collisions 1024 \
+            --servers 4 >"$dir/$b.$v.log" 2>&1 && grep -q "check: PASS" "$dir/$b.$v.log"; then
+          checked=$((checked + 1))
+        else
+          echo "failed: $b $v with $flags for $arch: $(tail -2 "$dir/$b.$v.log")"
+          rejected=$((rejected + 1))
+        fi
+      done
     done
     # The microbenchmarks call their step through a function pointer (indirect at -O0 -G).
     if ! IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" calibrate alu >"$dir/calibrate.log" 2>&1; then

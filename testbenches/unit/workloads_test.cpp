@@ -271,3 +271,22 @@ TEST(Workloads, LockBenchmarkCheckFindsEveryFault) {
   o.seed = 2;
   EXPECT_NE(keys, locks::keys(o));
 }
+
+TEST(Workloads, BankTransferCheckFindsALostTransfer) {
+  namespace locks = irr::workloads::locks;
+  locks::Options o;
+  o.items = 500;
+  o.collisions = 3;
+  const auto t = locks::transfers(o);
+  std::vector<std::int32_t> balance(3, 0);
+  for (std::size_t i = 0; i < t.from.size(); ++i) {
+    ASSERT_NE(t.from[i], t.to[i]);
+    ASSERT_GE(t.amount[i], 1);
+    ASSERT_LE(t.amount[i], 100);
+    balance[t.from[i]] -= t.amount[i];
+    balance[t.to[i]] += t.amount[i];
+  }
+  EXPECT_EQ(locks::check_balances(t, balance), "");
+  balance[t.to[7]] -= t.amount[7];  // one transfer's deposit lost (a torn update)
+  EXPECT_NE(locks::check_balances(t, balance).find("a transfer was lost or torn"), std::string::npos);
+}

@@ -1,23 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fine-grained locks on the GPU, two ways (seed 001 chapter 4; docs/workloads.md "Locks"):
-// global-memory spin locks (Listing 4.1) and lock delegation (Listing 4.2), where client thread
-// blocks send each critical section as a message to the server thread block that owns its data
-// (server = data id % servers), whose threads take scratchpad locks instead.
+// Fine-grained locks on the GPU, two ways (seed 001 chapter 4; docs/workloads.md "Lock benchmarks"):
+// global-memory spin locks (Listings 4.1, 4.3) and lock delegation (Listing 4.2, §3.4), where
+// client thread blocks send each critical section as a message to the server thread block that
+// owns its data (server = data id % servers), whose threads take scratchpad locks instead.
 //
-// The benchmark is HT: a hash table of linked lists, one lock per entry; item i goes into entry
-// key[i] (keys drawn from `collisions` entries: fewer entries, more conflicts).
+// HT: a hash table of linked lists, one lock per entry; item i goes into entry key[i].
+// ATM: bank transfers, item i moving amount[i] from account from[i] to account to[i] under both
+// accounts' locks (two nested locks).
 //
 // Servers and clients are one launch (blocks [0, servers) serve, the rest are clients): the
 // simulator runs one kernel at a time, and the servers, launched first, stay resident.
 
-#define CAP 4096u              // message slots per server (the dissertation's default, 4K)
+#define CAP 4096u              // message slots per server and channel (the dissertation's default, 4K)
 #define LOCKS 4096u            // scratchpad locks per server block (4K), one bit each
-#define WARPS_PER_BLOCK 8u     // the server's block: a leader warp and 7 followers
+#define WARPS_PER_BLOCK 8u     // a server block's warps
 
-// The critical section: item i goes to the front of entry k's list.
+// ---- Global spin locks -------------------------------------------------------------------------
+
+// The critical section of HT: item i goes to the front of entry k's list.
 __device__ __forceinline__ void ht_insert(volatile int* heads, int* next, int k, int i) {
   next[i] = heads[k];
   heads[k] = i;
+}
+
+// The critical section of ATM.
+__device__ __forceinline__ void atm_transfer(volatile int* balance, int from, int to, int amount) {
+  balance[from] -= amount;
+  balance[to] += amount;
 }
 
 // Listing 4.1: try the entry's global lock until it is taken; the critical section, a fence,
@@ -38,16 +47,52 @@ extern "C" __global__ void ht_global(const int* keys, int n, volatile int* heads
   } while (!done);
 }
 
-// One server's message buffer (§3.3.1): a circular array of CAP (data id, argument) messages, the
-// senders' reservation counter, the slots read so far (advanced by the server in order) and a bit
-// a slot, set by its sender once the message is in memory.
-struct Mailboxes {
-  int2* msgs;               // [servers * CAP]
-  unsigned* write_idx;      // [servers]
+// Listing 4.3: two nested global locks, the lower account's first; the first is kept while the
+// second is tried.
+extern "C" __global__ void atm_global(const int* from, const int* to, const int* amount, int n, volatile int* balance,
+                                      int* locks) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int a = from[i], b = to[i], id1 = min(a, b), id2 = max(a, b);
+  bool success1 = false, success2 = false;
+  do {
+    if (!success1 && atomicCAS(&locks[id1], 0, 1) == 0) success1 = true;  // acquired the first lock
+    if (success1 && atomicCAS(&locks[id2], 0, 1) == 0) {
+      atm_transfer(balance, a, b, amount[i]);
+      __threadfence();
+      atomicExch(&locks[id1], 0);
+      atomicExch(&locks[id2], 0);
+      success2 = true;
+    }
+  } while (!(success1 && success2));
+}
+
+// ---- Message passing (§3.3) --------------------------------------------------------------------
+
+// A channel: per server a circular array of CAP messages, the senders' reservation counter, the
+// slots read so far (advanced by the server in order) and a bit a slot, set by its sender once the
+// message is in memory.
+struct Ring {
+  unsigned* write_idx;          // [servers]
   volatile unsigned* read_idx;  // [servers]
-  unsigned* bits;           // [servers * CAP / 32]
-  unsigned* clients_done;   // client blocks finished sending
+  unsigned* bits;               // [servers * CAP / 32]
 };
+template <typename Msg>
+struct Channel : Ring {
+  Msg* msgs;  // [servers * CAP]
+};
+
+// Ring k of `channels` in one zeroed metadata block: write_idx, read_idx, then the bit arrays.
+__device__ Ring ring(unsigned* meta, unsigned k, unsigned channels, unsigned servers) {
+  return {meta + k * servers, meta + (channels + k) * servers, meta + 2 * channels * servers + k * servers * (CAP / 32)};
+}
+template <typename Msg>
+__device__ Channel<Msg> channel(Msg* msgs, unsigned* meta, unsigned k, unsigned channels, unsigned servers) {
+  Channel<Msg> c;
+  static_cast<Ring&>(c) = ring(meta, k, channels, servers);
+  c.msgs = msgs;
+  return c;
+}
 
 // Sets (or clears) the bits of `count` <= 32 consecutive slots from `first` in a server's bit array:
 // one atomic per word touched (at most two).
@@ -64,123 +109,300 @@ __device__ void mark_slots(unsigned* bits, unsigned first, unsigned count, bool 
 // The lanes of a warp sending to one server reserve consecutive slots with one atomic, and their
 // leader sets their bits (one or two words) once all have written: a warp's share of the
 // optimised sender's aggregation (§3.3.2), without the block-wide scratchpad buffers.
-__device__ void send_msg(const Mailboxes& m, unsigned dst, int data_id, int arg) {
+template <typename Msg>
+__device__ void send(const Channel<Msg>& c, unsigned dst, const Msg& msg) {
   const unsigned lane = threadIdx.x % 32, peers = __match_any_sync(__activemask(), dst);
   const unsigned leader = __ffs(peers) - 1, count = __popc(peers), rank = __popc(peers & ((1u << lane) - 1));
   unsigned base = 0;
-  if (lane == leader) base = atomicAdd(&m.write_idx[dst], count);
+  if (lane == leader) base = atomicAdd(&c.write_idx[dst], count);
   base = __shfl_sync(peers, base, leader);
   const unsigned slot = base + rank;
-  while (slot - m.read_idx[dst] >= CAP) {
+  while (slot - c.read_idx[dst] >= CAP) {
   }  // the slot is a whole lap ahead: wait until the server has read its previous message
-  m.msgs[dst * CAP + slot % CAP] = make_int2(data_id, arg);
+  c.msgs[dst * CAP + slot % CAP] = msg;
   __threadfence();  // the messages reach memory before their bits say so
   __syncwarp(peers);
-  if (lane == leader) mark_slots(m.bits + dst * (CAP / 32), base % CAP, count, true);
+  if (lane == leader) mark_slots(c.bits + dst * (CAP / 32), base % CAP, count, true);
 }
 
-// Listing 4.2's server block: the leader warp finds ready messages (32 bit words at once, in slot
-// order) and hands runs of them to follower warps through scratchpad assignment slots (§3.3.2);
-// a follower copies its run, frees its slot, and runs each critical section under the entry's
-// scratchpad lock. The leader releases runs in order once copied (clears their bits, then
-// advances read_idx), and stops when every client block has finished and every slot is read.
-__device__ void ht_server(const Mailboxes& m, unsigned clients, volatile int* heads, int* next) {
-  __shared__ unsigned locks[LOCKS / 32];
-  __shared__ volatile unsigned a_start[WARPS_PER_BLOCK], a_count[WARPS_PER_BLOCK];
-  __shared__ unsigned r_start[WARPS_PER_BLOCK], r_count[WARPS_PER_BLOCK];  // the leader's runs to release
-  __shared__ volatile int stop;
-  const unsigned me = blockIdx.x, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (unsigned i = threadIdx.x; i < LOCKS / 32; i += blockDim.x) locks[i] = 0;
-  if (threadIdx.x < WARPS_PER_BLOCK) a_count[threadIdx.x] = 0;
-  if (threadIdx.x == 0) stop = 0;
+__device__ unsigned set_from(const unsigned* bits, unsigned head);
+
+// How many messages are ready in server `me`'s ring from slot `head` on (a whole warp calls it):
+// lane l reads the bit word of slots head + 32l on, so up to 1,024 slots in one access (§3.3.2);
+// the ready ones run from head to the first clear bit.
+__device__ unsigned ready(const Ring& c, unsigned me, unsigned head) {
+  return set_from(c.bits + me * (CAP / 32), head);
+}
+
+// The set bits from bit `head` on, up to the first clear one, in a circular array of CAP bits
+// (a warp calls it; up to 1,024 bits in one access).
+__device__ unsigned set_from(const unsigned* bits, unsigned head) {
+  const unsigned lane = threadIdx.x % 32;
+  unsigned w = ((const volatile unsigned*)bits)[(head / 32 + lane) % (CAP / 32)];
+  if (lane == 0) w |= (1u << head % 32) - 1;  // slots before head count as set
+  const unsigned whole = __ballot_sync(0xffffffffu, w == ~0u);
+  const unsigned gap = whole == ~0u ? 32 : __ffs(~whole) - 1;  // the first word with a clear bit
+  const unsigned ones = __shfl_sync(0xffffffffu, w == ~0u ? 32 : __ffs(~w) - 1, gap % 32);
+  return gap * 32 + (gap < 32 ? ones : 0) - head % 32;
+}
+
+// Frees `count` <= 32 slots from `start`, read already: their bits cleared, then read_idx past
+// them (a warp calls it; the server frees its slots in order).
+__device__ void release(const Ring& c, unsigned me, unsigned start, unsigned count) {
+  if (threadIdx.x % 32 == 0) mark_slots(c.bits + me * (CAP / 32), start % CAP, count, false);
+  __threadfence();
+  if (threadIdx.x % 32 == 0) c.read_idx[me] = start + count;
+}
+
+// A data id's lock: its owner server, and the lock's place among the owner's (ids spread over the
+// servers first). The lock hierarchy of §3.4 orders locks by global id = owner * LOCKS + local.
+__device__ __forceinline__ unsigned owner(int id, unsigned servers) { return (unsigned)id % servers; }
+__device__ __forceinline__ unsigned local_lock(int id, unsigned servers) { return (unsigned)id / servers % LOCKS; }
+__device__ __forceinline__ unsigned global_lock(int id, unsigned servers) {
+  return owner(id, servers) * LOCKS + local_lock(id, servers);
+}
+__device__ __forceinline__ bool try_lock_local(unsigned* locks, unsigned l) {
+  return !(atomicOr(&locks[l / 32], 1u << l % 32) & (1u << l % 32));
+}
+__device__ __forceinline__ void unlock_local(unsigned* locks, unsigned l) { atomicAnd(&locks[l / 32], ~(1u << l % 32)); }
+
+// A server block's shared state: scratchpad locks, the leader's assignments to follower warps
+// (start and count, 0 when free), the runs it releases once copied, and the stop flag.
+struct ServerState {
+  unsigned locks[LOCKS / 32];
+  volatile unsigned a_start[WARPS_PER_BLOCK], a_count[WARPS_PER_BLOCK];
+  unsigned r_start[WARPS_PER_BLOCK], r_count[WARPS_PER_BLOCK];
+  volatile int stop;
+  volatile int granted[WARPS_PER_BLOCK * 32];  // ATM: a remote lock granted to this follower lane
+  unsigned granting[CAP / 32];                  // ATM: request slots granted, not yet released
+};
+
+__device__ void init(ServerState& s) {
+  for (unsigned i = threadIdx.x; i < LOCKS / 32; i += blockDim.x) s.locks[i] = 0;
+  for (unsigned i = threadIdx.x; i < WARPS_PER_BLOCK * 32; i += blockDim.x) s.granted[i] = 0;
+  for (unsigned i = threadIdx.x; i < CAP / 32; i += blockDim.x) s.granting[i] = 0;
+  if (threadIdx.x < WARPS_PER_BLOCK) s.a_count[threadIdx.x] = 0;
+  if (threadIdx.x == 0) s.stop = 0;
   __syncthreads();
-  volatile unsigned* bits = m.bits + me * (CAP / 32);
-  if (warp == 0) {
-    unsigned head = 0, next_f = 1, oldest = 1, outstanding = 0;
-    for (;;) {
-      // Release copied runs, oldest first: their bits cleared, then read_idx past them.
-      while (outstanding > 0 && a_count[oldest] == 0) {
-        if (lane == 0) mark_slots((unsigned*)bits, r_start[oldest] % CAP, r_count[oldest], false);
-        __threadfence();
-        if (lane == 0) *(m.read_idx + me) = r_start[oldest] + r_count[oldest];
-        oldest = oldest + 1 == WARPS_PER_BLOCK ? 1 : oldest + 1;
-        --outstanding;
-      }
-      // Lane l reads the bit word of slots head + 32l on: up to 1024 slots in one access. The
-      // ready ones run from head to the first clear bit (slots before head count as set).
-      unsigned w = bits[(head / 32 + lane) % (CAP / 32)];
-      if (lane == 0) w |= (1u << head % 32) - 1;
-      const unsigned whole = __ballot_sync(0xffffffffu, w == ~0u);
-      const unsigned gap = whole == ~0u ? 32 : __ffs(~whole) - 1;  // the first word with a clear bit
-      const unsigned ones = __shfl_sync(0xffffffffu, w == ~0u ? 32 : __ffs(~w) - 1, gap % 32);
-      unsigned ready = gap * 32 + (gap < 32 ? ones : 0) - head % 32;
-      if (ready > 0) {
-        // Runs of up to 32 slots, one a free follower.
-        while (ready > 0 && outstanding < WARPS_PER_BLOCK - 1) {
-          const unsigned run = min(ready, 32u);
-          r_start[next_f] = head;
-          r_count[next_f] = run;
-          a_start[next_f] = head;
-          __threadfence_block();
-          a_count[next_f] = run;
-          next_f = next_f + 1 == WARPS_PER_BLOCK ? 1 : next_f + 1;
-          ++outstanding;
-          head += run;
-          ready -= run;
-        }
-      } else if (outstanding == 0 && *(volatile unsigned*)m.clients_done == clients) {
-        __threadfence();
-        if (*(volatile unsigned*)&m.write_idx[me] == head) {
-          stop = 1;
-          return;
-        }
-      }
-    }
-  }
+}
+
+// The leader warp (Listing 4.2's receiver, §3.3.2): finds the ready messages of its channel and
+// hands runs of up to 32 to the follower warps [first, WARPS_PER_BLOCK) through the assignment
+// slots; releases runs in order once copied; stops when every client block has finished and every
+// slot is read.
+template <typename Msg>
+__device__ void lead(ServerState& s, const Channel<Msg>& c, unsigned first, const unsigned* clients_done, unsigned clients) {
+  const unsigned me = blockIdx.x, followers = WARPS_PER_BLOCK - first;
+  unsigned head = 0, next_f = first, oldest = first, outstanding = 0;
+  auto after = [&](unsigned f) { return f + 1 == WARPS_PER_BLOCK ? first : f + 1; };
   for (;;) {
-    unsigned count;
-    while ((count = a_count[warp]) == 0)
-      if (stop) return;
-    const unsigned start = a_start[warp];
-    int2 msg = make_int2(0, 0);
-    if (lane < count) msg = m.msgs[me * CAP + (start + lane) % CAP];
-    __threadfence_block();
-    a_count[warp] = 0;  // copied: the leader may release the slots
-    if (lane < count) {
-      const unsigned l = (unsigned)msg.x % LOCKS, bit = 1u << (l % 32);
-      bool done = false;
-      do {
-        if (!(atomicOr(&locks[l / 32], bit) & bit)) {
-          ht_insert(heads, next, msg.x, msg.y);
-          __threadfence_block();
-          atomicAnd(&locks[l / 32], ~bit);
-          done = true;
-        }
-      } while (!done);
+    while (outstanding > 0 && s.a_count[oldest] == 0) {
+      release(c, me, s.r_start[oldest], s.r_count[oldest]);
+      oldest = after(oldest);
+      --outstanding;
+    }
+    unsigned n = ready(c, me, head);
+    if (n > 0) {
+      while (n > 0 && outstanding < followers) {
+        const unsigned run = min(n, 32u);
+        s.r_start[next_f] = head;
+        s.r_count[next_f] = run;
+        s.a_start[next_f] = head;
+        __threadfence_block();
+        s.a_count[next_f] = run;
+        next_f = after(next_f);
+        ++outstanding;
+        head += run;
+        n -= run;
+      }
+    } else if (outstanding == 0 && *(volatile const unsigned*)clients_done == clients) {
+      __threadfence();
+      if (*(volatile unsigned*)&c.write_idx[me] == head) {
+        s.stop = 1;
+        return;
+      }
     }
   }
 }
 
-// Listing 4.2's client: the non-critical section (reading the item's key) and a message to the
-// entry's owner instead of the critical section.
-__device__ void ht_client(const Mailboxes& m, unsigned servers, const int* keys, int n) {
-  int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
-  if (i < n) {
-    int k = keys[i];
-    send_msg(m, (unsigned)k % servers, k, i);
-  }
+// A follower warp's next run: its messages copied (lane l the l-th), the slot freed; false once
+// the leader has stopped and nothing is assigned.
+template <typename Msg>
+__device__ bool follow(ServerState& s, const Channel<Msg>& c, Msg& msg, unsigned& count) {
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  while ((count = s.a_count[warp]) == 0)
+    if (s.stop) return false;
+  if (lane < count) msg = c.msgs[blockIdx.x * CAP + (s.a_start[warp] + lane) % CAP];
+  __threadfence_block();
+  s.a_count[warp] = 0;  // copied: the leader may release the slots
+  return true;
+}
+
+// A client block has sent everything.
+__device__ void client_done(unsigned* clients_done) {
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
-    atomicAdd(m.clients_done, 1u);
+    atomicAdd(clients_done, 1u);
   }
 }
 
+// ---- HT, delegated (Listing 4.2) ---------------------------------------------------------------
+
+// Metadata: 1 channel (write_idx, read_idx, bits), then clients_done.
 extern "C" __global__ void ht_delegated(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
-                                        unsigned* write_idx, unsigned* read_idx, unsigned* bits, unsigned* clients_done,
-                                        unsigned servers) {
-  const Mailboxes m{msgs, write_idx, read_idx, bits, clients_done};
-  const unsigned clients = gridDim.x - servers;
-  if (blockIdx.x < servers) ht_server(m, clients, heads, next);
-  else ht_client(m, servers, keys, n);
+                                        unsigned* meta, unsigned servers) {
+  __shared__ ServerState s;
+  const Channel<int2> c = channel(msgs, meta, 0, 1, servers);
+  unsigned* clients_done = meta + 2 * servers + servers * (CAP / 32);
+  if (blockIdx.x >= servers) {  // a client: the non-critical section, then a message to the entry's owner
+    int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
+    if (i < n) send(c, owner(keys[i], servers), make_int2(keys[i], i));
+    client_done(clients_done);
+    return;
+  }
+  init(s);
+  if (threadIdx.x / 32 == 0) return lead(s, c, 1, clients_done, gridDim.x - servers);
+  int2 msg = make_int2(0, 0);
+  unsigned count;
+  while (follow(s, c, msg, count)) {
+    if (threadIdx.x % 32 >= count) continue;
+    const unsigned l = local_lock(msg.x, servers);
+    bool done = false;
+    do {
+      if (try_lock_local(s.locks, l)) {
+        ht_insert(heads, next, msg.x, msg.y);
+        __threadfence_block();
+        unlock_local(s.locks, l);
+        done = true;
+      }
+    } while (!done);
+  }
+}
+
+// ---- ATM, delegated with nested locks (§3.4) ---------------------------------------------------
+//
+// Four channels a server, one a message type (against buffer deadlock, §3.4): offloads from the
+// clients (from, to, amount), lock requests (account, requester's lane tag), replies (tag) and
+// unlocks (account). A client sends the transfer to the owner of its lower lock in the hierarchy;
+// a follower lane takes that lock, then the other: locally, or by a request to its owner, whose
+// request warp takes it (retrying while it is held, without blocking the requests behind) and
+// replies; the reply warp marks the lane granted; after the transfer the lane unlocks its locks,
+// the remote one by an unlock message to the owner's unlock warp. Warps: 0 leads the offloads,
+// 1 requests, 2 replies, 3 unlocks, 4-7 follow.
+
+enum : unsigned { kOffload, kRequest, kReply, kUnlock, kChannels };  // channel k's handler is warp k
+
+// Metadata: 4 channels, then clients_done and completed (transfers done, for the handlers' stop).
+extern "C" __global__ void atm_delegated(const int* from, const int* to, const int* amount, int n,
+                                         volatile int* balance, int4* offloads, int2* requests, int* replies,
+                                         int* unlocks, unsigned* meta, unsigned servers) {
+  __shared__ ServerState s;
+  const Channel<int4> off = channel(offloads, meta, kOffload, kChannels, servers);
+  const Channel<int2> req = channel(requests, meta, kRequest, kChannels, servers);
+  const Channel<int> rep = channel(replies, meta, kReply, kChannels, servers);
+  const Channel<int> unl = channel(unlocks, meta, kUnlock, kChannels, servers);
+  unsigned* clients_done = meta + 2 * kChannels * servers + kChannels * servers * (CAP / 32);
+  unsigned* completed = clients_done + 1;
+  const unsigned me = blockIdx.x, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (blockIdx.x >= servers) {
+    int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      const int a = from[i], b = to[i];
+      const int first = global_lock(a, servers) <= global_lock(b, servers) ? a : b;
+      send(off, owner(first, servers), make_int4(a, b, amount[i], 0));
+    }
+    client_done(clients_done);
+    return;
+  }
+  init(s);
+  if (warp == kOffload) return lead(s, off, kChannels, clients_done, gridDim.x - servers);
+  if (warp == kRequest) {
+    // Requests are granted out of order: each pass tries every ready one not granted yet, so a
+    // request for a held lock never stands in front of the others (the ring holds more than the
+    // requests that can be outstanding: one a follower lane of every server, 128 x servers <=
+    // CAP). Granted slots are released in order.
+    unsigned head = 0;
+    for (;;) {
+      const unsigned n_ready = ready(req, me, head);
+      for (unsigned c = 0; c < n_ready; c += 32) {
+        const unsigned slot = (head + c + lane) % CAP;
+        if (c + lane < n_ready && !((s.granting[slot / 32] >> slot % 32) & 1)) {
+          const int2 m = requests[me * CAP + slot];
+          if (try_lock_local(s.locks, local_lock(m.x, servers))) {
+            send(rep, (unsigned)m.y / (WARPS_PER_BLOCK * 32), (int)((unsigned)m.y % (WARPS_PER_BLOCK * 32)));
+            atomicOr(&s.granting[slot / 32], 1u << slot % 32);
+          }
+        }
+      }
+      for (unsigned k; (k = min(set_from(s.granting, head), 32u)) > 0; head += k) {
+        if (lane == 0) mark_slots(s.granting, head % CAP, k, false);
+        release(req, me, head, k);
+      }
+      if (n_ready == 0 && *(volatile unsigned*)completed == (unsigned)n) {
+        __threadfence();
+        if (*(volatile unsigned*)&req.write_idx[me] == head) return;
+      }
+    }
+  }
+  if (warp == kReply || warp == kUnlock) {
+    // Replies mark the requesting lane granted; unlocks free a lock granted to another server.
+    const Channel<int> c = warp == kReply ? rep : unl;
+    unsigned head = 0;
+    for (;;) {
+      const unsigned take = min(ready(c, me, head), 32u);
+      if (lane < take) {
+        const int m = c.msgs[me * CAP + (head + lane) % CAP];
+        if (warp == kReply) s.granted[m] = 1;
+        else unlock_local(s.locks, local_lock(m, servers));
+      }
+      if (take > 0) {
+        release(c, me, head, take);
+        head += take;
+      } else if (*(volatile unsigned*)completed == (unsigned)n) {
+        __threadfence();
+        if (*(volatile unsigned*)&c.write_idx[me] == head) return;
+      }
+    }
+  }
+  int4 msg = make_int4(0, 0, 0, 0);
+  unsigned count;
+  while (follow(s, off, msg, count)) {
+    if (lane < count) {
+      const int a = msg.x, b = msg.y;
+      const int x = global_lock(a, servers) <= global_lock(b, servers) ? a : b, y = x == a ? b : a;
+      const unsigned lx = local_lock(x, servers), tag = warp * 32 + lane;
+      const bool same = global_lock(x, servers) == global_lock(y, servers), remote = owner(y, servers) != me;
+      // Listing 4.3's shape: the section runs inside the loop, so a lane holding a lock never
+      // waits at the loop's end for a lane of its warp that wants that lock.
+      int state = 0;  // 0: taking x's lock, 1: taking y's, 2: waiting for y's grant, 3: both held, 4: done
+      do {
+        if (state == 0 && try_lock_local(s.locks, lx)) state = same ? 3 : 1;
+        if (state == 1) {
+          if (!remote) {
+            if (try_lock_local(s.locks, local_lock(y, servers))) state = 3;
+          } else {
+            send(req, owner(y, servers), make_int2(y, (int)(me * WARPS_PER_BLOCK * 32 + tag)));
+            state = 2;
+          }
+        }
+        if (state == 2 && s.granted[tag]) {
+          s.granted[tag] = 0;
+          state = 3;
+        }
+        if (state == 3) {
+          atm_transfer(balance, a, b, msg.z);
+          __threadfence();
+          if (!same) {
+            if (remote) send(unl, owner(y, servers), (int)y);
+            else unlock_local(s.locks, local_lock(y, servers));
+          }
+          unlock_local(s.locks, lx);
+          state = 4;
+        }
+      } while (state != 4);
+    }
+    __syncwarp();
+    if (lane == 0) atomicAdd(completed, count);
+  }
 }

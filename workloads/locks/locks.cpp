@@ -17,6 +17,12 @@ using runtime::Dim3;
 constexpr std::uint32_t kBlock = 256;       // threads a block; a server block is 8 warps (locks.cu)
 constexpr std::uint64_t kSlots = 4096;      // message slots per server (locks.cu CAP)
 
+// Bytes of a delegated kernel's metadata block (locks.cu): per channel and server a reservation
+// counter, a read counter and a bit a slot; then two counters.
+std::uint64_t metadata(std::uint64_t channels, std::uint64_t servers) {
+  return (channels * servers * (2 + kSlots / 32) + 2) * 4;
+}
+
 struct Run {
   Device& d;
   std::size_t module;
@@ -37,6 +43,14 @@ struct Run {
     d.memcpy_to_host(v.data(), p, n * 4);
     return v;
   }
+  // The servers must all be resident with room for a client (they run until the clients end).
+  void check_servers(const std::string& kernel, const Options& o) {
+    const std::uint64_t resident = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
+    if (resident && o.servers >= resident)
+      throw Error(kernel + ": " + std::to_string(o.servers) + " server blocks, but the GPU holds " +
+                      std::to_string(resident) + " blocks at once: the servers must leave room for a client",
+                  Error::Kind::usage);
+  }
   void launch(const std::string& kernel, std::uint32_t blocks, const Args& args) {
     const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
     ++out.launches;
@@ -56,19 +70,38 @@ Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
     const std::uint64_t locks = run.zeros(o.collisions * 4ull);
     run.launch("ht_global", client_blocks, Args() << key << n << heads << next << locks);
   } else {
-    // The servers must all be resident with room for a client (they run until the clients end).
-    const std::uint64_t resident = d.resident_blocks(d.kernel(run.module, "ht_delegated"), Dim3{kBlock});
-    if (resident && o.servers >= resident)
-      throw Error("ht/delegated: " + std::to_string(o.servers) + " server blocks, but the GPU holds " +
-                      std::to_string(resident) + " blocks at once: the servers must leave room for a client",
-                  Error::Kind::usage);
-    const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), write_idx = run.zeros(o.servers * 4ull),
-                        read_idx = run.zeros(o.servers * 4ull), bits = run.zeros(o.servers * kSlots / 8),
-                        done = run.zeros(4);
-    run.launch("ht_delegated", o.servers + client_blocks,
-               Args() << key << n << heads << next << msgs << write_idx << read_idx << bits << done << o.servers);
+    run.check_servers("ht_delegated", o);
+    const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), meta = run.zeros(metadata(1, o.servers));
+    run.launch("ht_delegated", o.servers + client_blocks, Args() << key << n << heads << next << msgs << meta << o.servers);
   }
   run.out.error = check_lists(k, run.download(heads, o.collisions), run.download(next, o.items));
+  return run.out;
+}
+
+Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) {
+  if (o.collisions < 2) throw Error("atm: a transfer needs two accounts (--collisions 2 or more)", Error::Kind::usage);
+  const Transfers t = transfers(o);
+  Run run(d);
+  const std::uint64_t from = run.upload(t.from), to = run.upload(t.to), amount = run.upload(t.amount),
+                      balance = run.zeros(o.collisions * 4ull);
+  const std::uint32_t client_blocks = (o.items + kBlock - 1) / kBlock;
+  const auto n = static_cast<std::int32_t>(o.items);
+  if (variant == "global") {
+    const std::uint64_t locks = run.zeros(o.collisions * 4ull);
+    run.launch("atm_global", client_blocks, Args() << from << to << amount << n << balance << locks);
+  } else {
+    // A server's request ring must hold every request that can be outstanding at once (locks.cu).
+    if (o.servers > 32) throw Error("atm/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
+                                    "one request a follower lane of every server)", Error::Kind::usage);
+    run.check_servers("atm_delegated", o);
+    const std::uint64_t s = o.servers * kSlots;
+    const std::uint64_t offloads = run.zeros(s * 16), requests = run.zeros(s * 8), replies = run.zeros(s * 4),
+                        unlocks = run.zeros(s * 4), meta = run.zeros(metadata(4, o.servers));
+    run.launch("atm_delegated", o.servers + client_blocks,
+               Args() << from << to << amount << n << balance << offloads << requests << replies << unlocks << meta
+                      << o.servers);
+  }
+  run.out.error = check_balances(t, run.download(balance, o.collisions));
   return run.out;
 }
 
@@ -83,7 +116,9 @@ const std::vector<std::pair<std::string, std::string>>& variants() {
 
 const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> b = {
-      {"ht", "hash table: each item pushed onto its entry's linked list under the entry's lock (HT, §3.5)", hash_table}};
+      {"ht", "hash table: each item pushed onto its entry's linked list under the entry's lock (HT, §3.5)", hash_table},
+      {"atm", "bank transfers: each item moves an amount between two accounts under both accounts' locks, the "
+              "lower first (ATM, two nested locks, §3.4-3.5)", bank_transfers}};
   return b;
 }
 
@@ -98,6 +133,30 @@ std::vector<std::int32_t> keys(const Options& o) {
   for (std::uint32_t i = 0; i < o.items; ++i)
     k[i] = static_cast<std::int32_t>(sim::splitmix64(o.seed * 0x100000001b3ull + i) % o.collisions);
   return k;
+}
+
+Transfers transfers(const Options& o) {
+  Transfers t;
+  t.from = keys(o);
+  for (std::uint32_t i = 0; i < o.items; ++i) {
+    const std::uint64_t h = sim::splitmix64(o.seed * 0x100000001b3ull + i + (1ull << 40));
+    t.to.push_back(static_cast<std::int32_t>((t.from[i] + 1 + h % (o.collisions - 1)) % o.collisions));
+    t.amount.push_back(static_cast<std::int32_t>(1 + (h >> 32) % 100));
+  }
+  return t;
+}
+
+std::string check_balances(const Transfers& t, const std::vector<std::int32_t>& balance) {
+  std::vector<std::int64_t> want(balance.size());
+  for (std::size_t i = 0; i < t.from.size(); ++i) {
+    want[static_cast<std::size_t>(t.from[i])] -= t.amount[i];
+    want[static_cast<std::size_t>(t.to[i])] += t.amount[i];
+  }
+  for (std::size_t a = 0; a < balance.size(); ++a)
+    if (balance[a] != want[a])
+      return "account " + std::to_string(a) + " holds " + std::to_string(balance[a]) + ", not " + std::to_string(want[a]) +
+             ": a transfer was lost or torn";
+  return "";
 }
 
 std::string check_lists(const std::vector<std::int32_t>& keys, const std::vector<std::int32_t>& heads,

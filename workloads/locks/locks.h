@@ -38,6 +38,13 @@ const Benchmark* find(const std::string& name);  // nullptr when unknown
 
 // The keys the items draw (each below `collisions`), the same on the GPU and in the check.
 std::vector<std::int32_t> keys(const Options& o);
+// ATM's transfers: item i moves amount[i] (1 to 100) from account from[i] (its key) to to[i] != from[i].
+struct Transfers {
+  std::vector<std::int32_t> from, to, amount;
+};
+Transfers transfers(const Options& o);  // needs o.collisions >= 2
+// "" when every account holds what the transfers leave it (from 0); else the first that does not.
+std::string check_balances(const Transfers& t, const std::vector<std::int32_t>& balance);
 // "" when heads/next hold every item exactly once, each in its key's list; else the first fault.
 std::string check_lists(const std::vector<std::int32_t>& keys, const std::vector<std::int32_t>& heads,
                         const std::vector<std::int32_t>& next);
