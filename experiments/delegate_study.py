@@ -20,7 +20,7 @@ from simulate import simulate
 
 COLLISIONS = [256, 1024, 32768, 131072]
 ATM_COLLISIONS = [1024, 4096, 32768, 131072]  # global at 1,024: tens of millions of cycles, not run
-SERVERS = [4, 8, 15, 30, 45]
+SERVERS = [4, 8, 15, 30, 40]
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
 PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 

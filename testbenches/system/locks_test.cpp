@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lock benchmarks (workloads/locks, docs/workloads.md "Locks") as a user runs them: both
+// The lock benchmarks (workloads/locks, docs/workloads.md "Lock benchmarks") as a user runs them: both
 // variants leave the right data (HT's lists, ATM's balances), functionally and timed; delegation
 // removes the spin locks' atomics; bad options are one-line errors naming the option.
 #include <gtest/gtest.h>

@@ -157,7 +157,11 @@ __device__ void release(const Ring& c, unsigned me, unsigned start, unsigned cou
 // A data id's lock: its owner server, and the lock's place among the owner's (ids spread over the
 // servers first). The lock hierarchy of §3.4 orders locks by global id = owner * LOCKS + local.
 __device__ __forceinline__ unsigned owner(int id, unsigned servers) { return (unsigned)id % servers; }
-__device__ __forceinline__ unsigned local_lock(int id, unsigned servers) { return (unsigned)id / servers % LOCKS; }
+// Neighbouring ids fall in different words (banks) of the lock bits: locks in one word serialise.
+__device__ __forceinline__ unsigned local_lock(int id, unsigned servers) {
+  const unsigned q = (unsigned)id / servers;
+  return q % (LOCKS / 32) * 32 + q / (LOCKS / 32) % 32;
+}
 __device__ __forceinline__ unsigned global_lock(int id, unsigned servers) {
   return owner(id, servers) * LOCKS + local_lock(id, servers);
 }
