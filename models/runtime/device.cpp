@@ -152,7 +152,7 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
                                            in_memory.nodes, in_memory.edges);
   } else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
   else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
-  else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 64);
+  else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, kFunctionalResidentBlocks);
   st.warp_instructions = g.warp_instructions;
   st.thread_instructions = g.thread_instructions;
   return st;

@@ -136,6 +136,8 @@ class Device {
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
   // kernel. 0 when the device cannot say (functional mode: no SMs).
   std::uint64_t resident_blocks(const Kernel& k, Dim3 block, std::uint32_t dynamic_shared = 0) const;
+  // Blocks the functional executor runs at once, round-robin (a block launched only when one ends).
+  static constexpr std::uint32_t kFunctionalResidentBlocks = 64;
   // A kernel's registers per thread and static shared and local memory (cudaFuncGetAttributes).
   core::ptx::Resources resources(const Kernel& k) const;
   // Core cycles the last launch spent in the kernel, launch overhead excluded (what an event

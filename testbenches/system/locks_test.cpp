@@ -82,6 +82,9 @@ TEST(Locks, BadOptionsAreErrorsNamingThem) {
   r = run_cli({"run", "--workload", "ht", "--collisions", "0"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--collisions"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "ht", "--variant", "delegated", "--mode", "functional", "--servers", "64"});
+  EXPECT_EQ(r.exit_code, 2);  // the functional executor runs 64 blocks at once
+  EXPECT_NE(r.err.find("64 server blocks, but the device runs 64 blocks at once"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "atm", "--collisions", "1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("atm: a transfer needs two accounts"), std::string::npos) << r.err;
@@ -94,5 +97,5 @@ TEST(Locks, BadOptionsAreErrorsNamingThem) {
   // More servers than gtx480's 15 SMs hold blocks at once leave no room for a client.
   r = run_cli({"run", "--workload", "ht", "--variant", "delegated", "--servers", "1000"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("1000 server blocks, but the GPU holds"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1000 server blocks, but the device runs"), std::string::npos) << r.err;
 }

@@ -45,9 +45,10 @@ struct Run {
   }
   // The servers must all be resident with room for a client (they run until the clients end).
   void check_servers(const std::string& kernel, const Options& o) {
-    const std::uint64_t resident = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
-    if (resident && o.servers >= resident)
-      throw Error(kernel + ": " + std::to_string(o.servers) + " server blocks, but the GPU holds " +
+    std::uint64_t resident = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
+    if (!resident) resident = Device::kFunctionalResidentBlocks;
+    if (o.servers >= resident)
+      throw Error(kernel + ": " + std::to_string(o.servers) + " server blocks, but the device runs " +
                       std::to_string(resident) + " blocks at once: the servers must leave room for a client",
                   Error::Kind::usage);
   }
