@@ -5,29 +5,14 @@
 
 #include "sim/error.h"
 #include "sim/hash.h"
-#include "workloads/workloads.h"
+#include "workloads/runner.h"
 
 namespace irr::workloads::locks {
 namespace {
 
-using runtime::Args;
-using runtime::Device;
-using runtime::Dim3;
-
-constexpr std::uint32_t kBlock = 256;       // threads a block; a server block is 8 warps (locks.cu)
-constexpr std::uint64_t kSlots = 4096;      // message slots per server (locks.cu CAP)
-
-// Bytes of a delegated kernel's metadata block (locks.cu): per channel and server a reservation
-// counter, a read counter and a bit a slot; then two counters.
-std::uint64_t metadata(std::uint64_t channels, std::uint64_t servers) {
-  return (channels * servers * (2 + kSlots / 32) + 2) * 4;
-}
-
-struct Run {
-  Device& d;
-  std::size_t module;
-  Outcome out;
-  Run(Device& dev) : d(dev), module(dev.load_module(kernels_dir() + "/locks.ptx")) {}
+// A host driver's runner over locks.ptx (workloads/runner.h), with the buffers these drivers use.
+struct Run : Runner {
+  explicit Run(Device& dev) : Runner(dev, "locks.ptx") {}
   std::uint64_t upload(const std::vector<std::int32_t>& v) {
     const std::uint64_t p = d.malloc(std::max<std::size_t>(1, v.size()) * 4);
     d.memcpy_to_device(p, v.data(), v.size() * 4);
@@ -38,11 +23,6 @@ struct Run {
     d.memset(p, 0, bytes);
     return p;
   }
-  std::vector<std::int32_t> download(std::uint64_t p, std::size_t n) {
-    std::vector<std::int32_t> v(n);
-    d.memcpy_to_host(v.data(), p, n * 4);
-    return v;
-  }
   // The servers must all be resident with room for a client (they run until the clients end).
   void check_servers(const std::string& kernel, const Options& o) {
     std::uint64_t resident = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
@@ -52,13 +32,16 @@ struct Run {
                       std::to_string(resident) + " blocks at once: the servers must leave room for a client",
                   Error::Kind::usage);
   }
-  void launch(const std::string& kernel, std::uint32_t blocks, const Args& args) {
-    const auto st = d.launch(d.kernel(module, kernel), Dim3{blocks}, Dim3{kBlock}, args);
-    ++out.launches;
-    out.warp_instructions += st.warp_instructions;
-    out.thread_instructions += st.thread_instructions;
-  }
+  void launch_blocks(const std::string& kernel, std::uint32_t blocks, const Args& args) { launch(kernel, blocks * kBlock, args); }
+  Outcome outcome(std::string error) const { return {std::move(error), r.launches, r.warp_instructions, r.thread_instructions}; }
 };
+
+// Bytes of a delegated kernel's metadata block (locks.cu): per channel and server a reservation
+// counter, a read counter and a bit a slot; then two counters.
+constexpr std::uint64_t kSlots = 4096;  // message slots per server and channel (locks.cu CAP)
+std::uint64_t metadata(std::uint64_t channels, std::uint64_t servers) {
+  return (channels * servers * (2 + kSlots / 32) + 2) * 4;
+}
 
 Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
   const std::vector<std::int32_t> k = keys(o);
@@ -69,14 +52,13 @@ Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
   const auto n = static_cast<std::int32_t>(o.items);
   if (variant == "global") {
     const std::uint64_t locks = run.zeros(o.collisions * 4ull);
-    run.launch("ht_global", client_blocks, Args() << key << n << heads << next << locks);
+    run.launch_blocks("ht_global", client_blocks, Args() << key << n << heads << next << locks);
   } else {
     run.check_servers("ht_delegated", o);
     const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), meta = run.zeros(metadata(1, o.servers));
-    run.launch("ht_delegated", o.servers + client_blocks, Args() << key << n << heads << next << msgs << meta << o.servers);
+    run.launch_blocks("ht_delegated", o.servers + client_blocks, Args() << key << n << heads << next << msgs << meta << o.servers);
   }
-  run.out.error = check_lists(k, run.download(heads, o.collisions), run.download(next, o.items));
-  return run.out;
+  return run.outcome(check_lists(k, run.download<std::int32_t>(heads, o.collisions), run.download<std::int32_t>(next, o.items)));
 }
 
 Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) {
@@ -89,7 +71,7 @@ Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) 
   const auto n = static_cast<std::int32_t>(o.items);
   if (variant == "global") {
     const std::uint64_t locks = run.zeros(o.collisions * 4ull);
-    run.launch("atm_global", client_blocks, Args() << from << to << amount << n << balance << locks);
+    run.launch_blocks("atm_global", client_blocks, Args() << from << to << amount << n << balance << locks);
   } else {
     // A server's request ring must hold every request that can be outstanding at once (locks.cu).
     if (o.servers > 32) throw Error("atm/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
@@ -98,12 +80,11 @@ Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) 
     const std::uint64_t s = o.servers * kSlots;
     const std::uint64_t offloads = run.zeros(s * 16), requests = run.zeros(s * 8), replies = run.zeros(s * 4),
                         unlocks = run.zeros(s * 4), meta = run.zeros(metadata(4, o.servers));
-    run.launch("atm_delegated", o.servers + client_blocks,
+    run.launch_blocks("atm_delegated", o.servers + client_blocks,
                Args() << from << to << amount << n << balance << offloads << requests << replies << unlocks << meta
                       << o.servers);
   }
-  run.out.error = check_balances(t, run.download(balance, o.collisions));
-  return run.out;
+  return run.outcome(check_balances(t, run.download<std::int32_t>(balance, o.collisions)));
 }
 
 }  // namespace
