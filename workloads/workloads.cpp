@@ -10,6 +10,7 @@
 #include <queue>
 
 #include "sim/error.h"
+#include "workloads/adds/adds.h"
 #include "workloads/frontier/frontier.h"
 #include "workloads/graphmem/graphmem.h"
 #include "workloads/runner.h"
@@ -110,6 +111,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   if (frontier_variant(variant)) return frontier::sssp(d, g, src, variant == "iru");
   if (graphmem::sssp_variant(variant)) return graphmem::sssp(d, g, src, variant);
+  if (adds::sssp_variant(variant)) return adds::sssp(d, g, src, variant);
   check_source(g, src);
   Runner run(d, module("sssp.ptx", variant));
   DeviceGraph dg(d, g);
@@ -302,6 +304,8 @@ const std::vector<Workload>& workloads() {
   // The graph-memory thesis's kernels (workloads/graphmem/): variants of bfs and sssp, and workloads of their own.
   for (Variant v : graphmem::bfs_variants()) all[0].variants.push_back(v);
   for (Variant v : graphmem::sssp_variants()) all[1].variants.push_back(v);
+  // ADDS and its near-far baseline (workloads/adds/).
+  for (Variant v : adds::sssp_variants()) all[1].variants.push_back(v);
   for (Workload w : graphmem::workloads()) all.push_back(w);
   return all;
   }();

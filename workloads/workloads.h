@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/runtime/device.h"
@@ -17,6 +18,8 @@ namespace irr::workloads {
 struct Result {
   std::vector<double> values;  // per vertex; +infinity for unreachable
   std::uint64_t launches = 0, warp_instructions = 0, thread_instructions = 0;
+  // What a variant counts of its own work (e.g. vertices processed), in workload.json.
+  std::vector<std::pair<std::string, std::uint64_t>> counters = {};
 };
 
 struct Variant {

@@ -182,7 +182,7 @@ int run_workload(const RunOptions& o) {
     // The workload's own record, in both modes (timing runs also write the simulation's files).
     std::uint32_t max_degree = 0;  // a graph kernel's critical path is often the largest vertex's edge walk
     for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));
-    const nlohmann::json record = {{"workload", w.name}, {"variant", o.variant}, {"mode", o.mode}, {"graph", g.name},
+    nlohmann::json record = {{"workload", w.name}, {"variant", o.variant}, {"mode", o.mode}, {"graph", g.name},
                                    {"vertices", g.n}, {"edges", g.edges()}, {"max_degree", max_degree}, {"source", source},
                                    {"kernel_launches", r.launches}, {"warp_instructions", r.warp_instructions},
                                    {"thread_instructions", r.thread_instructions},
@@ -190,6 +190,7 @@ int run_workload(const RunOptions& o) {
                                    {"warp_instructions_per_second", static_cast<double>(r.warp_instructions) / host},
                                    {"thread_instructions_per_second", static_cast<double>(r.thread_instructions) / host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
+    for (const auto& [name, value] : r.counters) record["counters"][name] = value;
     sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
   }
   return diff.empty() ? 0 : 1;
