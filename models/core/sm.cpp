@@ -315,6 +315,7 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   if (!slot.warp || slot.warp->state() == Warp::State::done) return Stall::empty;
   if (slot.warp->state() == Warp::State::at_barrier) return Stall::barrier;
   if (slot.unit_wait) return Stall::unit;
+  if (slot.asleep) return Stall::dependence;
   in = slot.warp->next();
   if (!in) return Stall::empty;
   bool waits = false;
@@ -458,6 +459,13 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     hold(step);
     pending_.emplace(token, Pending{s, step, 0});
     alu_done_.emplace(c + latency(in), token);
+  } else if (in.op == Op::nanosleep && step.sleep_ns) {
+    const sim::Picoseconds period = scheduler()->domain().period();
+    Pending p{s, Step{}, 0};
+    p.applied = p.sleep = true;
+    pending_.emplace(token, std::move(p));
+    slot.asleep = true;
+    sleep_done_.emplace(c + (step.sleep_ns * 1000 + period - 1) / period, token);
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = s % schedulers_;
@@ -555,6 +563,7 @@ void Sm::finish(std::size_t token) {
   touch(it->second.slot);
   note_event(it->second.slot);
   if (it->second.unit) slot.unit_wait = false;
+  if (it->second.sleep) slot.asleep = false;
   if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
@@ -729,6 +738,10 @@ bool Sm::tick(sim::Cycle c) {
     writeback_.push_back(alu_done_.begin()->second);
     alu_done_.erase(alu_done_.begin());
   }
+  while (!sleep_done_.empty() && sleep_done_.begin()->first <= c) {  // a nanosleep's end writes nothing back
+    finish(sleep_done_.begin()->second);
+    sleep_done_.erase(sleep_done_.begin());
+  }
   for (std::uint32_t port = 0; port < writeback_ports_ && !writeback_.empty(); ++port) {
     finish(writeback_.front());
     writeback_.pop_front();
@@ -866,6 +879,7 @@ bool Sm::tick(sim::Cycle c) {
   slept_resident_ = !again && !idle();
   slept_held_ = !again && queued;
   if (slept_held_) hold();
+  if (!again && !sleep_done_.empty()) wake_at(sleep_done_.begin()->first);  // the first nanosleep to end
   return again;
 }
 

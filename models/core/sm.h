@@ -77,6 +77,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::uint32_t loads = 0;      // instructions waiting for memory
     std::uint32_t stores = 0;     // store lines not yet acknowledged
     bool unit_wait = false;       // an operation at a unit holds the whole warp
+    bool asleep = false;          // in a nanosleep
     // Why the warp could not issue when last checked; valid until something it waits on changes
     // (an issue, a write-back, a store acknowledgement, a barrier release set `dirty`).
     bool dirty = true;
@@ -99,6 +100,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::uint32_t lines_left;
     bool unit = false;  // an operation at a unit: its write-back also ends the whole-warp wait
     bool applied = false;  // a companion's: its registers were written at issue, only the scoreboard waits
+    bool sleep = false;    // a nanosleep: its end wakes the warp
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
@@ -156,6 +158,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<sim::Cycle> scheduler_free_;  // per scheduler: cycle its issue port frees (SIMD passes)
   std::map<std::size_t, Pending> pending_;  // token -> instruction in flight
   std::multimap<sim::Cycle, std::size_t> alu_done_;  // completion cycle -> token
+  std::multimap<sim::Cycle, std::size_t> sleep_done_;  // a nanosleep's end -> token
   std::deque<std::size_t> writeback_;       // tokens whose results wait for a write port
   std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
   std::deque<mem::MemAccess> ldst_low_;     // units' low-priority accesses: only when ldst_ is empty

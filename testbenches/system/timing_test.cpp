@@ -607,6 +607,74 @@ TEST(Fences, MembarWaitsForTheStoreAcknowledgement) {
   EXPECT_GE(fenced, plain + 20);
 }
 
+namespace {
+// nanosleep: one warp sleeps a fixed 5 us, 5 ms (the ISA's limit is 1 ms), or as long as its
+// slowest lane asks (tid.x * 100 ns).
+const char* kSleepPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry awake(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+st.global.u32 [%rd1], 1;
+ret;
+}
+.visible .entry fixed(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+nanosleep.u32 5000;
+st.global.u32 [%rd1], 1;
+ret;
+}
+.visible .entry clamped(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+nanosleep.u32 5000000;
+st.global.u32 [%rd1], 1;
+ret;
+}
+.visible .entry lanes(.param .u64 out)
+{
+.reg .b32 %r<2>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+mov.u32 %r1, %tid.x;
+mul.lo.u32 %r1, %r1, 100;
+nanosleep.u32 %r1;
+st.global.u32 [%rd1], 1;
+ret;
+}
+)";
+}  // namespace
+
+// A warp in nanosleep issues nothing for the time it asked (its slowest lane's), then goes on.
+TEST(Nanosleep, HoldsTheWarpForItsDuration) {
+  double awake = 0, fixed = 0, clamped = 0, lanes = 0, freq = 0;
+  timed(chase_config(), [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const auto mod = dev.load_module_text(kSleepPtx, "sleep.ptx");
+    const std::uint64_t out = dev.malloc(4);
+    auto& core = sim.clock("core").domain();
+    freq = core.frequency();
+    auto run = [&](const char* k) {
+      const auto t0 = core.cycle_at(sim::now_ps());
+      dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{32}, Args() << out);
+      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+    };
+    awake = run("awake");
+    fixed = run("fixed");
+    clamped = run("clamped");
+    lanes = run("lanes");
+  });
+  // In core cycles; the parameter load's latency overlaps the sleep (it does not wait on it).
+  const double five_us = 5e-6 * freq, one_ms = 1e-3 * freq, lane31 = 3.1e-6 * freq;
+  EXPECT_NEAR(fixed - awake, five_us, 30);
+  EXPECT_NEAR(clamped - awake, one_ms, 30);
+  EXPECT_NEAR(lanes - awake, lane31, 30);
+}
+
 // The occupancy query: blocks the whole GPU holds at once, by whichever SM limit binds first
 // (gtx480: 15 SMs, 8 CTAs, 1536 threads each); a device without the timed GPU cannot say.
 TEST(TimingOccupancy, ResidentBlocksFollowTheSmLimits) {

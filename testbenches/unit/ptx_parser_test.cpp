@@ -126,6 +126,9 @@ TEST(PtxParser, RejectsWithPositions) {
   // A register count no kernel has (found by fuzzing: 111 M predicates took the host's memory).
   EXPECT_NE(error_of(".reg .pred %xp<111111104>;").find("too many registers (111111"), std::string::npos)
       << error_of(".reg .pred %xp<111111104>;");
+  // 952,184 names took 43 s under AddressSanitizer (a fuzzing timeout); nvcc declares thousands.
+  EXPECT_NE(error_of(".reg .pred p<952184>;").find("; at most 65536 a function)"), std::string::npos);
+  EXPECT_EQ(error_of(".reg .b32 %q<60000>;"), "");
   // A variable no GPU holds (found by fuzzing: a 166 TB initialised array was allocated on the host).
   const std::string big = ".version 9.0\n.target sm_75\n.address_size 64\n.global .align 1 .b8 str[166666666666667] = {98, 108};\n";
   try {
@@ -189,7 +192,7 @@ TEST(PtxParser, NegativeAddressOffsets) {
 }
 
 // A rotate (nvcc: shf.l.wrap) and __syncwarp (bar.warp.sync), from the lock benchmarks' kernels.
-TEST(PtxParser, FunnelShiftAndWarpBarrier) {
+TEST(PtxParser, FunnelShiftWarpBarrierAndNanosleep) {
   EXPECT_EQ(error_of("shf.l.wrap.b32 %r1, %r2, %r2, %r3;"), "");
   EXPECT_EQ(error_of("shf.r.clamp.b32 %r1, %r2, %r2, 5;"), "");
   EXPECT_NE(error_of("shf.wrap.b32 %r1, %r2, %r2, %r3;").find("shf needs a direction, .l or .r"), std::string::npos);
@@ -197,6 +200,9 @@ TEST(PtxParser, FunnelShiftAndWarpBarrier) {
   EXPECT_EQ(error_of("bar.warp.sync %r1;"), "");
   EXPECT_EQ(error_of("bar.warp.sync -1;"), "");
   EXPECT_NE(error_of("bar.sync.warp %r1;").find("unsupported modifier '.warp'"), std::string::npos);
+  EXPECT_EQ(error_of("nanosleep.u32 %r1;"), "");
+  EXPECT_EQ(error_of("nanosleep.u32 1000;"), "");
+  EXPECT_NE(error_of("nanosleep.u32 %r1, %r2;").find("nanosleep takes 1 operand"), std::string::npos);
 }
 
 // Indirect calls (nvcc at -O0 -G, issue 22's PTX corpus): the call must name a .callprototype

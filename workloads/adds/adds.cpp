@@ -16,6 +16,14 @@ namespace {
 constexpr std::uint32_t kBuckets = 32;
 constexpr std::uint32_t kMaxAssign = 1024;  // adds.cu MAX_ASSIGN
 constexpr std::uint32_t kStats = 8;
+// ADDS's tuning where the dissertation gives no number (docs/workloads.md "ADDS"): the utilisation
+// band (edges in flight per worker thread) that holds the CDB count and delta; the tail bucket's
+// share of an epoch's pushes that means delta clips (65%, §4.6) and the pushes an epoch needs
+// before that share counts; how long an idle worker warp sleeps between looks at its assignment
+// (the spinning of 59 workers' warps starves the manager of issue slots; measured in
+// docs/results/delegate.md).
+constexpr float kUtilLow = 0.5f, kUtilHigh = 2.0f, kClipShare = 0.65f;
+constexpr std::uint32_t kClipMin = 256, kBackoffNs = 10000;
 
 double average(const std::vector<std::uint32_t>& v) {
   double s = 0;
@@ -26,7 +34,7 @@ double average(const std::vector<std::uint32_t>& v) {
 double average_degree(const Graph& g) { return g.n ? static_cast<double>(g.edges()) / g.n : 0; }
 
 // ADDS: one launch, the manager block and as many workers as the device holds beside it.
-Result run_adds(Device& d, const Graph& g, std::uint32_t src) {
+Result run_adds(Device& d, const Graph& g, std::uint32_t src, bool spin) {
   Runner run(d, "adds.ptx");
   std::uint64_t blocks = d.resident_blocks(d.kernel(run.module, "adds_sssp"), Dim3{kBlock});
   if (!blocks) blocks = Device::kFunctionalResidentBlocks;
@@ -60,7 +68,7 @@ Result run_adds(Device& d, const Graph& g, std::uint32_t src) {
   const auto grain_min = static_cast<std::uint32_t>(std::clamp(std::ceil(std::log2(32.0 / degree)), 0.0, 5.0));
   run.launch("adds_sssp", blocks * kBlock,
              Args() << dg.row << dg.col << dg.weight << dist << items << meta << head << af << cap_log2 << slack << shift
-                    << workers << grain_min << static_cast<float>(degree) << 0.5f << 2.0f << 0.65f << 256u);
+                    << workers << grain_min << static_cast<float>(degree) << kUtilLow << kUtilHigh << kClipShare << kClipMin << (spin ? 0u : kBackoffNs));
   const auto stats = run.download<std::uint32_t>(meta + (2 * kBuckets + wfcs) * 4, kStats);
   if (stats[0]) throw Error("sssp/adds: a bucket wrapped onto ids not yet done (" + std::to_string(1u << cap_log2) + " slots a bucket)");
   std::uint64_t pushes = 0;
@@ -165,11 +173,15 @@ Result run_nearfar_host(Device& d, const Graph& g, std::uint32_t src) {
 
 }  // namespace
 
-bool sssp_variant(const std::string& variant) { return variant == "adds" || variant == "nearfar" || variant == "nearfar_host"; }
+bool sssp_variant(const std::string& variant) {
+  return variant == "adds" || variant == "adds_spin" || variant == "nearfar" || variant == "nearfar_host";
+}
 
 std::vector<Variant> sssp_variants() {
   return {{"adds", "ADDS: a manager block hands out 32 delta buckets (concurrent FIFOs) to worker blocks, delta and the "
-                   "concurrent dequeue buckets adapted as it runs (seed 001 chapter 5; one launch)"},
+                   "concurrent dequeue buckets adapted as it runs (seed 001 chapter 5; one launch); idle worker warps "
+                   "sleep 10 us between looks at their assignment (nanosleep)"},
+          {"adds_spin", "the same with idle worker warps spinning (no nanosleep)"},
           {"nearfar", "near-far as the chapter's NF-OPT baseline: steps over the near list, the far pile split when it "
                       "empties, delta = 32 w / d, one persistent launch with a software global barrier between steps"},
           {"nearfar_host", "the same with a kernel launch a step, the host reading the lists' counts between them"}};
@@ -177,7 +189,9 @@ std::vector<Variant> sssp_variants() {
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
-  return variant == "adds" ? run_adds(d, g, src) : variant == "nearfar" ? run_nearfar(d, g, src) : run_nearfar_host(d, g, src);
+  if (variant == "nearfar") return run_nearfar(d, g, src);
+  if (variant == "nearfar_host") return run_nearfar_host(d, g, src);
+  return run_adds(d, g, src, variant == "adds_spin");
 }
 
 std::uint64_t nearfar_delta(const Graph& g) {

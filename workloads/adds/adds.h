@@ -12,7 +12,7 @@
 
 namespace irr::workloads::adds {
 
-bool sssp_variant(const std::string& variant);  // adds, nearfar
+bool sssp_variant(const std::string& variant);  // adds, adds_spin, nearfar, nearfar_host
 Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, const std::string& variant);
 std::vector<Variant> sssp_variants();
 

@@ -115,7 +115,7 @@ __device__ __forceinline__ unsigned long long af_word(unsigned start, unsigned s
 // (two slots: the next assignment is copied in while the last one's warps finish), under a
 // scratchpad lock; the last warp of an assignment adds its size to the bucket's DWC.
 __device__ void worker(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist, const Buckets& B,
-                       volatile unsigned long long* af) {
+                       volatile unsigned long long* af, unsigned backoff_ns) {
   __shared__ unsigned s_start[2], s_size[2], s_taken[2], s_done[2], s_bucket[2], s_grain[2];
   __shared__ unsigned s_cur, s_lock, s_term, s_work;
   const unsigned lane = threadIdx.x % 32;
@@ -129,9 +129,7 @@ __device__ void worker(const unsigned* row, const unsigned* col, const unsigned*
   const unsigned mask = (1u << B.cap_log2) - 1;
   for (;;) {
     unsigned slot = 0, t = 0, count = 0;
-    if (lane == 0) {
-      while (atomicCAS(&s_lock, 0u, 1u) != 0) {
-      }
+    if (lane == 0 && atomicCAS(&s_lock, 0u, 1u) == 0) {  // one try: a warp that finds it taken backs off
       unsigned cur = *(volatile unsigned*)&s_cur;
       if (s_taken[cur] >= vs_size[cur]) {  // drained: copy the next assignment in when its slot is free
         const unsigned next = cur ^ 1;
@@ -163,6 +161,7 @@ __device__ void worker(const unsigned* row, const unsigned* col, const unsigned*
     count = __shfl_sync(0xffffffffu, count, 0);
     if (!count) {
       if (*(volatile unsigned*)&s_term) break;
+      if (backoff_ns) __nanosleep(backoff_ns);  // nothing to take: leave the issue slots to others a while
       continue;
     }
     slot = __shfl_sync(0xffffffffu, slot, 0);
@@ -355,10 +354,10 @@ extern "C" __global__ void adds_sssp(const unsigned* row, const unsigned* col, c
                                      unsigned* items, unsigned* meta, unsigned long long* head, unsigned long long* af,
                                      unsigned cap_log2, unsigned slack, unsigned shift, unsigned workers,
                                      unsigned grain_min, float avg_degree, float util_low, float util_high,
-                                     float clip_share, unsigned clip_min) {
+                                     float clip_share, unsigned clip_min, unsigned backoff_ns) {
   const Buckets B = buckets(items, meta, head, cap_log2, slack);
   if (blockIdx.x) {
-    worker(row, col, w, dist, B, af);
+    worker(row, col, w, dist, B, af, backoff_ns);
     return;
   }
   __shared__ Manager mgr;

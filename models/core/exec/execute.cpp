@@ -472,6 +472,11 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
     case Op::membar: case Op::fence: return;  // memory operations already take effect in issue order
     // The SIMT stack keeps a warp's converged lanes in lockstep (pre-Volta): __syncwarp has nothing to wait for.
     case Op::warpsync: return;
+    // Suspends the warp for about t ns, at most 1 ms (PTX ISA); functionally nothing happens. The
+    // timing model holds the warp for the longest its threads asked.
+    case Op::nanosleep:
+      each([&](unsigned l) { step.sleep_ns = std::max<std::uint64_t>(step.sleep_ns, std::min<std::uint64_t>(src(0, l, Type::u32), 1000000)); });
+      return;
 
     case Op::activemask:
       each([&](unsigned l) { write(in.ops[0], l, active); });

@@ -318,6 +318,7 @@ void Warp::issue(Step& step) {
   step.active = 0;
   step.writes.clear();
   step.addresses.clear();
+  step.sleep_ns = 0;
   {
     Frame* fp = settle();
     if (!fp) return;

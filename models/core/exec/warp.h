@@ -71,6 +71,7 @@ struct Step {
   };
   std::vector<Write> writes;
   std::vector<std::uint64_t> addresses;  // memory instructions: one per active thread, in lane order
+  std::uint64_t sleep_ns = 0;            // nanosleep: the longest duration its threads asked for
 };
 
 class Warp {

@@ -45,7 +45,7 @@ enum class Op : std::uint16_t {
   mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
   shl, shr, popc, clz, brev, bfind, bfe, bfi, prmt, setp, selp, set, bra, ret, exit, bar, membar, fence, atom,
   red, activemask, vote, shfl, match, redux, fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, call, copysign, testp,
-  shf, warpsync, extension
+  shf, warpsync, nanosleep, extension
 };
 const char* op_name(Op op);
 

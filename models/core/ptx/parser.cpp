@@ -32,7 +32,7 @@ std::uint16_t ExtensionRegistry::index_of(const std::string& name) const {
 
 namespace {
 
-constexpr std::uint64_t kMaxRegisters = 1u << 20;
+constexpr std::uint64_t kMaxRegisters = 1u << 16;
 constexpr std::uint64_t kMaxVariableBytes = std::uint64_t{1} << 32;
 
 const std::unordered_map<std::string, Op> kOps = {
@@ -41,7 +41,7 @@ const std::unordered_map<std::string, Op> kOps = {
     {"div", Op::div},     {"rem", Op::rem},     {"min", Op::min},       {"max", Op::max},     {"abs", Op::abs},
     {"neg", Op::neg},     {"and", Op::and_},    {"or", Op::or_},        {"xor", Op::xor_},    {"not", Op::not_},
     {"cnot", Op::cnot},   {"shl", Op::shl},     {"shr", Op::shr},       {"popc", Op::popc},   {"clz", Op::clz},
-    {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},   {"shf", Op::shf},
+    {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},   {"shf", Op::shf},     {"nanosleep", Op::nanosleep},
     {"setp", Op::setp},   {"selp", Op::selp},   {"set", Op::set},       {"bra", Op::bra},     {"ret", Op::ret},
     {"exit", Op::exit},   {"bar", Op::bar},     {"barrier", Op::bar},   {"membar", Op::membar}, {"fence", Op::fence},
     {"atom", Op::atom},   {"red", Op::red},     {"activemask", Op::activemask}, {"vote", Op::vote},
@@ -768,7 +768,7 @@ class Parser {
     switch (ins.op) {
       case Op::ret: case Op::exit: case Op::membar: case Op::fence: need(0); break;
       case Op::bra: need(1); break;
-      case Op::activemask: case Op::warpsync: need(1); break;
+      case Op::activemask: case Op::warpsync: case Op::nanosleep: need(1); break;
       case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: case Op::shf: need(4); break;
       case Op::bfi: need(5); break;
       case Op::ld: case Op::ldu: case Op::st:

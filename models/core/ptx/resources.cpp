@@ -12,7 +12,7 @@ namespace irr::core::ptx {
 std::size_t destinations(const Instruction& in) {
   switch (in.op) {
     case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
-    case Op::fence: case Op::call:
+    case Op::fence: case Op::call: case Op::warpsync: case Op::nanosleep:
       return 0;
     case Op::setp:
       return in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg && in.ops.size() == 4u + (in.boolop != BoolOp::none)
