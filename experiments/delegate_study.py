@@ -5,11 +5,15 @@
 locks) at collision factors from the dissertation's to none, global and delegated, timed on the
 gtx480 preset; then HT's delegated version against the number of server blocks. For
 each run: kernel cycles, speedup, atomic operations and serialisation stalls at the L2 partitions,
-L2 accesses, SM cycles with no CTA. Prints markdown tables.
+L2 accesses, SM cycles with no CTA. Then SSSP (chapter 5): ADDS against near-far (NF-OPT, one
+launch; and a launch a step), the LonestarGPU-style data-driven worklist and the frontier SSSP on
+the chapter's four graph classes: cycles, speedups, vertices processed, warp instructions. Prints
+markdown tables.
 
 Usage: experiments/delegate_study.py [--build build] [--jobs N] [--from-sweep DIR]
 """
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -21,6 +25,10 @@ from simulate import simulate
 COLLISIONS = [256, 1024, 32768, 131072]
 ATM_COLLISIONS = [1024, 4096, 32768, 131072]  # global at 1,024: tens of millions of cycles, not run
 SERVERS = [4, 8, 15, 30, 40]
+# SSSP on the chapter's graph classes (§4.7), and the variants compared.
+GRAPHS = {"road": "grid:rows=128,cols=128", "mesh": "rgg:n=16384,radius=0.03", "social": "rmat:scale=14,edge_factor=8",
+          "random": "random:n=16384,m=65536"}
+SSSP = ["adds", "adds_spin", "nearfar", "nearfar_host", "data", "frontier"]
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
 PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 
@@ -42,6 +50,52 @@ def measure(irrgpu, workload, variant, collisions, servers, tmp):
             "idle": s["gpu.total.idle_sm_cycles"], "atomic_stall": s["gpu.total.stall.memory.atomic"]}
 
 
+def measure_sssp(irrgpu, variant, graph, tmp):
+    out = os.path.join(tmp, f"sssp_{variant}_{graph.replace(':', '_').replace(',', '_')}")
+    j = simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", "sssp", "--variant", variant, "--graph", graph], out)
+    if sim.planning():
+        return None
+    counters = sim.record(out).get("counters", {})
+    value = lambda name: j["stats"][name]["value"]
+    # A run's time: every cycle of the host program (uploads, launch overheads, kernels), and its kernels' alone.
+    return {"run": value("gpu.total.core_cycles"), "kernel": value("gpu.total.kernel_cycles"),
+            "warp": value("gpu.total.warp_instructions"), "launches": sim.record(out)["kernel_launches"],
+            "vertices": counters.get("vertices_processed"), "counters": counters}
+
+
+def sssp_tables(results):
+    print("sssp: run cycles, the whole program (speedup of adds over each)\n")
+    print("| class | graph | " + " | ".join(SSSP) + " |")
+    print("|---|---|" + "---|" * len(SSSP))
+    speedups = {v: [] for v in SSSP}
+    for cls, graph in GRAPHS.items():
+        a = results[("adds", graph)]["run"]
+        for v in SSSP:
+            speedups[v].append(results[(v, graph)]["run"] / a)
+        cells = [f"{results[(v, graph)]['run']:,.0f}" + ("" if v == "adds" else f" ({results[(v, graph)]['run'] / a:.2f}x)")
+                 for v in SSSP]
+        print(f"| {cls} | `{graph}` | " + " | ".join(cells) + " |")
+    mean = lambda x: sum(x) / len(x)
+    geo = lambda x: math.exp(sum(math.log(v) for v in x) / len(x))
+    print("| mean | arithmetic (geometric) | | " + " | ".join(f"{mean(speedups[v]):.2f}x ({geo(speedups[v]):.2f}x)" for v in SSSP[1:]) + " |")
+    print("\nsssp: kernel cycles alone, and kernel launches\n")
+    print("| class | " + " | ".join(SSSP) + " |")
+    print("|---|" + "---|" * len(SSSP))
+    for cls, graph in GRAPHS.items():
+        print(f"| {cls} | " + " | ".join(f"{results[(v, graph)]['kernel']:,.0f} ({results[(v, graph)]['launches']})" for v in SSSP) + " |")
+    print("\nsssp: vertices processed (adds / nearfar), warp instructions, adds's delta\n")
+    print("| class | adds vertices | nearfar vertices | ratio | adds warp instr. | adds_spin warp instr. | nearfar warp instr. "
+          "| adds delta first / last (changes) | nearfar delta, steps |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for cls, graph in GRAPHS.items():
+        a, s, n = results[("adds", graph)], results[("adds_spin", graph)], results[("nearfar", graph)]
+        c, nc = a["counters"], n["counters"]
+        print(f"| {cls} | {a['vertices']:,} | {n['vertices']:,} | {a['vertices'] / n['vertices']:.2f} | {a['warp']:,.0f} "
+              f"| {s['warp']:,.0f} | {n['warp']:,.0f} | {c['initial_delta']:,} / {c['final_delta']:,} ({c['delta_changes']}) "
+              f"| {nc['delta']:,}, {nc['steps']:,} |")
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
@@ -53,8 +107,10 @@ def main():
     runs = [("ht", v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
     runs += [("ht", "delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
     runs += [("atm", v, c, 15) for c in ATM_COLLISIONS for v in ("global", "delegated") if (v, c) != ("global", 1024)]
+    sssp = [(v, g) for g in GRAPHS.values() for v in SSSP]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
+        results.update(zip(sssp, pool.map(lambda r: measure_sssp(irrgpu, *r, tmp), sssp)))
     if sim.planning():
         return
     for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS)):
@@ -81,6 +137,8 @@ def main():
             d = results[("ht", "delegated", c, n)]
             print(f"| {c} | {n} | {d['cycles']:,.0f} | {results[('ht', 'global', c, 15)]['cycles'] / d['cycles']:.2f}x "
                   f"| {d['idle']:,.0f} |")
+    print()
+    sssp_tables(results)
 
 
 if __name__ == "__main__":

@@ -106,6 +106,36 @@ TEST(Adds, GraphClassesAgainstDijkstra) {
   }
 }
 
+// §4.5's dynamic data structure at work: with data blocks of 256 ids and a pool of 100, blocks
+// are mapped ahead of the writers, freed once read whole and mapped again; a pool too small for the
+// run fails it with an error rather than wrong distances.
+TEST(Adds, DataBlocksAreMappedFreedAndReused) {
+  const Graph g = load_graph("grid:rows=64,cols=64,seed=1");
+  const auto want = workload("sssp").reference(g, 0);
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  adds::AddsOptions o;
+  o.block_log2 = 8;
+  o.pool_blocks = 100;
+  const Result r = adds::adds_sssp(dev, g, 0, o);
+  EXPECT_EQ(workload("sssp").check(r.values, want), "");
+  EXPECT_GT(counter(r, "blocks_freed"), 0u);
+  EXPECT_GT(counter(r, "blocks_mapped"), 100u);  // more than the pool holds: freed blocks were mapped again
+  o.pool_blocks = 40;  // fewer than the 32 buckets' two blocks ahead
+  EXPECT_THROW(
+      {
+        try {
+          adds::adds_sssp(dev, g, 0, o);
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("the pool's 40 data blocks ran out"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      Error);
+  o.block_log2 = 7;
+  EXPECT_THROW(adds::adds_sssp(dev, g, 0, o), Error);  // below one segment
+}
+
 // Delta = 32 * (average weight) / (average degree) (§4.7's NF-OPT setting), ADDS's rounded to a
 // power of two (§4.6).
 TEST(Adds, InitialDeltas) {

@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::uint32_t kBuckets = 32;
 constexpr std::uint32_t kMaxAssign = 1024;  // adds.cu MAX_ASSIGN
+constexpr std::uint64_t kMaxBlocks = 4096;   // adds.cu MAX_BLOCKS
 constexpr std::uint32_t kStats = 8;
 // ADDS's tuning where the dissertation gives no number (docs/workloads.md "ADDS"): the utilisation
 // band (edges in flight per worker thread) that holds the CDB count and delta; the tail bucket's
@@ -33,49 +34,67 @@ double average(const std::vector<std::uint32_t>& v) {
 
 double average_degree(const Graph& g) { return g.n ? static_cast<double>(g.edges()) / g.n : 0; }
 
+// Vertices a warp takes at least: 32 / degree, a power of two, so that each lane has an edge (§4.3).
+std::uint32_t grain_min(const Graph& g) {
+  const double degree = std::max(1.0, average_degree(g));
+  return static_cast<std::uint32_t>(std::clamp(std::ceil(std::log2(32.0 / degree)), 0.0, 5.0));
+}
+
 // ADDS: one launch, the manager block and as many workers as the device holds beside it.
-Result run_adds(Device& d, const Graph& g, std::uint32_t src, bool spin) {
+Result run_adds(Device& d, const Graph& g, std::uint32_t src, const AddsOptions& o) {
   Runner run(d, "adds.ptx");
   std::uint64_t blocks = d.resident_blocks(d.kernel(run.module, "adds_sssp"), Dim3{kBlock});
   if (!blocks) blocks = Device::kFunctionalResidentBlocks;
   if (blocks < 2) throw Error("sssp/adds: the device holds " + std::to_string(blocks) + " block of adds_sssp at once; "
                               "ADDS needs its manager and at least one worker resident together");
+  if (o.block_log2 < 8 || o.block_log2 > 20)
+    throw Error("sssp/adds: data blocks of 2^" + std::to_string(o.block_log2) + " ids (2^8, one segment, to 2^20)", Error::Kind::usage);
   const auto workers = static_cast<std::uint32_t>(blocks - 1);
   // A bucket holds every id pushed and not yet done, plus what its assigned work has not read:
   // the edges bound the first (each lowering pushes once), two 1K assignments a worker the second.
-  const std::uint32_t slack = workers * 2 * kMaxAssign;
-  std::uint32_t cap_log2 = 13;  // at least 32 segments: a probe warp's 32 WFCs are distinct
-  while ((std::uint64_t{1} << cap_log2) < g.edges() + 1 + slack) ++cap_log2;
-  if (cap_log2 > 26) throw Error("sssp/adds: " + std::to_string(g.edges()) + " edges need buckets of 2^" + std::to_string(cap_log2) +
-                                 " slots, beyond the 2^26 this driver allocates", Error::Kind::usage);
+  // Its virtual blocks cover that and two ahead; the pool, three blocks a bucket and that once.
+  const std::uint64_t slack = workers * 2ull * kMaxAssign, block = 1ull << o.block_log2;
+  const std::uint64_t live = (g.edges() + 1 + slack + block - 1) / block;
+  std::uint32_t nvb_log2 = 1;
+  while ((1ull << nvb_log2) < live + 2) ++nvb_log2;
+  const std::uint64_t pool_blocks = o.pool_blocks ? o.pool_blocks : 3 * kBuckets + live;
+  if (nvb_log2 > 13 || o.block_log2 + nvb_log2 > 31 || pool_blocks > kMaxBlocks)
+    throw Error("sssp/adds: " + std::to_string(g.edges()) + " edges need " + std::to_string(pool_blocks) + " data blocks of 2^" +
+                    std::to_string(o.block_log2) + " ids (at most " + std::to_string(kMaxBlocks) + ", 2^13 a bucket)",
+                Error::Kind::usage);
   DeviceGraph dg(d, g);
   const std::uint64_t dist = d.malloc(g.n * 4ull);
   d.memset(dist, 0xff, g.n * 4ull);
   run.put<std::uint32_t>(dist + src * 4ull, 0);
-  const std::uint64_t slots = std::uint64_t{kBuckets} << cap_log2, wfcs = slots >> 8;
-  const std::uint64_t items = d.malloc(slots * 4), meta_words = 2 * kBuckets + wfcs + kStats;
-  const std::uint64_t meta = d.malloc(meta_words * 4), head = d.malloc(8), af = d.malloc(workers * 8ull);
+  // Metadata (adds.cu buckets()): resv, DWC, statistics, bk_ptr, RDCs, WFCs.
+  const std::uint64_t bk = 3 * kBuckets, rdc = bk + (std::uint64_t{kBuckets} << nvb_log2), wfc = rdc + pool_blocks;
+  const std::uint64_t meta_words = wfc + (pool_blocks << (o.block_log2 - 8));
+  const std::uint64_t pool = d.malloc((pool_blocks << o.block_log2) * 4), meta = d.malloc(meta_words * 4), head = d.malloc(8),
+                      af = d.malloc(workers * 8ull);
   d.memset(meta, 0, meta_words * 4);
   d.memset(af, 0, workers * 8ull);
-  // The source in bucket 0: reserved, written and counted.
-  run.put<std::uint32_t>(items, src);
-  run.put<std::uint32_t>(meta, 1);                   // resv[0]
-  run.put<std::uint32_t>(meta + 2 * kBuckets * 4, 1);  // wfc[0][0]
+  // The source in bucket 0: its first virtual block mapped to data block 0, reserved, written, counted.
+  run.put<std::uint32_t>(pool, src);
+  run.put<std::uint32_t>(meta, 1);               // resv[0]
+  run.put<std::uint32_t>(meta + bk * 4, 1);      // bk_ptr[0][0]: virtual block 0, data block 0
+  run.put<std::uint32_t>(meta + wfc * 4, 1);     // WFC of data block 0's first segment
   const std::uint32_t shift = adds_initial_shift(g);
   run.put<std::uint64_t>(head, std::uint64_t{shift} << 40);
-  // Each thread at least one edge: the smallest per-warp chunk is 32 / degree, a power of two (§4.3).
   const double degree = std::max(1.0, average_degree(g));
-  const auto grain_min = static_cast<std::uint32_t>(std::clamp(std::ceil(std::log2(32.0 / degree)), 0.0, 5.0));
   run.launch("adds_sssp", blocks * kBlock,
-             Args() << dg.row << dg.col << dg.weight << dist << items << meta << head << af << cap_log2 << slack << shift
-                    << workers << grain_min << static_cast<float>(degree) << kUtilLow << kUtilHigh << kClipShare << kClipMin << (spin ? 0u : kBackoffNs));
-  const auto stats = run.download<std::uint32_t>(meta + (2 * kBuckets + wfcs) * 4, kStats);
-  if (stats[0]) throw Error("sssp/adds: a bucket wrapped onto ids not yet done (" + std::to_string(1u << cap_log2) + " slots a bucket)");
+             Args() << dg.row << dg.col << dg.weight << dist << pool << meta << head << af << o.block_log2 << nvb_log2
+                    << static_cast<std::uint32_t>(pool_blocks) << static_cast<std::uint32_t>(slack) << shift << workers
+                    << grain_min(g) << static_cast<float>(degree) << kUtilLow << kUtilHigh << kClipShare << kClipMin
+                    << (o.spin ? 0u : kBackoffNs));
+  const auto stats = run.download<std::uint32_t>(meta + 2 * kBuckets * 4, kStats);
+  if (stats[0] & 1) throw Error("sssp/adds: a bucket wrapped onto ids not yet done");
+  if (stats[0] & 2) throw Error("sssp/adds: the pool's " + std::to_string(pool_blocks) + " data blocks ran out");
   std::uint64_t pushes = 0;
   for (std::uint32_t r : run.download<std::uint32_t>(meta, kBuckets)) pushes += r;
   run.r.counters = {{"vertices_processed", stats[1]}, {"pushes", pushes}, {"delta_changes", stats[3]},
                     {"initial_delta", std::uint64_t{1} << shift}, {"final_delta", std::uint64_t{1} << stats[4]},
-                    {"workers", workers}};
+                    {"workers", workers}, {"data_blocks", pool_blocks}, {"blocks_mapped", stats[5] + 1},
+                    {"blocks_freed", stats[6]}};
   run.r.values = as_values(run.download<std::uint32_t>(dist, g.n));
   return run.r;
 }
@@ -111,7 +130,7 @@ Result run_nearfar(Device& d, const Graph& g, std::uint32_t src) {
   run.launch("nf_persistent", blocks * kBlock,
              Args() << dg.row << dg.col << dg.weight << nf.dist << near[0] << near[1] << far[0] << far[1] << far[2] << nf.mark
                     << ctl << static_cast<std::uint32_t>(std::min<std::uint64_t>(nf.delta, kInf))
-                    << static_cast<std::uint32_t>(nf.near_cap) << static_cast<std::uint32_t>(nf.far_cap));
+                    << static_cast<std::uint32_t>(nf.near_cap) << static_cast<std::uint32_t>(nf.far_cap) << grain_min(g));
   const auto c = run.download<std::uint32_t>(ctl, 16);
   if (c[9]) NearFar::overflowed();
   run.r.counters = {{"vertices_processed", c[8]}, {"delta", nf.delta}, {"steps", c[10]}, {"splits", c[11]}};
@@ -133,6 +152,7 @@ Result run_nearfar_host(Device& d, const Graph& g, std::uint32_t src) {
   run.put<std::uint32_t>(near[0], src);
   run.put<std::uint32_t>(far_count[0], 0);
   const auto with_caps = [&](Args a) { return a << static_cast<std::uint32_t>(nf.near_cap) << static_cast<std::uint32_t>(nf.far_cap) << stats; };
+  const std::uint32_t grain = grain_min(g);
   std::uint32_t n_near = 1, n_far = 0, phase = 0;
   std::uint64_t lo = 0, split = nf.delta, steps = 0;
   const auto clamp32 = [](std::uint64_t x) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(x, kInf)); };
@@ -142,8 +162,9 @@ Result run_nearfar_host(Device& d, const Graph& g, std::uint32_t src) {
   for (;;) {
     while (n_near) {
       run.put<std::uint32_t>(near_count, 0);
-      run.launch("nf_relax", n_near, with_caps(Args() << dg.row << dg.col << dg.weight << nf.dist << near[0] << n_near
-                                                      << clamp32(split) << near[1] << near_count << far[0] << far_count[0]));
+      run.launch("nf_relax", ((n_near + (1u << grain) - 1) >> grain) * 32ull,
+                 with_caps(Args() << dg.row << dg.col << dg.weight << nf.dist << near[0] << n_near << clamp32(split) << near[1]
+                                  << near_count << far[0] << far_count[0]) << grain);
       ++steps;
       overflow();
       n_near = run.get<std::uint32_t>(near_count);
@@ -173,6 +194,11 @@ Result run_nearfar_host(Device& d, const Graph& g, std::uint32_t src) {
 
 }  // namespace
 
+Result adds_sssp(Device& d, const Graph& g, std::uint32_t src, const AddsOptions& o) {
+  check_source(g, src);
+  return run_adds(d, g, src, o);
+}
+
 bool sssp_variant(const std::string& variant) {
   return variant == "adds" || variant == "adds_spin" || variant == "nearfar" || variant == "nearfar_host";
 }
@@ -191,7 +217,9 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
   check_source(g, src);
   if (variant == "nearfar") return run_nearfar(d, g, src);
   if (variant == "nearfar_host") return run_nearfar_host(d, g, src);
-  return run_adds(d, g, src, variant == "adds_spin");
+  AddsOptions o;
+  o.spin = variant == "adds_spin";
+  return run_adds(d, g, src, o);
 }
 
 std::uint64_t nearfar_delta(const Graph& g) {

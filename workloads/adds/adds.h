@@ -16,6 +16,15 @@ bool sssp_variant(const std::string& variant);  // adds, adds_spin, nearfar, nea
 Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, const std::string& variant);
 std::vector<Variant> sssp_variants();
 
+// ADDS with its storage chosen: data blocks of 2^block_log2 ids (§4.5: 64K), the pool's blocks (0:
+// enough for the graph), idle workers spinning.
+struct AddsOptions {
+  std::uint32_t block_log2 = 16;
+  std::uint64_t pool_blocks = 0;
+  bool spin = false;
+};
+Result adds_sssp(runtime::Device& d, const Graph& g, std::uint32_t source, const AddsOptions& o);
+
 // Delta as the chapter's baselines set it: c * (average weight) / (average degree), c = 32 (§4.7),
 // at least 1; ADDS starts from it rounded to a power of two (§4.6) and returns log2 of that.
 std::uint64_t nearfar_delta(const Graph& g);

@@ -5,7 +5,8 @@
 // ADDS is one launch: block 0 is the manager thread block (MTB), every other block a worker
 // (WTB). Workers push vertex ids into 32 buckets, circular FIFOs whose slots a writer reserves
 // with one atomic and whose write-finished counters (WFC, one a segment of 256 slots) say when
-// a run of slots is readable (§4.3); they never read the buckets' metadata. The MTB's probe
+// a run of slots is readable (§4.3); they never read the buckets' metadata. A bucket's slots live
+// in data blocks of one pool, mapped and freed by the MTB's mm-warp (§4.5). The MTB's probe
 // warps (one a concurrent dequeue bucket, CDB) find readable runs, its assign warp hands them to
 // idle workers through each worker's 64-bit assignment flag (AF), and the head's probe warp
 // switches buckets and adapts the CDB count and delta (§4.4, §4.6). Both SSSPs relax a vertex's
@@ -68,65 +69,97 @@ __device__ void relax_chunk(const unsigned* row, const unsigned* col, const unsi
 
 // ---- ADDS ----------------------------------------------------------------------------------------
 
-// The buckets' metadata in global memory, zeroed by the host: per bucket its reservation pointer,
-// its done-work counter and the WFCs of its segments; then run-wide counters.
+// The buckets (§4.3, §4.5). A bucket is a circular FIFO of (nvb << blk_log2) slots addressed by a
+// virtual index; its bk_ptr array maps each of its nvb virtual blocks to a data block of the pool
+// (1 << blk_log2 ids, with a WFC a segment of 256 and a read-done counter, RDC), allocated ahead
+// of the writers by the mm-warp and freed once read whole. A bk_ptr entry is
+// FREE | (virtual block & 0x7fff) << 16 | (data block + 1); 0: none.
+#define FREE 0x80000000u
 struct Buckets {
-  unsigned* items;       // [BUCKETS << cap_log2] vertex ids
-  unsigned* resv;        // [BUCKETS]
-  unsigned* dwc;         // [BUCKETS]
-  unsigned* wfc;         // [BUCKETS << (cap_log2 - 8)]
-  unsigned* stats;       // [0] overflow, [1] vertices processed, [2] pushes, [3] delta changes, [4] final shift
+  unsigned* pool;            // [blocks << blk_log2] vertex ids
+  unsigned* wfc;             // [blocks << (blk_log2 - 8)]
+  unsigned* rdc;             // [blocks]
+  unsigned* bk;              // [BUCKETS << nvb_log2]
+  unsigned* resv;            // [BUCKETS]
+  unsigned* dwc;             // [BUCKETS]
+  unsigned* stats;           // [0] overflow (1: a bucket, 2: the pool), [1] vertices processed, [3] delta changes,
+                             // [4] final shift, [5] data blocks mapped, [6] freed
   unsigned long long* head;  // h | hp << 32 | shift << 40, written by the head's probe warp
-  unsigned cap_log2;         // slots a bucket: 1 << cap_log2
-  unsigned slack;            // slots kept free for assigned work not yet read
+  unsigned blk_log2, nvb_log2, blocks, slack;  // slack: slots kept free for assigned work not yet read
 };
 
-__device__ Buckets buckets(unsigned* items, unsigned* meta, unsigned long long* head, unsigned cap_log2, unsigned slack) {
+__device__ Buckets buckets(unsigned* pool, unsigned* meta, unsigned long long* head, unsigned blk_log2, unsigned nvb_log2,
+                           unsigned blocks, unsigned slack) {
   Buckets b;
-  b.items = items;
+  b.pool = pool;
   b.resv = meta;
   b.dwc = meta + BUCKETS;
-  b.wfc = meta + 2 * BUCKETS;
-  b.stats = b.wfc + (BUCKETS << (cap_log2 - 8));
+  b.stats = meta + 2 * BUCKETS;
+  b.bk = meta + 3 * BUCKETS;
+  b.rdc = b.bk + (BUCKETS << nvb_log2);
+  b.wfc = b.rdc + blocks;
   b.head = head;
-  b.cap_log2 = cap_log2;
+  b.blk_log2 = blk_log2;
+  b.nvb_log2 = nvb_log2;
+  b.blocks = blocks;
   b.slack = slack;
   return b;
 }
 
-// §4.3's writer: reserve a slot, write the id, fence, count the write in the slot's segment. A
-// slot still held by work not yet done (the bucket a lap ahead) sets the overflow flag: the host
-// then fails the run rather than return distances that may be wrong.
-__device__ void bucket_push(const Buckets& B, unsigned u, unsigned nd) {
-  const unsigned b = bucket_of(nd, *(volatile unsigned long long*)B.head);
-  const unsigned x = atomicAdd(&B.resv[b], 1u), mask = (1u << B.cap_log2) - 1;
-  if (x - ((volatile unsigned*)B.dwc)[b] > mask - B.slack) atomicOr(&B.stats[0], 1u);
-  B.items[(b << B.cap_log2) + (x & mask)] = u;
-  __threadfence();
-  atomicAdd(&B.wfc[(b << (B.cap_log2 - 8)) + ((x >> 8) & (mask >> 8))], 1u);
+// The data block holding virtual block `vblock` of bucket b, or INF while none is mapped to it.
+__device__ __forceinline__ unsigned translate(const Buckets& B, unsigned b, unsigned vblock) {
+  const unsigned e = ((volatile unsigned*)B.bk)[(b << B.nvb_log2) + (vblock & ((1u << B.nvb_log2) - 1))];
+  return (e & 0xffffu) && ((e >> 16) & 0x7fffu) == (vblock & 0x7fffu) ? (e & 0xffffu) - 1 : INF;
 }
 
-// An AF: start (32 bits), size (11), bucket (5), grain_shift (3).
-__device__ __forceinline__ unsigned long long af_word(unsigned start, unsigned size, unsigned b, unsigned grain) {
-  return start | (unsigned long long)size << 32 | (unsigned long long)b << 43 | (unsigned long long)grain << 48;
+// §4.3's writer: reserve a slot, find its data block (the worker block's translation cache: per
+// bucket 4 entries, direct-mapped, tag << 16 | block + 1; bk_ptr on a miss, waiting for the
+// mm-warp if the block is not there yet), write the id, fence, count the write in the slot's
+// segment. A slot a lap ahead of work not yet done, or no block to be had, sets the overflow flag:
+// the run ends and the host fails it rather than return distances that may be wrong.
+__device__ void bucket_push(const Buckets& B, unsigned* cache, unsigned u, unsigned nd) {
+  const unsigned b = bucket_of(nd, *(volatile unsigned long long*)B.head);
+  const unsigned x = atomicAdd(&B.resv[b], 1u), vblock = x >> B.blk_log2, blk_mask = (1u << B.blk_log2) - 1;
+  if (x - ((volatile unsigned*)B.dwc)[b] > (((1u << B.nvb_log2) << B.blk_log2) - 1) - B.slack) atomicOr(&B.stats[0], 1u);
+  volatile unsigned* entry = cache + b * 4 + (vblock & 3);
+  const unsigned c = *entry;
+  unsigned block = (c >> 16) == (vblock & 0xffffu) && (c & 0xffffu) ? (c & 0xffffu) - 1 : INF;
+  while (block == INF) {
+    block = translate(B, b, vblock);
+    if (block != INF) *entry = (vblock & 0xffffu) << 16 | (block + 1);
+    else if (((volatile unsigned*)B.stats)[0]) return;  // the run is failing: drop it
+  }
+  B.pool[(block << B.blk_log2) + (x & blk_mask)] = u;
+  __threadfence();
+  atomicAdd(&B.wfc[(block << (B.blk_log2 - 8)) + ((x & blk_mask) >> 8)], 1u);
+}
+
+// An AF: the run's first slot in the pool (32 bits), size (11), bucket (5), grain_shift (3), and
+// the bk_ptr entry of its data block (13): a run never crosses a data block (§4.5).
+__device__ __forceinline__ unsigned long long af_word(unsigned start, unsigned size, unsigned b, unsigned grain, unsigned entry) {
+  return start | (unsigned long long)size << 32 | (unsigned long long)b << 43 | (unsigned long long)grain << 48 |
+         (unsigned long long)entry << 51;
 }
 
 // A worker block: its warps take 1 << grain_shift ids at a time from the block's copy of its AF
-// (two slots: the next assignment is copied in while the last one's warps finish), under a
-// scratchpad lock; the last warp of an assignment adds its size to the bucket's DWC.
+// (two slots: the next assignment is copied in while the last one's warps finish) under a
+// scratchpad lock; a warp that finds the lock taken, or nothing to take, backs off. The last warp
+// of an assignment adds its size to the bucket's DWC and the data block's RDC; the one that makes
+// the RDC a whole block clears the block's counters and marks its bk_ptr entry free (§4.5).
 __device__ void worker(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist, const Buckets& B,
                        volatile unsigned long long* af, unsigned backoff_ns) {
-  __shared__ unsigned s_start[2], s_size[2], s_taken[2], s_done[2], s_bucket[2], s_grain[2];
+  __shared__ unsigned s_start[2], s_size[2], s_taken[2], s_done[2], s_bucket[2], s_grain[2], s_entry[2];
   __shared__ unsigned s_cur, s_lock, s_term, s_work;
+  __shared__ unsigned cache[BUCKETS * 4];
   const unsigned lane = threadIdx.x % 32;
   if (threadIdx.x == 0) {
     for (int i = 0; i < 2; ++i) s_size[i] = s_taken[i] = s_done[i] = 0;
     s_cur = s_lock = s_term = s_work = 0;
   }
+  if (threadIdx.x < BUCKETS * 4) cache[threadIdx.x] = 0;
   __syncthreads();
   volatile unsigned* vs_size = s_size;
   volatile unsigned* vs_done = s_done;
-  const unsigned mask = (1u << B.cap_log2) - 1;
   for (;;) {
     unsigned slot = 0, t = 0, count = 0;
     if (lane == 0 && atomicCAS(&s_lock, 0u, 1u) == 0) {  // one try: a warp that finds it taken backs off
@@ -141,6 +174,7 @@ __device__ void worker(const unsigned* row, const unsigned* col, const unsigned*
             s_start[next] = (unsigned)a;
             s_bucket[next] = (unsigned)(a >> 43) & 31u;
             s_grain[next] = (unsigned)(a >> 48) & 7u;
+            s_entry[next] = (unsigned)(a >> 51);
             s_taken[next] = 0;
             vs_done[next] = 0;
             vs_size[next] = (unsigned)(a >> 32) & 0x7ffu;
@@ -166,15 +200,26 @@ __device__ void worker(const unsigned* row, const unsigned* col, const unsigned*
     }
     slot = __shfl_sync(0xffffffffu, slot, 0);
     t = __shfl_sync(0xffffffffu, t, 0);
-    const unsigned b = s_bucket[slot], size = vs_size[slot];
-    const unsigned v = lane < count ? ((volatile unsigned*)B.items)[(b << B.cap_log2) + ((s_start[slot] + t + lane) & mask)] : 0;
+    const unsigned b = s_bucket[slot], size = vs_size[slot], start = s_start[slot], entry = s_entry[slot];
+    const unsigned v = lane < count ? ((volatile unsigned*)B.pool)[start + t + lane] : 0;
     relax_chunk(row, col, w, dist, v, count, [&](bool lowered, unsigned u, unsigned nd) {
-      if (lowered) bucket_push(B, u, nd);
+      if (lowered) bucket_push(B, cache, u, nd);
     });
     __threadfence();  // the pushes are in memory before the DWC counts this work done
+    bool whole = false;
     if (lane == 0) {
       atomicAdd(&s_work, count);
-      if (atomicAdd(&s_done[slot], count) + count == size) atomicAdd(&B.dwc[b], size);
+      if (atomicAdd(&s_done[slot], count) + count == size) {
+        atomicAdd(&B.dwc[b], size);
+        whole = atomicAdd(&B.rdc[start >> B.blk_log2], size) + size == (1u << B.blk_log2);
+      }
+    }
+    if (__shfl_sync(0xffffffffu, whole, 0)) {  // every slot of the data block read and done: free it
+      const unsigned block = start >> B.blk_log2, segs = 1u << (B.blk_log2 - 8);
+      for (unsigned i = lane; i < segs; i += 32) B.wfc[(block << (B.blk_log2 - 8)) + i] = 0;
+      if (lane == 0) B.rdc[block] = 0;
+      __threadfence();
+      if (lane == 0) atomicOr(&B.bk[(b << B.nvb_log2) + entry], FREE);
     }
   }
   __syncthreads();
@@ -182,11 +227,14 @@ __device__ void worker(const unsigned* row, const unsigned* col, const unsigned*
 }
 
 // The MTB's scratchpad: the head (global bucket number h, physical slot hp, delta = 1 << shift),
-// the CDB count, per bucket how far its slots are probed readable and assigned, and what the
-// assign warp measures for the head's probe warp.
+// the CDB count, per bucket how far its slots are probed readable and assigned, what the assign
+// warp measures for the head's probe warp, and the mm-warp's allocation state.
+#define MAX_BLOCKS 4096u  // data blocks the mm-warp's free mask covers
 struct Manager {
   unsigned h, hp, shift, min_shift, cdbs, term, activity, idle_switches;
   unsigned read[BUCKETS], assigned[BUCKETS], snapshot[BUCKETS];
+  unsigned alloc[BUCKETS], dealloc[BUCKETS];  // the mm-warp's: virtual blocks mapped, and freed, a bucket
+  unsigned free_mask[MAX_BLOCKS / 32];        // data blocks not mapped
   unsigned since_change, tail;
   unsigned long long assigned_total;
   float util_sum, util_samples, util_history[4];
@@ -240,18 +288,20 @@ __device__ void epoch(volatile Manager& m, const Buckets& B, const Tuning& k) {
 }
 
 // Probe warp p watches CDB p: lane l reads the WFC of the l-th segment from its read pointer
-// (32 x 256 = 8K slots an access), then the reservation pointer after a fence; the readable run
-// ends at the first segment neither full nor complete (WFC == reserved) (§4.3). The head's probe
+// (32 x 256 = 8K slots an access; each through bk_ptr to its data block), then the reservation
+// pointer after a fence; the readable run ends at the first segment neither full nor complete
+// (WFC == reserved) (§4.3). The head's probe
 // warp switches the head when it holds nothing to probe or assign and its DWC equals its
 // reservation pointer (§4.4), and ends the run after 64 switches with nothing probed or assigned.
 __device__ void probe(volatile Manager& m, const Buckets& B, const Tuning& k, unsigned p) {
-  const unsigned lane = threadIdx.x % 32, segs_log2 = B.cap_log2 - 8, seg_mask = (1u << segs_log2) - 1;
+  const unsigned lane = threadIdx.x % 32, seg_log2 = B.blk_log2 - 8, seg_mask = (1u << seg_log2) - 1;
   while (!m.term) {
     if (p >= m.cdbs) continue;
     const unsigned b = (m.hp + p) & 31u, rp = m.read[b];
     const unsigned dwc = ((volatile unsigned*)B.dwc)[b];
     const unsigned seg = (rp >> 8) + lane;
-    const unsigned wfc = ((volatile unsigned*)B.wfc)[(b << segs_log2) + (seg & seg_mask)];
+    const unsigned block = translate(B, b, seg >> seg_log2);  // none yet: nothing written there
+    const unsigned wfc = block == INF ? 0 : ((volatile unsigned*)B.wfc)[(block << seg_log2) + (seg & seg_mask)];
     __threadfence();
     const unsigned resv = ((volatile unsigned*)B.resv)[b];
     const int reserved = (int)(resv - (seg << 8));
@@ -266,8 +316,6 @@ __device__ void probe(volatile Manager& m, const Buckets& B, const Tuning& k, un
       end += first * SEG + (w == e ? w : 0);
     }
     if ((int)(end - rp) > 0) {
-      if (((seg + 1) << 8) <= end) ((volatile unsigned*)B.wfc)[(b << segs_log2) + (seg & seg_mask)] = 0;  // read whole: reusable
-      __threadfence();
       if (lane == 0) {
         m.read[b] = end;
         m.activity = 1;
@@ -316,8 +364,13 @@ __device__ void assign(volatile Manager& m, const Buckets& B, const Tuning& k, v
       unsigned grain = k.grain_min;
       while (grain < 5 && (WARPS << grain) < per) ++grain;
       per = max(per, WARPS << k.grain_min);
-      const unsigned size = min(avail, per), start = m.assigned[b];
-      if (lane == i) af[wtb] = af_word(start, size, b, grain);
+      // Within one data block: translated here, so that workers read the pool directly (§4.5).
+      const unsigned start = m.assigned[b], blk_mask = (1u << B.blk_log2) - 1;
+      const unsigned size = min(min(avail, per), (blk_mask + 1) - (start & blk_mask));
+      const unsigned block = translate(B, b, start >> B.blk_log2);
+      if (lane == i)
+        af[wtb] = af_word((block << B.blk_log2) + (start & blk_mask), size, b, grain,
+                          (start >> B.blk_log2) & ((1u << B.nvb_log2) - 1));
       __syncwarp();
       if (lane == 0) {
         m.assigned[b] = start + size;
@@ -348,14 +401,65 @@ __device__ void assign(volatile Manager& m, const Buckets& B, const Tuning& k, v
   if (lane == 0) B.stats[4] = m.shift;
 }
 
-// The run: block 0 manages (warps 0-3 probe CDBs 0-3, warp 4 assigns), the others work. The host
-// puts the source in bucket 0 (resv 1, WFC 1) with the head word 0 | 0 | shift << 40.
+// The mm-warp (§4.5): lane b keeps bucket b's data blocks two ahead of its reservation pointer,
+// taking free blocks from the scratchpad mask, and returns, in order, the blocks workers marked
+// free. No block to take (the pool too small) fails the run.
+__device__ void memory_manager(volatile Manager& m, const Buckets& B) {
+  const unsigned lane = threadIdx.x % 32, nvb = 1u << B.nvb_log2, words = (B.blocks + 31) / 32;
+  while (!m.term) {
+    const unsigned b = lane, gone = m.dealloc[b];
+    volatile unsigned* freed = &((volatile unsigned*)B.bk)[(b << B.nvb_log2) + (gone & (nvb - 1))];
+    const unsigned e = *freed;
+    if (gone != m.alloc[b] && (e & FREE)) {
+      const unsigned block = (e & 0xffffu) - 1;
+      atomicOr((unsigned*)&m.free_mask[block / 32], 1u << (block % 32));
+      *freed = 0;
+      atomicAdd(&B.stats[6], 1u);
+      m.dealloc[b] = gone + 1;
+    }
+    const unsigned ahead = (m.alloc[b] << B.blk_log2) - ((volatile unsigned*)B.resv)[b];
+    unsigned want = __ballot_sync(0xffffffffu, (int)ahead < (2 << B.blk_log2) && m.alloc[b] - m.dealloc[b] < nvb);
+    while (want) {  // one bucket at a time: the lanes search the mask together
+      const unsigned nb = __ffs(want) - 1;
+      want &= want - 1;
+      unsigned found = INF;
+      for (unsigned base = 0; base < words && found == INF; base += 32) {
+        const unsigned word = base + lane < words ? m.free_mask[base + lane] : 0, has = __ballot_sync(0xffffffffu, word != 0);
+        if (has) {
+          const unsigned wi = base + __ffs(has) - 1;
+          found = wi * 32 + __ffs(m.free_mask[wi]) - 1;
+        }
+      }
+      if (found == INF || found >= B.blocks) {
+        if (lane == 0) {
+          atomicOr(&B.stats[0], 2u);
+          m.term = 1;
+        }
+        break;
+      }
+      if (lane == 0) {
+        m.free_mask[found / 32] = m.free_mask[found / 32] & ~(1u << (found % 32));
+        const unsigned v = m.alloc[nb];
+        ((volatile unsigned*)B.bk)[(nb << B.nvb_log2) + (v & (nvb - 1))] = (v & 0x7fffu) << 16 | (found + 1);
+        __threadfence();
+        m.alloc[nb] = v + 1;
+        atomicAdd(&B.stats[5], 1u);
+      }
+      __syncwarp();
+    }
+    __syncwarp();
+  }
+}
+
+// The run: block 0 manages (warps 0-3 probe CDBs 0-3, warp 4 assigns, warp 5 manages memory), the
+// others work. The host puts the source in bucket 0 (resv 1, data block 0 mapped to its virtual
+// block 0, WFC 1) with the head word 0 | 0 | shift << 40.
 extern "C" __global__ void adds_sssp(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
-                                     unsigned* items, unsigned* meta, unsigned long long* head, unsigned long long* af,
-                                     unsigned cap_log2, unsigned slack, unsigned shift, unsigned workers,
-                                     unsigned grain_min, float avg_degree, float util_low, float util_high,
+                                     unsigned* pool, unsigned* meta, unsigned long long* head, unsigned long long* af,
+                                     unsigned blk_log2, unsigned nvb_log2, unsigned blocks, unsigned slack, unsigned shift,
+                                     unsigned workers, unsigned grain_min, float avg_degree, float util_low, float util_high,
                                      float clip_share, unsigned clip_min, unsigned backoff_ns) {
-  const Buckets B = buckets(items, meta, head, cap_log2, slack);
+  const Buckets B = buckets(pool, meta, head, blk_log2, nvb_log2, blocks, slack);
   if (blockIdx.x) {
     worker(row, col, w, dist, B, af, backoff_ns);
     return;
@@ -363,9 +467,11 @@ extern "C" __global__ void adds_sssp(const unsigned* row, const unsigned* col, c
   __shared__ Manager mgr;
   volatile Manager& m = mgr;
   if (threadIdx.x < BUCKETS) {
-    m.read[threadIdx.x] = m.assigned[threadIdx.x] = 0;
-    m.snapshot[threadIdx.x] = threadIdx.x == 0;
+    m.read[threadIdx.x] = m.assigned[threadIdx.x] = m.dealloc[threadIdx.x] = 0;
+    m.snapshot[threadIdx.x] = m.alloc[threadIdx.x] = threadIdx.x == 0;
   }
+  for (unsigned i = threadIdx.x; i < MAX_BLOCKS / 32; i += blockDim.x)  // every block free but bucket 0's first
+    m.free_mask[i] = i * 32 >= blocks ? 0u : (i * 32 + 32 <= blocks ? ~0u : (1u << (blocks - i * 32)) - 1) & (i ? ~0u : ~1u);
   if (threadIdx.x == 0) {
     m.h = m.hp = m.term = m.activity = m.idle_switches = m.since_change = 0;
     m.shift = m.min_shift = shift;
@@ -380,6 +486,7 @@ extern "C" __global__ void adds_sssp(const unsigned* row, const unsigned* col, c
   const unsigned warp = threadIdx.x / 32;
   if (warp < 4) probe(m, B, k, warp);
   else if (warp == 4) assign(m, B, k, af);
+  else if (warp == 5) memory_manager(m, B);
 }
 
 // ---- Near-far (the baseline) ---------------------------------------------------------------------
@@ -405,15 +512,16 @@ __device__ void warp_push(bool want, unsigned u, const List& l) {
   if (want && at >= l.cap) atomicOr(l.overflow, 1u);
 }
 
-// One super-step over the near worklist: each warp relaxes 32 of its vertices; a lowered
-// neighbour goes to the next near list when below the split, else to the far pile.
+// One super-step over the near worklist: each warp relaxes 1 << grain of its vertices (the chunk
+// rule of ADDS's lower bound: a lane an edge); a lowered neighbour goes to the next near list when
+// below the split, else to the far pile.
 extern "C" __global__ void nf_relax(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
                                     const unsigned* in, unsigned n_in, unsigned split, unsigned* near_out,
                                     unsigned* near_count, unsigned* far, unsigned* far_count, unsigned near_cap,
-                                    unsigned far_cap, unsigned* stats) {
-  const unsigned base = (blockIdx.x * blockDim.x + threadIdx.x) & ~31u, lane = threadIdx.x % 32;
+                                    unsigned far_cap, unsigned* stats, unsigned grain) {
+  const unsigned base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 << grain, lane = threadIdx.x % 32;
   if (base >= n_in) return;
-  const unsigned count = min(32u, n_in - base);
+  const unsigned count = min(1u << grain, n_in - base);
   const unsigned v = lane < count ? in[base + lane] : 0;
   if (lane == 0) atomicAdd(&stats[1], count);
   relax_chunk(row, col, w, dist, v, count, [&](bool lowered, unsigned u, unsigned nd) {
@@ -463,7 +571,8 @@ __device__ void grid_barrier(unsigned* arrived, volatile unsigned* generation) {
 // arrivals, [7] generation, [8] vertices processed, [9] overflow, [10] steps, [11] splits.
 extern "C" __global__ void nf_persistent(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
                                          unsigned* near0, unsigned* near1, unsigned* far0, unsigned* far1, unsigned* far2,
-                                         unsigned* mark, unsigned* ctl, unsigned delta, unsigned near_cap, unsigned far_cap) {
+                                         unsigned* mark, unsigned* ctl, unsigned delta, unsigned near_cap, unsigned far_cap,
+                                         unsigned grain) {
   unsigned* near[2] = {near0, near1};
   unsigned* far[3] = {far0, far1, far2};
   volatile unsigned* vctl = ctl;
@@ -477,8 +586,8 @@ extern "C" __global__ void nf_persistent(const unsigned* row, const unsigned* co
     if (tid == 0) vctl[(k + 2) % 3] = 0;
     if (n_in) {
       const unsigned* in = near[k % 2];
-      for (unsigned base = warp * 32; base < n_in; base += warps * 32) {
-        const unsigned count = min(32u, n_in - base), v = threadIdx.x % 32 < count ? in[base + threadIdx.x % 32] : 0;
+      for (unsigned base = warp << grain; base < n_in; base += warps << grain) {
+        const unsigned count = min(1u << grain, n_in - base), v = threadIdx.x % 32 < count ? in[base + threadIdx.x % 32] : 0;
         processed += threadIdx.x % 32 == 0 ? count : 0;
         relax_chunk(row, col, w, dist, v, count, [&](bool lowered, unsigned u, unsigned nd) {
           warp_push(lowered && nd < split, u, {near[(k + 1) % 2], out_count, near_cap, &ctl[9]});
