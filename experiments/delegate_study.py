@@ -29,6 +29,8 @@ SERVERS = [4, 8, 15, 30, 40]
 GRAPHS = {"road": "grid:rows=128,cols=128", "mesh": "rgg:n=16384,radius=0.03", "social": "rmat:scale=14,edge_factor=8",
           "random": "random:n=16384,m=65536"}
 SSSP = ["adds", "adds_spin", "nearfar", "nearfar_host", "data", "frontier"]
+# Table 4.2: lock hand-off latency in cycles, baseline and delegated (GTX 1080 Ti).
+PAPER_HANDOFF = {256: (2192, 248), 1024: (2679, 863)}
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
 PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 
@@ -48,6 +50,13 @@ def measure(irrgpu, workload, variant, collisions, servers, tmp):
     return {"cycles": s["gpu.total.kernel_cycles"], "atomics": total(".atomic.operations"),
             "serialised": total(".atomic.serialisation_stalls"), "l2": total(".l2.accesses"),
             "idle": s["gpu.total.idle_sm_cycles"], "atomic_stall": s["gpu.total.stall.memory.atomic"]}
+
+
+def measure_handoff(irrgpu, variant, collisions, tmp):
+    out = os.path.join(tmp, f"handoff_{variant}_{collisions}")
+    simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", "ht", "--variant", variant, "--collisions", str(collisions),
+              "--scale", "4", "--handoff=true"], out)
+    return None if sim.planning() else sim.record(out)["counters"]
 
 
 def measure_sssp(irrgpu, variant, graph, tmp):
@@ -108,9 +117,11 @@ def main():
     runs += [("ht", "delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
     runs += [("atm", v, c, 15) for c in ATM_COLLISIONS for v in ("global", "delegated") if (v, c) != ("global", 1024)]
     sssp = [(v, g) for g in GRAPHS.values() for v in SSSP]
+    handoffs = [(v, c) for c in PAPER_HANDOFF for v in ("global", "delegated")]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
         results.update(zip(sssp, pool.map(lambda r: measure_sssp(irrgpu, *r, tmp), sssp)))
+        handoff = dict(zip(handoffs, pool.map(lambda r: measure_handoff(irrgpu, *r, tmp), handoffs)))
     if sim.planning():
         return
     for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS)):
@@ -137,6 +148,15 @@ def main():
             d = results[("ht", "delegated", c, n)]
             print(f"| {c} | {n} | {d['cycles']:,.0f} | {results[('ht', 'global', c, 15)]['cycles'] / d['cycles']:.2f}x "
                   f"| {d['idle']:,.0f} |")
+    print()
+    print("ht, lock hand-off latency (Table 4.2; instrumented kernels, 65,536 inserts):\n")
+    print("| collisions | global: hand-off / section cycles | delegated: hand-off / section cycles | delegated / global | paper |")
+    print("|---|---|---|---|---|")
+    for c, (pg, pd) in PAPER_HANDOFF.items():
+        g, d = handoff[("global", c)], handoff[("delegated", c)]
+        print(f"| {c} | {g['handoff_cycles_mean']:,} / {g['section_cycles_mean']:,} | {d['handoff_cycles_mean']:,} / "
+              f"{d['section_cycles_mean']:,} | {d['handoff_cycles_mean'] / g['handoff_cycles_mean']:.2f} "
+              f"| {pg:,} -> {pd:,} ({pd / pg:.2f}) |")
     print()
     sssp_tables(results)
 

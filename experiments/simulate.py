@@ -13,7 +13,7 @@ import threading
 FIELDS = {"-c": "config", "--config": "config", "--workload": "workload", "--variant": "variant", "--graph": "graph",
           "--source": "source", "--scale": "scale", "--tiles": "tiles", "--tile": "tile", "--mode": "mode",
           "--seed": "seed", "--sample-every": "sample_every", "--timing-from-kernel": "timing_from_kernel",
-          "--collisions": "collisions", "--servers": "servers"}
+          "--collisions": "collisions", "--servers": "servers", "--handoff": "handoff"}
 _sweep, _sweep_dir = None, ""  # the sweep's run ids by their parameters, once --from-sweep names one
 _plan = os.environ.get("IRRGPU_STUDY_PLAN")  # testing: record the runs asked for; results are stand-ins
 _lock = threading.Lock()
@@ -21,7 +21,9 @@ _lock = threading.Lock()
 
 def params(cmd):
     """An `irrgpu run` command line's parameters as a sweep file writes them."""
-    args, p, configs = cmd[2:], {}, []
+    args, p, configs = [], {}, []
+    for a in cmd[2:]:  # a flag's --name=value as two
+        args += a.split("=", 1) if a.startswith("--") and "=" in a and a.split("=", 1)[0] in FIELDS else [a]
     i = 0
     while i < len(args):
         a = args[i]

@@ -49,6 +49,7 @@ struct RunOptions {
   std::uint32_t scale = 1;  // a suite kernel's input size multiplier; a lock benchmark's items (x 16,384)
   // A lock benchmark (workloads/locks): entries the items pick from, server blocks when delegated.
   std::uint32_t collisions = 1024, servers = 15;
+  bool handoff = false;  // lock benchmarks: measure Table 4.2's hand-off latency
   std::vector<std::string> program;  // irrgpu exec: the application and its arguments
 };
 

@@ -43,6 +43,7 @@ int run_locks(const RunOptions& o) {
   opt.items = 16384 * o.scale;
   opt.collisions = o.collisions;
   opt.servers = o.servers;
+  opt.handoff = o.handoff;
   {  // the items' keys from sim.seed, in either mode
     sim::Config cfg = load(o.config);
     if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
@@ -75,17 +76,19 @@ int run_locks(const RunOptions& o) {
   if (!o.quiet) {
     std::cout << b.name << "/" << variant << ": " << opt.items << " items over " << opt.collisions << " entries, "
               << r.warp_instructions << " warp instructions in " << std::setprecision(3) << host << " s host\n";
+    for (const auto& [name, value] : r.counters) std::cout << "  " << name << ": " << value << "\n";
     if (timed) timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
   }
   std::cout << (r.error.empty() ? "check: PASS" : "check: FAIL " + r.error) << "\n";
   if (timed && !o.output_dir.empty()) timed->sim->write_outputs(o.output_dir, o.command_line);
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
-    const nlohmann::json record = {{"workload", b.name}, {"variant", variant}, {"mode", o.mode},
+    nlohmann::json record = {{"workload", b.name}, {"variant", variant}, {"mode", o.mode},
                                    {"items", opt.items}, {"collisions", opt.collisions}, {"servers", opt.servers},
                                    {"kernel_launches", r.launches}, {"warp_instructions", r.warp_instructions},
                                    {"check", r.error.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
+    for (const auto& [name, value] : r.counters) record["counters"][name] = value;
     sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
   }
   return r.error.empty() ? 0 : 1;

@@ -149,6 +149,7 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
   sim::ClockScheduler& core = sim_.clock("core");
   k.ctx.cycle = [&core] { return core.domain().cycle_at(sim::now_ps()); };
+  k.ctx.nanoseconds = [] { return sim::now_ps() / 1000; };
   const std::uint64_t begin = k.ctx.cycle();
   for (auto& sm : sms_) sm->kernel_begin(k);
   scheduler_->dispatch(k, sms_);

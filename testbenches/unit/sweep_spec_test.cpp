@@ -68,6 +68,19 @@ set:
   EXPECT_THAT(s.runs[4].args, ::testing::Contains("--seed"));
 }
 
+// A run field that is a flag (`irrgpu run --handoff`) goes as --name=value.
+TEST(SweepSpec, FlagFieldsTakeTheirValueAfterAnEqualsSign) {
+  testing::TempDir dir;
+  const Spec s = expand(dir.write("h.yaml", R"(
+workload: ht
+collisions: 256
+handoff: [true, false]
+)"));
+  ASSERT_EQ(s.runs.size(), 2u);
+  EXPECT_THAT(s.runs[0].args, ElementsAre("run", "-q", "--workload", "ht", "--collisions", "256", "--handoff=true"));
+  EXPECT_THAT(s.runs[1].args, ::testing::Contains("--handoff=false"));
+}
+
 TEST(SweepSpec, ZipAdvancesTogether) {
   testing::TempDir dir;
   const Spec s = expand(dir.write("z.yaml", R"(

@@ -29,22 +29,51 @@ __device__ __forceinline__ void atm_transfer(volatile int* balance, int from, in
   balance[to] += amount;
 }
 
+// Table 4.2's lock hand-off latency, in the _handoff kernels only: item i's critical section
+// notes the cycle (%clock64: on the timed GPU the core cycle, one clock for every SM) it took its
+// lock and the one it began to release it, in registers, and stores them after the unlock, so that
+// the section is no longer; the host pairs each acquire with its entry's previous release.
+struct Handoff {
+  unsigned long long *acquired = nullptr, *released = nullptr;
+};
+template <bool kMeasure>
+__device__ __forceinline__ unsigned long long stamp() {
+  return kMeasure ? clock64() : 0;
+}
+template <bool kMeasure>
+__device__ __forceinline__ void record(const Handoff& h, int i, unsigned long long acquired, unsigned long long released) {
+  if (!kMeasure) return;
+  h.acquired[i] = acquired;
+  h.released[i] = released;
+}
+
 // Listing 4.1: try the entry's global lock until it is taken; the critical section, a fence,
 // then the unlock. The loop's shape lets the lane that wins run the section while the others of
 // its warp wait at the loop's end (pre-Volta SIMT).
-extern "C" __global__ void ht_global(const int* keys, int n, volatile int* heads, int* next, int* locks) {
+template <bool kMeasure>
+__device__ void ht_global_body(const int* keys, int n, volatile int* heads, int* next, int* locks, const Handoff& h) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   int k = keys[i];
   bool done = false;
   do {
     if (atomicCAS(&locks[k], 0, 1) == 0) {
+      const unsigned long long t = stamp<kMeasure>();
       ht_insert(heads, next, k, i);
+      const unsigned long long r = stamp<kMeasure>();
       __threadfence();
       atomicExch(&locks[k], 0);
+      record<kMeasure>(h, i, t, r);
       done = true;
     }
   } while (!done);
+}
+extern "C" __global__ void ht_global(const int* keys, int n, volatile int* heads, int* next, int* locks) {
+  ht_global_body<false>(keys, n, heads, next, locks, Handoff{});
+}
+extern "C" __global__ void ht_global_handoff(const int* keys, int n, volatile int* heads, int* next, int* locks,
+                                             unsigned long long* acquired, unsigned long long* released) {
+  ht_global_body<true>(keys, n, heads, next, locks, Handoff{acquired, released});
 }
 
 // Listing 4.3: two nested global locks, the lower account's first; the first is kept while the
@@ -254,8 +283,9 @@ __device__ void client_done(unsigned* clients_done) {
 // ---- HT, delegated (Listing 4.2) ---------------------------------------------------------------
 
 // Metadata: 1 channel (write_idx, read_idx, bits), then clients_done.
-extern "C" __global__ void ht_delegated(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
-                                        unsigned* meta, unsigned servers) {
+template <bool kMeasure>
+__device__ void ht_delegated_body(const int* keys, int n, volatile int* heads, int* next, int2* msgs, unsigned* meta,
+                                  unsigned servers, const Handoff& h) {
   __shared__ ServerState s;
   const Channel<int2> c = channel(msgs, meta, 0, 1, servers);
   unsigned* clients_done = meta + 2 * servers + servers * (CAP / 32);
@@ -275,13 +305,25 @@ extern "C" __global__ void ht_delegated(const int* keys, int n, volatile int* he
     bool done = false;
     do {
       if (try_lock_local(s.locks, l)) {
+        const unsigned long long t = stamp<kMeasure>();
         ht_insert(heads, next, msg.x, msg.y);
+        const unsigned long long r = stamp<kMeasure>();
         __threadfence_block();
         unlock_local(s.locks, l);
+        record<kMeasure>(h, msg.y, t, r);
         done = true;
       }
     } while (!done);
   }
+}
+extern "C" __global__ void ht_delegated(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
+                                        unsigned* meta, unsigned servers) {
+  ht_delegated_body<false>(keys, n, heads, next, msgs, meta, servers, Handoff{});
+}
+extern "C" __global__ void ht_delegated_handoff(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
+                                                unsigned* meta, unsigned servers, unsigned long long* acquired,
+                                                unsigned long long* released) {
+  ht_delegated_body<true>(keys, n, heads, next, msgs, meta, servers, Handoff{acquired, released});
 }
 
 // ---- ATM, delegated with nested locks (§3.4) ---------------------------------------------------

@@ -43,6 +43,29 @@ std::uint64_t metadata(std::uint64_t channels, std::uint64_t servers) {
   return (channels * servers * (2 + kSlots / 32) + 2) * 4;
 }
 
+// Table 4.2's latency from the instrumented kernels' stamps: an entry's sections in the order they
+// took its lock (they do not overlap), each acquire after the first against the release before it.
+std::vector<std::pair<std::string, std::uint64_t>> handoff(const std::vector<std::int32_t>& keys, const std::vector<std::uint64_t>& acquired,
+                                                           const std::vector<std::uint64_t>& released) {
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : acquired[a] < acquired[b];
+  });
+  std::uint64_t sum = 0, count = 0, held = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) held += released[i] - acquired[i];
+  for (std::size_t j = 1; j < order.size(); ++j) {
+    const std::size_t prev = order[j - 1], cur = order[j];
+    if (keys[prev] != keys[cur]) continue;
+    if (acquired[cur] < released[prev]) throw Error("ht: items " + std::to_string(prev) + " and " + std::to_string(cur) +
+                                                    " held entry " + std::to_string(keys[cur]) + "'s lock at once");
+    sum += acquired[cur] - released[prev];
+    ++count;
+  }
+  return {{"handoffs", count}, {"handoff_cycles_mean", count ? sum / count : 0},
+          {"section_cycles_mean", order.empty() ? 0 : held / order.size()}};
+}
+
 Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
   const std::vector<std::int32_t> k = keys(o);
   Run run(d);
@@ -50,19 +73,31 @@ Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
                       next = run.zeros(o.items * 4ull);
   const std::uint32_t client_blocks = (o.items + kBlock - 1) / kBlock;
   const auto n = static_cast<std::int32_t>(o.items);
+  if (o.handoff && !d.resident_blocks(d.kernel(run.module, "ht_global"), Dim3{kBlock}))
+    throw Error("ht: --handoff needs the timed GPU (--mode timing): functionally %clock64 counts a warp's instructions",
+                Error::Kind::usage);
+  // The hand-off kernels take two more buffers: the cycle each item took its lock and released it.
+  const std::string suffix = o.handoff ? "_handoff" : "";
+  const std::uint64_t acquired = o.handoff ? run.zeros(o.items * 8ull) : 0, released = o.handoff ? run.zeros(o.items * 8ull) : 0;
+  const auto measured = [&](Args a) { return o.handoff ? a << acquired << released : a; };
   if (variant == "global") {
     const std::uint64_t locks = run.zeros(o.collisions * 4ull);
-    run.launch_blocks("ht_global", client_blocks, Args() << key << n << heads << next << locks);
+    run.launch_blocks("ht_global" + suffix, client_blocks, measured(Args() << key << n << heads << next << locks));
   } else {
     run.check_servers("ht_delegated", o);
     const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), meta = run.zeros(metadata(1, o.servers));
-    run.launch_blocks("ht_delegated", o.servers + client_blocks, Args() << key << n << heads << next << msgs << meta << o.servers);
+    run.launch_blocks("ht_delegated" + suffix, o.servers + client_blocks,
+                      measured(Args() << key << n << heads << next << msgs << meta << o.servers));
   }
-  return run.outcome(check_lists(k, run.download<std::int32_t>(heads, o.collisions), run.download<std::int32_t>(next, o.items)));
+  Outcome out = run.outcome(check_lists(k, run.download<std::int32_t>(heads, o.collisions), run.download<std::int32_t>(next, o.items)));
+  if (o.handoff)
+    out.counters = handoff(k, run.download<std::uint64_t>(acquired, o.items), run.download<std::uint64_t>(released, o.items));
+  return out;
 }
 
 Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) {
   if (o.collisions < 2) throw Error("atm: a transfer needs two accounts (--collisions 2 or more)", Error::Kind::usage);
+  if (o.handoff) throw Error("atm: --handoff is measured for ht only", Error::Kind::usage);
   const Transfers t = transfers(o);
   Run run(d);
   const std::uint64_t from = run.upload(t.from), to = run.upload(t.to), amount = run.upload(t.amount),

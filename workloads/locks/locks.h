@@ -19,11 +19,15 @@ struct Options {
   std::uint32_t collisions = 1024;   // distinct entries the items pick from at random (§3.5)
   std::uint32_t servers = 15;        // server thread blocks (delegated variant): one per SM of gtx480
   std::uint64_t seed = 1;            // the items' keys
+  bool handoff = false;              // HT: run the kernels that measure the lock hand-off latency (Table 4.2)
 };
 
 struct Outcome {
   std::string error;  // "" when the data structure is what the items make
   std::uint64_t launches = 0, warp_instructions = 0, thread_instructions = 0;
+  // With Options::handoff: handoffs (acquires after an unlock), their mean latency and the critical
+  // sections' mean length (acquire to the start of the release), in cycles.
+  std::vector<std::pair<std::string, std::uint64_t>> counters = {};
 };
 
 struct Benchmark {

@@ -293,7 +293,8 @@ const std::vector<std::pair<std::string, std::string>>& run_fields() {
       {"graph", "--graph"},       {"source", "--source"},       {"scale", "--scale"},
       {"tiles", "--tiles"},       {"tile", "--tile"},           {"mode", "--mode"},
       {"seed", "--seed"},         {"sample_every", "--sample-every"},
-      {"timing_from_kernel", "--timing-from-kernel"}, {"collisions", "--collisions"}, {"servers", "--servers"}};
+      {"timing_from_kernel", "--timing-from-kernel"}, {"collisions", "--collisions"}, {"servers", "--servers"},
+      {"handoff", "--handoff"}};
   return fields;
 }
 
@@ -318,8 +319,12 @@ std::vector<std::string> run_args(const std::map<std::string, std::string>& para
     for (const auto& layer : layers(c->second)) args.insert(args.end(), {"--config", layer});
   for (const auto& [k, v] : params)
     if (k.find('.') != std::string::npos) args.insert(args.end(), {"--set", k + "=" + v});
-  for (const auto& [field, option] : run_fields())
-    if (auto it = params.find(field); it != params.end() && field != "config") args.insert(args.end(), {option, it->second});
+  for (const auto& [field, option] : run_fields()) {
+    auto it = params.find(field);
+    if (it == params.end() || field == "config") continue;
+    if (field == "handoff") args.push_back(option + "=" + it->second);  // a flag: --handoff=true
+    else args.insert(args.end(), {option, it->second});
+  }
   return args;
 }
 

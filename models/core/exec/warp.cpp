@@ -125,7 +125,7 @@ std::uint64_t Warp::special(ptx::Special s, unsigned lane) const {
     case Special::lanemask_ge: return ~((1u << lane) - 1);
     case Special::clock: return zext(cta_.ctx.cycle ? cta_.ctx.cycle() : instructions_, 32);
     case Special::clock64: return cta_.ctx.cycle ? cta_.ctx.cycle() : instructions_;
-    case Special::globaltimer: return instructions_;
+    case Special::globaltimer: return cta_.ctx.nanoseconds ? cta_.ctx.nanoseconds() : instructions_;
     case Special::smid: return 0;
     case Special::nsmid: return cta_.ctx.sms;
     case Special::gridid: return 0;

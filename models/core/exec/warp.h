@@ -44,6 +44,8 @@ struct LaunchContext {
   // %clock/%clock64 in timing mode: the core cycle at issue (as clock() on hardware counts the
   // SM's clock). Unset (functional mode): the warp's instruction count, which is deterministic.
   std::function<std::uint64_t()> cycle;
+  // %globaltimer in timing mode: simulated nanoseconds. Unset: the instruction count, as %clock.
+  std::function<std::uint64_t()> nanoseconds;
   // Launched by a kernel on the device (CUDA dynamic parallelism), not by the host: a timed GPU
   // charges the device-side launch latency instead of the host's.
   bool from_device = false;
