@@ -12,6 +12,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// fs::exists without its exception: a path the system rejects (too long, say) is not there either.
+bool file_exists(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
 Location mark_location(const std::string& file, const YAML::Mark& m) {
   return {file, m.line + 1, m.column + 1};
 }
@@ -59,7 +65,7 @@ void Config::load(const std::string& arg) {
       std::stringstream dirs(env);
       for (std::string dir; std::getline(dirs, dir, ':');) {
         fs::path p = fs::path(dir) / (arg + ".yaml");
-        if (!dir.empty() && fs::exists(p)) {
+        if (!dir.empty() && file_exists(p)) {
           presets_.push_back(arg);
           return load_text(read_file(p), p.string(), Origin::preset, p.parent_path().string());
         }
@@ -77,7 +83,7 @@ void Config::load(const std::string& arg) {
     throw config_error({}, "unknown preset '" + arg + "' (presets: " + names +
                                "; a file path needs a '/' or a .yaml suffix)");
   }
-  if (!fs::exists(arg)) throw config_error({arg, 0, 0}, "no such configuration file");
+  if (!file_exists(arg)) throw config_error({arg, 0, 0}, "no such configuration file");
   load_text(read_file(arg), arg, Origin::user, fs::path(arg).parent_path().string());
 }
 
@@ -105,7 +111,7 @@ void Config::load_text(const std::string& text, const std::string& name, Origin 
         if (is_preset_name(what)) load(what);
         else if (origin == Origin::user || !dir.empty()) {
           fs::path p = fs::path(what).is_absolute() ? fs::path(what) : fs::path(dir) / what;
-          if (!fs::exists(p)) throw config_error(mark_location(name, i.Mark()), "include: no such file '" + p.string() + "'");
+          if (!file_exists(p)) throw config_error(mark_location(name, i.Mark()), "include: no such file '" + p.string() + "'");
           load_text(read_file(p), p.string(), origin, p.parent_path().string());
         } else {
           throw config_error(mark_location(name, i.Mark()), "include: a built-in preset includes presets by name only");

@@ -191,8 +191,10 @@ json area_report(const AreaOptions& o) {
     if (top.empty() || o.sources.empty()) throw Error("name a block, or give --top and --source", Error::Kind::usage);
     sources = o.sources;
   }
-  for (const auto& s : sources)
-    if (!fs::exists(s)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
+  for (const auto& s : sources) {
+    std::error_code ec;  // a path the system rejects (too long, say) is not there either
+    if (!fs::exists(s, ec)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
+  }
   for (const auto& p : o.params) {
     auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);

@@ -153,6 +153,12 @@ TEST(Config, IncludeCycleAndMissingFiles) {
   EXPECT_NE(error_of([&] { c.load(b); }).find("include cycle"), std::string::npos);
   EXPECT_NE(error_of([&] { c.load(d.path() + "/none.yaml"); }).find("no such configuration file"), std::string::npos);
   EXPECT_NE(error_of([&] { c.load("gtx9999"); }).find("unknown preset 'gtx9999'"), std::string::npos);
+  // A path too long for the system is a missing file, not an exception escaping (fuzz_config).
+  const std::string long_path = "/" + std::string(5000, 'z') + ".yaml";
+  EXPECT_NE(error_of([&] { c.load(long_path); }).find("no such configuration file"), std::string::npos);
+  Config u(Schema::builtin());
+  const std::string e = error_of([&] { u.load_yaml("include: " + long_path + "\n", "my.yaml", d.path()); });
+  EXPECT_NE(e.find("include: no such file"), std::string::npos) << e;
 }
 
 TEST(Config, SetErrors) {

@@ -331,7 +331,8 @@ std::vector<std::string> run_args(const std::map<std::string, std::string>& para
 Spec expand(const std::string& file) {
   Spec spec;
   spec.file = fs::absolute(file).lexically_normal().string();
-  if (!fs::is_regular_file(file)) throw Error({file, 0, 0}, "no such sweep file", Error::Kind::usage);
+  std::error_code ec;  // a path the system rejects (too long, say) is no sweep file either
+  if (!fs::is_regular_file(file, ec)) throw Error({file, 0, 0}, "no such sweep file", Error::Kind::usage);
   Reader r(file);
   YAML::Node root;
   try {
