@@ -55,6 +55,12 @@ struct Runner {
   std::uint64_t persistent(const std::string& kernel) {
     return d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock}) * kBlock;
   }
+  // Blocks of `kernel` resident at once, which a kernel whose blocks wait on each other must not
+  // exceed: the timed GPU's occupancy, or the functional executor's round robin.
+  std::uint64_t resident(const std::string& kernel) {
+    const std::uint64_t n = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
+    return n ? n : Device::kFunctionalResidentBlocks;
+  }
   template <typename T>
   T get(std::uint64_t p) {
     T v;

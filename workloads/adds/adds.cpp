@@ -43,8 +43,7 @@ std::uint32_t grain_min(const Graph& g) {
 // ADDS: one launch, the manager block and as many workers as the device holds beside it.
 Result run_adds(Device& d, const Graph& g, std::uint32_t src, const AddsOptions& o) {
   Runner run(d, "adds.ptx");
-  std::uint64_t blocks = d.resident_blocks(d.kernel(run.module, "adds_sssp"), Dim3{kBlock});
-  if (!blocks) blocks = Device::kFunctionalResidentBlocks;
+  const std::uint64_t blocks = run.resident("adds_sssp");
   if (blocks < 2) throw Error("sssp/adds: the device holds " + std::to_string(blocks) + " block of adds_sssp at once; "
                               "ADDS needs its manager and at least one worker resident together");
   if (o.block_log2 < 8 || o.block_log2 > 20)
@@ -118,8 +117,7 @@ Result run_nearfar(Device& d, const Graph& g, std::uint32_t src) {
   Runner run(d, "adds.ptx");
   DeviceGraph dg(d, g);
   NearFar nf(d, run, g, src);
-  std::uint64_t blocks = d.resident_blocks(d.kernel(run.module, "nf_persistent"), Dim3{kBlock});
-  if (!blocks) blocks = Device::kFunctionalResidentBlocks;
+  const std::uint64_t blocks = run.resident("nf_persistent");
   std::uint64_t near[2], far[3];
   for (auto& p : near) p = d.malloc(nf.near_cap * 4);
   for (auto& p : far) p = d.malloc(nf.far_cap * 4);

@@ -25,11 +25,10 @@ struct Run : Runner {
   }
   // The servers must all be resident with room for a client (they run until the clients end).
   void check_servers(const std::string& kernel, const Options& o) {
-    std::uint64_t resident = d.resident_blocks(d.kernel(module, kernel), Dim3{kBlock});
-    if (!resident) resident = Device::kFunctionalResidentBlocks;
-    if (o.servers >= resident)
+    const std::uint64_t blocks = resident(kernel);
+    if (o.servers >= blocks)
       throw Error(kernel + ": " + std::to_string(o.servers) + " server blocks, but the device runs " +
-                      std::to_string(resident) + " blocks at once: the servers must leave room for a client",
+                      std::to_string(blocks) + " blocks at once: the servers must leave room for a client",
                   Error::Kind::usage);
   }
   void launch_blocks(const std::string& kernel, std::uint32_t blocks, const Args& args) { launch(kernel, blocks * kBlock, args); }
