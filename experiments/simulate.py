@@ -22,8 +22,8 @@ _lock = threading.Lock()
 def params(cmd):
     """An `irrgpu run` command line's parameters as a sweep file writes them."""
     args, p, configs = [], {}, []
-    for a in cmd[2:]:  # a flag's --name=value as two
-        args += a.split("=", 1) if a.startswith("--") and "=" in a and a.split("=", 1)[0] in FIELDS else [a]
+    for a in cmd[2:]:  # a flag's --name=value as two (the sweep writes flags so)
+        args += a.split("=", 1) if a.startswith("--") and "=" in a else [a]
     i = 0
     while i < len(args):
         a = args[i]

@@ -294,7 +294,7 @@ const std::vector<std::pair<std::string, std::string>>& run_fields() {
       {"tiles", "--tiles"},       {"tile", "--tile"},           {"mode", "--mode"},
       {"seed", "--seed"},         {"sample_every", "--sample-every"},
       {"timing_from_kernel", "--timing-from-kernel"}, {"collisions", "--collisions"}, {"servers", "--servers"},
-      {"handoff", "--handoff"}};
+      {"handoff", "--handoff="}};
   return fields;
 }
 
@@ -322,7 +322,7 @@ std::vector<std::string> run_args(const std::map<std::string, std::string>& para
   for (const auto& [field, option] : run_fields()) {
     auto it = params.find(field);
     if (it == params.end() || field == "config") continue;
-    if (field == "handoff") args.push_back(option + "=" + it->second);  // a flag: --handoff=true
+    if (option.back() == '=') args.push_back(option + it->second);  // a flag: --handoff=true
     else args.insert(args.end(), {option, it->second});
   }
   return args;

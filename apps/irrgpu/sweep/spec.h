@@ -43,7 +43,8 @@ struct Spec {
 // schema, with every preset or file each run loads) and an error names file:line and why.
 Spec expand(const std::string& file);
 
-// The run fields a sweep file may name besides configuration keys, each with its `irrgpu run` option.
+// The run fields a sweep file may name besides configuration keys, each with its `irrgpu run` option
+// (one ending in "=" is a flag: its value joins it, --handoff=true).
 const std::vector<std::pair<std::string, std::string>>& run_fields();
 
 // The id of a run with these parameters.
