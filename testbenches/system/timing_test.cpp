@@ -521,6 +521,14 @@ TEST(SpecialFunctionUnit, IntervalOneIsFullyPipelined) {
 }
 
 namespace {
+// Core cycles one launch of kernel `k` (one block of `threads`, the single argument `out`) takes.
+double launch_cycles(Device& dev, sim::Simulation& sim, std::size_t mod, const char* k, unsigned threads, std::uint64_t out) {
+  const auto& core = sim.clock("core").domain();
+  const auto t0 = core.cycle_at(sim::now_ps());
+  dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{threads}, Args() << out);
+  return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+}
+
 // One thread stores, then (in `fenced`) waits at membar.gl for the store's acknowledgement, then
 // runs a chain of ten dependent adds.
 const char* kFencePtx = R"(.version 9.0
@@ -592,12 +600,7 @@ TEST(Fences, MembarWaitsForTheStoreAcknowledgement) {
   timed(chase_config(), [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(kFencePtx, "fence.ptx");
     const std::uint64_t out = dev.malloc(4);
-    auto& core = sim.clock("core").domain();
-    auto run = [&](const char* k) {
-      const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{1}, Args() << out);
-      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
-    };
+    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 1, out); };
     plain = run("plain");
     fenced = run("fenced");
   });
@@ -656,13 +659,8 @@ TEST(Nanosleep, HoldsTheWarpForItsDuration) {
   timed(chase_config(), [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(kSleepPtx, "sleep.ptx");
     const std::uint64_t out = dev.malloc(4);
-    auto& core = sim.clock("core").domain();
-    freq = core.frequency();
-    auto run = [&](const char* k) {
-      const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{32}, Args() << out);
-      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
-    };
+    freq = sim.clock("core").domain().frequency();
+    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 32, out); };
     awake = run("awake");
     fixed = run("fixed");
     clamped = run("clamped");
