@@ -20,7 +20,10 @@ int run_locks(const RunOptions& o) {
   namespace locks = workloads::locks;
   check_mode(o);
   const locks::Benchmark& b = *locks::find(o.workload);
-  if (!o.graph.empty()) throw Error({"--graph", 0, 0}, b.name + " is a lock benchmark: it takes no graph", Error::Kind::usage);
+  if (!o.graph.empty() && b.graph.empty())
+    throw Error({"--graph", 0, 0}, b.name + " is a lock benchmark: it takes no graph", Error::Kind::usage);
+  if (!b.graph.empty() && o.scale != 1)
+    throw Error({"--scale", 0, 0}, b.name + " runs on its graph (--graph): it takes no scale", Error::Kind::usage);
   if (!o.timing_from_kernel.empty())
     throw Error({"--timing-from-kernel", 0, 0}, "lock benchmarks are one launch, timed from its start", Error::Kind::usage);
   if (o.scale == 0 || o.scale > 1024)
@@ -44,6 +47,7 @@ int run_locks(const RunOptions& o) {
   opt.collisions = o.collisions;
   opt.servers = o.servers;
   opt.handoff = o.handoff;
+  opt.graph = o.graph.empty() ? b.graph : o.graph;
   {  // the items' keys from sim.seed, in either mode
     sim::Config cfg = load(o.config);
     if (!o.seed.empty()) cfg.set("sim.seed=" + o.seed, {"--seed", 0, 0});
@@ -74,7 +78,10 @@ int run_locks(const RunOptions& o) {
   }
   const double host = std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (!o.quiet) {
-    std::cout << b.name << "/" << variant << ": " << opt.items << " items over " << opt.collisions << " entries, "
+    std::cout << b.name << "/" << variant << ": "
+              << (opt.graph.empty() ? std::to_string(opt.items) + " items over " + std::to_string(opt.collisions) + " entries"
+                                    : "graph " + opt.graph)
+              << ", "
               << r.warp_instructions << " warp instructions in " << std::setprecision(3) << host << " s host\n";
     for (const auto& [name, value] : r.counters) std::cout << "  " << name << ": " << value << "\n";
     if (timed) timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
@@ -88,6 +95,7 @@ int run_locks(const RunOptions& o) {
                                    {"kernel_launches", r.launches}, {"warp_instructions", r.warp_instructions},
                                    {"check", r.error.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},
                                    {"command_line", o.command_line}, {"versions", sim::versions()}};
+    if (!opt.graph.empty()) record["graph"] = opt.graph;
     for (const auto& [name, value] : r.counters) record["counters"][name] = value;
     sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
   }

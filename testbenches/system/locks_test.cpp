@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -39,13 +40,33 @@ TEST(Locks, EveryVariantLeavesTheRightDataFunctionally) {
       {"ht", "global", "8"},        {"ht", "global", "64"},          {"ht", "global", "100000"},
       {"ht", "delegated", "8"},     {"ht", "delegated", "64"},       {"ht", "delegated", "100000"},
       {"atm", "global", "1024"},    {"atm", "global", "100000"},     {"atm", "delegated", "1024"},
-      {"atm", "delegated", "100000"}};
+      {"atm", "delegated", "100000"}, {"sgd", "global", "100000"}, {"sgd", "delegated", "100000"},
+      {"sgd", "delegated", "64"}};
   for (const auto& [workload, variant, collisions] : runs) {
     auto r = run_cli({"run", "-q", "--mode", "functional", "--workload", workload, "--variant", variant, "--collisions",
                       collisions, "--servers", "5"});
     EXPECT_EQ(r.exit_code, 0) << workload << "/" << variant << " " << collisions << ": " << r.out << r.err;
     EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
   }
+}
+
+// MST on its default R-MAT graph, a grid (road-like) and a random graph: the same forest however
+// the merges interleave.
+TEST(Locks, MstTakesKruskalsForestEitherWay) {
+  for (const char* graph : {"", "grid:rows=32,cols=32", "random:n=2000,m=8000"})
+    for (const char* variant : {"global", "delegated"}) {
+      TempDir d;
+      std::vector<std::string> args = {"run", "-q", "--mode", "functional", "--workload", "mst", "--variant", variant,
+                                       "--servers", "5", "-o", d.path()};
+      if (*graph) args.insert(args.end(), {"--graph", graph});
+      auto r = run_cli(args);
+      EXPECT_EQ(r.exit_code, 0) << variant << " " << graph << ": " << r.out << r.err;
+      EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+      const auto w = nlohmann::json::parse(read_file(d.path() + "/workload.json"));
+      EXPECT_EQ(w["graph"], *graph ? graph : "rmat:scale=12,edge_factor=8");
+      if (std::string(graph) == "grid:rows=32,cols=32") EXPECT_EQ(w["counters"]["tree_edges"], 1023);
+      EXPECT_GE(w["counters"]["merges_tried"].get<int>(), w["counters"]["tree_edges"].get<int>());
+    }
 }
 
 TEST(Locks, TimedDelegationReplacesSpinLockAtomics) {
@@ -101,7 +122,13 @@ TEST(Locks, BadOptionsAreErrorsNamingThem) {
   EXPECT_NE(r.err.find("1000 server blocks, but the device runs"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "atm", "--handoff"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--handoff is measured for ht only"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--handoff is measured for the one-lock benchmarks (ht, mst)"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "mst", "--scale", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("mst runs on its graph (--graph): it takes no scale"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "sgd", "--handoff"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("sgd: --handoff is measured for the one-lock benchmarks (ht, mst)"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "ht", "--handoff", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--handoff needs the timed GPU"), std::string::npos) << r.err;
@@ -125,4 +152,21 @@ TEST(Locks, HandoffLatencyIsMeasuredAndDelegationShortensIt) {
   const auto mean = [&](const char* v, const char* what) { return counters[v][what].get<double>(); };
   EXPECT_LT(2 * mean("delegated", "handoff_cycles_mean"), mean("global", "handoff_cycles_mean"));
   EXPECT_LT(4 * mean("delegated", "section_cycles_mean"), mean("global", "section_cycles_mean"));
+}
+
+// MST's merges are one-lock sections too: --handoff measures them over every merge launch.
+TEST(Locks, MstHandoffIsMeasuredOverItsMergeLaunches) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "mst", "--variant", "delegated", "--handoff", "-o", d.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  const auto c = nlohmann::json::parse(read_file(d.path() + "/workload.json"))["counters"];
+  // Merges into one root wait for each other: some take a lock another merge released.
+  EXPECT_GT(c["handoffs"].get<int>(), 0);
+  EXPECT_LT(c["handoffs"].get<int>(), c["merges_tried"].get<int>());
+  EXPECT_GT(c["handoff_cycles_mean"].get<int>(), 0);
+  EXPECT_GT(c["section_cycles_mean"].get<int>(), 0);
+  r = run_cli({"run", "--workload", "mst", "--handoff", "--mode", "functional"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("mst: --handoff needs the timed GPU"), std::string::npos) << r.err;
 }

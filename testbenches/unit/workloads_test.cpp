@@ -290,3 +290,67 @@ TEST(Workloads, BankTransferCheckFindsALostTransfer) {
   balance[t.to[7]] -= t.amount[7];  // one transfer's deposit lost (a torn update)
   EXPECT_NE(locks::check_balances(t, balance).find("a transfer was lost or torn"), std::string::npos);
 }
+
+TEST(Workloads, SgdCheckReplaysTheSectionsAndFindsEveryFault) {
+  namespace locks = irr::workloads::locks;
+  locks::Options o;
+  o.items = 2000;
+  o.collisions = 50;
+  const auto r = locks::ratings(o);
+  ASSERT_EQ(r.users, 125u);
+  ASSERT_EQ(r.movies, 50u);
+  std::vector<std::uint32_t> per_movie(50);
+  for (std::size_t i = 0; i < r.user.size(); ++i) {
+    ASSERT_LT(static_cast<std::uint32_t>(r.user[i]), r.users);
+    ASSERT_GE(r.rating[i], 1);
+    ASSERT_LE(r.rating[i], 5);
+    ++per_movie.at(static_cast<std::size_t>(r.movie[i]));
+  }
+  EXPECT_GT(per_movie[0], 4 * per_movie[49]);  // the low movies are the popular ones
+  // The ratings run one at a time, in reverse: the order the sections note, and the result.
+  const auto initial = locks::sgd_features(r);
+  auto f = initial;
+  std::vector<std::int32_t> version(r.users + r.movies), order(2 * r.user.size());
+  for (std::size_t i = r.user.size(); i-- > 0;) {
+    const std::size_t u = static_cast<std::size_t>(r.user[i]), m = r.users + static_cast<std::size_t>(r.movie[i]);
+    locks::sgd_update(&f[u * locks::kSgdFeatures], &f[m * locks::kSgdFeatures], r.rating[i]);
+    order[2 * i] = version[u]++;
+    order[2 * i + 1] = version[m]++;
+  }
+  EXPECT_EQ(locks::check_sgd(r, initial, order, f), "");
+  EXPECT_LT(std::abs(f[0] - initial[0]), 1.0f);
+  auto torn = f;
+  torn[5 * locks::kSgdFeatures + 3] += 1e-6f;
+  EXPECT_NE(locks::check_sgd(r, initial, order, torn).find("an update was torn or lost"), std::string::npos);
+  auto lost = order;
+  lost[10] = 100000;
+  EXPECT_NE(locks::check_sgd(r, initial, lost, f).find("lost or never ran"), std::string::npos);
+  // Two ratings of one movie noted the same place: both held its lock.
+  std::size_t a = 0, b = 1;
+  while (r.movie[b] != r.movie[a]) ++b;
+  auto twice = order;
+  twice[2 * b + 1] = twice[2 * a + 1];
+  EXPECT_NE(locks::check_sgd(r, initial, twice, f).find("held its lock at once"), std::string::npos);
+  // One user's two ratings of one movie, in opposite orders on the two vertices.
+  locks::Ratings pair;
+  pair.users = pair.movies = 1;
+  pair.user = pair.movie = {0, 0};
+  pair.rating = {3, 4};
+  EXPECT_NE(locks::check_sgd(pair, locks::sgd_features(pair), {0, 1, 1, 0}, locks::sgd_features(pair)).find("has a cycle"),
+            std::string::npos);
+}
+
+TEST(Workloads, MstCheckWantsKruskalsForest) {
+  namespace locks = irr::workloads::locks;
+  using irr::workloads::Edge;
+  // A 4-cycle 0-1-2-3 with weights 1, 2, 3, 4, a chord 0-2 of 5, a self loop and a heavier parallel
+  // 0-1; vertex 4 alone.
+  const auto g = locks::undirected(irr::workloads::from_edges(
+      5, {{0, 1, 1}, {1, 0, 9}, {1, 2, 2}, {2, 3, 3}, {3, 0, 4}, {0, 2, 5}, {3, 3, 1}}, "test"));
+  EXPECT_EQ(g.edges(), 10u);  // five undirected edges, both ways
+  EXPECT_EQ(g.weight[g.row[1]], 1u);  // 1-0 kept at the lighter weight
+  EXPECT_EQ(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}, {3, 2, 3}}), "");
+  EXPECT_NE(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}}).find("a merge was lost"), std::string::npos);
+  EXPECT_NE(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}, {3, 0, 4}}).find("not Kruskal's 6"), std::string::npos);
+  EXPECT_NE(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}, {0, 2, 5}}).find("closes a cycle"), std::string::npos);
+}

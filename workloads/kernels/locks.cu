@@ -5,8 +5,11 @@
 // owns its data (server = data id % servers), whose threads take scratchpad locks instead.
 //
 // HT: a hash table of linked lists, one lock per entry; item i goes into entry key[i].
+// MST: Boruvka's minimum spanning tree, components joined under a lock on the component.
 // ATM: bank transfers, item i moving amount[i] from account from[i] to account to[i] under both
 // accounts' locks (two nested locks).
+// SGD: matrix factorisation by stochastic gradient descent, edge-locked (Kaleem et al.): rating i
+// of user a for movie b updates both latent vectors under both vertices' locks (two nested locks).
 //
 // Servers and clients are one launch (blocks [0, servers) serve, the rest are clients): the
 // simulator runs one kernel at a time, and the servers, launched first, stay resident.
@@ -18,16 +21,50 @@
 // ---- Global spin locks -------------------------------------------------------------------------
 
 // The critical section of HT: item i goes to the front of entry k's list.
-__device__ __forceinline__ void ht_insert(volatile int* heads, int* next, int k, int i) {
-  next[i] = heads[k];
-  heads[k] = i;
-}
+struct HtSection {
+  volatile int* heads;
+  int* next;
+  __device__ __forceinline__ void operator()(int k, int i) const {
+    next[i] = heads[k];
+    heads[k] = i;
+  }
+};
 
-// The critical section of ATM.
-__device__ __forceinline__ void atm_transfer(volatile int* balance, int from, int to, int amount) {
-  balance[from] -= amount;
-  balance[to] += amount;
-}
+// The critical section of ATM: item i moves `amount` from account a to account b.
+struct AtmSection {
+  volatile int* balance;
+  __device__ __forceinline__ void operator()(int a, int b, int amount, int) const {
+    balance[a] -= amount;
+    balance[b] += amount;
+  }
+};
+
+// The critical section of SGD: rating i (`rating` stars) of user a for movie b (ids after the
+// users') moves both latent vectors along the error's gradient, rounding as the host's replay does
+// (explicit fma and mul); it notes the section's place among each vertex's sections (version[]),
+// from which the host rebuilds a serial order and replays it bit for bit.
+#define SGD_FEATURES 16u
+struct SgdSection {
+  volatile float* features;  // [vertices * SGD_FEATURES]
+  volatile int* version;     // [vertices]: sections run on each vertex so far
+  int2* order;               // [items]: item i's place in a's and in b's sequence
+  float rate, lambda;
+  __device__ __forceinline__ void operator()(int a, int b, int rating, int i) const {
+    volatile float *x = features + a * SGD_FEATURES, *y = features + b * SGD_FEATURES;
+    float predicted = 0.0f;
+    for (unsigned k = 0; k < SGD_FEATURES; ++k) predicted = __fmaf_rn(x[k], y[k], predicted);
+    const float error = __fsub_rn((float)rating, predicted);
+    for (unsigned k = 0; k < SGD_FEATURES; ++k) {
+      const float u = x[k], v = y[k];
+      x[k] = __fmaf_rn(rate, __fmaf_rn(error, v, -__fmul_rn(lambda, u)), u);
+      y[k] = __fmaf_rn(rate, __fmaf_rn(error, u, -__fmul_rn(lambda, v)), v);
+    }
+    const int va = version[a], vb = version[b];
+    version[a] = va + 1;
+    version[b] = vb + 1;
+    order[i] = make_int2(va, vb);
+  }
+};
 
 // Table 4.2's lock hand-off latency, in the _handoff kernels only: item i's critical section
 // notes the cycle (%clock64: on the timed GPU the core cycle, one clock for every SM) it took its
@@ -47,11 +84,13 @@ __device__ __forceinline__ void record(const Handoff& h, int i, unsigned long lo
   h.released[i] = released;
 }
 
-// Listing 4.1: try the entry's global lock until it is taken; the critical section, a fence,
-// then the unlock. The loop's shape lets the lane that wins run the section while the others of
-// its warp wait at the loop's end (pre-Volta SIMT).
-template <bool kMeasure>
-__device__ void ht_global_body(const int* keys, int n, volatile int* heads, int* next, int* locks, const Handoff& h) {
+// Listing 4.1: try the lock of id keys[i] until it is taken; the critical section, a fence, then
+// the unlock. The loop's shape lets the lane that wins run the section while the others of its
+// warp wait at the loop's end (pre-Volta SIMT). The loop ends on the unlock's result (1, but the
+// compiler cannot know it): else, with a branch in the section, nvcc moves the section after a
+// bare spin loop, which deadlocks a warp whose lanes want one lock.
+template <bool kMeasure, typename Section>
+__device__ void single_global(const int* keys, int n, int* locks, const Section& section, const Handoff& h) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   int k = keys[i];
@@ -59,27 +98,26 @@ __device__ void ht_global_body(const int* keys, int n, volatile int* heads, int*
   do {
     if (atomicCAS(&locks[k], 0, 1) == 0) {
       const unsigned long long t = stamp<kMeasure>();
-      ht_insert(heads, next, k, i);
+      section(k, i);
       const unsigned long long r = stamp<kMeasure>();
       __threadfence();
-      atomicExch(&locks[k], 0);
+      done = atomicExch(&locks[k], 0) != 0;
       record<kMeasure>(h, i, t, r);
-      done = true;
     }
   } while (!done);
 }
 extern "C" __global__ void ht_global(const int* keys, int n, volatile int* heads, int* next, int* locks) {
-  ht_global_body<false>(keys, n, heads, next, locks, Handoff{});
+  single_global<false>(keys, n, locks, HtSection{heads, next}, Handoff{});
 }
 extern "C" __global__ void ht_global_handoff(const int* keys, int n, volatile int* heads, int* next, int* locks,
                                              unsigned long long* acquired, unsigned long long* released) {
-  ht_global_body<true>(keys, n, heads, next, locks, Handoff{acquired, released});
+  single_global<true>(keys, n, locks, HtSection{heads, next}, Handoff{acquired, released});
 }
 
-// Listing 4.3: two nested global locks, the lower account's first; the first is kept while the
-// second is tried.
-extern "C" __global__ void atm_global(const int* from, const int* to, const int* amount, int n, volatile int* balance,
-                                      int* locks) {
+// Listing 4.3: two nested global locks, the lower id's first; the first is kept while the second
+// is tried. Item i's section runs on ids from[i] and to[i] with payload[i].
+template <typename Section>
+__device__ void nested_global(const int* from, const int* to, const int* payload, int n, int* locks, const Section& section) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int a = from[i], b = to[i], id1 = min(a, b), id2 = max(a, b);
@@ -87,13 +125,21 @@ extern "C" __global__ void atm_global(const int* from, const int* to, const int*
   do {
     if (!success1 && atomicCAS(&locks[id1], 0, 1) == 0) success1 = true;  // acquired the first lock
     if (success1 && atomicCAS(&locks[id2], 0, 1) == 0) {
-      atm_transfer(balance, a, b, amount[i]);
+      section(a, b, payload[i], i);
       __threadfence();
       atomicExch(&locks[id1], 0);
       atomicExch(&locks[id2], 0);
       success2 = true;
     }
   } while (!(success1 && success2));
+}
+extern "C" __global__ void atm_global(const int* from, const int* to, const int* amount, int n, volatile int* balance,
+                                      int* locks) {
+  nested_global(from, to, amount, n, locks, AtmSection{balance});
+}
+extern "C" __global__ void sgd_global(const int* user, const int* movie, const int* rating, int n, volatile float* features,
+                                      volatile int* version, int2* order, float rate, float lambda, int* locks) {
+  nested_global(user, movie, rating, n, locks, SgdSection{features, version, order, rate, lambda});
 }
 
 // ---- Message passing (§3.3) --------------------------------------------------------------------
@@ -197,7 +243,10 @@ __device__ __forceinline__ unsigned global_lock(int id, unsigned servers) {
 __device__ __forceinline__ bool try_lock_local(unsigned* locks, unsigned l) {
   return !(atomicOr(&locks[l / 32], 1u << l % 32) & (1u << l % 32));
 }
-__device__ __forceinline__ void unlock_local(unsigned* locks, unsigned l) { atomicAnd(&locks[l / 32], ~(1u << l % 32)); }
+// Whether it was held (always: the callers hold it; single_delegated's loop ends on it).
+__device__ __forceinline__ bool unlock_local(unsigned* locks, unsigned l) {
+  return atomicAnd(&locks[l / 32], ~(1u << l % 32)) & (1u << l % 32);
+}
 
 // A server block's shared state: scratchpad locks, the leader's assignments to follower warps
 // (start and count, 0 when free), the runs it releases once copied, and the stop flag.
@@ -280,16 +329,17 @@ __device__ void client_done(unsigned* clients_done) {
   }
 }
 
-// ---- HT, delegated (Listing 4.2) ---------------------------------------------------------------
+// ---- One lock, delegated (Listing 4.2): HT and MST ----------------------------------------------
 
-// Metadata: 1 channel (write_idx, read_idx, bits), then clients_done.
-template <bool kMeasure>
-__device__ void ht_delegated_body(const int* keys, int n, volatile int* heads, int* next, int2* msgs, unsigned* meta,
-                                  unsigned servers, const Handoff& h) {
+// Messages (id, item) to the id's owner. Metadata: 1 channel (write_idx, read_idx, bits), then
+// clients_done.
+template <bool kMeasure, typename Section>
+__device__ void single_delegated(const int* keys, int n, int2* msgs, unsigned* meta, unsigned servers,
+                                 const Section& section, const Handoff& h) {
   __shared__ ServerState s;
   const Channel<int2> c = channel(msgs, meta, 0, 1, servers);
   unsigned* clients_done = meta + 2 * servers + servers * (CAP / 32);
-  if (blockIdx.x >= servers) {  // a client: the non-critical section, then a message to the entry's owner
+  if (blockIdx.x >= servers) {  // a client: the non-critical section, then a message to the id's owner
     int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
     if (i < n) send(c, owner(keys[i], servers), make_int2(keys[i], i));
     client_done(clients_done);
@@ -306,43 +356,43 @@ __device__ void ht_delegated_body(const int* keys, int n, volatile int* heads, i
     do {
       if (try_lock_local(s.locks, l)) {
         const unsigned long long t = stamp<kMeasure>();
-        ht_insert(heads, next, msg.x, msg.y);
+        section(msg.x, msg.y);
         const unsigned long long r = stamp<kMeasure>();
         __threadfence_block();
-        unlock_local(s.locks, l);
+        done = unlock_local(s.locks, l);  // as single_global's loop
         record<kMeasure>(h, msg.y, t, r);
-        done = true;
       }
     } while (!done);
   }
 }
 extern "C" __global__ void ht_delegated(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
                                         unsigned* meta, unsigned servers) {
-  ht_delegated_body<false>(keys, n, heads, next, msgs, meta, servers, Handoff{});
+  single_delegated<false>(keys, n, msgs, meta, servers, HtSection{heads, next}, Handoff{});
 }
 extern "C" __global__ void ht_delegated_handoff(const int* keys, int n, volatile int* heads, int* next, int2* msgs,
                                                 unsigned* meta, unsigned servers, unsigned long long* acquired,
                                                 unsigned long long* released) {
-  ht_delegated_body<true>(keys, n, heads, next, msgs, meta, servers, Handoff{acquired, released});
+  single_delegated<true>(keys, n, msgs, meta, servers, HtSection{heads, next}, Handoff{acquired, released});
 }
 
-// ---- ATM, delegated with nested locks (§3.4) ---------------------------------------------------
+// ---- Two nested locks, delegated (§3.4): ATM and SGD ----------------------------------------------
 //
 // Four channels a server, one a message type (against buffer deadlock, §3.4): offloads from the
-// clients (from, to, amount), lock requests (account, requester's lane tag), replies (tag) and
-// unlocks (account). A client sends the transfer to the owner of its lower lock in the hierarchy;
+// clients (from, to, payload, item), lock requests (id, requester's lane tag), replies (tag) and
+// unlocks (id). A client sends the item to the owner of its lower lock in the hierarchy;
 // a follower lane takes that lock, then the other: locally, or by a request to its owner, whose
 // request warp takes it (retrying while it is held, without blocking the requests behind) and
-// replies; the reply warp marks the lane granted; after the transfer the lane unlocks its locks,
+// replies; the reply warp marks the lane granted; after the section the lane unlocks its locks,
 // the remote one by an unlock message to the owner's unlock warp. Warps: 0 leads the offloads,
 // 1 requests, 2 replies, 3 unlocks, 4-7 follow.
 
 enum : unsigned { kOffload, kRequest, kReply, kUnlock, kChannels };  // channel k's handler is warp k
 
-// Metadata: 4 channels, then clients_done and completed (transfers done, for the handlers' stop).
-extern "C" __global__ void atm_delegated(const int* from, const int* to, const int* amount, int n,
-                                         volatile int* balance, int4* offloads, int2* requests, int* replies,
-                                         int* unlocks, unsigned* meta, unsigned servers) {
+// Metadata: 4 channels, then clients_done and completed (sections done, for the handlers' stop).
+template <typename Section>
+__device__ void nested_delegated(const int* from, const int* to, const int* payload, int n, const Section& section,
+                                 int4* offloads, int2* requests, int* replies, int* unlocks, unsigned* meta,
+                                 unsigned servers) {
   __shared__ ServerState s;
   const Channel<int4> off = channel(offloads, meta, kOffload, kChannels, servers);
   const Channel<int2> req = channel(requests, meta, kRequest, kChannels, servers);
@@ -356,7 +406,7 @@ extern "C" __global__ void atm_delegated(const int* from, const int* to, const i
     if (i < n) {
       const int a = from[i], b = to[i];
       const int first = global_lock(a, servers) <= global_lock(b, servers) ? a : b;
-      send(off, owner(first, servers), make_int4(a, b, amount[i], 0));
+      send(off, owner(first, servers), make_int4(a, b, payload[i], i));
     }
     client_done(clients_done);
     return;
@@ -419,36 +469,145 @@ extern "C" __global__ void atm_delegated(const int* from, const int* to, const i
       const int x = global_lock(a, servers) <= global_lock(b, servers) ? a : b, y = x == a ? b : a;
       const unsigned lx = local_lock(x, servers), tag = warp * 32 + lane;
       const bool same = global_lock(x, servers) == global_lock(y, servers), remote = owner(y, servers) != me;
-      // Listing 4.3's shape: the section runs inside the loop, so a lane holding a lock never
-      // waits at the loop's end for a lane of its warp that wants that lock.
-      int state = 0;  // 0: taking x's lock, 1: taking y's, 2: waiting for y's grant, 3: both held, 4: done
+      // §3.4's order: the remote lock first (asked of its owner), then the local one(s), so that a
+      // hot local lock is held for the section alone. A lane never waits for a lock while it holds
+      // a local one (a local pair lets x go when y is taken), and a granted lock is higher than the
+      // local one its lane waits for: no cycle of waits. Listing 4.3's shape: the section runs
+      // inside the loop, so a lane holding a lock never waits at the loop's end for a lane of its
+      // warp that wants that lock.
+      int state = remote ? 0 : 2;  // 0: asking for y, 1: waiting for y's grant, 2: taking the local lock(s), 3: done
       do {
-        if (state == 0 && try_lock_local(s.locks, lx)) state = same ? 3 : 1;
-        if (state == 1) {
-          if (!remote) {
-            if (try_lock_local(s.locks, local_lock(y, servers))) state = 3;
-          } else {
-            send(req, owner(y, servers), make_int2(y, (int)(me * WARPS_PER_BLOCK * 32 + tag)));
-            state = 2;
-          }
+        if (state == 0) {
+          send(req, owner(y, servers), make_int2(y, (int)(me * WARPS_PER_BLOCK * 32 + tag)));
+          state = 1;
         }
-        if (state == 2 && s.granted[tag]) {
+        if (state == 1 && s.granted[tag]) {
           s.granted[tag] = 0;
-          state = 3;
+          state = 2;
         }
-        if (state == 3) {
-          atm_transfer(balance, a, b, msg.z);
-          __threadfence();
-          if (!same) {
-            if (remote) send(unl, owner(y, servers), (int)y);
-            else unlock_local(s.locks, local_lock(y, servers));
+        if (state == 2 && try_lock_local(s.locks, lx)) {
+          if (same || remote || try_lock_local(s.locks, local_lock(y, servers))) {
+            section(a, b, msg.z, msg.w);
+            __threadfence();
+            if (!same) {
+              if (remote) send(unl, owner(y, servers), (int)y);
+              else unlock_local(s.locks, local_lock(y, servers));
+            }
+            unlock_local(s.locks, lx);
+            state = 3;
+          } else {
+            unlock_local(s.locks, lx);  // y is held: let x go, then try both again
           }
-          unlock_local(s.locks, lx);
-          state = 4;
         }
-      } while (state != 4);
+      } while (state != 3);
     }
     __syncwarp();
     if (lane == 0) atomicAdd(completed, count);
   }
+}
+extern "C" __global__ void atm_delegated(const int* from, const int* to, const int* amount, int n,
+                                         volatile int* balance, int4* offloads, int2* requests, int* replies,
+                                         int* unlocks, unsigned* meta, unsigned servers) {
+  nested_delegated(from, to, amount, n, AtmSection{balance}, offloads, requests, replies, unlocks, meta, servers);
+}
+extern "C" __global__ void sgd_delegated(const int* user, const int* movie, const int* rating, int n,
+                                         volatile float* features, volatile int* version, int2* order, float rate,
+                                         float lambda, int4* offloads, int2* requests, int* replies, int* unlocks,
+                                         unsigned* meta, unsigned servers) {
+  nested_delegated(user, movie, rating, n, SgdSection{features, version, order, rate, lambda}, offloads, requests,
+                   replies, unlocks, meta, servers);
+}
+
+// ---- MST: Boruvka with component locks (LonestarGPU's MST, §3.5) ---------------------------------
+//
+// A round: every component finds its lightest edge out (ties broken by the undirected edge's id, so
+// that the chosen edges form a forest); then each component's edge joins its endpoints' components:
+// under the lock of the higher root, if that is still a root, it links to the lower root
+// (mst_merge: the one-lock kernels with MstSection). Links go to lower ids, so the lower side need
+// not be locked: were it joined meanwhile, its tree's root is lower still. A merge whose higher
+// root was joined meanwhile is retried in the round's next pass; last, every vertex points at its
+// component's root. Rounds end when no component has an edge out.
+
+#define MST_NONE 0xffffffffffffffffull  // a component without an edge chosen (or pending)
+
+__device__ __forceinline__ int mst_find(volatile int* parent, int v) {
+  int p;
+  while ((p = parent[v]) != v) v = p;
+  return v;
+}
+
+// Each vertex's lightest edge to another component, atomically into its component's minimum as
+// (weight << 32 | undirected edge id): canon[e] is the id of edge e's lower-to-higher direction.
+extern "C" __global__ void mst_min(const int* row, const int* col, const int* weight, const int* canon, int n,
+                                   const int* parent, unsigned long long* minedge) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  const int c = parent[v];  // a root: mst_compress ran last
+  unsigned long long best = MST_NONE;
+  for (int e = row[v]; e < row[v + 1]; ++e)
+    if (parent[col[e]] != c)
+      best = min(best, (unsigned long long)(unsigned)weight[e] << 32 | (unsigned)canon[e]);
+  if (best != MST_NONE) atomicMin(&minedge[c], best);
+}
+
+// The merges still to make: component c's chosen edge (from src to col), between the roots of its
+// endpoints now (hi the higher, lo the lower); one whose endpoints are joined already (by the same
+// edge chosen from the other side) is done.
+extern "C" __global__ void mst_items(const int* src, const int* col, int n, volatile int* parent,
+                                     unsigned long long* minedge, int* hi, int* lo, int* comp, unsigned* items) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n || minedge[c] == MST_NONE) return;
+  const int e = (int)(minedge[c] & 0xffffffffu), a = mst_find(parent, src[e]), b = mst_find(parent, col[e]);
+  if (a == b) {
+    minedge[c] = MST_NONE;
+    return;
+  }
+  const unsigned i = atomicAdd(items, 1u);
+  hi[i] = max(a, b);
+  lo[i] = min(a, b);
+  comp[i] = c;
+}
+
+// The critical section, under root hi's lock: if hi is still a root, it joins lo and component
+// comp[i]'s edge is taken; else the merge stays pending.
+struct MstSection {
+  const int *lo, *comp;
+  volatile int* parent;
+  volatile unsigned long long* minedge;
+  int* taken;
+  __device__ __forceinline__ void operator()(int hi, int i) const {
+    if (parent[hi] != hi) return;
+    parent[hi] = lo[i];
+    const int c = comp[i];
+    taken[(unsigned)(minedge[c] & 0xffffffffu)] = 1;
+    minedge[c] = MST_NONE;
+  }
+};
+extern "C" __global__ void mst_merge_global(const int* hi, int n, const int* lo, const int* comp, volatile int* parent,
+                                            volatile unsigned long long* minedge, int* taken, int* locks) {
+  single_global<false>(hi, n, locks, MstSection{lo, comp, parent, minedge, taken}, Handoff{});
+}
+extern "C" __global__ void mst_merge_global_handoff(const int* hi, int n, const int* lo, const int* comp,
+                                                    volatile int* parent, volatile unsigned long long* minedge,
+                                                    int* taken, int* locks, unsigned long long* acquired,
+                                                    unsigned long long* released) {
+  single_global<true>(hi, n, locks, MstSection{lo, comp, parent, minedge, taken}, Handoff{acquired, released});
+}
+extern "C" __global__ void mst_merge_delegated(const int* hi, int n, const int* lo, const int* comp,
+                                               volatile int* parent, volatile unsigned long long* minedge, int* taken,
+                                               int2* msgs, unsigned* meta, unsigned servers) {
+  single_delegated<false>(hi, n, msgs, meta, servers, MstSection{lo, comp, parent, minedge, taken}, Handoff{});
+}
+extern "C" __global__ void mst_merge_delegated_handoff(const int* hi, int n, const int* lo, const int* comp,
+                                                       volatile int* parent, volatile unsigned long long* minedge,
+                                                       int* taken, int2* msgs, unsigned* meta, unsigned servers,
+                                                       unsigned long long* acquired, unsigned long long* released) {
+  single_delegated<true>(hi, n, msgs, meta, servers, MstSection{lo, comp, parent, minedge, taken},
+                         Handoff{acquired, released});
+}
+
+// Every vertex straight to its component's root.
+extern "C" __global__ void mst_compress(int n, volatile int* parent) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) parent[v] = mst_find(parent, v);
 }

@@ -2,6 +2,8 @@
 #include "workloads/locks/locks.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 #include "sim/error.h"
 #include "sim/hash.h"
@@ -42,83 +44,221 @@ std::uint64_t metadata(std::uint64_t channels, std::uint64_t servers) {
   return (channels * servers * (2 + kSlots / 32) + 2) * 4;
 }
 
-// Table 4.2's latency from the instrumented kernels' stamps: an entry's sections in the order they
-// took its lock (they do not overlap), each acquire after the first against the release before it.
-std::vector<std::pair<std::string, std::uint64_t>> handoff(const std::vector<std::int32_t>& keys, const std::vector<std::uint64_t>& acquired,
-                                                           const std::vector<std::uint64_t>& released) {
-  std::vector<std::size_t> order(keys.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return keys[a] != keys[b] ? keys[a] < keys[b] : acquired[a] < acquired[b];
-  });
-  std::uint64_t sum = 0, count = 0, held = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) held += released[i] - acquired[i];
-  for (std::size_t j = 1; j < order.size(); ++j) {
-    const std::size_t prev = order[j - 1], cur = order[j];
-    if (keys[prev] != keys[cur]) continue;
-    if (acquired[cur] < released[prev]) throw Error("ht: items " + std::to_string(prev) + " and " + std::to_string(cur) +
-                                                    " held entry " + std::to_string(keys[cur]) + "'s lock at once");
-    sum += acquired[cur] - released[prev];
-    ++count;
+// Table 4.2's latency from the instrumented kernels' stamps, summed over launches: a lock's sections
+// in the order they took it (they must not overlap), each acquire after the first against the
+// release before it.
+struct Handoffs {
+  std::uint64_t count = 0, sum = 0, sections = 0, held = 0;
+  void add(const std::string& name, const std::vector<std::int32_t>& keys, const std::vector<std::uint64_t>& acquired,
+           const std::vector<std::uint64_t>& released) {
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      order[i] = i;
+      held += released[i] - acquired[i];
+    }
+    sections += keys.size();
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return keys[a] != keys[b] ? keys[a] < keys[b] : acquired[a] < acquired[b];
+    });
+    for (std::size_t j = 1; j < order.size(); ++j) {
+      const std::size_t prev = order[j - 1], cur = order[j];
+      if (keys[prev] != keys[cur]) continue;
+      if (acquired[cur] < released[prev])
+        throw Error(name + ": items " + std::to_string(prev) + " and " + std::to_string(cur) + " held lock " +
+                    std::to_string(keys[cur]) + " at once");
+      sum += acquired[cur] - released[prev];
+      ++count;
+    }
   }
-  return {{"handoffs", count}, {"handoff_cycles_mean", count ? sum / count : 0},
-          {"section_cycles_mean", order.empty() ? 0 : held / order.size()}};
+  std::vector<std::pair<std::string, std::uint64_t>> counters() const {
+    return {{"handoffs", count}, {"handoff_cycles_mean", count ? sum / count : 0},
+            {"section_cycles_mean", sections ? held / sections : 0}};
+  }
+};
+
+// The lock kernels' buffers, made at a benchmark's first launch and zeroed before each (MST
+// launches once a pass).
+struct Buffers {
+  std::uint64_t locks = 0, msgs = 0, offloads = 0, requests = 0, replies = 0, unlocks = 0, meta = 0, acquired = 0,
+                released = 0;
+};
+std::uint64_t zeroed(Run& run, std::uint64_t& p, std::uint64_t bytes) {
+  if (!p) p = run.d.malloc(bytes);
+  run.d.memset(p, 0, bytes);
+  return p;
+}
+
+// The one-lock kernels' launch (locks.cu single_global / single_delegated): item i runs its
+// section under the lock of id keys[i] (of `ids`; `key` holds them on the device); `section`
+// appends the kernel's section arguments. With `handoffs` (--handoff) the _handoff kernels run and
+// their stamps are added to it.
+void run_single(Run& run, Buffers& b, const std::string& name, const std::string& variant, const Options& o,
+                std::uint64_t ids, const std::vector<std::int32_t>& keys, std::uint64_t key,
+                const std::function<void(Args&)>& section, Handoffs* handoffs) {
+  const auto items = static_cast<std::uint32_t>(keys.size());
+  const std::uint32_t client_blocks = (items + kBlock - 1) / kBlock;
+  Args args;
+  args << key << static_cast<std::int32_t>(items);
+  section(args);
+  const std::string suffix = handoffs ? "_handoff" : "";
+  if (variant == "global") {
+    args << zeroed(run, b.locks, ids * 4);
+  } else {
+    run.check_servers(name + "_delegated", o);
+    args << zeroed(run, b.msgs, o.servers * kSlots * 8) << zeroed(run, b.meta, metadata(1, o.servers)) << o.servers;
+  }
+  // The hand-off kernels take two more buffers: the cycle each item took its lock and released it.
+  if (handoffs) args << zeroed(run, b.acquired, items * 8ull) << zeroed(run, b.released, items * 8ull);
+  run.launch_blocks(name + "_" + variant + suffix, (variant == "global" ? 0 : o.servers) + client_blocks, args);
+  if (handoffs)
+    handoffs->add(name, keys, run.download<std::uint64_t>(b.acquired, items), run.download<std::uint64_t>(b.released, items));
+}
+
+// --handoff reads %clock64, which counts a warp's instructions in the functional executor.
+void check_handoff(Run& run, const std::string& name, const std::string& kernel) {
+  if (!run.d.resident_blocks(run.d.kernel(run.module, kernel), Dim3{kBlock}))
+    throw Error(name + ": --handoff needs the timed GPU (--mode timing): functionally %clock64 counts a warp's instructions",
+                Error::Kind::usage);
 }
 
 Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
   const std::vector<std::int32_t> k = keys(o);
   Run run(d);
-  const std::uint64_t key = run.upload(k), heads = run.upload(std::vector<std::int32_t>(o.collisions, -1)),
-                      next = run.zeros(o.items * 4ull);
-  const std::uint32_t client_blocks = (o.items + kBlock - 1) / kBlock;
-  const auto n = static_cast<std::int32_t>(o.items);
-  if (o.handoff && !d.resident_blocks(d.kernel(run.module, "ht_global"), Dim3{kBlock}))
-    throw Error("ht: --handoff needs the timed GPU (--mode timing): functionally %clock64 counts a warp's instructions",
-                Error::Kind::usage);
-  // The hand-off kernels take two more buffers: the cycle each item took its lock and released it.
-  const std::string suffix = o.handoff ? "_handoff" : "";
-  const std::uint64_t acquired = o.handoff ? run.zeros(o.items * 8ull) : 0, released = o.handoff ? run.zeros(o.items * 8ull) : 0;
-  const auto measured = [&](Args a) { return o.handoff ? a << acquired << released : a; };
-  if (variant == "global") {
-    const std::uint64_t locks = run.zeros(o.collisions * 4ull);
-    run.launch_blocks("ht_global" + suffix, client_blocks, measured(Args() << key << n << heads << next << locks));
-  } else {
-    run.check_servers("ht_delegated", o);
-    const std::uint64_t msgs = run.zeros(o.servers * kSlots * 8), meta = run.zeros(metadata(1, o.servers));
-    run.launch_blocks("ht_delegated" + suffix, o.servers + client_blocks,
-                      measured(Args() << key << n << heads << next << msgs << meta << o.servers));
-  }
+  if (o.handoff) check_handoff(run, "ht", "ht_global");
+  const std::uint64_t heads = run.upload(std::vector<std::int32_t>(o.collisions, -1)), next = run.zeros(o.items * 4ull);
+  Buffers b;
+  Handoffs handoffs;
+  run_single(run, b, "ht", variant, o, o.collisions, k, run.upload(k), [&](Args& a) { a << heads << next; },
+             o.handoff ? &handoffs : nullptr);
   Outcome out = run.outcome(check_lists(k, run.download<std::int32_t>(heads, o.collisions), run.download<std::int32_t>(next, o.items)));
-  if (o.handoff)
-    out.counters = handoff(k, run.download<std::uint64_t>(acquired, o.items), run.download<std::uint64_t>(released, o.items));
+  if (o.handoff) out.counters = handoffs.counters();
   return out;
+}
+
+// The two-nested-lock kernels' launch (locks.cu nested_global / nested_delegated): item i runs its
+// section under the locks of ids from[i] and to[i] (of `ids`) with payload[i]; `section` appends
+// the kernel's section arguments.
+void run_nested(Run& run, Buffers& b, const std::string& name, const std::string& variant, const Options& o,
+                std::uint32_t items, std::uint64_t ids, std::uint64_t from, std::uint64_t to, std::uint64_t payload,
+                const std::function<void(Args&)>& section) {
+  const std::uint32_t client_blocks = (items + kBlock - 1) / kBlock;
+  Args args;
+  args << from << to << payload << static_cast<std::int32_t>(items);
+  section(args);
+  if (variant == "global") {
+    run.launch_blocks(name + "_global", client_blocks, args << zeroed(run, b.locks, ids * 4));
+    return;
+  }
+  // A server's request ring must hold every request that can be outstanding at once (locks.cu).
+  if (o.servers > 32) throw Error(name + "/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
+                                  "one request a follower lane of every server)", Error::Kind::usage);
+  run.check_servers(name + "_delegated", o);
+  const std::uint64_t s = o.servers * kSlots;
+  args << zeroed(run, b.offloads, s * 16) << zeroed(run, b.requests, s * 8) << zeroed(run, b.replies, s * 4)
+       << zeroed(run, b.unlocks, s * 4) << zeroed(run, b.meta, metadata(4, o.servers)) << o.servers;
+  run.launch_blocks(name + "_delegated", o.servers + client_blocks, args);
 }
 
 Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) {
   if (o.collisions < 2) throw Error("atm: a transfer needs two accounts (--collisions 2 or more)", Error::Kind::usage);
-  if (o.handoff) throw Error("atm: --handoff is measured for ht only", Error::Kind::usage);
+  if (o.handoff) throw Error("atm: --handoff is measured for the one-lock benchmarks (ht, mst)", Error::Kind::usage);
   const Transfers t = transfers(o);
   Run run(d);
-  const std::uint64_t from = run.upload(t.from), to = run.upload(t.to), amount = run.upload(t.amount),
-                      balance = run.zeros(o.collisions * 4ull);
-  const std::uint32_t client_blocks = (o.items + kBlock - 1) / kBlock;
-  const auto n = static_cast<std::int32_t>(o.items);
-  if (variant == "global") {
-    const std::uint64_t locks = run.zeros(o.collisions * 4ull);
-    run.launch_blocks("atm_global", client_blocks, Args() << from << to << amount << n << balance << locks);
-  } else {
-    // A server's request ring must hold every request that can be outstanding at once (locks.cu).
-    if (o.servers > 32) throw Error("atm/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
-                                    "one request a follower lane of every server)", Error::Kind::usage);
-    run.check_servers("atm_delegated", o);
-    const std::uint64_t s = o.servers * kSlots;
-    const std::uint64_t offloads = run.zeros(s * 16), requests = run.zeros(s * 8), replies = run.zeros(s * 4),
-                        unlocks = run.zeros(s * 4), meta = run.zeros(metadata(4, o.servers));
-    run.launch_blocks("atm_delegated", o.servers + client_blocks,
-               Args() << from << to << amount << n << balance << offloads << requests << replies << unlocks << meta
-                      << o.servers);
-  }
+  const std::uint64_t balance = run.zeros(o.collisions * 4ull);
+  Buffers b;
+  run_nested(run, b, "atm", variant, o, o.items, o.collisions, run.upload(t.from), run.upload(t.to), run.upload(t.amount),
+             [&](Args& a) { a << balance; });
   return run.outcome(check_balances(t, run.download<std::int32_t>(balance, o.collisions)));
+}
+
+// Root mean square error of the ratings' predictions, in thousandths of a star.
+std::uint64_t rmse_milli(const Ratings& r, const std::vector<float>& f) {
+  double sum = 0;
+  for (std::size_t i = 0; i < r.user.size(); ++i) {
+    const float* x = &f[static_cast<std::size_t>(r.user[i]) * kSgdFeatures];
+    const float* y = &f[static_cast<std::size_t>(r.users + r.movie[i]) * kSgdFeatures];
+    double p = 0;
+    for (std::uint32_t k = 0; k < kSgdFeatures; ++k) p += static_cast<double>(x[k]) * y[k];
+    sum += (r.rating[i] - p) * (r.rating[i] - p);
+  }
+  return r.user.empty() ? 0 : static_cast<std::uint64_t>(std::lround(1000 * std::sqrt(sum / static_cast<double>(r.user.size()))));
+}
+
+Outcome matrix_factorisation(Device& d, const std::string& variant, const Options& o) {
+  if (o.handoff) throw Error("sgd: --handoff is measured for the one-lock benchmarks (ht, mst)", Error::Kind::usage);
+  const Ratings r = ratings(o);
+  const std::vector<float> initial = sgd_features(r);
+  std::vector<std::int32_t> ids(r.movie.size());  // movies' lock ids follow the users'
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int32_t>(r.users) + r.movie[i];
+  Run run(d);
+  const std::uint64_t vertices = r.users + r.movies, features = run.d.malloc(initial.size() * 4),
+                      version = run.zeros(vertices * 4), order = run.zeros(o.items * 8ull);
+  run.d.memcpy_to_device(features, initial.data(), initial.size() * 4);
+  Buffers b;
+  run_nested(run, b, "sgd", variant, o, o.items, vertices, run.upload(r.user), run.upload(ids), run.upload(r.rating),
+             [&](Args& a) { a << features << version << order << kSgdRate << kSgdLambda; });
+  const auto result = run.download<float>(features, initial.size());
+  Outcome out = run.outcome(check_sgd(r, initial, run.download<std::int32_t>(order, o.items * 2ull), result));
+  out.counters = {{"rmse_start_milli", rmse_milli(r, initial)}, {"rmse_end_milli", rmse_milli(r, result)}};
+  return out;
+}
+
+// Boruvka's MST with component locks (locks.cu "MST"): rounds of mst_min, passes of mst_items and
+// the nested-lock merge until every pending merge is made, then mst_compress; until no component
+// has an edge out. The taken edges must be a spanning forest of Kruskal's weight.
+Outcome spanning_tree(Device& d, const std::string& variant, const Options& o) {
+  const Graph g = undirected(load_graph(o.graph.empty() ? find("mst")->graph : o.graph));
+  const auto m = static_cast<std::uint32_t>(g.edges());
+  std::vector<std::int32_t> src(m), canon(m), parent(g.n);
+  for (std::uint32_t v = 0; v < g.n; ++v) {
+    parent[v] = static_cast<std::int32_t>(v);
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) {
+      src[e] = static_cast<std::int32_t>(v);
+      const std::uint32_t w = g.col[e];  // the lower-to-higher direction's id
+      canon[e] = static_cast<std::int32_t>(
+          v < w ? e : std::lower_bound(g.col.begin() + g.row[w], g.col.begin() + g.row[w + 1], v) - g.col.begin());
+    }
+  }
+  Run run(d);
+  if (o.handoff) check_handoff(run, "mst", "mst_min");
+  const DeviceGraph dg(d, g);
+  const std::uint64_t srcs = run.upload(src), canons = run.upload(canon), parents = run.upload(parent),
+                      minedge = d.malloc(std::max<std::uint64_t>(1, g.n) * 8ull), hi = run.zeros(g.n * 4ull),
+                      lo = run.zeros(g.n * 4ull), comp = run.zeros(g.n * 4ull), count = run.zeros(4),
+                      taken = run.zeros(m * 4ull);
+  d.memset(minedge, 0xff, g.n * 8ull);
+  const auto n = static_cast<std::int32_t>(g.n);
+  Buffers b;
+  Handoffs handoffs;
+  std::uint64_t rounds = 0, passes = 0, merges = 0;
+  for (bool edges_out = true; edges_out; ++rounds) {
+    run.launch("mst_min", g.n, Args() << dg.row << dg.col << dg.weight << canons << n << parents << minedge);
+    edges_out = false;
+    for (;;) {
+      run.put<std::uint32_t>(count, 0);
+      run.launch("mst_items", g.n, Args() << srcs << dg.col << n << parents << minedge << hi << lo << comp << count);
+      const auto items = run.get<std::uint32_t>(count);
+      if (items == 0) break;
+      edges_out = true;
+      ++passes;
+      merges += items;
+      run_single(run, b, "mst_merge", variant, o, g.n, run.download<std::int32_t>(hi, items), hi,
+                 [&](Args& a) { a << lo << comp << parents << minedge << taken; }, o.handoff ? &handoffs : nullptr);
+    }
+    run.launch("mst_compress", g.n, Args() << n << parents);
+  }
+  const auto took = run.download<std::int32_t>(taken, m);
+  std::vector<Edge> chosen;
+  for (std::uint32_t e = 0; e < m; ++e)
+    if (took[e]) chosen.push_back({static_cast<std::uint32_t>(src[e]), g.col[e], g.weight[e]});
+  Outcome out = run.outcome(check_forest(g, chosen));
+  std::uint64_t weight = 0;
+  for (const Edge& e : chosen) weight += e.weight;
+  out.counters = {{"rounds", rounds}, {"merge_launches", passes}, {"merges_tried", merges},
+                  {"tree_edges", chosen.size()}, {"tree_weight", weight}};
+  if (o.handoff)
+    for (const auto& c : handoffs.counters()) out.counters.push_back(c);
+  return out;
 }
 
 }  // namespace
@@ -134,7 +274,13 @@ const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> b = {
       {"ht", "hash table: each item pushed onto its entry's linked list under the entry's lock (HT, §3.5)", hash_table},
       {"atm", "bank transfers: each item moves an amount between two accounts under both accounts' locks, the "
-              "lower first (ATM, two nested locks, §3.4-3.5)", bank_transfers}};
+              "lower first (ATM, two nested locks, §3.4-3.5)", bank_transfers},
+      {"mst", "minimum spanning tree by Boruvka: components join along their lightest edges under both "
+              "components' locks (MST, LonestarGPU's component locks, two nested locks, §3.5)", spanning_tree,
+       // R-MAT (power law), as the dissertation's rmat22, at 4,096 vertices
+       "rmat:scale=12,edge_factor=8"},
+      {"sgd", "matrix factorisation by SGD: each rating updates its user's and movie's latent vectors under both "
+              "vertices' locks (SGD, Kaleem et al.'s edge locks, two nested locks, §3.5)", matrix_factorisation}};
   return b;
 }
 
@@ -192,6 +338,151 @@ std::string check_lists(const std::vector<std::int32_t>& keys, const std::vector
   }
   for (std::size_t i = 0; i < keys.size(); ++i)
     if (!seen[i]) return "item " + std::to_string(i) + " (key " + std::to_string(keys[i]) + ") is in no list: an insert was lost";
+  return "";
+}
+
+Ratings ratings(const Options& o) {
+  Ratings r;
+  r.movies = o.collisions;
+  r.users = std::max<std::uint32_t>(1, o.items / 16);
+  for (std::uint32_t i = 0; i < o.items; ++i) {
+    const std::uint64_t h = sim::splitmix64(o.seed * 0x100000001b3ull + i + (2ull << 40));
+    const double u = static_cast<double>(h >> 11) / static_cast<double>(1ull << 53);
+    r.user.push_back(static_cast<std::int32_t>(sim::splitmix64(h) % r.users));
+    r.movie.push_back(static_cast<std::int32_t>(std::min<double>(r.movies - 1, u * u * r.movies)));
+    r.rating.push_back(static_cast<std::int32_t>(1 + (h >> 3) % 5));
+  }
+  return r;
+}
+
+std::vector<float> sgd_features(const Ratings& r) {
+  std::vector<float> f((static_cast<std::size_t>(r.users) + r.movies) * kSgdFeatures);
+  for (std::size_t j = 0; j < f.size(); ++j) f[j] = 0.1f + 0.4f * static_cast<float>(sim::splitmix64(j) % 65536) / 65536.0f;
+  return f;
+}
+
+void sgd_update(float* x, float* y, std::int32_t rating) {
+  float predicted = 0.0f;
+  for (std::uint32_t k = 0; k < kSgdFeatures; ++k) predicted = std::fma(x[k], y[k], predicted);
+  const float error = static_cast<float>(rating) - predicted;
+  for (std::uint32_t k = 0; k < kSgdFeatures; ++k) {
+    const float u = x[k], v = y[k];
+    x[k] = std::fma(kSgdRate, std::fma(error, v, -(kSgdLambda * u)), u);
+    y[k] = std::fma(kSgdRate, std::fma(error, u, -(kSgdLambda * v)), v);
+  }
+}
+
+std::string check_sgd(const Ratings& r, const std::vector<float>& initial, const std::vector<std::int32_t>& order,
+                      const std::vector<float>& result) {
+  const std::size_t n = r.user.size(), vertices = static_cast<std::size_t>(r.users) + r.movies;
+  const auto vertex = [&](std::size_t i, int side) {
+    return side == 0 ? static_cast<std::size_t>(r.user[i]) : r.users + static_cast<std::size_t>(r.movie[i]);
+  };
+  // sequence[v][p]: the rating whose section was the p-th on vertex v (each place taken once).
+  std::vector<std::vector<std::int64_t>> sequence(vertices);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int side = 0; side < 2; ++side) sequence[vertex(i, side)].push_back(-1);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int side = 0; side < 2; ++side) {
+      auto& seq = sequence[vertex(i, side)];
+      const std::int64_t p = order[2 * i + static_cast<std::size_t>(side)];
+      if (p < 0 || static_cast<std::size_t>(p) >= seq.size())
+        return "rating " + std::to_string(i) + " ran as section " + std::to_string(p) + " of vertex " +
+               std::to_string(vertex(i, side)) + ", which has " + std::to_string(seq.size()) + ": a section was lost or never ran";
+      if (seq[static_cast<std::size_t>(p)] != -1)
+        return "ratings " + std::to_string(seq[static_cast<std::size_t>(p)]) + " and " + std::to_string(i) +
+               " both ran as section " + std::to_string(p) + " of vertex " + std::to_string(vertex(i, side)) +
+               ": they held its lock at once";
+      seq[static_cast<std::size_t>(p)] = static_cast<std::int64_t>(i);
+    }
+  // Replay in an order every vertex's sequence agrees with (each rating once both its vertices
+  // reach it); with two-phase locking one exists.
+  std::vector<float> f = initial;
+  std::vector<std::size_t> next(vertices);
+  std::vector<std::size_t> ready;
+  std::vector<bool> queued(n);
+  const auto offer = [&](std::int64_t j) {  // queues rating j once it is next on both its vertices
+    const auto i = static_cast<std::size_t>(j);
+    if (!queued[i] && sequence[vertex(i, 0)][next[vertex(i, 0)]] == j && sequence[vertex(i, 1)][next[vertex(i, 1)]] == j) {
+      queued[i] = true;
+      ready.push_back(i);
+    }
+  };
+  for (std::size_t v = 0; v < vertices; ++v)
+    if (!sequence[v].empty()) offer(sequence[v][0]);
+  std::size_t replayed = 0;
+  while (!ready.empty()) {
+    const std::size_t i = ready.back();
+    ready.pop_back();
+    sgd_update(&f[vertex(i, 0) * kSgdFeatures], &f[vertex(i, 1) * kSgdFeatures], r.rating[i]);
+    ++replayed;
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t v = vertex(i, side);
+      if (++next[v] < sequence[v].size()) offer(sequence[v][next[v]]);
+    }
+  }
+  if (replayed != n)
+    return "the sections' order on the vertices has a cycle (" + std::to_string(n - replayed) +
+           " ratings unordered): they did not run as if one at a time";
+  for (std::size_t j = 0; j < f.size(); ++j)
+    if (f[j] != result[j] && !(std::isnan(f[j]) && std::isnan(result[j])))
+      return "feature " + std::to_string(j % kSgdFeatures) + " of vertex " + std::to_string(j / kSgdFeatures) + " is " +
+             std::to_string(result[j]) + ", not the replay's " + std::to_string(f[j]) + ": an update was torn or lost";
+  return "";
+}
+
+Graph undirected(const Graph& g) {
+  std::vector<Edge> pairs;  // each edge once, lower id first
+  for (std::uint32_t v = 0; v < g.n; ++v)
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (g.col[e] != v) pairs.push_back({std::min(v, g.col[e]), std::max(v, g.col[e]), g.weight[e]});
+  std::sort(pairs.begin(), pairs.end(), [](const Edge& a, const Edge& b) {
+    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.weight < b.weight;
+  });
+  std::vector<Edge> both;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i > 0 && pairs[i].from == pairs[i - 1].from && pairs[i].to == pairs[i - 1].to) continue;  // the lightest kept
+    both.push_back(pairs[i]);
+    both.push_back({pairs[i].to, pairs[i].from, pairs[i].weight});
+  }
+  return from_edges(g.n, std::move(both), g.name);
+}
+
+std::string check_forest(const Graph& g, const std::vector<Edge>& chosen) {
+  // Union-find over the vertices (path halving).
+  std::vector<std::uint32_t> up(g.n);
+  for (std::uint32_t v = 0; v < g.n; ++v) up[v] = v;
+  const auto find = [&](std::uint32_t v) {
+    while (up[v] != v) v = up[v] = up[up[v]];
+    return v;
+  };
+  std::uint64_t weight = 0;
+  for (const Edge& e : chosen) {
+    const std::uint32_t a = find(e.from), b = find(e.to);
+    if (a == b) return "edge " + std::to_string(e.from) + "-" + std::to_string(e.to) + " closes a cycle: two merges joined one pair";
+    up[std::max(a, b)] = std::min(a, b);
+    weight += e.weight;
+  }
+  // Kruskal's forest on the same graph.
+  std::vector<Edge> edges;
+  for (std::uint32_t v = 0; v < g.n; ++v)
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (v < g.col[e]) edges.push_back({v, g.col[e], g.weight[e]});
+  std::stable_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.weight < b.weight; });
+  for (std::uint32_t v = 0; v < g.n; ++v) up[v] = v;
+  std::uint64_t want = 0, want_edges = 0;
+  for (const Edge& e : edges) {
+    const std::uint32_t a = find(e.from), b = find(e.to);
+    if (a == b) continue;
+    up[std::max(a, b)] = std::min(a, b);
+    want += e.weight;
+    ++want_edges;
+  }
+  if (chosen.size() != want_edges)
+    return std::to_string(chosen.size()) + " edges taken, but a spanning forest has " + std::to_string(want_edges) +
+           ": a merge was lost";
+  if (weight != want)
+    return "the forest weighs " + std::to_string(weight) + ", not Kruskal's " + std::to_string(want) + ": an edge was not the lightest";
   return "";
 }
 

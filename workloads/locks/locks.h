@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/runtime/device.h"
+#include "workloads/graph/graph.h"
 
 namespace irr::workloads::locks {
 
@@ -20,6 +21,7 @@ struct Options {
   std::uint32_t servers = 15;        // server thread blocks (delegated variant): one per SM of gtx480
   std::uint64_t seed = 1;            // the items' keys
   bool handoff = false;              // HT: run the kernels that measure the lock hand-off latency (Table 4.2)
+  std::string graph;                 // MST's input: a file or generator ("" for the benchmark's default)
 };
 
 struct Outcome {
@@ -33,6 +35,7 @@ struct Outcome {
 struct Benchmark {
   std::string name, description;
   std::function<Outcome(runtime::Device&, const std::string& variant, const Options&)> run;
+  std::string graph = {};  // its default input where it runs on a graph (Options::graph), not items
 };
 
 // The variants every benchmark has: global (spin locks) and delegated (server blocks).
@@ -47,6 +50,32 @@ struct Transfers {
   std::vector<std::int32_t> from, to, amount;
 };
 Transfers transfers(const Options& o);  // needs o.collisions >= 2
+// SGD's ratings: item i is user[i]'s rating (1 to 5 stars) of movie[i]. Movies are o.collisions,
+// rated with a skew (movie floor(u^2 * movies) for u uniform: the low ones popular); users are one
+// for 16 ratings, each rating's drawn uniformly. Lock ids: users first, then movies.
+struct Ratings {
+  std::uint32_t users = 0, movies = 0;
+  std::vector<std::int32_t> user, movie, rating;
+};
+Ratings ratings(const Options& o);
+constexpr std::uint32_t kSgdFeatures = 16;  // latent features a vertex (locks.cu SGD_FEATURES)
+constexpr float kSgdRate = 0.02f, kSgdLambda = 0.05f;
+// The latent vectors before the first step: users' then movies', kSgdFeatures each, in [0.1, 0.5).
+std::vector<float> sgd_features(const Ratings& r);
+// SGD's critical section on the host, rounding as locks.cu's does: rating `rating` of the user whose
+// latent vector is x for the movie whose vector is y.
+void sgd_update(float* x, float* y, std::int32_t rating);
+// "" when the kernel's sections ran as if one at a time: order[2i], order[2i+1] are rating i's
+// places among its user's and its movie's sections, each place taken once, and replaying the
+// ratings in an order both agree with from `initial` gives `result` bit for bit.
+std::string check_sgd(const Ratings& r, const std::vector<float>& initial, const std::vector<std::int32_t>& order,
+                      const std::vector<float>& result);
+
+// MST's input: g without self loops, each edge in both directions, parallel edges as the lightest.
+Graph undirected(const Graph& g);
+// "" when `chosen` (edges of the undirected g) is a spanning forest of Kruskal's weight.
+std::string check_forest(const Graph& g, const std::vector<Edge>& chosen);
+
 // "" when every account holds what the transfers leave it (from 0); else the first that does not.
 std::string check_balances(const Transfers& t, const std::vector<std::int32_t>& balance);
 // "" when heads/next hold every item exactly once, each in its key's list; else the first fault.
