@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 """Lock delegation against global spin locks (seed 001 chapter 4; docs/results/delegate.md): HT
-(65,536 inserts: more than the GPU holds threads at once) and ATM (16,384 transfers, two nested
-locks) at collision factors from the dissertation's to none, global and delegated, timed on the
-gtx480 preset; then HT's delegated version against the number of server blocks. For
+(65,536 inserts: more than the GPU holds threads at once), ATM (16,384 transfers, two nested
+locks) and SGD (16,384 ratings, two nested locks) at collision factors from the dissertation's to
+none, global and delegated, timed on the gtx480 preset; HT's delegated version against the number
+of server blocks; MST (one lock a component) on three graph classes, with Table 4.2's hand-off. For
 each run: kernel cycles, speedup, atomic operations and serialisation stalls at the L2 partitions,
 L2 accesses, SM cycles with no CTA. Then SSSP (chapter 5): ADDS against near-far (NF-OPT, one
 launch; and a launch a step), the LonestarGPU-style data-driven worklist and the frontier SSSP on
@@ -24,7 +25,12 @@ from simulate import simulate
 
 COLLISIONS = [256, 1024, 32768, 131072]
 ATM_COLLISIONS = [1024, 4096, 32768, 131072]  # global at 1,024: tens of millions of cycles, not run
+SGD_MOVIES = [256, 1024, 4096]
 SERVERS = [4, 8, 15, 30, 40]
+# MST's inputs at 4,096 vertices, as the dissertation's rmat22, USA-road-d.USA and r4-2e23 (§3.5).
+MST_GRAPHS = {"rmat": "rmat:scale=12,edge_factor=8", "road": "grid:rows=64,cols=64", "r4": "random:n=4096,m=8192"}
+# Table 4.2's MST rows: hand-off cycles baseline -> delegated, and run time delegated / global.
+PAPER_MST = {"rmat": (3601, 490, 0.11), "r4": (3537, 533, 0.13)}
 # SSSP on the chapter's graph classes (§4.7), and the variants compared.
 GRAPHS = {"road": "grid:rows=128,cols=128", "mesh": "rgg:n=16384,radius=0.03", "social": "rmat:scale=14,edge_factor=8",
           "random": "random:n=16384,m=65536"}
@@ -52,6 +58,15 @@ def measure(irrgpu, workload, variant, collisions, servers, tmp):
             "idle": s["gpu.total.idle_sm_cycles"], "atomic_stall": s["gpu.total.stall.memory.atomic"]}
 
 
+def measure_mst(irrgpu, variant, graph, handoff, tmp):
+    out = os.path.join(tmp, f"mst_{variant}_{graph.replace(':', '_').replace(',', '_')}_{handoff}")
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", "mst", "--variant", variant, "--graph", graph]
+    j = simulate(cmd + (["--handoff=true"] if handoff else []), out)
+    if sim.planning():
+        return None
+    return {"cycles": j["stats"]["gpu.total.kernel_cycles"]["value"], "counters": sim.record(out)["counters"]}
+
+
 def measure_handoff(irrgpu, variant, collisions, tmp):
     out = os.path.join(tmp, f"handoff_{variant}_{collisions}")
     simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", "ht", "--variant", variant, "--collisions", str(collisions),
@@ -70,6 +85,29 @@ def measure_sssp(irrgpu, variant, graph, tmp):
     return {"run": value("gpu.total.core_cycles"), "kernel": value("gpu.total.kernel_cycles"),
             "warp": value("gpu.total.warp_instructions"), "launches": sim.record(out)["kernel_launches"],
             "vertices": counters.get("vertices_processed"), "counters": counters}
+
+
+def mst_tables(mst):
+    print("mst (4,096 vertices): kernel cycles, merges, and Table 4.2's hand-off (instrumented kernels)\n")
+    print("| input | graph | global cycles | delegated cycles | speedup | paper | merge launches global / delegated "
+          "| merges tried global / delegated | hand-off / section cycles global | delegated | paper hand-off |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, graph in MST_GRAPHS.items():
+        g, d = mst[("global", graph, False)], mst[("delegated", graph, False)]
+        paper = PAPER_MST.get(name)
+        cells = [f"{g['cycles']:,.0f}", f"{d['cycles']:,.0f}", f"{g['cycles'] / d['cycles']:.2f}x",
+                 f"{1 / paper[2]:.1f}x" if paper else "",
+                 f"{g['counters']['merge_launches']} / {d['counters']['merge_launches']}",
+                 f"{g['counters']['merges_tried']:,} / {d['counters']['merges_tried']:,}"]
+        if ("global", graph, True) in mst:
+            hg, hd = mst[("global", graph, True)]["counters"], mst[("delegated", graph, True)]["counters"]
+            cells += [f"{hg['handoff_cycles_mean']:,} / {hg['section_cycles_mean']:,}",
+                      f"{hd['handoff_cycles_mean']:,} / {hd['section_cycles_mean']:,}",
+                      f"{paper[0]:,} -> {paper[1]:,}" if paper else ""]
+        else:
+            cells += ["", "", ""]
+        print(f"| {name} | `{graph}` | " + " | ".join(cells) + " |")
+    print()
 
 
 def sssp_tables(results):
@@ -116,15 +154,19 @@ def main():
     runs = [("ht", v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
     runs += [("ht", "delegated", c, n) for c in (256, 32768) for n in SERVERS if n != 15]
     runs += [("atm", v, c, 15) for c in ATM_COLLISIONS for v in ("global", "delegated") if (v, c) != ("global", 1024)]
+    runs += [("sgd", v, c, 15) for c in SGD_MOVIES for v in ("global", "delegated")]
+    msts = [(v, g, h) for g in MST_GRAPHS.values() for v in ("global", "delegated") for h in (False, True)
+            if not h or g != MST_GRAPHS["road"]]
     sssp = [(v, g) for g in GRAPHS.values() for v in SSSP]
     handoffs = [(v, c) for c in PAPER_HANDOFF for v in ("global", "delegated")]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
         results.update(zip(sssp, pool.map(lambda r: measure_sssp(irrgpu, *r, tmp), sssp)))
         handoff = dict(zip(handoffs, pool.map(lambda r: measure_handoff(irrgpu, *r, tmp), handoffs)))
+        mst = dict(zip(msts, pool.map(lambda r: measure_mst(irrgpu, *r, tmp), msts)))
     if sim.planning():
         return
-    for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS)):
+    for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS), ("sgd", SGD_MOVIES)):
         print(f"{workload}:\n")
         print("| collisions | global cycles | delegated cycles | speedup | paper | L2 atomic operations global / delegated "
               "| L2 atomic serialisation stalls global / delegated | L2 accesses global / delegated |")
@@ -158,6 +200,7 @@ def main():
               f"{d['section_cycles_mean']:,} | {d['handoff_cycles_mean'] / g['handoff_cycles_mean']:.2f} "
               f"| {pg:,} -> {pd:,} ({pd / pg:.2f}) |")
     print()
+    mst_tables(mst)
     sssp_tables(results)
 
 
