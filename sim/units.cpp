@@ -21,7 +21,11 @@ std::pair<double, std::string> split(const std::string& text) {
   static const std::regex re(R"(^\s*([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z/]*)\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re)) throw std::invalid_argument("'" + text + "' is not a number with a unit");
-  return {std::stod(m[1].str()), m[2].str()};
+  try {
+    return {std::stod(m[1].str()), m[2].str()};
+  } catch (const std::out_of_range&) {  // an exponent beyond a double's
+    throw std::invalid_argument("'" + text + "' is out of range");
+  }
 }
 
 double scaled(const std::string& text, const std::vector<Unit>& units, const char* what,

@@ -18,6 +18,9 @@ TEST(Units, Sizes) {
   EXPECT_THROW(parse_size("48kb"), std::invalid_argument);
   EXPECT_THROW(parse_size("-4KiB"), std::invalid_argument);
   EXPECT_THROW(parse_size("KiB"), std::invalid_argument);
+  // An exponent beyond a double's (found by fuzz_config and fuzz_schema): a bad value, not std::out_of_range.
+  EXPECT_THROW(parse_size("12333333333333333E333"), std::invalid_argument);
+  EXPECT_THROW(parse_frequency("1E84073773 MHz"), std::invalid_argument);
   EXPECT_EQ(format_size(48 * 1024), "48KiB");
   EXPECT_EQ(format_size(786 * 1024), "786KiB");
   EXPECT_EQ(format_size(100), "100B");
