@@ -4,7 +4,8 @@
 (65,536 inserts: more than the GPU holds threads at once), ATM (16,384 transfers, two nested
 locks) and SGD (16,384 ratings, two nested locks) at collision factors from the dissertation's to
 none, global and delegated, timed on the gtx480 preset; HT's delegated version against the number
-of server blocks; MST (one lock a component) on three graph classes, with Table 4.2's hand-off. For
+of server blocks; MST (one lock a component) on three graph classes, with Table 4.2's hand-off; MF
+(push-relabel, two locks a push) on three meshes. For
 each run: kernel cycles, speedup, atomic operations and serialisation stalls at the L2 partitions,
 L2 accesses, SM cycles with no CTA. Then SSSP (chapter 5): ADDS against near-far (NF-OPT, one
 launch; and a launch a step), the LonestarGPU-style data-driven worklist and the frontier SSSP on
@@ -29,6 +30,8 @@ SGD_MOVIES = [256, 1024, 4096]
 SERVERS = [4, 8, 15, 30, 40]
 # MST's inputs at 4,096 vertices, as the dissertation's rmat22, USA-road-d.USA and r4-2e23 (§3.5).
 MST_GRAPHS = {"rmat": "rmat:scale=12,edge_factor=8", "road": "grid:rows=64,cols=64", "r4": "random:n=4096,m=8192"}
+# MF's inputs: Washington-style meshes shaped as the dissertation's 2k x 2k, 4k x 4k, 8k x 4k.
+MF_GRAPHS = {"2k x 2k": "mesh:rows=16,cols=16", "4k x 4k": "mesh:rows=32,cols=32", "8k x 4k": "mesh:rows=32,cols=16"}
 # Table 4.2's MST rows: hand-off cycles baseline -> delegated, and run time delegated / global.
 PAPER_MST = {"rmat": (3601, 490, 0.11), "r4": (3537, 533, 0.13)}
 # SSSP on the chapter's graph classes (§4.7), and the variants compared.
@@ -58,13 +61,26 @@ def measure(irrgpu, workload, variant, collisions, servers, tmp):
             "idle": s["gpu.total.idle_sm_cycles"], "atomic_stall": s["gpu.total.stall.memory.atomic"]}
 
 
-def measure_mst(irrgpu, variant, graph, handoff, tmp):
-    out = os.path.join(tmp, f"mst_{variant}_{graph.replace(':', '_').replace(',', '_')}_{handoff}")
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", "mst", "--variant", variant, "--graph", graph]
+def locked_cycles(j, prefix):
+    """Kernel cycles of the launches whose kernel starts with `prefix` (the per-launch snapshots)."""
+    total, start = 0, 0
+    for snap in j["snapshots"]:
+        cycles = snap["values"]["gpu.kernel_cycles"]
+        if snap["label"].endswith(" start"):
+            start = cycles
+        elif snap["label"].split(": ", 1)[1].startswith(prefix):
+            total += cycles - start
+    return total
+
+
+def measure_graph(irrgpu, workload, variant, graph, handoff, tmp):
+    out = os.path.join(tmp, f"{workload}_{variant}_{graph.replace(':', '_').replace(',', '_')}_{handoff}")
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--graph", graph]
     j = simulate(cmd + (["--handoff=true"] if handoff else []), out)
     if sim.planning():
         return None
-    return {"cycles": j["stats"]["gpu.total.kernel_cycles"]["value"], "counters": sim.record(out)["counters"]}
+    return {"cycles": j["stats"]["gpu.total.kernel_cycles"]["value"], "counters": sim.record(out)["counters"],
+            "locked": locked_cycles(j, {"mst": "mst_merge", "mf": "mf_push"}[workload])}
 
 
 def measure_handoff(irrgpu, variant, collisions, tmp):
@@ -89,14 +105,15 @@ def measure_sssp(irrgpu, variant, graph, tmp):
 
 def mst_tables(mst):
     print("mst (4,096 vertices): kernel cycles, merges, and Table 4.2's hand-off (instrumented kernels)\n")
-    print("| input | graph | global cycles | delegated cycles | speedup | paper | merge launches global / delegated "
-          "| merges tried global / delegated | hand-off / section cycles global | delegated | paper hand-off |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| input | graph | global cycles | delegated cycles | speedup | paper | merge kernels' cycles global / delegated "
+          "| merge launches global / delegated | merges tried global / delegated | hand-off / section cycles global "
+          "| delegated | paper hand-off |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, graph in MST_GRAPHS.items():
         g, d = mst[("global", graph, False)], mst[("delegated", graph, False)]
         paper = PAPER_MST.get(name)
         cells = [f"{g['cycles']:,.0f}", f"{d['cycles']:,.0f}", f"{g['cycles'] / d['cycles']:.2f}x",
-                 f"{1 / paper[2]:.1f}x" if paper else "",
+                 f"{1 / paper[2]:.1f}x" if paper else "", f"{g['locked']:,.0f} / {d['locked']:,.0f}",
                  f"{g['counters']['merge_launches']} / {d['counters']['merge_launches']}",
                  f"{g['counters']['merges_tried']:,} / {d['counters']['merges_tried']:,}"]
         if ("global", graph, True) in mst:
@@ -107,6 +124,20 @@ def mst_tables(mst):
         else:
             cells += ["", "", ""]
         print(f"| {name} | `{graph}` | " + " | ".join(cells) + " |")
+    print()
+
+
+def mf_table(mf):
+    print("mf: kernel cycles, the push kernels' alone, rounds and pushes tried\n")
+    print("| input (paper) | graph | global cycles | delegated cycles | speedup | push kernels global / delegated "
+          "| speedup | rounds global / delegated | pushes tried global / delegated | flow |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, graph in MF_GRAPHS.items():
+        g, d = mf[("global", graph)], mf[("delegated", graph)]
+        print(f"| {name} | `{graph}` | {g['cycles']:,.0f} | {d['cycles']:,.0f} | {g['cycles'] / d['cycles']:.2f}x "
+              f"| {g['locked']:,.0f} / {d['locked']:,.0f} | {g['locked'] / d['locked']:.2f}x "
+              f"| {g['counters']['rounds']} / {d['counters']['rounds']} "
+              f"| {g['counters']['pushes_tried']:,} / {d['counters']['pushes_tried']:,} | {g['counters']['flow']:,} |")
     print()
 
 
@@ -163,7 +194,9 @@ def main():
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
         results.update(zip(sssp, pool.map(lambda r: measure_sssp(irrgpu, *r, tmp), sssp)))
         handoff = dict(zip(handoffs, pool.map(lambda r: measure_handoff(irrgpu, *r, tmp), handoffs)))
-        mst = dict(zip(msts, pool.map(lambda r: measure_mst(irrgpu, *r, tmp), msts)))
+        mst = dict(zip(msts, pool.map(lambda r: measure_graph(irrgpu, "mst", *r, tmp), msts)))
+        mfs = [(v, g) for g in MF_GRAPHS.values() for v in ("global", "delegated")]
+        mf = dict(zip(mfs, pool.map(lambda r: measure_graph(irrgpu, "mf", *r, False, tmp), mfs)))
     if sim.planning():
         return
     for workload, collisions in (("ht", COLLISIONS), ("atm", ATM_COLLISIONS), ("sgd", SGD_MOVIES)):
@@ -201,6 +234,7 @@ def main():
               f"| {pg:,} -> {pd:,} ({pd / pg:.2f}) |")
     print()
     mst_tables(mst)
+    mf_table(mf)
     sssp_tables(results)
 
 

@@ -31,6 +31,19 @@ double l1_atomics(const std::string& dir) {
   return sum;
 }
 
+
+// A graph benchmark run functionally with 5 servers ("" graph: its default); its workload.json.
+nlohmann::json run_on_graph(const char* workload, const char* variant, const char* graph) {
+  TempDir d;
+  std::vector<std::string> args = {"run", "-q", "--mode", "functional", "--workload", workload, "--variant", variant,
+                                   "--servers", "5", "-o", d.path()};
+  if (*graph) args.insert(args.end(), {"--graph", graph});
+  auto r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << workload << "/" << variant << " " << graph << ": " << r.out << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  return nlohmann::json::parse(read_file(d.path() + "/workload.json"));
+}
+
 }  // namespace
 
 TEST(Locks, EveryVariantLeavesTheRightDataFunctionally) {
@@ -55,18 +68,25 @@ TEST(Locks, EveryVariantLeavesTheRightDataFunctionally) {
 TEST(Locks, MstTakesKruskalsForestEitherWay) {
   for (const char* graph : {"", "grid:rows=32,cols=32", "random:n=2000,m=8000"})
     for (const char* variant : {"global", "delegated"}) {
-      TempDir d;
-      std::vector<std::string> args = {"run", "-q", "--mode", "functional", "--workload", "mst", "--variant", variant,
-                                       "--servers", "5", "-o", d.path()};
-      if (*graph) args.insert(args.end(), {"--graph", graph});
-      auto r = run_cli(args);
-      EXPECT_EQ(r.exit_code, 0) << variant << " " << graph << ": " << r.out << r.err;
-      EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
-      const auto w = nlohmann::json::parse(read_file(d.path() + "/workload.json"));
+      const auto w = run_on_graph("mst", variant, graph);
       EXPECT_EQ(w["graph"], *graph ? graph : "rmat:scale=12,edge_factor=8");
       if (std::string(graph) == "grid:rows=32,cols=32") EXPECT_EQ(w["counters"]["tree_edges"], 1023);
       EXPECT_GE(w["counters"]["merges_tried"].get<int>(), w["counters"]["tree_edges"].get<int>());
     }
+}
+
+// MF on its default mesh and on a grid (arcs both ways, corner to corner): the maximum flow however
+// the pushes interleave.
+TEST(Locks, MfFindsTheMaximumFlowEitherWay) {
+  for (const char* graph : {"", "grid:rows=8,cols=8"})
+    for (const char* variant : {"global", "delegated"}) {
+      const auto c = run_on_graph("mf", variant, graph)["counters"];
+      EXPECT_GT(c["flow"].get<int>(), 0);
+      EXPECT_GE(c["pushes_tried"].get<int>(), c["rounds"].get<int>());
+    }
+  auto r = run_cli({"run", "--workload", "mf", "--graph", "mesh:rows=0,cols=4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad mesh size"), std::string::npos) << r.err;
 }
 
 TEST(Locks, TimedDelegationReplacesSpinLockAtomics) {

@@ -354,3 +354,44 @@ TEST(Workloads, MstCheckWantsKruskalsForest) {
   EXPECT_NE(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}, {3, 0, 4}}).find("not Kruskal's 6"), std::string::npos);
   EXPECT_NE(locks::check_forest(g, {{0, 1, 1}, {1, 2, 2}, {0, 2, 5}}).find("closes a cycle"), std::string::npos);
 }
+
+TEST(Workloads, MfCheckWantsAMaximumFlow) {
+  namespace locks = irr::workloads::locks;
+  // 0 -> 1 (5), 1 -> 2 (3), 0 -> 2 (2): the maximum flow from 0 to 2 is 5.
+  const auto g = irr::workloads::from_edges(3, {{0, 1, 5}, {1, 2, 3}, {0, 2, 2}, {1, 1, 7}}, "test");
+  const auto r = locks::residual(g);
+  ASSERT_EQ(r.head.size(), 6u);  // three arcs and their reverses; the self loop dropped
+  std::vector<std::int32_t> cap = r.cap, excess = {-5, 0, 5};
+  const auto send = [&](std::int32_t u, std::int32_t v, std::int32_t f) {  // f units along u -> v
+    for (std::uint32_t e = r.row[u]; e < r.row[u + 1]; ++e)
+      if (r.head[e] == v && r.cap[e] > 0) {
+        cap[e] -= f;
+        cap[r.rev[e]] += f;
+      }
+  };
+  send(0, 1, 3);
+  send(1, 2, 3);
+  send(0, 2, 2);
+  EXPECT_EQ(locks::check_flow(g, r, cap, excess), "");
+  auto kept = excess;
+  kept[1] = 1;
+  EXPECT_NE(locks::check_flow(g, r, cap, kept).find("flow is not conserved"), std::string::npos);
+  auto less = excess;
+  less[2] = 4;
+  EXPECT_NE(locks::check_flow(g, r, cap, less).find("not the maximum 5"), std::string::npos);
+  auto torn = cap;
+  torn[r.row[1]] -= 1;  // an arc's capacity taken without its reverse's
+  EXPECT_NE(locks::check_flow(g, r, torn, excess).find("a push was torn"), std::string::npos);
+  send(1, 2, 1);  // 4 along an arc of 3
+  EXPECT_NE(locks::check_flow(g, r, cap, excess).find("a push overdrew it"), std::string::npos);
+}
+
+TEST(Workloads, MeshHasASourceAndASinkAroundItsColumns) {
+  const auto g = irr::workloads::load_graph("mesh:rows=4,cols=3");
+  ASSERT_EQ(g.n, 14u);
+  EXPECT_EQ(g.degree(0), 4u);   // the source feeds column 0
+  EXPECT_EQ(g.degree(13), 0u);  // the sink feeds nothing
+  EXPECT_EQ(g.degree(1), 3u);   // row 0, column 0: three arcs into column 1
+  EXPECT_EQ(g.degree(3), 1u);   // row 0, last column: to the sink
+  EXPECT_EQ(g.edges(), 4u + 4u + 4u * 2u * 3u);
+}

@@ -221,7 +221,7 @@ bool is_generator(const std::string& spec) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos) return false;
   const std::string kind = spec.substr(0, colon);
-  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg";
+  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh";
 }
 
 namespace {
@@ -305,6 +305,21 @@ Graph generate(const std::string& spec) {
     std::uniform_int_distribution<std::uint32_t> pick(0, n - 1);
     edges.reserve(m);
     for (std::uint64_t e = 0; e < m; ++e) edges.push_back({pick(rng), pick(rng), weight(rng)});
+  } else if (kind == "mesh") {
+    // A max-flow mesh as the Washington generator's: vertex 0 the source, rows x cols vertices
+    // (row r, column c is 1 + r * cols + c), the sink last; the source feeds column 0, the last
+    // column feeds the sink (capacity 10,000 each), and each vertex has arcs to its row and the two
+    // next to it (cyclically) in the next column, capacities 1 to 100.
+    const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
+    if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols + 2 >= kMaxGraphVertices) throw Error(spec + ": bad mesh size", Error::Kind::config);
+    n = rows * cols + 2;
+    const auto node = [&](std::uint32_t r, std::uint32_t c) { return 1 + r * cols + c; };
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      edges.push_back({0, node(r, 0), 10000});
+      edges.push_back({node(r, cols - 1), n - 1, 10000});
+      for (std::uint32_t c = 0; c + 1 < cols; ++c)
+        for (std::uint32_t d = 0; d < std::min(rows, 3u); ++d) edges.push_back({node(r, c), node((r + rows - 1 + d) % rows, c + 1), weight(rng)});
+    }
   } else {  // rgg: random geometric, vertices in the unit square joined within `radius`
     n = static_cast<std::uint32_t>(take("n", 0, true));
     const double radius = take("radius", 0, true);
@@ -337,7 +352,7 @@ Graph generate(const std::string& spec) {
 Graph load_graph(const std::string& spec) {
   if (is_generator(spec)) return generate(spec);
   const std::string ext = std::filesystem::path(spec).extension().string();
-  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:)", Error::Kind::config);
+  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:)", Error::Kind::config);
   if (ext == ".mtx") return read_mtx(spec);
   if (ext == ".gr") return read_dimacs(spec);
   return read_snap(spec);

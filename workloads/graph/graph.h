@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Graphs for the workloads: CSR with 32-bit vertex ids and weights, read from MatrixMarket (.mtx),
 // DIMACS shortest-path (.gr) and SNAP edge lists (.txt, .el, anything else), or generated:
-// grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M  rgg:n=N,radius=R, each with
-// seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
+// grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M  rgg:n=N,radius=R
+// mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
 // irr::Error naming file:line and why.
 #pragma once
 

@@ -6,6 +6,7 @@
 //
 // HT: a hash table of linked lists, one lock per entry; item i goes into entry key[i].
 // MST: Boruvka's minimum spanning tree, components joined under a lock on the component.
+// MF: push-relabel maximum flow, each push under the locks of both its vertices (two nested locks).
 // ATM: bank transfers, item i moving amount[i] from account from[i] to account to[i] under both
 // accounts' locks (two nested locks).
 // SGD: matrix factorisation by stochastic gradient descent, edge-locked (Kaleem et al.): rating i
@@ -610,4 +611,91 @@ extern "C" __global__ void mst_merge_delegated_handoff(const int* hi, int n, con
 extern "C" __global__ void mst_compress(int n, volatile int* parent) {
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n) parent[v] = mst_find(parent, v);
+}
+
+// ---- MF: push-relabel maximum flow with node locks (§3.5) ----------------------------------------
+//
+// Residual arcs in CSR (head, cap; rev[e] the opposite arc). A round: every so many rounds exact
+// heights by a global relabel (mf_relabel, one block); every active vertex (excess > 0, not s or t)
+// lists its admissible arcs (mf_items; an active vertex without one is relabelled there, to one
+// above its lowest residual neighbour: a valid height, as heights only grow); then each listed arc
+// pushes under the locks of both its ends (mf_push: the nested-lock kernels with MfSection), as
+// much as the tail's excess and the arc's capacity allow then. Rounds end when no vertex is active.
+
+#define MF_UNREACHED 0x7fffffff
+
+// Heights by breadth-first search over residual arcs: distance to t, or n + distance to s for a
+// vertex that cannot reach t. One block of threads; levels separated by barriers.
+extern "C" __global__ void mf_relabel(const int* row, const int* head, const int* cap, int n, int s, int t,
+                                      volatile int* height) {
+  __shared__ int changed;
+  for (int v = threadIdx.x; v < n; v += blockDim.x) height[v] = v == t ? 0 : v == s ? n : MF_UNREACHED;
+  __syncthreads();
+  for (int phase = 0; phase < 2; ++phase)
+    for (int level = phase ? n : 0;; ++level) {
+      if (threadIdx.x == 0) changed = 0;
+      __syncthreads();
+      for (int v = threadIdx.x; v < n; v += blockDim.x) {
+        if (height[v] != MF_UNREACHED) continue;
+        for (int e = row[v]; e < row[v + 1]; ++e)
+          if (cap[e] > 0 && height[head[e]] == level) {
+            height[v] = level + 1;
+            changed = 1;
+            break;
+          }
+      }
+      __syncthreads();
+      const int more = changed;
+      __syncthreads();
+      if (!more) break;
+    }
+}
+
+// Each active vertex's admissible arcs (capacity left, height one above the head's) as items; an
+// active vertex with none is relabelled to one above its lowest residual neighbour.
+extern "C" __global__ void mf_items(const int* row, const int* head, const int* cap, const int* excess, int n, int s,
+                                    int t, int* height, int* from, int* to, int* arc, unsigned* counts) {
+  const int u = blockIdx.x * blockDim.x + threadIdx.x;
+  if (u >= n || u == s || u == t || excess[u] <= 0) return;
+  atomicAdd(&counts[1], 1u);  // active vertices
+  const int h = height[u];
+  int lowest = MF_UNREACHED;
+  bool admissible = false;
+  for (int e = row[u]; e < row[u + 1]; ++e) {
+    if (cap[e] <= 0) continue;
+    const int hv = height[head[e]];
+    lowest = min(lowest, hv);
+    if (h == hv + 1) {
+      const unsigned i = atomicAdd(&counts[0], 1u);
+      from[i] = u;
+      to[i] = head[e];
+      arc[i] = e;
+      admissible = true;
+    }
+  }
+  if (!admissible && lowest != MF_UNREACHED) height[u] = lowest + 1;
+}
+
+// The critical section, under the locks of u and v: push along arc e what u's excess and e's
+// capacity allow now.
+struct MfSection {
+  volatile int *cap, *excess;
+  const int* rev;
+  __device__ __forceinline__ void operator()(int u, int v, int e, int) const {
+    const int d = min(excess[u], cap[e]);
+    if (d <= 0) return;
+    cap[e] -= d;
+    cap[rev[e]] += d;
+    excess[u] -= d;
+    excess[v] += d;
+  }
+};
+extern "C" __global__ void mf_push_global(const int* from, const int* to, const int* arc, int n, volatile int* cap,
+                                          volatile int* excess, const int* rev, int* locks) {
+  nested_global(from, to, arc, n, locks, MfSection{cap, excess, rev});
+}
+extern "C" __global__ void mf_push_delegated(const int* from, const int* to, const int* arc, int n, volatile int* cap,
+                                             volatile int* excess, const int* rev, int4* offloads, int2* requests,
+                                             int* replies, int* unlocks, unsigned* meta, unsigned servers) {
+  nested_delegated(from, to, arc, n, MfSection{cap, excess, rev}, offloads, requests, replies, unlocks, meta, servers);
 }

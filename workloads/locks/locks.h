@@ -76,6 +76,19 @@ Graph undirected(const Graph& g);
 // "" when `chosen` (edges of the undirected g) is a spanning forest of Kruskal's weight.
 std::string check_forest(const Graph& g, const std::vector<Edge>& chosen);
 
+// MF's residual arcs: each edge of g (no self loops; capacity its weight, at most 2^20) and a reverse
+// arc of capacity 0, in CSR by tail; rev[e] is the opposite arc.
+struct Residual {
+  std::vector<std::uint32_t> row;
+  std::vector<std::int32_t> head, cap, rev;
+};
+Residual residual(const Graph& g);
+// "" when cap (the residual capacities a run leaves) and excess are a maximum flow from vertex 0 to
+// the last: no capacity overdrawn, each arc pair's sum kept, every other vertex's excess drained,
+// and the sink's inflow what Edmonds-Karp finds.
+std::string check_flow(const Graph& g, const Residual& r, const std::vector<std::int32_t>& cap,
+                       const std::vector<std::int32_t>& excess);
+
 // "" when every account holds what the transfers leave it (from 0); else the first that does not.
 std::string check_balances(const Transfers& t, const std::vector<std::int32_t>& balance);
 // "" when heads/next hold every item exactly once, each in its key's list; else the first fault.
