@@ -182,9 +182,9 @@ __device__ void mark_slots(unsigned* bits, unsigned first, unsigned count, bool 
   }
 }
 
-// The lanes of a warp sending to one server reserve consecutive slots with one atomic, and their
-// leader sets their bits (one or two words) once all have written: a warp's share of the
-// optimised sender's aggregation (§3.3.2), without the block-wide scratchpad buffers.
+// A server's warp sending (lock requests, replies, unlocks): the lanes sending to one server reserve
+// consecutive slots with one atomic, and their leader sets their bits (one or two words) once all
+// have written. Clients send a block at a time (send_block).
 template <typename Msg>
 __device__ void send(const Channel<Msg>& c, unsigned dst, const Msg& msg) {
   const unsigned lane = threadIdx.x % 32, peers = __match_any_sync(__activemask(), dst);
@@ -321,6 +321,59 @@ __device__ bool follow(ServerState& s, const Channel<Msg>& c, Msg& msg, unsigned
   return true;
 }
 
+// §3.3.2's optimised sender, a client block's: its threads' messages (a thread's when `has`) are
+// gathered in scratchpad by receiver (a counting sort); each receiver's run is reserved with one
+// atomic, written from the scratchpad in order (consecutive threads, consecutive slots), and its
+// bits set a word at a time once all are fenced. At most SENDER_SERVERS servers and 256 threads a
+// block. (Servers' requests, replies and unlocks go warp by warp, send().)
+#define SENDER_SERVERS 64u
+struct ClientState {
+  unsigned count[SENDER_SERVERS], offset[SENDER_SERVERS], base[SENDER_SERVERS];
+  unsigned char dst[256];
+  int4 msgs[256];  // a message of up to 16 bytes each
+};
+template <typename Msg>
+__device__ void send_block(ClientState& cs, const Channel<Msg>& c, unsigned servers, bool has, unsigned dst, const Msg& msg) {
+  for (unsigned j = threadIdx.x; j < servers; j += blockDim.x) cs.count[j] = 0;
+  __syncthreads();
+  const unsigned rank = has ? atomicAdd(&cs.count[dst], 1u) : 0;
+  __syncthreads();
+  if (threadIdx.x == 0) {  // each receiver's run in the scratchpad buffer
+    unsigned sum = 0;
+    for (unsigned j = 0; j < servers; ++j) {
+      cs.offset[j] = sum;
+      sum += cs.count[j];
+    }
+  }
+  if (threadIdx.x < servers && cs.count[threadIdx.x] > 0)
+    cs.base[threadIdx.x] = atomicAdd(&c.write_idx[threadIdx.x], cs.count[threadIdx.x]);
+  __syncthreads();
+  if (has) {
+    const unsigned k = cs.offset[dst] + rank;
+    cs.dst[k] = (unsigned char)dst;
+    *reinterpret_cast<Msg*>(&cs.msgs[k]) = msg;
+  }
+  __syncthreads();
+  const unsigned total = cs.offset[servers - 1] + cs.count[servers - 1];
+  for (unsigned k = threadIdx.x; k < total; k += blockDim.x) {
+    const unsigned j = cs.dst[k], slot = cs.base[j] + (k - cs.offset[j]);
+    while (slot - c.read_idx[j] >= CAP) {
+    }  // the slot is a whole lap ahead: wait until the server has read its previous message
+    c.msgs[j * CAP + slot % CAP] = *reinterpret_cast<const Msg*>(&cs.msgs[k]);
+  }
+  __threadfence();  // the messages reach memory before their bits say so
+  __syncthreads();
+  if (threadIdx.x < servers)
+    for (unsigned x = 0; x < cs.count[threadIdx.x]; x += 32)
+      mark_slots(c.bits + threadIdx.x * (CAP / 32), (cs.base[threadIdx.x] + x) % CAP, min(32u, cs.count[threadIdx.x] - x), true);
+}
+
+// A block is a server or a client: they share the scratchpad.
+union BlockState {
+  ServerState server;
+  ClientState client;
+};
+
 // A client block has sent everything.
 __device__ void client_done(unsigned* clients_done) {
   __syncthreads();
@@ -337,12 +390,14 @@ __device__ void client_done(unsigned* clients_done) {
 template <bool kMeasure, typename Section>
 __device__ void single_delegated(const int* keys, int n, int2* msgs, unsigned* meta, unsigned servers,
                                  const Section& section, const Handoff& h) {
-  __shared__ ServerState s;
+  __shared__ BlockState shared;
+  ServerState& s = shared.server;
   const Channel<int2> c = channel(msgs, meta, 0, 1, servers);
   unsigned* clients_done = meta + 2 * servers + servers * (CAP / 32);
   if (blockIdx.x >= servers) {  // a client: the non-critical section, then a message to the id's owner
     int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
-    if (i < n) send(c, owner(keys[i], servers), make_int2(keys[i], i));
+    const int k = i < n ? keys[i] : 0;
+    send_block(shared.client, c, servers, i < n, owner(k, servers), make_int2(k, i));
     client_done(clients_done);
     return;
   }
@@ -394,7 +449,8 @@ template <typename Section>
 __device__ void nested_delegated(const int* from, const int* to, const int* payload, int n, const Section& section,
                                  int4* offloads, int2* requests, int* replies, int* unlocks, unsigned* meta,
                                  unsigned servers) {
-  __shared__ ServerState s;
+  __shared__ BlockState shared;
+  ServerState& s = shared.server;
   const Channel<int4> off = channel(offloads, meta, kOffload, kChannels, servers);
   const Channel<int2> req = channel(requests, meta, kRequest, kChannels, servers);
   const Channel<int> rep = channel(replies, meta, kReply, kChannels, servers);
@@ -404,11 +460,9 @@ __device__ void nested_delegated(const int* from, const int* to, const int* payl
   const unsigned me = blockIdx.x, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (blockIdx.x >= servers) {
     int i = (blockIdx.x - servers) * blockDim.x + threadIdx.x;
-    if (i < n) {
-      const int a = from[i], b = to[i];
-      const int first = global_lock(a, servers) <= global_lock(b, servers) ? a : b;
-      send(off, owner(first, servers), make_int4(a, b, payload[i], i));
-    }
+    const int a = i < n ? from[i] : 0, b = i < n ? to[i] : 0;
+    const int first = global_lock(a, servers) <= global_lock(b, servers) ? a : b;
+    send_block(shared.client, off, servers, i < n, owner(first, servers), make_int4(a, b, i < n ? payload[i] : 0, i));
     client_done(clients_done);
     return;
   }

@@ -89,6 +89,13 @@ std::uint64_t zeroed(Run& run, std::uint64_t& p, std::uint64_t bytes) {
   return p;
 }
 
+// A client block gathers its messages by server in scratchpad (locks.cu send_block, §3.3.2).
+void check_sender(const std::string& name, const Options& o) {
+  if (o.servers > 64)
+    throw Error(name + "/delegated: at most 64 server blocks (a client block gathers its messages by server in "
+                       "scratchpad, §3.3.2's sender)", Error::Kind::usage);
+}
+
 // The one-lock kernels' launch (locks.cu single_global / single_delegated): item i runs its
 // section under the lock of id keys[i] (of `ids`; `key` holds them on the device); `section`
 // appends the kernel's section arguments. With `handoffs` (--handoff) the _handoff kernels run and
@@ -105,6 +112,7 @@ void run_single(Run& run, Buffers& b, const std::string& name, const std::string
   if (variant == "global") {
     args << zeroed(run, b.locks, ids * 4);
   } else {
+    check_sender(name, o);
     run.check_servers(name + "_delegated", o);
     args << zeroed(run, b.msgs, o.servers * kSlots * 8) << zeroed(run, b.meta, metadata(1, o.servers)) << o.servers;
   }
