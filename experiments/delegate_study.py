@@ -40,6 +40,7 @@ GRAPHS = {"road": "grid:rows=128,cols=128", "mesh": "rgg:n=16384,radius=0.03", "
 SSSP = ["adds", "adds_spin", "nearfar", "nearfar_host", "data", "frontier"]
 # Table 4.2: lock hand-off latency in cycles, baseline and delegated (GTX 1080 Ti).
 PAPER_HANDOFF = {256: (2192, 248), 1024: (2679, 863)}
+PAPER_ATM_HANDOFF = {256: (24269, 8292), 1024: (18234, 13831)}
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
 PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 
@@ -83,10 +84,10 @@ def measure_graph(irrgpu, workload, variant, graph, handoff, tmp):
             "locked": locked_cycles(j, {"mst": "mst_merge", "mf": "mf_push"}[workload])}
 
 
-def measure_handoff(irrgpu, variant, collisions, tmp):
-    out = os.path.join(tmp, f"handoff_{variant}_{collisions}")
-    simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", "ht", "--variant", variant, "--collisions", str(collisions),
-              "--scale", "4", "--handoff=true"], out)
+def measure_handoff(irrgpu, workload, variant, collisions, tmp):
+    out = os.path.join(tmp, f"handoff_{workload}_{variant}_{collisions}")
+    simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--collisions",
+              str(collisions)] + (["--scale", "4"] if workload == "ht" else []) + ["--handoff=true"], out)
     return None if sim.planning() else sim.record(out)["counters"]
 
 
@@ -189,7 +190,8 @@ def main():
     msts = [(v, g, h) for g in MST_GRAPHS.values() for v in ("global", "delegated") for h in (False, True)
             if not h or g != MST_GRAPHS["road"]]
     sssp = [(v, g) for g in GRAPHS.values() for v in SSSP]
-    handoffs = [(v, c) for c in PAPER_HANDOFF for v in ("global", "delegated")]
+    handoffs = [("ht", v, c) for c in PAPER_HANDOFF for v in ("global", "delegated")]
+    handoffs += [("atm", "delegated", c) for c in PAPER_ATM_HANDOFF] + [("atm", v, 4096) for v in ("global", "delegated")]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(runs, pool.map(lambda r: measure(irrgpu, *r, tmp), runs)))
         results.update(zip(sssp, pool.map(lambda r: measure_sssp(irrgpu, *r, tmp), sssp)))
@@ -228,10 +230,20 @@ def main():
     print("| collisions | global: hand-off / section cycles | delegated: hand-off / section cycles | delegated / global | paper |")
     print("|---|---|---|---|---|")
     for c, (pg, pd) in PAPER_HANDOFF.items():
-        g, d = handoff[("global", c)], handoff[("delegated", c)]
+        g, d = handoff[("ht", "global", c)], handoff[("ht", "delegated", c)]
         print(f"| {c} | {g['handoff_cycles_mean']:,} / {g['section_cycles_mean']:,} | {d['handoff_cycles_mean']:,} / "
               f"{d['section_cycles_mean']:,} | {d['handoff_cycles_mean'] / g['handoff_cycles_mean']:.2f} "
               f"| {pg:,} -> {pd:,} ({pd / pg:.2f}) |")
+    print()
+    print("atm, lock hand-off latency (Table 4.2; instrumented kernels, 16,384 transfers, both locks' hand-offs):\n")
+    print("| accounts | global: hand-off / section cycles | delegated: hand-off / section cycles | paper baseline -> ours |")
+    print("|---|---|---|---|")
+    for c in (256, 1024, 4096):
+        g, d = handoff.get(("atm", "global", c)), handoff[("atm", "delegated", c)]
+        paper = PAPER_ATM_HANDOFF.get(c)
+        print(f"| {c} | " + (f"{g['handoff_cycles_mean']:,} / {g['section_cycles_mean']:,}" if g else "does not finish")
+              + f" | {d['handoff_cycles_mean']:,} / {d['section_cycles_mean']:,} | "
+              + (f"{paper[0]:,} -> {paper[1]:,}" if paper else "") + " |")
     print()
     mst_tables(mst)
     mf_table(mf)

@@ -117,8 +117,9 @@ extern "C" __global__ void ht_global_handoff(const int* keys, int n, volatile in
 
 // Listing 4.3: two nested global locks, the lower id's first; the first is kept while the second
 // is tried. Item i's section runs on ids from[i] and to[i] with payload[i].
-template <typename Section>
-__device__ void nested_global(const int* from, const int* to, const int* payload, int n, int* locks, const Section& section) {
+template <bool kMeasure, typename Section>
+__device__ void nested_global(const int* from, const int* to, const int* payload, int n, int* locks, const Section& section,
+                              const Handoff& h) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int a = from[i], b = to[i], id1 = min(a, b), id2 = max(a, b);
@@ -126,21 +127,29 @@ __device__ void nested_global(const int* from, const int* to, const int* payload
   do {
     if (!success1 && atomicCAS(&locks[id1], 0, 1) == 0) success1 = true;  // acquired the first lock
     if (success1 && atomicCAS(&locks[id2], 0, 1) == 0) {
+      const unsigned long long t = stamp<kMeasure>();
       section(a, b, payload[i], i);
+      const unsigned long long r = stamp<kMeasure>();
       __threadfence();
       atomicExch(&locks[id1], 0);
       atomicExch(&locks[id2], 0);
+      record<kMeasure>(h, i, t, r);
       success2 = true;
     }
   } while (!(success1 && success2));
 }
 extern "C" __global__ void atm_global(const int* from, const int* to, const int* amount, int n, volatile int* balance,
                                       int* locks) {
-  nested_global(from, to, amount, n, locks, AtmSection{balance});
+  nested_global<false>(from, to, amount, n, locks, AtmSection{balance}, Handoff{});
+}
+extern "C" __global__ void atm_global_handoff(const int* from, const int* to, const int* amount, int n,
+                                              volatile int* balance, int* locks, unsigned long long* acquired,
+                                              unsigned long long* released) {
+  nested_global<true>(from, to, amount, n, locks, AtmSection{balance}, Handoff{acquired, released});
 }
 extern "C" __global__ void sgd_global(const int* user, const int* movie, const int* rating, int n, volatile float* features,
                                       volatile int* version, int2* order, float rate, float lambda, int* locks) {
-  nested_global(user, movie, rating, n, locks, SgdSection{features, version, order, rate, lambda});
+  nested_global<false>(user, movie, rating, n, locks, SgdSection{features, version, order, rate, lambda}, Handoff{});
 }
 
 // ---- Message passing (§3.3) --------------------------------------------------------------------
@@ -445,10 +454,10 @@ extern "C" __global__ void ht_delegated_handoff(const int* keys, int n, volatile
 enum : unsigned { kOffload, kRequest, kReply, kUnlock, kChannels };  // channel k's handler is warp k
 
 // Metadata: 4 channels, then clients_done and completed (sections done, for the handlers' stop).
-template <typename Section>
+template <bool kMeasure, typename Section>
 __device__ void nested_delegated(const int* from, const int* to, const int* payload, int n, const Section& section,
                                  int4* offloads, int2* requests, int* replies, int* unlocks, unsigned* meta,
-                                 unsigned servers) {
+                                 unsigned servers, const Handoff& h) {
   __shared__ BlockState shared;
   ServerState& s = shared.server;
   const Channel<int4> off = channel(offloads, meta, kOffload, kChannels, servers);
@@ -542,13 +551,16 @@ __device__ void nested_delegated(const int* from, const int* to, const int* payl
         }
         if (state == 2 && try_lock_local(s.locks, lx)) {
           if (same || remote || try_lock_local(s.locks, local_lock(y, servers))) {
+            const unsigned long long t = stamp<kMeasure>();
             section(a, b, msg.z, msg.w);
+            const unsigned long long r = stamp<kMeasure>();
             __threadfence();
             if (!same) {
               if (remote) send(unl, owner(y, servers), (int)y);
               else unlock_local(s.locks, local_lock(y, servers));
             }
             unlock_local(s.locks, lx);
+            record<kMeasure>(h, msg.w, t, r);
             state = 3;
           } else {
             unlock_local(s.locks, lx);  // y is held: let x go, then try both again
@@ -563,14 +575,22 @@ __device__ void nested_delegated(const int* from, const int* to, const int* payl
 extern "C" __global__ void atm_delegated(const int* from, const int* to, const int* amount, int n,
                                          volatile int* balance, int4* offloads, int2* requests, int* replies,
                                          int* unlocks, unsigned* meta, unsigned servers) {
-  nested_delegated(from, to, amount, n, AtmSection{balance}, offloads, requests, replies, unlocks, meta, servers);
+  nested_delegated<false>(from, to, amount, n, AtmSection{balance}, offloads, requests, replies, unlocks, meta, servers,
+                          Handoff{});
+}
+extern "C" __global__ void atm_delegated_handoff(const int* from, const int* to, const int* amount, int n,
+                                                 volatile int* balance, int4* offloads, int2* requests, int* replies,
+                                                 int* unlocks, unsigned* meta, unsigned servers,
+                                                 unsigned long long* acquired, unsigned long long* released) {
+  nested_delegated<true>(from, to, amount, n, AtmSection{balance}, offloads, requests, replies, unlocks, meta, servers,
+                         Handoff{acquired, released});
 }
 extern "C" __global__ void sgd_delegated(const int* user, const int* movie, const int* rating, int n,
                                          volatile float* features, volatile int* version, int2* order, float rate,
                                          float lambda, int4* offloads, int2* requests, int* replies, int* unlocks,
                                          unsigned* meta, unsigned servers) {
-  nested_delegated(user, movie, rating, n, SgdSection{features, version, order, rate, lambda}, offloads, requests,
-                   replies, unlocks, meta, servers);
+  nested_delegated<false>(user, movie, rating, n, SgdSection{features, version, order, rate, lambda}, offloads,
+                          requests, replies, unlocks, meta, servers, Handoff{});
 }
 
 // ---- MST: Boruvka with component locks (LonestarGPU's MST, §3.5) ---------------------------------
@@ -746,10 +766,11 @@ struct MfSection {
 };
 extern "C" __global__ void mf_push_global(const int* from, const int* to, const int* arc, int n, volatile int* cap,
                                           volatile int* excess, const int* rev, int* locks) {
-  nested_global(from, to, arc, n, locks, MfSection{cap, excess, rev});
+  nested_global<false>(from, to, arc, n, locks, MfSection{cap, excess, rev}, Handoff{});
 }
 extern "C" __global__ void mf_push_delegated(const int* from, const int* to, const int* arc, int n, volatile int* cap,
                                              volatile int* excess, const int* rev, int4* offloads, int2* requests,
                                              int* replies, int* unlocks, unsigned* meta, unsigned servers) {
-  nested_delegated(from, to, arc, n, MfSection{cap, excess, rev}, offloads, requests, replies, unlocks, meta, servers);
+  nested_delegated<false>(from, to, arc, n, MfSection{cap, excess, rev}, offloads, requests, replies, unlocks, meta,
+                          servers, Handoff{});
 }

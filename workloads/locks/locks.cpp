@@ -147,37 +147,54 @@ Outcome hash_table(Device& d, const std::string& variant, const Options& o) {
 // The two-nested-lock kernels' launch (locks.cu nested_global / nested_delegated): item i runs its
 // section under the locks of ids from[i] and to[i] (of `ids`) with payload[i]; `section` appends
 // the kernel's section arguments.
+// With `handoffs` (--handoff) the _handoff kernels run, their stamps added for both locks of each
+// item (`keys` the ids of one, `keys2` of the other; the same id space).
 void run_nested(Run& run, Buffers& b, const std::string& name, const std::string& variant, const Options& o,
                 std::uint32_t items, std::uint64_t ids, std::uint64_t from, std::uint64_t to, std::uint64_t payload,
-                const std::function<void(Args&)>& section) {
+                const std::function<void(Args&)>& section, Handoffs* handoffs = nullptr,
+                const std::vector<std::int32_t>& keys = {}, const std::vector<std::int32_t>& keys2 = {}) {
   const std::uint32_t client_blocks = (items + kBlock - 1) / kBlock;
   Args args;
   args << from << to << payload << static_cast<std::int32_t>(items);
   section(args);
   if (variant == "global") {
-    run.launch_blocks(name + "_global", client_blocks, args << zeroed(run, b.locks, ids * 4));
-    return;
+    args << zeroed(run, b.locks, ids * 4);
+  } else {
+    // A server's request ring must hold every request that can be outstanding at once (locks.cu).
+    if (o.servers > 32) throw Error(name + "/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
+                                    "one request a follower lane of every server)", Error::Kind::usage);
+    run.check_servers(name + "_delegated", o);
+    const std::uint64_t s = o.servers * kSlots;
+    args << zeroed(run, b.offloads, s * 16) << zeroed(run, b.requests, s * 8) << zeroed(run, b.replies, s * 4)
+         << zeroed(run, b.unlocks, s * 4) << zeroed(run, b.meta, metadata(4, o.servers)) << o.servers;
   }
-  // A server's request ring must hold every request that can be outstanding at once (locks.cu).
-  if (o.servers > 32) throw Error(name + "/delegated: at most 32 server blocks (each server's 4,096 request slots hold "
-                                  "one request a follower lane of every server)", Error::Kind::usage);
-  run.check_servers(name + "_delegated", o);
-  const std::uint64_t s = o.servers * kSlots;
-  args << zeroed(run, b.offloads, s * 16) << zeroed(run, b.requests, s * 8) << zeroed(run, b.replies, s * 4)
-       << zeroed(run, b.unlocks, s * 4) << zeroed(run, b.meta, metadata(4, o.servers)) << o.servers;
-  run.launch_blocks(name + "_delegated", o.servers + client_blocks, args);
+  if (handoffs) args << zeroed(run, b.acquired, items * 8ull) << zeroed(run, b.released, items * 8ull);
+  run.launch_blocks(name + "_" + variant + (handoffs ? "_handoff" : ""), (variant == "global" ? 0 : o.servers) + client_blocks,
+                    args);
+  if (handoffs) {  // a lock's sections are those of the items that take it first or second
+    const auto acquired = run.download<std::uint64_t>(b.acquired, items), released = run.download<std::uint64_t>(b.released, items);
+    std::vector<std::int32_t> both = keys;
+    both.insert(both.end(), keys2.begin(), keys2.end());
+    std::vector<std::uint64_t> a2 = acquired, r2 = released;
+    a2.insert(a2.end(), acquired.begin(), acquired.end());
+    r2.insert(r2.end(), released.begin(), released.end());
+    handoffs->add(name, both, a2, r2);
+  }
 }
 
 Outcome bank_transfers(Device& d, const std::string& variant, const Options& o) {
   if (o.collisions < 2) throw Error("atm: a transfer needs two accounts (--collisions 2 or more)", Error::Kind::usage);
-  if (o.handoff) throw Error("atm: --handoff is measured for the one-lock benchmarks (ht, mst)", Error::Kind::usage);
   const Transfers t = transfers(o);
   Run run(d);
+  if (o.handoff) check_handoff(run, "atm", "atm_global");
   const std::uint64_t balance = run.zeros(o.collisions * 4ull);
   Buffers b;
+  Handoffs handoffs;
   run_nested(run, b, "atm", variant, o, o.items, o.collisions, run.upload(t.from), run.upload(t.to), run.upload(t.amount),
-             [&](Args& a) { a << balance; });
-  return run.outcome(check_balances(t, run.download<std::int32_t>(balance, o.collisions)));
+             [&](Args& a) { a << balance; }, o.handoff ? &handoffs : nullptr, t.from, t.to);
+  Outcome out = run.outcome(check_balances(t, run.download<std::int32_t>(balance, o.collisions)));
+  if (o.handoff) out.counters = handoffs.counters();
+  return out;
 }
 
 // Root mean square error of the ratings' predictions, in thousandths of a star.
@@ -194,7 +211,7 @@ std::uint64_t rmse_milli(const Ratings& r, const std::vector<float>& f) {
 }
 
 Outcome matrix_factorisation(Device& d, const std::string& variant, const Options& o) {
-  if (o.handoff) throw Error("sgd: --handoff is measured for the one-lock benchmarks (ht, mst)", Error::Kind::usage);
+  if (o.handoff) throw Error("sgd: --handoff is measured for ht, mst and atm", Error::Kind::usage);
   const Ratings r = ratings(o);
   const std::vector<float> initial = sgd_features(r);
   std::vector<std::int32_t> ids(r.movie.size());  // movies' lock ids follow the users'
@@ -278,6 +295,7 @@ Outcome spanning_tree(Device& d, const std::string& variant, const Options& o) {
 // for 51 rounds; every 8, 79 rounds and a third of the instructions.
 constexpr std::uint64_t kMfRelabelRounds = 8;
 Outcome max_flow(Device& d, const std::string& variant, const Options& o) {
+  if (o.handoff) throw Error("mf: --handoff is measured for ht, mst and atm", Error::Kind::usage);
   const Graph g = load_graph(o.graph.empty() ? find("mf")->graph : o.graph);
   if (g.n < 2) throw Error("mf: " + g.name + " has fewer than two vertices (source 0, sink the last)", Error::Kind::usage);
   const Residual r = residual(g);
