@@ -79,14 +79,17 @@ struct Handoffs {
 
 // The lock kernels' buffers, made at a benchmark's first launch and zeroed before each (MST
 // launches once a pass).
-struct Buffers {
-  std::uint64_t locks = 0, msgs = 0, offloads = 0, requests = 0, replies = 0, unlocks = 0, meta = 0, acquired = 0,
-                released = 0;
+struct Buffer {
+  std::uint64_t address = 0, bytes = 0;
 };
-std::uint64_t zeroed(Run& run, std::uint64_t& p, std::uint64_t bytes) {
-  if (!p) p = run.d.malloc(bytes);
-  run.d.memset(p, 0, bytes);
-  return p;
+struct Buffers {
+  Buffer locks, msgs, offloads, requests, replies, unlocks, meta, acquired, released;
+};
+// `bytes` of zeros in `b`, made anew when it holds fewer.
+std::uint64_t zeroed(Run& run, Buffer& b, std::uint64_t bytes) {
+  if (b.bytes < bytes) b = {run.d.malloc(std::max<std::uint64_t>(1, bytes)), bytes};
+  run.d.memset(b.address, 0, bytes);
+  return b.address;
 }
 
 // A client block gathers its messages by server in scratchpad (locks.cu send_block, §3.3.2).
@@ -120,7 +123,8 @@ void run_single(Run& run, Buffers& b, const std::string& name, const std::string
   if (handoffs) args << zeroed(run, b.acquired, items * 8ull) << zeroed(run, b.released, items * 8ull);
   run.launch_blocks(name + "_" + variant + suffix, (variant == "global" ? 0 : o.servers) + client_blocks, args);
   if (handoffs)
-    handoffs->add(name, keys, run.download<std::uint64_t>(b.acquired, items), run.download<std::uint64_t>(b.released, items));
+    handoffs->add(name, keys, run.download<std::uint64_t>(b.acquired.address, items),
+                  run.download<std::uint64_t>(b.released.address, items));
 }
 
 // --handoff reads %clock64, which counts a warp's instructions in the functional executor.
@@ -172,7 +176,8 @@ void run_nested(Run& run, Buffers& b, const std::string& name, const std::string
   run.launch_blocks(name + "_" + variant + (handoffs ? "_handoff" : ""), (variant == "global" ? 0 : o.servers) + client_blocks,
                     args);
   if (handoffs) {  // a lock's sections are those of the items that take it first or second
-    const auto acquired = run.download<std::uint64_t>(b.acquired, items), released = run.download<std::uint64_t>(b.released, items);
+    const auto acquired = run.download<std::uint64_t>(b.acquired.address, items),
+               released = run.download<std::uint64_t>(b.released.address, items);
     std::vector<std::int32_t> both = keys;
     both.insert(both.end(), keys2.begin(), keys2.end());
     std::vector<std::uint64_t> a2 = acquired, r2 = released;
