@@ -215,7 +215,7 @@ int list_workloads() {
     std::cout << "  " << v.name << ": " << v.description << (v.dependencies ? " [timed: gpu.cta_scheduler dats]" : "") << "\n";
   std::cout << "\nsuite kernels (docs/dac.md), variants original and dac (split by the DAC pass; timed: DAC in every SM):\n";
   for (const auto& k : workloads::suite::kernels()) std::cout << k.name << ": " << k.description << " [" << k.access << "]\n";
-  std::cout << "\nlock benchmarks (--collisions N --servers N --scale K; docs/workloads.md), each in every variant:\n";
+  std::cout << "\nlock benchmarks (--collisions N --servers N --scale K, or --graph G; docs/workloads.md), each in every variant:\n";
   for (const auto& b : workloads::locks::benchmarks()) std::cout << b.name << ": " << b.description << "\n";
   for (const auto& [name, description] : workloads::locks::variants()) std::cout << "  " << name << ": " << description << "\n";
   return 0;

@@ -352,12 +352,12 @@ const std::vector<Benchmark>& benchmarks() {
       {"ht", "hash table: each item pushed onto its entry's linked list under the entry's lock (HT, §3.5)", hash_table},
       {"atm", "bank transfers: each item moves an amount between two accounts under both accounts' locks, the "
               "lower first (ATM, two nested locks, §3.4-3.5)", bank_transfers},
-      {"mst", "minimum spanning tree by Boruvka: components join along their lightest edges under both "
-              "components' locks (MST, LonestarGPU's component locks, two nested locks, §3.5)", spanning_tree,
+      {"mst", "minimum spanning tree by Boruvka: a component joins another along its lightest edge under the lock "
+              "of the higher root (MST, LonestarGPU's component locks, §3.5; --graph)", spanning_tree,
        // R-MAT (power law), as the dissertation's rmat22, at 4,096 vertices
        "rmat:scale=12,edge_factor=8"},
       {"mf", "maximum flow by push-relabel: each push under the locks of both its vertices, from vertex 0 to the "
-             "last (MF, node locks, two nested locks, §3.5)", max_flow,
+             "last (MF, node locks, two nested locks, §3.5; --graph)", max_flow,
        // a Washington-style mesh, as the dissertation's 2k x 2k to 8k x 4k, at 16 x 16
        "mesh:rows=16,cols=16"},
       {"sgd", "matrix factorisation by SGD: each rating updates its user's and movie's latent vectors under both "
