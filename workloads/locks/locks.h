@@ -20,15 +20,16 @@ struct Options {
   std::uint32_t collisions = 1024;   // distinct entries the items pick from at random (§3.5)
   std::uint32_t servers = 15;        // server thread blocks (delegated variant): one per SM of gtx480
   std::uint64_t seed = 1;            // the items' keys
-  bool handoff = false;              // HT: run the kernels that measure the lock hand-off latency (Table 4.2)
-  std::string graph;                 // MST's input: a file or generator ("" for the benchmark's default)
+  bool handoff = false;              // HT, ATM, MST: run the kernels that measure the lock hand-off latency (Table 4.2)
+  std::string graph;                 // MST's and MF's input: a file or generator ("" for the benchmark's default)
 };
 
 struct Outcome {
   std::string error;  // "" when the data structure is what the items make
   std::uint64_t launches = 0, warp_instructions = 0, thread_instructions = 0;
-  // With Options::handoff: handoffs (acquires after an unlock), their mean latency and the critical
-  // sections' mean length (acquire to the start of the release), in cycles.
+  // A benchmark's own counts (SGD's error, MST's merges, MF's flow); with Options::handoff,
+  // handoffs (acquires after an unlock), their mean latency and the critical sections' mean length
+  // (acquire to the start of the release), in cycles.
   std::vector<std::pair<std::string, std::uint64_t>> counters = {};
 };
 
