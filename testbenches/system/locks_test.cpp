@@ -44,6 +44,20 @@ nlohmann::json run_on_graph(const char* workload, const char* variant, const cha
   return nlohmann::json::parse(read_file(d.path() + "/workload.json"));
 }
 
+// A timed --handoff run of `workload` at `collisions` in both variants: each's counters.
+std::map<std::string, nlohmann::json> handoff_counters(const char* workload, const char* collisions) {
+  std::map<std::string, nlohmann::json> counters;
+  for (const char* variant : {"global", "delegated"}) {
+    TempDir d;
+    auto r = run_cli({"run", "-q", "--workload", workload, "--variant", variant, "--collisions", collisions, "--handoff",
+                      "-o", d.path()});
+    EXPECT_EQ(r.exit_code, 0) << variant << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    counters[variant] = r.exit_code ? nlohmann::json::object() : nlohmann::json::parse(read_file(d.path() + "/workload.json"))["counters"];
+  }
+  return counters;
+}
+
 }  // namespace
 
 TEST(Locks, EveryVariantLeavesTheRightDataFunctionally) {
@@ -165,14 +179,7 @@ TEST(Locks, BadOptionsAreErrorsNamingThem) {
 // shorter (a scratchpad lock in the server, against an atomic round trip to the L2 and the
 // retries' contention).
 TEST(Locks, HandoffLatencyIsMeasuredAndDelegationShortensIt) {
-  std::map<std::string, nlohmann::json> counters;
-  for (const char* variant : {"global", "delegated"}) {
-    TempDir d;
-    auto r = run_cli({"run", "-q", "--workload", "ht", "--variant", variant, "--collisions", "256", "--handoff", "-o", d.path()});
-    ASSERT_EQ(r.exit_code, 0) << variant << ": " << r.out << r.err;
-    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
-    counters[variant] = nlohmann::json::parse(read_file(d.path() + "/workload.json"))["counters"];
-  }
+  auto counters = handoff_counters("ht", "256");
   for (const char* v : {"global", "delegated"}) EXPECT_EQ(counters[v]["handoffs"].get<int>(), 16384 - 256) << v;
   // Measured: 2,200 against 725 cycles a hand-off, 1,945 against 255 a section (16,384 inserts).
   const auto mean = [&](const char* v, const char* what) { return counters[v][what].get<double>(); };
@@ -199,14 +206,7 @@ TEST(Locks, MstHandoffIsMeasuredOverItsMergeLaunches) {
 
 // ATM's sections hold two locks: a lock's hand-offs run over the transfers that take it either way.
 TEST(Locks, AtmHandoffCountsBothLocks) {
-  std::map<std::string, nlohmann::json> counters;
-  for (const char* variant : {"global", "delegated"}) {
-    TempDir d;
-    auto r = run_cli({"run", "-q", "--workload", "atm", "--variant", variant, "--collisions", "4096", "--handoff", "-o", d.path()});
-    ASSERT_EQ(r.exit_code, 0) << variant << ": " << r.out << r.err;
-    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
-    counters[variant] = nlohmann::json::parse(read_file(d.path() + "/workload.json"))["counters"];
-  }
+  auto counters = handoff_counters("atm", "4096");
   for (const char* v : {"global", "delegated"}) {  // 32,768 sections a lock, less each account's first
     EXPECT_GE(counters[v]["handoffs"].get<int>(), 2 * 16384 - 4096) << v;
     EXPECT_LT(counters[v]["handoffs"].get<int>(), 2 * 16384) << v;
