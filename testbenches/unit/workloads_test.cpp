@@ -127,6 +127,12 @@ TEST(Graphs, GeneratorsAreDeterministicWithTheirShapes) {
   Graph rgg = load_graph("rgg:n=2000,radius=0.05");
   const double mean = static_cast<double>(rgg.edges()) / rgg.n;
   EXPECT_NEAR(mean, 2000 * M_PI * 0.05 * 0.05, 4);
+  // Random with a degree (LonestarGPU's r4-2e20): exactly that many edges out of every vertex.
+  Graph r4 = load_graph("random:n=1000,degree=4");
+  for (std::uint32_t v = 0; v < r4.n; ++v) ASSERT_EQ(r4.degree(v), 4u) << v;
+  EXPECT_THROW(load_graph("random:n=10,m=40,degree=4"), Error);
+  EXPECT_THROW(load_graph("random:n=10,degree=0"), Error);
+  EXPECT_THROW(load_graph("random:n=10,degree=2.5"), Error);
   EXPECT_THROW(load_graph("rmat:edge_factor=4"), Error);   // scale is required
   EXPECT_THROW(load_graph("grid:rows=3,cols=3,colour=red"), Error);
 }
@@ -153,7 +159,7 @@ void check_all(const std::string& spec) {
 
 TEST(Workloads, EveryVariantOnGeneratedGraphs) {
   for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "grid:rows=12,cols=17,seed=3", "random:n=400,m=2400,seed=5",
-                           "rgg:n=300,radius=0.1,seed=7"})
+                           "rgg:n=300,radius=0.1,seed=7", "random:n=300,degree=4,seed=6"})
     check_all(spec);
 }
 
@@ -177,7 +183,7 @@ TEST(Workloads, EveryVariantOnSmallFiles) {
 // colouring and a maximal independent set of the undirected input.
 TEST(Workloads, ColourAndMisReferencesAreProper) {
   for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "grid:rows=12,cols=17,seed=3", "rgg:n=300,radius=0.1,seed=7"}) {
-    const Graph g = graphmem::undirected(load_graph(spec));
+    const Graph g = irr::workloads::undirected(load_graph(spec));
     for (std::uint32_t v = 0; v < g.n; ++v)
       for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) {
         const std::uint32_t u = g.col[e];
@@ -345,7 +351,7 @@ TEST(Workloads, MstCheckWantsKruskalsForest) {
   using irr::workloads::Edge;
   // A 4-cycle 0-1-2-3 with weights 1, 2, 3, 4, a chord 0-2 of 5, a self loop and a heavier parallel
   // 0-1; vertex 4 alone.
-  const auto g = locks::undirected(irr::workloads::from_edges(
+  const auto g = irr::workloads::undirected(irr::workloads::from_edges(
       5, {{0, 1, 1}, {1, 0, 9}, {1, 2, 2}, {2, 3, 3}, {3, 0, 4}, {0, 2, 5}, {3, 3, 1}}, "test"));
   EXPECT_EQ(g.edges(), 10u);  // five undirected edges, both ways
   EXPECT_EQ(g.weight[g.row[1]], 1u);  // 1-0 kept at the lighter weight
@@ -394,4 +400,29 @@ TEST(Workloads, MeshHasASourceAndASinkAroundItsColumns) {
   EXPECT_EQ(g.degree(1), 3u);   // row 0, column 0: three arcs into column 1
   EXPECT_EQ(g.degree(3), 1u);   // row 0, last column: to the sink
   EXPECT_EQ(g.edges(), 4u + 4u + 4u * 2u * 3u);
+}
+
+// The boruvka workload's reference is Kruskal's forest (an independent check: locks::check_forest),
+// ties broken by edge id, and its check names the first edge taken or left wrongly.
+TEST(Workloads, BoruvkaReferenceIsKruskalsForest) {
+  using irr::workloads::Edge;
+  const Workload& w = workload("boruvka");
+  // Equal weights everywhere on a 4-cycle 0-1-2-3 with a chord 0-2: the three lowest edge ids
+  // (0-1, 0-2, 0-3, numbered in CSR order of the lower end) are the tree.
+  const Graph square = irr::workloads::from_edges(4, {{0, 1, 7}, {1, 2, 7}, {2, 3, 7}, {3, 0, 7}, {0, 2, 7}}, "square");
+  EXPECT_EQ(w.reference(square, 0), (std::vector<double>{1, 1, 1, 0, 0}));
+  for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "random:n=500,degree=4,seed=3", "grid:rows=9,cols=11"}) {
+    const Graph g = irr::workloads::undirected(load_graph(spec));
+    const auto in = w.reference(g, 0);
+    std::vector<Edge> chosen;
+    std::size_t i = 0;
+    for (std::uint32_t v = 0; v < g.n; ++v)
+      for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+        if (v < g.col[e] && in[i++] != 0) chosen.push_back({v, g.col[e], g.weight[e]});
+    ASSERT_EQ(i, in.size()) << spec;
+    EXPECT_EQ(irr::workloads::locks::check_forest(g, chosen), "") << spec;
+    auto wrong = in;
+    wrong[3] = 1 - wrong[3];
+    EXPECT_NE(w.check(wrong, in).find("undirected edge 3"), std::string::npos);
+  }
 }

@@ -83,6 +83,23 @@ Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& na
   return g;
 }
 
+Graph undirected(const Graph& g) {
+  std::vector<Edge> pairs;  // each edge once, lower id first
+  for (std::uint32_t v = 0; v < g.n; ++v)
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
+      if (g.col[e] != v) pairs.push_back({std::min(v, g.col[e]), std::max(v, g.col[e]), g.weight[e]});
+  std::sort(pairs.begin(), pairs.end(), [](const Edge& a, const Edge& b) {
+    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.weight < b.weight;
+  });
+  std::vector<Edge> both;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i > 0 && pairs[i].from == pairs[i - 1].from && pairs[i].to == pairs[i - 1].to) continue;  // the lightest kept
+    both.push_back(pairs[i]);
+    both.push_back({pairs[i].to, pairs[i].from, pairs[i].weight});
+  }
+  return from_edges(g.n, std::move(both), g.name);
+}
+
 Graph read_mtx(const std::string& path) { return read_file(path, read_mtx); }
 
 Graph read_mtx(std::istream& in, const std::string& path, std::uint64_t max_vertices) {
@@ -300,11 +317,21 @@ Graph generate(const std::string& spec) {
     }
   } else if (kind == "random") {
     n = static_cast<std::uint32_t>(take("n", 0, true));
-    const auto m = static_cast<std::uint64_t>(take("m", 0, true));
     if (!n) throw Error(spec + ": n must be at least 1", Error::Kind::config);
     std::uniform_int_distribution<std::uint32_t> pick(0, n - 1);
-    edges.reserve(m);
-    for (std::uint64_t e = 0; e < m; ++e) edges.push_back({pick(rng), pick(rng), weight(rng)});
+    if (kv.count("degree")) {
+      // LonestarGPU's random graphs (r4-2e20): every vertex exactly `degree` edges out to uniform targets.
+      if (kv.count("m")) throw Error(spec + ": give m= or degree=, not both", Error::Kind::config);
+      const double degree = take("degree", 0, true);
+      if (degree < 1 || degree > 1024 || degree != std::floor(degree)) throw Error(spec + ": degree must be a whole number 1..1024", Error::Kind::config);
+      edges.reserve(static_cast<std::uint64_t>(degree) * n);
+      for (std::uint32_t v = 0; v < n; ++v)
+        for (unsigned k = 0; k < degree; ++k) edges.push_back({v, pick(rng), weight(rng)});
+    } else {
+      const auto m = static_cast<std::uint64_t>(take("m", 0, true));
+      edges.reserve(m);
+      for (std::uint64_t e = 0; e < m; ++e) edges.push_back({pick(rng), pick(rng), weight(rng)});
+    }
   } else if (kind == "mesh") {
     // A max-flow mesh as the Washington generator's: vertex 0 the source, rows x cols vertices
     // (row r, column c is 1 + r * cols + c), the sink last; the source feeds column 0, the last

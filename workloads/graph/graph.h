@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Graphs for the workloads: CSR with 32-bit vertex ids and weights, read from MatrixMarket (.mtx),
 // DIMACS shortest-path (.gr) and SNAP edge lists (.txt, .el, anything else), or generated:
-// grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M  rgg:n=N,radius=R
+// grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M (or degree=D: D edges out of every
+// vertex, as LonestarGPU's r4-2e20)  rgg:n=N,radius=R
 // mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
 // irr::Error naming file:line and why.
 #pragma once
@@ -29,6 +30,9 @@ struct Edge {
 
 // Sorted by source then destination; self loops kept, parallel edges kept.
 Graph from_edges(std::uint32_t n, std::vector<Edge> edges, const std::string& name);
+// The undirected simple graph of g: every edge both ways, self loops dropped, parallel edges as
+// the lightest (colouring, independent sets, connectivity and spanning trees are defined on it).
+Graph undirected(const Graph& g);
 
 Graph read_mtx(const std::string& path);
 Graph read_dimacs(const std::string& path);

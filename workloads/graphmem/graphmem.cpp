@@ -161,6 +161,93 @@ std::vector<double> mis_reference(const Graph& input, std::uint32_t) {
   return {s.begin(), s.end()};
 }
 
+// MST's edges: each undirected edge of the simple graph g (undirected()) numbered in the CSR
+// order of its lower end; eid[a] is arc a's edge in either direction, ends[2i], ends[2i+1] edge
+// i's lower and higher end.
+struct MstEdges {
+  std::vector<std::uint32_t> eid, ends, weight;
+  explicit MstEdges(const Graph& g) : eid(g.edges()) {
+    for (std::uint32_t v = 0; v < g.n; ++v)
+      for (std::uint32_t a = g.row[v]; a < g.row[v + 1]; ++a)
+        if (v < g.col[a]) {
+          eid[a] = static_cast<std::uint32_t>(weight.size());
+          ends.insert(ends.end(), {v, g.col[a]});
+          weight.push_back(g.weight[a]);
+        }
+    for (std::uint32_t v = 0; v < g.n; ++v)
+      for (std::uint32_t a = g.row[v]; a < g.row[v + 1]; ++a)
+        if (v > g.col[a]) {  // the reverse arc, found in the lower end's sorted row
+          const std::uint32_t u = g.col[a];
+          eid[a] = eid[std::lower_bound(g.col.begin() + g.row[u], g.col.begin() + g.row[u + 1], v) - g.col.begin()];
+        }
+  }
+  std::size_t size() const { return weight.size(); }
+};
+
+Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& variant) {
+  const Graph g = undirected(input);
+  const MstEdges edges(g);
+  Runner run(d, kModule);
+  DeviceGraph dg(d, g);
+  const std::size_t m = std::max<std::size_t>(1, edges.size());
+  const std::uint64_t eid = d.malloc(std::max<std::size_t>(1, g.edges()) * 4), ends = d.malloc(m * 8), in_tree = d.malloc(m),
+                      cmin = d.malloc(g.n * 8ull), comp = d.malloc(g.n * 4ull);
+  d.memcpy_to_device(eid, edges.eid.data(), edges.eid.size() * 4);
+  d.memcpy_to_device(ends, edges.ends.data(), edges.ends.size() * 4);
+  d.memset(in_tree, 0, m);
+  d.memset(cmin, 0xff, g.n * 8ull);
+  std::vector<std::uint32_t> identity(g.n);
+  for (std::uint32_t v = 0; v < g.n; ++v) identity[v] = v;
+  d.memcpy_to_device(comp, identity.data(), g.n * 4ull);
+  if (variant == "harish") {
+    const std::uint64_t next = d.malloc(g.n * 4ull);
+    d.memcpy_to_device(next, identity.data(), g.n * 4ull);
+    until_done(run, [&](std::uint64_t linked, int) {
+      run.launch("hmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
+      run.launch("hmst_link", g.n, Args() << ends << comp << cmin << next << in_tree << g.n << linked);
+      run.launch("hmst_recolour", g.n, Args() << comp << next << cmin << g.n);
+    });
+  } else {
+    const std::uint64_t partner = d.malloc(g.n * 4ull);
+    until_done(run, [&](std::uint64_t linked, int) {
+      run.launch("lsmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
+      run.launch("lsmst_partner", g.n, Args() << ends << comp << cmin << partner << g.n);
+      run.launch("lsmst_link", g.n, Args() << comp << cmin << partner << in_tree << g.n << linked);
+      run.launch("lsmst_compress", g.n, Args() << comp << cmin << g.n);
+    });
+  }
+  const auto chosen = run.download<std::uint8_t>(in_tree, edges.size());
+  run.r.values.assign(chosen.begin(), chosen.end());
+  return run.r;
+}
+
+// Kruskal's forest under the kernels' order (weight, then edge id): 1 for an edge in it.
+std::vector<double> mst_reference(const Graph& input, std::uint32_t) {
+  const MstEdges edges(undirected(input));
+  std::vector<std::uint32_t> order(edges.size()), up(input.n);
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return edges.weight[a] < edges.weight[b]; });
+  for (std::uint32_t v = 0; v < input.n; ++v) up[v] = v;
+  const auto find = [&](std::uint32_t v) {
+    while (up[v] != v) v = up[v] = up[up[v]];
+    return v;
+  };
+  std::vector<double> in(edges.size(), 0);
+  for (std::uint32_t i : order) {
+    const std::uint32_t a = find(edges.ends[2 * i]), b = find(edges.ends[2 * i + 1]);
+    if (a != b) up[std::max(a, b)] = std::min(a, b), in[i] = 1;
+  }
+  return in;
+}
+
+std::string same_tree(const std::vector<double>& got, const std::vector<double>& want) {
+  if (got.size() != want.size()) return "got " + std::to_string(got.size()) + " edges, expected " + std::to_string(want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i])
+      return "undirected edge " + std::to_string(i) + (got[i] != 0 ? " taken, but Kruskal's tree leaves it out" : " left out, but Kruskal's tree takes it");
+  return "";
+}
+
 std::string exact(const std::vector<double>& got, const std::vector<double>& want) {
   if (got.size() != want.size()) return "got " + std::to_string(got.size()) + " values, expected " + std::to_string(want.size());
   for (std::size_t v = 0; v < want.size(); ++v)
@@ -171,49 +258,25 @@ std::string exact(const std::vector<double>& got, const std::vector<double>& wan
 
 }  // namespace
 
-Graph undirected(const Graph& g) {
-  std::vector<Edge> edges;
-  edges.reserve(2 * g.edges());
-  for (std::uint32_t v = 0; v < g.n; ++v)
-    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
-      if (g.col[e] != v) {
-        edges.push_back({v, g.col[e], 1});
-        edges.push_back({g.col[e], v, 1});
-      }
-  Graph u = from_edges(g.n, std::move(edges), g.name);
-  // from_edges sorts: duplicates are neighbours in each row.
-  Graph out;
-  out.n = u.n;
-  out.name = u.name;
-  out.row.assign(u.n + 1, 0);
-  for (std::uint32_t v = 0; v < u.n; ++v) {
-    for (std::uint32_t e = u.row[v]; e < u.row[v + 1]; ++e)
-      if (e == u.row[v] || u.col[e] != u.col[e - 1]) {
-        out.col.push_back(u.col[e]);
-        out.weight.push_back(1);
-      }
-    out.row[v + 1] = static_cast<std::uint32_t>(out.col.size());
-  }
-  return out;
-}
-
 std::vector<std::uint32_t> priorities(std::uint32_t n) {
   std::vector<std::uint32_t> p(n);
   for (std::uint32_t v = 0; v < n; ++v) p[v] = static_cast<std::uint32_t>(sim::splitmix64(v) >> 32);
   return p;
 }
 
-bool bfs_variant(const std::string& v) { return v == "harish" || v == "warp_centric" || v == "data_shared"; }
-bool sssp_variant(const std::string& v) { return v == "harish"; }
+bool bfs_variant(const std::string& v) { return v == "harish" || v == "warp_centric" || v == "data_shared" || v == "unrolled"; }
+bool sssp_variant(const std::string& v) { return v == "harish" || v == "unrolled"; }
 
 std::vector<Variant> bfs_variants() {
   return {{"harish", "Harish and Narayanan's BFS (the thesis's H-BFS): frontier, updating and visited flag arrays, Kernel and Kernel2 per level (workloads/kernels/graphmem.cu)"},
           {"warp_centric", "warp-centric BFS (BFS-WC, Hong et al.): a warp per 32 vertices, its lanes over each active one's edges"},
-          {"data_shared", "data-driven BFS with a block queue in shared memory (BFS-DD, SHOC): a thread per frontier vertex, the block's queue copied out with one atomic"}};
+          {"data_shared", "data-driven BFS with a block queue in shared memory (BFS-DD, SHOC): a thread per frontier vertex, the block's queue copied out with one atomic"},
+          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-BFS): every vertex expanded each launch, lowered neighbours expanded again from a 12-entry queue a thread in shared memory"}};
 }
 
 std::vector<Variant> sssp_variants() {
-  return {{"harish", "Harish and Narayanan's SSSP (the thesis's H-SSSP): DijkstraKernel1 lowers neighbours' tentative costs by atomicMin, DijkstraKernel2 settles them"}};
+  return {{"harish", "Harish and Narayanan's SSSP (the thesis's H-SSSP): DijkstraKernel1 lowers neighbours' tentative costs by atomicMin, DijkstraKernel2 settles them"},
+          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-SSSP): as bfs unrolled, with the edges' weights"}};
 }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
@@ -234,6 +297,8 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
       run.launch("hbfs_kernel", g.n, Args() << dg.row << dg.col << mask << updating << visited << cost << g.n);
       run.launch("hbfs_kernel2", g.n, Args() << mask << updating << visited << over << g.n);
     });
+  } else if (variant == "unrolled") {
+    until_done(run, [&](std::uint64_t changed, int) { run.launch("ls_bfs_drelax", g.n, Args() << dg.row << dg.col << cost << g.n << changed); });
   } else if (variant == "warp_centric") {
     until_done(run, [&](std::uint64_t changed, int level) {
       run.launch("bfs_wc", (g.n + 31) / 32 * 32, Args() << dg.row << dg.col << cost << level << g.n << changed);
@@ -253,21 +318,28 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
   return run.r;
 }
 
-Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string&) {
+Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
   check_source(g, src);
   Runner run(d, kModule);
   DeviceGraph dg(d, g);
-  const std::uint64_t cost = d.malloc(g.n * 4ull), updating = d.malloc(g.n * 4ull), mask = d.malloc(g.n);
+  const bool harish = variant == "harish";
+  const std::uint64_t cost = d.malloc(g.n * 4ull), updating = harish ? d.malloc(g.n * 4ull) : 0, mask = harish ? d.malloc(g.n) : 0;
   d.memset(cost, 0xff, g.n * 4ull);
-  d.memset(updating, 0xff, g.n * 4ull);
-  d.memset(mask, 0, g.n);
   run.put<std::uint32_t>(cost + src * 4ull, 0);
-  run.put<std::uint32_t>(updating + src * 4ull, 0);
-  run.put<std::uint8_t>(mask + src, 1);
-  until_done(run, [&](std::uint64_t over, int) {
-    run.launch("hsssp_kernel1", g.n, Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
-    run.launch("hsssp_kernel2", g.n, Args() << mask << cost << updating << over << g.n);
-  });
+  if (harish) {
+    d.memset(updating, 0xff, g.n * 4ull);
+    d.memset(mask, 0, g.n);
+    run.put<std::uint32_t>(updating + src * 4ull, 0);
+    run.put<std::uint8_t>(mask + src, 1);
+    until_done(run, [&](std::uint64_t over, int) {
+      run.launch("hsssp_kernel1", g.n, Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
+      run.launch("hsssp_kernel2", g.n, Args() << mask << cost << updating << over << g.n);
+    });
+  } else {
+    until_done(run, [&](std::uint64_t changed, int) {
+      run.launch("ls_sssp_drelax", g.n, Args() << dg.row << dg.col << dg.weight << cost << g.n << changed);
+    });
+  }
   run.r.values = as_values(run.download<std::uint32_t>(cost, g.n));
   return run.r;
 }
@@ -280,6 +352,10 @@ std::vector<Workload> workloads() {
       {"mis", "maximal independent set (Luby, the thesis's MIS): rounds in which undecided local minima of a random priority join and their neighbours leave, on the undirected input (1 in the set, 0 not)",
        {{"topology", "three kernels over every vertex per round: select, remove, commit"}},
        false, mis, mis_reference, exact, "exact: the CPU's rounds with the same priorities"},
+      {"boruvka", "minimum spanning forest (MST) by Boruvka's rounds on the undirected input (parallel edges as the lightest), ties broken by edge id: 1 for each undirected edge in the forest, numbered in the CSR order of its lower end",
+       {{"harish", "colours per vertex (the thesis's H-MST, Harish and Vineet's Find_Min_Edge_Weight): each vertex offers its lightest edge to another colour, roots link, vertices follow the links (workloads/kernels/graphmem.cu)"},
+        {"lonestar", "a union-find forest (the thesis's LS-MST, LonestarGPU's Boruvka): the weight tested before the neighbour's root is chased, roots link, paths compressed"}},
+       false, mst, mst_reference, same_tree, "exact: Kruskal's forest under the same order"},
       {"stcon", "s-t connectivity (Harish, the thesis's STCON): searches from the source and from the last vertex with an edge at once, on the undirected input, until they meet or stop (1: connected)",
        {{"harish", "Kernel and Kernel2 per level over frontier flags and a colour per vertex (workloads/kernels/graphmem.cu)"}},
        true, stcon, stcon_reference, exact, "exact: connected or not, as a CPU search finds"},

@@ -21,9 +21,6 @@ std::vector<Variant> sssp_variants();
 // The color, mis and stcon workloads.
 std::vector<Workload> workloads();
 
-// The undirected simple graph of g: every edge both ways, self loops and duplicates dropped
-// (colouring and independent sets are defined on it).
-Graph undirected(const Graph& g);
 // Vertex priorities, a fixed hash of the id (the same on the GPU's input and in the reference).
 std::vector<std::uint32_t> priorities(std::uint32_t n);
 

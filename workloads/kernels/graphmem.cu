@@ -185,3 +185,144 @@ extern "C" __global__ void stcon_kernel2(unsigned char* mask, unsigned char* upd
   *over = 1;
   updating[v] = 0;
 }
+
+// LS-BFS / LS-SSSP (LonestarGPU's drelax with kernel unrolling [G L1395-L1418]): a thread per
+// vertex, every vertex expanded in every launch; a neighbour whose distance the thread lowered
+// goes on the thread's queue in shared memory while fewer than LS_LIMIT have, so one launch runs
+// several levels. Launches repeat until one lowers nothing. LS_LIMIT: 48 KB of shared memory
+// over the 1,024 threads an SM holds at 32 registers (the thesis's Table 4), 12 entries a thread.
+#define LS_LIMIT 12
+#define LS_BLOCK 256
+template <bool Weighted>
+__device__ void ls_drelax(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist, unsigned n,
+                          int* changed) {
+  __shared__ unsigned queue[LS_LIMIT * LS_BLOCK];
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned* q = queue + threadIdx.x;  // entry k at q[k * LS_BLOCK]: a warp's lanes in 32 banks
+  q[0] = v;
+  unsigned head = 0, tail = 1;
+  bool lowered = false;
+  while (head < tail) {
+    unsigned u = q[head++ * LS_BLOCK], du = dist[u];
+    if (du == INF) continue;
+    for (unsigned e = row[u]; e < row[u + 1]; ++e) {
+      unsigned x = col[e], alt = du + (Weighted ? w[e] : 1u);
+      if (alt < dist[x] && atomicMin(&dist[x], alt) > alt) {
+        lowered = true;
+        if (tail < LS_LIMIT) q[tail++ * LS_BLOCK] = x;
+      }
+    }
+  }
+  if (lowered) *changed = 1;
+}
+
+extern "C" __global__ void ls_bfs_drelax(const unsigned* row, const unsigned* col, unsigned* dist, unsigned n, int* changed) {
+  ls_drelax<false>(row, col, nullptr, dist, n, changed);
+}
+
+extern "C" __global__ void ls_sssp_drelax(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
+                                          unsigned n, int* changed) {
+  ls_drelax<true>(row, col, w, dist, n, changed);
+}
+
+// MST by Boruvka's rounds on the undirected input. An edge's key is (weight << 32 | its
+// undirected id), the same from both ends, so every component's lightest edge is unique and the
+// tree is Kruskal's under the same order. ends[2i], ends[2i+1]: undirected edge i's endpoints.
+#define NO_EDGE 0xffffffffffffffffull
+
+// H-MST (Harish, Vineet and Narayanan; the thesis's "Find_Min_Edge_Weight"): a colour per vertex
+// names its component; each vertex offers its lightest edge to another colour to its colour's
+// minimum (Load-A: the edge, Load-B: the neighbour's colour).
+extern "C" __global__ void hmst_find_min(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* eid,
+                                         const unsigned* colour, unsigned long long* cmin, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned c = colour[v];
+  unsigned long long best = NO_EDGE;
+  for (unsigned e = row[v]; e < row[v + 1]; ++e)
+    if (colour[col[e]] != c) {
+      unsigned long long key = (unsigned long long)w[e] << 32 | eid[e];
+      if (key < best) best = key;
+    }
+  if (best != NO_EDGE && best < cmin[c]) atomicMin(&cmin[c], best);
+}
+
+// A component's root takes its lightest edge and links under the other end's component; of two
+// components that chose the same edge, the lower stays a root. next[] holds the links.
+extern "C" __global__ void hmst_link(const unsigned* ends, const unsigned* colour, const unsigned long long* cmin,
+                                     unsigned* next, unsigned char* in_tree, unsigned n, int* linked) {
+  unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n || colour[c] != c || cmin[c] == NO_EDGE) return;
+  unsigned e = (unsigned)cmin[c], a = colour[ends[2 * e]], b = colour[ends[2 * e + 1]];
+  unsigned other = a == c ? b : a;
+  if (cmin[other] == cmin[c] && c < other) return;
+  next[c] = other;
+  in_tree[e] = 1;
+  *linked = 1;
+}
+
+// Every vertex follows the links from its colour to the new root; the minima are reset.
+extern "C" __global__ void hmst_recolour(unsigned* colour, const unsigned* next, unsigned long long* cmin, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned c = colour[v];
+  while (next[c] != c) c = next[c];
+  colour[v] = c;
+  cmin[v] = NO_EDGE;
+}
+
+// LS-MST (LonestarGPU's Boruvka, the thesis's "boruvkaone"): components as a union-find forest
+// (comp[] parent links, a root its own parent). Each vertex finds its lightest edge to another
+// component, testing the weight first (Load-A) and chasing the neighbour's links only for a
+// lighter one (Load-B), and offers it to its component's root.
+__device__ unsigned ls_find(const unsigned* comp, unsigned v) {
+  while (comp[v] != v) v = comp[v];
+  return v;
+}
+
+extern "C" __global__ void lsmst_find_min(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* eid,
+                                          const unsigned* comp, unsigned long long* cmin, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned boss = ls_find(comp, v);
+  unsigned long long best = NO_EDGE;
+  for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+    unsigned wt = w[e];
+    if (wt > (unsigned)(best >> 32)) continue;
+    if (ls_find(comp, col[e]) != boss) {
+      unsigned long long key = (unsigned long long)wt << 32 | eid[e];
+      if (key < best) best = key;
+    }
+  }
+  if (best != NO_EDGE && best < cmin[boss]) atomicMin(&cmin[boss], best);
+}
+
+// Each root with an edge learns the root at its far end (comp[] unchanged during this kernel)...
+extern "C" __global__ void lsmst_partner(const unsigned* ends, const unsigned* comp, const unsigned long long* cmin,
+                                         unsigned* partner, unsigned n) {
+  unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n || comp[c] != c || cmin[c] == NO_EDGE) return;
+  unsigned e = (unsigned)cmin[c], a = ls_find(comp, ends[2 * e]), b = ls_find(comp, ends[2 * e + 1]);
+  partner[c] = a == c ? b : a;
+}
+
+// ... then links under it (of two that chose the same edge, the lower stays a root).
+extern "C" __global__ void lsmst_link(unsigned* comp, const unsigned long long* cmin, const unsigned* partner,
+                                      unsigned char* in_tree, unsigned n, int* linked) {
+  unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n || comp[c] != c || cmin[c] == NO_EDGE) return;
+  unsigned other = partner[c];
+  if (cmin[other] == cmin[c] && c < other) return;
+  comp[c] = other;
+  in_tree[(unsigned)cmin[c]] = 1;
+  *linked = 1;
+}
+
+// Paths compressed to the roots (roots do not change here), the minima reset.
+extern "C" __global__ void lsmst_compress(unsigned* comp, unsigned long long* cmin, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  comp[v] = ls_find(comp, v);
+  cmin[v] = NO_EDGE;
+}

@@ -512,23 +512,6 @@ std::string check_sgd(const Ratings& r, const std::vector<float>& initial, const
   return "";
 }
 
-Graph undirected(const Graph& g) {
-  std::vector<Edge> pairs;  // each edge once, lower id first
-  for (std::uint32_t v = 0; v < g.n; ++v)
-    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e)
-      if (g.col[e] != v) pairs.push_back({std::min(v, g.col[e]), std::max(v, g.col[e]), g.weight[e]});
-  std::sort(pairs.begin(), pairs.end(), [](const Edge& a, const Edge& b) {
-    return a.from != b.from ? a.from < b.from : a.to != b.to ? a.to < b.to : a.weight < b.weight;
-  });
-  std::vector<Edge> both;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (i > 0 && pairs[i].from == pairs[i - 1].from && pairs[i].to == pairs[i - 1].to) continue;  // the lightest kept
-    both.push_back(pairs[i]);
-    both.push_back({pairs[i].to, pairs[i].from, pairs[i].weight});
-  }
-  return from_edges(g.n, std::move(both), g.name);
-}
-
 std::string check_forest(const Graph& g, const std::vector<Edge>& chosen) {
   // Union-find over the vertices (path halving).
   std::vector<std::uint32_t> up(g.n);

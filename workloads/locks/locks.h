@@ -72,8 +72,6 @@ void sgd_update(float* x, float* y, std::int32_t rating);
 std::string check_sgd(const Ratings& r, const std::vector<float>& initial, const std::vector<std::int32_t>& order,
                       const std::vector<float>& result);
 
-// MST's input: g without self loops, each edge in both directions, parallel edges as the lightest.
-Graph undirected(const Graph& g);
 // "" when `chosen` (edges of the undirected g) is a spanning forest of Kruskal's weight.
 std::string check_forest(const Graph& g, const std::vector<Edge>& chosen);
 
