@@ -30,7 +30,9 @@ OPTIONAL = [("CLR", "color", "topology")]
 # arrays (1.5-2 MB) are still two to three times the 768 KB L2, as the thesis's (24-32 MB) are
 # thirty to forty.
 GRAPHS = {"graph1m": ("random:n=65536,m=393216", "Graph1M: 1 M vertices, degree 6, random (Parboil)"),
-          "rmat20": ("rmat:scale=16,edge_factor=8", "RMAT20: 1 M vertices, degree 7.9, R-MAT (LonestarGPU)")}
+          "rmat20": ("rmat:scale=16,edge_factor=8", "RMAT20: 1 M vertices, degree 7.9, R-MAT (LonestarGPU)"),
+          "r4_2e20": ("random:n=65536,degree=4", "R4_2e20: 1 M vertices, 4 random edges out of each (LonestarGPU)")}
+STUDIED = ["graph1m", "rmat20"]  # this script's inputs; graph_memory_kernels.py adds R4_2e20
 FINE = {"sector": ["l1.granularity=sector", "l2.granularity=sector"],
         "spp": ["l1.granularity=spp", "l2.granularity=sector"],
         "lamar": ["l1.granularity=lamar", "l2.granularity=sector"],
@@ -56,9 +58,11 @@ PAPER = {"graphmem": {"sector": 1.39, "spp": 1.39, "lamar": 1.38, "nap": 1.40, "
 
 
 def run(irrgpu, config, kernel, graph, mechanism, tmp):
-    _, workload, variant = kernel
+    """One run: kernel is (label, workload, variant[, settings]), graph a key of GRAPHS."""
+    workload, variant = kernel[1], kernel[2]
     cmd = [irrgpu, "run", "-q", "-c", config, "--workload", workload, "--variant", variant, "--graph", GRAPHS[graph][0]]
-    for s in {**MECHANISMS, **EXTRA}[mechanism]:
+    settings = list(kernel[3]) if len(kernel) > 3 else []  # the kernel's own, before the mechanism's
+    for s in settings + {**MECHANISMS, **EXTRA}[mechanism]:
         cmd += ["-s", s]
     name = f"{config}-{kernel[0]}-{graph}-{mechanism}".replace("+", "_").replace(" ", "_")
     out = simulate(cmd, os.path.join(tmp, name))
@@ -116,7 +120,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", default="build")
     p.add_argument("--jobs", type=int, default=os.cpu_count())
-    p.add_argument("--graph", nargs="*", default=list(GRAPHS))
+    p.add_argument("--graph", nargs="*", default=STUDIED, choices=list(GRAPHS))
     p.add_argument("--kernel", nargs="*", default=[k[0] for k in KERNELS], help="of " + ", ".join(
         k[0] for k in KERNELS + OPTIONAL))
     p.add_argument("--plot", default="")

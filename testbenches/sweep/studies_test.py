@@ -22,7 +22,8 @@ sys.path.insert(0, os.path.join(source, "experiments"))
 import simulate  # noqa: E402  (the scripts' own reading of a command line)
 
 STUDIES = {"hwwl": "hwwl_study.py", "iru": "iru_study.py", "dats": "dats_study.py", "dac": "dac_study.py",
-           "baseline": "baseline_breakdown.py", "graphmem": "graph_memory_study.py", "delegate": "delegate_study.py"}
+           "baseline": "baseline_breakdown.py", "graphmem": "graph_memory_study.py", "graphmem_kernels": "graph_memory_kernels.py",
+           "delegate": "delegate_study.py"}
 failures = []
 for name, script in STUDIES.items():
     spec = os.path.join(source, "experiments", name + ".yaml")

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""The graph-aware memory hierarchy study, part 1, on all of the thesis's kernels and inputs
+(docs/results/graph-memory.md "All ten kernels on three inputs"): Table 4/9's kernels but CLR
+(H-BFS, BFS-WC, BFS-DD, H-SSSP, MIS, STCON with H-MST, LS-BFS, LS-SSSP, LS-MST) on Table 5's three
+inputs (R4_2e20 added), with the headline mechanisms (sector cache, OBM, OBM + sector) at
+100.8 GB/s. Each kernel runs with the L1 / shared-memory split the thesis gives it: LS-BFS and
+LS-SSSP with a 16 KB L1 and 48 KB of shared memory [G L680], the others 48 KB / 16 KB. The
+measure is graph_memory_study.py's (the thesis's per-invocation IPC ratio). Prints markdown.
+
+Usage: experiments/graph_memory_kernels.py [--build build] [--jobs N] [--from-sweep DIR]
+"""
+import argparse
+import concurrent.futures
+import os
+import tempfile
+
+import simulate as sim
+from graph_memory_study import (GRAPHS, KERNELS, MIN_WARP_INSTRUCTIONS, PAPER, bus_share, hmean, kernel_speedup, run,
+                                thesis_speedup)
+
+FERMI_48 = ("l1.size=48KiB", "l1.ways=6", "core.shared_memory=16KiB")  # the preset's own split
+FERMI_16 = ("l1.size=16KiB", "l1.ways=4", "core.shared_memory=48KiB")  # Fermi's 16 KB L1 is 4-way
+ALL = [k + (FERMI_48,) for k in KERNELS] + [
+    ("H-MST", "boruvka", "harish", FERMI_48), ("LS-BFS", "bfs", "unrolled", FERMI_16),
+    ("LS-SSSP", "sssp", "unrolled", FERMI_16), ("LS-MST", "boruvka", "lonestar", FERMI_48)]
+MECHS = ["sector", "obm", "obm+sector"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=os.cpu_count())
+    sim.add_sweep_option(p)
+    a = p.parse_args()
+    sim.use_sweep(a.from_sweep)
+    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    graphs = list(GRAPHS)
+    jobs = [("graphmem", k, g, m) for k in ALL for g in graphs for m in ["base"] + MECHS]
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        results = dict(zip(jobs, pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
+    if sim.planning():
+        return
+
+    print("\n#### Speedup over the baseline, 100.8 GB/s, per kernel and input\n")
+    print("Each cell: the harmonic mean over the kernel's invocations of 62,500 warp instructions or more of the IPC "
+          "ratio (-: none that long); per kernel: over its three inputs; all: over kernels.\n")
+    print("| kernel | " + " | ".join(f"{m} {g}" for m in MECHS for g in graphs) + " | " + " | ".join(MECHS) + " |")
+    print("|---" * (len(MECHS) * (len(graphs) + 1) + 1) + "|")
+    per = {m: [] for m in MECHS}
+    for k in ALL:
+        cells = []
+        for m in MECHS:
+            for g in graphs:
+                xs = thesis_speedup(results[("graphmem", k, g, "base")], results[("graphmem", k, g, m)])
+                cells.append(f"{hmean(xs):.2f}" if xs else "-")
+        for m in MECHS:
+            per[m].append(kernel_speedup(results, "graphmem", k, graphs, m))
+        print(f"| {k[0]} | " + " | ".join(cells) + " | " + " | ".join(f"{per[m][-1]:.2f}" for m in MECHS) + " |")
+    print("| **all (ours)** | " + " | " * (len(MECHS) * len(graphs) - 1) + " | " +
+          " | ".join(f"**{hmean(per[m]):.2f}**" for m in MECHS) + " |")
+    print("| thesis | " + " | " * (len(MECHS) * len(graphs) - 1) + " | " +
+          " | ".join(f"{PAPER['graphmem'][m]:.2f}" for m in MECHS) + " |")
+
+    print("\n#### The baseline per kernel and input: kernel cycles, invocations counted, DRAM bus busy\n")
+    print("| kernel | input | kernel cycles | invocations (counted / all) | DRAM bus busy | L1 hit rate |")
+    print("|---|---|---|---|---|---|")
+    for k in ALL:
+        for g in graphs:
+            r = results[("graphmem", k, g, "base")]
+            inv = r["invocations"]
+            counted = sum(1 for i in inv if i[2] >= MIN_WARP_INSTRUCTIONS)
+            accesses = r["l1_hits"] + r["l1_misses"]
+            print(f"| {k[0]} | {g} | {r['cycles']:.0f} | {counted} / {len(inv)} | {bus_share(r):.0%} | "
+                  f"{r['l1_hits'] / accesses if accesses else 0:.0%} |")
+
+
+if __name__ == "__main__":
+    main()
