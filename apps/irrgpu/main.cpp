@@ -63,7 +63,7 @@ extern "C" int sc_main(int argc, char** argv) {
                       "Suite kernels: multiplies each input's main dimension; lock benchmarks: 16,384 items times it (default: 1)");
   run_cmd->add_option("--collisions", run.collisions, "Lock benchmarks: entries the items pick from at random (default: 1024)");
   run_cmd->add_flag("--handoff", run.handoff,
-                    "Lock benchmark ht: measure the cycles from an entry's unlock to its next acquire (instrumented kernels)");
+                    "Lock benchmarks ht, mst, atm: measure the cycles from a lock's release to its next acquire (instrumented kernels)");
   run_cmd->add_option("--servers", run.servers, "Lock benchmarks, delegated: server thread blocks (default: 15, one per SM of gtx480)");
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
   run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
