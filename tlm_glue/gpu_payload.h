@@ -45,6 +45,8 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   bool from_unit = false;        // a partition unit's own request into its L2: the reply goes back to it
   bool no_allocate = false;      // a load that must not allocate in the L2 (a unit's bypassing read)
   bool uncached = false;         // a load the L1 did not look up: its reply completes it, fills nothing
+  bool copyback = false;         // a clean line an L1 evicted, written back to its L2 slice (a write of the line)
+  bool owned = false;            // on a load's reply: the L2 kept no copy; the L1 copies the line back when it evicts it
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

@@ -72,6 +72,7 @@ std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dir
   const std::uint32_t sectors = sectored_ ? f.sectors : kWholeLine;
   if (Way* w = find(line)) {
     w->dirty = w->dirty || dirty;
+    w->copyback = w->copyback || f.copyback;
     w->used = ++clock_;
     w->sectors |= sectors;
     w->touched |= f.used;
@@ -84,7 +85,7 @@ std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dir
   }
   std::optional<Evicted> out;
   if (victim->valid) out = evicted(*victim);
-  *victim = Way{line, mru ? ++clock_ : 0, true, dirty, false, sectors, f.used, f.first, f.pc};
+  *victim = Way{line, mru ? ++clock_ : 0, true, dirty, false, sectors, f.used, f.first, f.pc, f.copyback};
   return out;
 }
 
@@ -130,6 +131,18 @@ bool CachePolicies::insert_mru(const CacheRequest& r) const {
 
 void CachePolicies::evicted(const CacheArray::Evicted& e) const {
   for (const auto& p : list_) p->evicted(e);
+}
+
+bool CachePolicies::keep_on_hit(const CacheRequest& r) const {
+  bool all = true;
+  for (const auto& p : list_) all = p->keep_on_hit(r) && all;
+  return all;
+}
+
+bool CachePolicies::copy_back(const CacheRequest& r) const {
+  bool any = false;
+  for (const auto& p : list_) any = p->copy_back(r) || any;
+  return any;
 }
 
 }  // namespace irr::mem

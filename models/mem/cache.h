@@ -25,11 +25,13 @@ inline std::uint32_t fetch_bytes(std::uint32_t sectors, std::uint32_t line, std:
   return sectors == kWholeLine ? line : static_cast<std::uint32_t>(__builtin_popcount(sectors)) * sector;
 }
 
-// What a fill installs: its sectors, those the waiting requests read, the first-missed sector and
-// the PC of the miss that fetched it.
+// What a fill installs: its sectors, those the waiting requests read, the first-missed sector,
+// the PC of the miss that fetched it, and whether the line goes back to the next level when it
+// leaves (an exclusive hierarchy's L1 line: the L2 gave up its copy).
 struct LineFill {
   std::uint32_t sectors = kWholeLine, used = 0, first = 0;
   std::uint64_t pc = 0;
+  bool copyback = false;
 };
 
 class CacheArray {
@@ -43,6 +45,7 @@ class CacheArray {
     std::uint64_t pc = 0;            // of the access whose miss fetched it
     std::uint32_t valid = kWholeLine, used = 0;  // sectors present / sectors accessed while cached
     std::uint32_t first = 0;         // the first-missed sector
+    bool copyback = false;           // to be copied back to the next level (LineFill::copyback)
   };
   enum class Lookup { miss, sector_miss, hit };  // sector_miss: the line is there, a sector is not
   // A lookup that counts as a use when it hits (moves the line to MRU, marks the sectors used).
@@ -79,30 +82,34 @@ class CacheArray {
     bool valid = false, dirty = false, locked = false;
     std::uint32_t sectors = 0, touched = 0, first = 0;
     std::uint64_t pc = 0;
+    bool copyback = false;
   };
   Way* find(std::uint64_t line);
   const Way* find(std::uint64_t line) const;
   const Way* choose_victim(std::uint64_t line) const;
-  static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first}; }
+  static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first, w.copyback}; }
   std::uint32_t sets_, ways_, line_size_;
   bool sectored_ = false;
   std::vector<Way> ways_array_;
   std::uint64_t clock_ = 0;
 };
 
-// What a policy sees of a request: its line, the load's PC, the sectors it reads, and the SM it
-// came from (the L2's policies tell cores apart).
+// What a policy sees of a request: its line, the load's PC, the sectors it reads, the SM it came
+// from (the L2's policies tell cores apart), and whether it is an L1's copy-back of a line it
+// evicted rather than a load.
 struct CacheRequest {
   std::uint64_t line = 0;
   std::uint64_t pc = 0;
   std::uint32_t sectors = kWholeLine;
   std::uint32_t sm = 0;
+  bool copyback = false;
 };
 
 // Hooks that change a cache's behaviour: fill granularity (sector fetch, spatial predictors),
-// bypass and insertion (MAT, adaptive bypass, OBM), and what they learn from. A cache with no
-// policy calls none of them. Loads only: stores
-// and atomics follow the cache's write policy. The defaults are the plain cache's.
+// bypass and insertion (MAT, adaptive bypass, OBM), inclusion between the levels (exclusion,
+// flexclusion), and what they learn from. A cache with no policy calls none of them. Loads
+// (and, at an L2, L1 copy-backs) only: stores and atomics follow the cache's write policy. The
+// defaults are the plain, non-inclusive cache's.
 class CachePolicy {
  public:
   virtual ~CachePolicy() = default;
@@ -119,6 +126,10 @@ class CachePolicy {
   virtual bool insert_mru(const CacheRequest&) { return true; }
   // A line left the cache (replaced or invalidated).
   virtual void evicted(const CacheArray::Evicted&) {}
+  // An L2 load hit from an L1: whether the L2 keeps its copy (false: it moves to the L1).
+  virtual bool keep_on_hit(const CacheRequest&) { return true; }
+  // An L2 answering an L1's load: whether that L1 copies the line back when it evicts it.
+  virtual bool copy_back(const CacheRequest&) { return false; }
   // Storage the mechanism adds, in bits (its tables; reported in statistics and docs/memory.md).
   virtual std::uint64_t storage_bits() const { return 0; }
 };
@@ -135,6 +146,8 @@ class CachePolicies {
   bool allocate(const CacheRequest& r, std::optional<std::uint64_t> victim) const;
   bool insert_mru(const CacheRequest& r) const;
   void evicted(const CacheArray::Evicted& e) const;
+  bool keep_on_hit(const CacheRequest& r) const;  // every policy keeps it
+  bool copy_back(const CacheRequest& r) const;    // some policy asks for it
 
  private:
   std::vector<std::unique_ptr<CachePolicy>> list_;

@@ -173,19 +173,22 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
     for (const MemAccess& w : waiting) f.used |= w.sectors;
     mru = policies_.insert_mru(r);
   }
+  f.copyback = g.owned;  // a fill the L1 does not install is not copied back: the line is clean
   if (install) {
     auto ev = array_.fill(g.line, false, mru, nullptr, f);
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
     if (ev && !policies_.empty()) policies_.evicted(*ev);
-    if (ev && ev->dirty) {
+    if (ev && (ev->dirty || ev->copyback)) {  // a write-back, or a clean line the L2 gave up
       MemAccess wb;
       wb.access = Access::store;
       wb.line = ev->line;
       wb.address = ev->line;
       wb.bytes = line_;
       wb.sectors = ~0u;
-      wb.id = ~0ull;  // a write-back: nobody waits for it
-      miss_queue_.push_back({c, wb, 0});
+      wb.id = ~0ull;  // nobody waits for it
+      wb.copyback = !ev->dirty;
+      if (wb.copyback) copybacks_.push_back(wb);
+      else miss_queue_.push_back({c, wb, 0});
     }
   }
   for (MemAccess a : mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; })) {
@@ -276,9 +279,11 @@ bool L1Cache::tick(sim::Cycle c) {
       client_.input_freed();
     }
   }
-  if (!miss_queue_.empty() && miss_queue_.front().ready <= c && mem_side.can_send(now)) {
-    const Outgoing o = miss_queue_.front();
-    miss_queue_.pop_front();
+  const bool copyback = !copybacks_.empty();
+  if ((copyback || (!miss_queue_.empty() && miss_queue_.front().ready <= c)) && mem_side.can_send(now)) {
+    const Outgoing o = copyback ? Outgoing{c, copybacks_.front(), 0} : miss_queue_.front();
+    if (copyback) copybacks_.pop_front();
+    else miss_queue_.pop_front();
     tlm::tlm_generic_payload& p = pool_.allocate();
     auto& g = gpu(p);
     g.id = o.access.id;
@@ -294,6 +299,7 @@ bool L1Cache::tick(sim::Cycle c) {
                                                : map_.partition(o.access.line);
     g.to_unit = o.access.unit_partition >= 0;
     g.uncached = o.access.uncached;
+    g.copyback = o.access.copyback;
     g.tag = o.access.tag;
     g.issued_ps = now;
     p.set_address(o.access.access == Access::atomic ? o.access.address : o.access.line);
@@ -312,7 +318,7 @@ bool L1Cache::tick(sim::Cycle c) {
   miss_queue_probe_.set(miss_queue_.size());
   // Waiting for replies needs no ticking: the network wakes the cache when one arrives. Nor does
   // an input held for an MSHR: only a fill frees one.
-  if (!miss_queue_.empty() || !hits_.empty()) return true;
+  if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) return true;
   if (wants_mshr_) {
     blocked_at_ = c;
     hold();
@@ -325,6 +331,7 @@ std::vector<std::string> L1Cache::outstanding() const {
   std::vector<std::string> v;
   if (mshr_.size()) v.push_back(std::to_string(mshr_.size()) + " MSHRs waiting for fills");
   if (!miss_queue_.empty()) v.push_back(std::to_string(miss_queue_.size()) + " requests in the miss queue");
+  if (!copybacks_.empty()) v.push_back(std::to_string(copybacks_.size()) + " copy-backs waiting for the network");
   if (pending_network_) v.push_back(std::to_string(pending_network_) + " requests on the network");
   return v;
 }

@@ -39,6 +39,7 @@ struct MemAccess {
   std::int32_t unit_partition = -1;
   std::uint32_t tag = 0;
   bool uncached = false;  // a load the L1 passes to the L2 without a lookup or an allocation
+  bool copyback = false;  // a clean line the L1 evicted, going back to the L2 (GpuRequest::copyback)
 };
 
 class L1Client {
@@ -101,6 +102,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
     std::uint32_t fetch;  // a fill of these sectors (the reply carries them); 0: the access itself goes
   };
   std::deque<Outgoing> miss_queue_;
+  std::deque<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion): sent before misses
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back

@@ -46,7 +46,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
       trace_(sim.txn_trace()) {
   if (trace_) track_ = trace_->track("partition " + std::to_string(index), "l2");
   if (line_ == 0 || line_ & (line_ - 1)) throw Error("l2.line_size must be a power of two", Error::Kind::config);
-  install_policies({sim, *this, "l2.", l2_, line_ / sector_}, "l2", policies_);
+  install_policies({sim, *this, "l2.", l2_, line_ / sector_, index, map.partitions}, "l2", policies_);
   dram_ = std::make_unique<DramChannel>("dram", sim, dram_timing_, dram_done_, *this);
   sim.clock("l2").add(*this);
   sim.watch(this->name(), *this);
@@ -85,6 +85,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   const std::uint32_t all = sector_mask(line_ / sector_);
   for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
     gpu(*p).served = tlm_glue::Served::dram;
+    if (!policies_.empty() && to_l1(gpu(*p))) gpu(*p).owned = policies_.copy_back(request(gpu(*p)));
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
   }
@@ -118,6 +119,11 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
   const std::uint64_t line = g.line;
   // The unit beside the L2 may reach it without the path from the crossbar (l2.unit_latency).
   const std::uint32_t lat = g.from_unit ? unit_latency_ : latency_;
+  if (g.copyback) {
+    copy_back(g, c + lat);
+    schedule_reply(p, c + lat);
+    return true;
+  }
   if (g.access == Access::store) {
     ++accesses_;
     const bool hit = l2_.contains(line);
@@ -148,7 +154,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   auto& g = gpu(p);
   const std::uint64_t line = g.line;
   const std::uint32_t all = sector_mask(line_ / sector_);
-  const CacheRequest r{line, g.pc, l2_.sectored() ? g.sectors & all : kWholeLine, g.sm};
+  const CacheRequest r = request(g);
   const bool bypass = g.access == Access::load && g.no_allocate;
   const bool pending = mshr_.pending(line);
   auto look = CacheArray::Lookup::miss;
@@ -157,7 +163,20 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
     if (look == CacheArray::Lookup::hit) {
       ++accesses_;
       ++hits_;
-      if (!policies_.empty()) policies_.accessed(r, look);
+      if (!policies_.empty()) {
+        policies_.accessed(r, look);
+        if (to_l1(g)) {  // inclusion: the line may move to the L1, to come back when it leaves
+          g.owned = policies_.copy_back(r);
+          if (!policies_.keep_on_hit(r))
+            if (auto ev = l2_.invalidate(line)) {
+              policies_.evicted(*ev);
+              if (ev->dirty) {
+                ++writebacks_;
+                to_dram(ev->line, true, c + lat, line_);
+              }
+            }
+        }
+      }
       if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
       else schedule_reply(p, c + lat);
       return true;
@@ -196,6 +215,27 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   mshr_.allocate(line, &p, fetch);
   to_dram(line, false, c + lat, fetch_bytes(fetch, line_, sector_), fetch);
   return true;
+}
+
+CacheRequest MemoryPartition::request(const tlm_glue::GpuRequest& g) const {
+  return {g.line, g.pc, l2_.sectored() ? g.sectors & sector_mask(line_ / sector_) : kWholeLine, g.sm, g.copyback};
+}
+
+bool MemoryPartition::to_l1(const tlm_glue::GpuRequest& g) {
+  return g.access == Access::load && !g.from_unit && !g.uncached && !g.no_allocate;
+}
+
+// An L1's copy-back of a clean line it evicted: installed as the policies decide (a line still
+// here stays as it is); no DRAM traffic but a dirty victim's write-back.
+void MemoryPartition::copy_back(const tlm_glue::GpuRequest& g, sim::Cycle at) {
+  const CacheRequest r = request(g);
+  if (l2_.contains(g.line) || (!policies_.empty() && !policies_.allocate(r, l2_.victim(g.line)))) return;
+  auto ev = l2_.fill(g.line, false, policies_.empty() || policies_.insert_mru(r), nullptr, LineFill{g.sectors, 0, 0, g.pc});
+  if (ev && !policies_.empty()) policies_.evicted(*ev);
+  if (ev && ev->dirty) {
+    ++writebacks_;
+    to_dram(ev->line, true, at, line_);
+  }
 }
 
 void MemoryPartition::run_atomics(sim::Cycle c) {

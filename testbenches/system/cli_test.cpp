@@ -222,7 +222,8 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     auto stats = nlohmann::json::parse(read_file(d.path() + "/" + name + "/stats.json"))["stats"];
     std::map<std::string, double> t;
-    for (const char* leaf : {"reply.flits", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed", ".storage_bits"})
+    for (const char* leaf : {"reply.flits", "request.flits", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed",
+                             ".storage_bits", ".fills_bypassed", ".moved", ".copybacks"})
       for (auto& [k, v] : stats.items())
         if (k.size() > std::strlen(leaf) && k.compare(k.size() - std::strlen(leaf), std::string::npos, leaf) == 0 &&
             k.find(".total.") == std::string::npos)
@@ -254,6 +255,15 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
     EXPECT_GT(p.at(".bypassed"), 0) << b;
     EXPECT_LT(p.at(".bypassed"), p.at(".decisions")) << b;
   }
+  // Exclusion: fills to the L1 only, hits moved to it, lines copied back (request traffic grows).
+  const auto excl = totals("exclusive", {"l2.inclusion=exclusive"});
+  for (const char* leaf : {".fills_bypassed", ".moved", ".copybacks"}) EXPECT_GT(excl.at(leaf), 0) << leaf;
+  EXPECT_GT(excl.at("request.flits"), base.at("request.flits"));
+  // Flexclusion: its exclusive leader sets act whatever PSEL says; an 11-bit PSEL a slice.
+  const auto flex = totals("flexclusion", {"l2.inclusion=flexclusion"});
+  EXPECT_GT(flex.at(".fills_bypassed"), 0);
+  EXPECT_LT(flex.at(".fills_bypassed"), excl.at(".fills_bypassed"));
+  EXPECT_EQ(flex.at(".storage_bits"), 11 * 6);
 }
 
 // Every predictor at both levels under a kernel whose atomics go one per thread to the L2 (each

@@ -6,6 +6,7 @@
 
 #include "models/mem/policy/bypass.h"
 #include "models/mem/policy/granularity.h"
+#include "models/mem/policy/inclusion.h"
 #include "testbenches/common/testing.h"
 
 using namespace irr;
@@ -216,4 +217,53 @@ TEST(CachePolicy, ObmLearnsWhichPcsFillsAreDead) {
   EXPECT_EQ(b.tb.stat("cache.obm.learnt"), 3);
   EXPECT_EQ(b.tb.stat("cache.obm.bypassed"), 1);
   EXPECT_EQ(p.storage_bits(), 32u * 5 + 64u * (64 + 2 * 6 + 1));
+}
+
+TEST(CachePolicy, ExclusionGivesLinesToTheL1AndTakesThemBack) {
+  Bench b;
+  Inclusion p(b.site, 0, 0);
+  const CacheRequest load = req(0x1000, 8, 1);
+  CacheRequest back = load;
+  back.copyback = true;
+  EXPECT_FALSE(p.allocate(load, std::nullopt));  // a DRAM fill goes to the L1 only
+  EXPECT_TRUE(p.copy_back(load));                // which copies it back when it evicts it
+  EXPECT_TRUE(p.allocate(back, std::nullopt));   // and the copy-back is installed here
+  EXPECT_FALSE(p.keep_on_hit(load));             // a hit moves the line to the L1
+  EXPECT_EQ(b.tb.stat("cache.exclusive.fills_bypassed"), 1);
+  EXPECT_EQ(b.tb.stat("cache.exclusive.copybacks"), 1);
+  EXPECT_EQ(b.tb.stat("cache.exclusive.moved"), 1);
+  EXPECT_EQ(p.storage_bits(), 0u);
+}
+
+TEST(CachePolicy, FlexclusionDuelsNonInclusionAgainstExclusion) {
+  // Two slices of the bench's 4 sets: 8 sets, 2 leaders of each kind every 4 sets: global sets
+  // 0 and 4 non-inclusive, 2 and 6 exclusive. This is slice 1 (global sets 4-7).
+  Bench b;
+  PolicySite slice = b.site;
+  slice.index = 1;
+  slice.count = 2;
+  Inclusion p(slice, 2, 3);  // PSEL 0..7, starting at 3
+  const std::uint64_t ni = 0x0000, ex = 0x0100, follower = 0x0080;  // local sets 0, 2, 1
+  EXPECT_EQ(p.role(ni), Inclusion::Role::non_inclusive_leader);
+  EXPECT_EQ(p.role(ex), Inclusion::Role::exclusive_leader);
+  EXPECT_EQ(p.role(follower), Inclusion::Role::follower);
+  EXPECT_FALSE(p.exclusive(follower));  // followers start non-inclusive
+  EXPECT_TRUE(p.exclusive(ex));
+  EXPECT_FALSE(p.exclusive(ni));
+  p.accessed(req(ni, 8, 1), CacheArray::Lookup::miss);  // a non-inclusive leader misses: 4
+  EXPECT_EQ(p.psel(), 4u);
+  EXPECT_TRUE(p.exclusive(follower));
+  EXPECT_FALSE(p.allocate(req(follower, 8, 1), std::nullopt));
+  p.accessed(req(ni, 8, 1), CacheArray::Lookup::hit);       // hits do not count
+  p.accessed(req(follower, 8, 1), CacheArray::Lookup::miss);  // nor followers' misses
+  EXPECT_EQ(p.psel(), 4u);
+  p.accessed(req(ex, 8, 1), CacheArray::Lookup::miss);  // an exclusive leader misses: 3
+  EXPECT_FALSE(p.exclusive(follower));
+  EXPECT_TRUE(p.keep_on_hit(req(follower, 8, 1)));
+  for (int i = 0; i < 10; ++i) p.accessed(req(ni, 8, 1), CacheArray::Lookup::sector_miss);
+  EXPECT_EQ(p.psel(), 7u);  // saturates
+  for (int i = 0; i < 10; ++i) p.accessed(req(ex, 8, 1), CacheArray::Lookup::miss);
+  EXPECT_EQ(p.psel(), 0u);
+  EXPECT_EQ(p.storage_bits(), 3u);
+  EXPECT_THROW(make_inclusion(b.site, "flexclusion"), Error);  // 16 of each in a 4-set L2
 }

@@ -28,7 +28,7 @@ constexpr unsigned kStoreAck = 2 + Ll + 1 + (kStoreFlits - 1) + Li + 1 + L2 + 1 
 
 struct Outcome {
   std::vector<std::pair<sim::Cycle, sim::Cycle>> history;
-  double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts, l2_hits, reply_flits;
+  double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts, l2_hits, reply_flits, request_flits;
 };
 
 Outcome run(const std::string& trace, std::vector<std::string> sets) {
@@ -46,7 +46,8 @@ Outcome run(const std::string& trace, std::vector<std::string> sets) {
   return {m.generator(0).history(), tb.stat("memory.sm0_l1.mshr_merges"), tb.stat("memory.sm0_l1.reservation_fails"),
           tb.stat("memory.partition0.atomic.serialisation_stalls"), tb.stat("memory.partition0.dram.row_hits"),
           tb.stat("memory.partition0.dram.row_misses"), tb.stat("memory.partition0.dram.row_conflicts"),
-          tb.stat("memory.partition0.l2.hits"), tb.stat("memory.interconnect.reply.flits")};
+          tb.stat("memory.partition0.l2.hits"), tb.stat("memory.interconnect.reply.flits"),
+          tb.stat("memory.interconnect.request.flits")};
 }
 
 // One thread of warp w at `addr`.
@@ -188,6 +189,32 @@ TEST(MemTiming, UncachedLoadsReadTheL2AndAllocateNothingInTheL1) {
   EXPECT_EQ(r.history[3].second, sector_dram_miss(Ld));
   EXPECT_EQ(r.history[4].second, kL2Hit);  // not installed in the L1 (the L2 has the whole line)
   EXPECT_EQ(r.history[5].second, kL1Hit);
+}
+
+// Exclusion doubles what a set holds: with a one-way L1 and L2 of the same sets, A and B conflict
+// in both. Non-inclusive, B's fill evicts A from both levels; exclusive, A went back to the L2
+// when B evicted it from the L1, and so on.
+const std::string kAbab = one(0, "ld", 0x0) + one(0, "ld", 0x400) + one(0, "ld", 0x0) + one(0, "ld", 0x400);
+const std::vector<std::string> kOneWay = {"l1.size=1KiB", "l1.ways=1", "l2.size=1KiB", "l2.ways=1"};
+
+TEST(MemTiming, NonInclusiveL2LosesWhatTheL1Evicted) {
+  Outcome r = run(kAbab, kOneWay);
+  ASSERT_EQ(r.history.size(), 4u);
+  for (const auto& h : r.history) EXPECT_EQ(h.second, dram_miss(Ld));
+  EXPECT_EQ(r.request_flits, 4);  // a header a load
+}
+
+TEST(MemTiming, ExclusiveL2KeepsWhatTheL1Evicted) {
+  auto sets = kOneWay;
+  sets.push_back("l2.inclusion=exclusive");
+  Outcome r = run(kAbab, sets);
+  ASSERT_EQ(r.history.size(), 4u);
+  EXPECT_EQ(r.history[0].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[1].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[2].second, kL2Hit);  // copied back when B took the L1's way
+  EXPECT_EQ(r.history[3].second, kL2Hit);
+  EXPECT_EQ(r.l2_hits, 2);
+  EXPECT_EQ(r.request_flits, 4 + 3 * kReplyFlits);  // and three copy-backs (A, B, A) of a line each
 }
 
 TEST(MemTiming, BypassedFillIsNotInstalled) {

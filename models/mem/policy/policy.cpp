@@ -5,6 +5,7 @@
 
 #include "models/mem/policy/bypass.h"
 #include "models/mem/policy/granularity.h"
+#include "models/mem/policy/inclusion.h"
 #include "sim/error.h"
 
 namespace irr::mem {
@@ -79,6 +80,18 @@ std::unique_ptr<CachePolicy> make_bypass(const PolicySite& site, const std::stri
   throw std::logic_error("no bypass policy " + kind);
 }
 
+std::unique_ptr<CachePolicy> make_inclusion(const PolicySite& site, const std::string& kind) {
+  if (kind == "exclusive") return std::make_unique<Inclusion>(site, 0, 0);
+  const sim::Config& c = site.sim.config();
+  const auto leaders = static_cast<std::uint32_t>(c.get_uint("flexclusion.leader_sets"));
+  const std::uint64_t sets = static_cast<std::uint64_t>(site.array.sets()) * site.count;
+  if (2ull * leaders > sets)
+    throw Error("flexclusion.leader_sets: " + std::to_string(leaders) + " of each kind need " + std::to_string(2 * leaders) +
+                    " L2 sets; the L2 has " + std::to_string(sets),
+                Error::Kind::config);
+  return std::make_unique<Inclusion>(site, leaders, static_cast<std::uint32_t>(c.get_uint("flexclusion.psel_bits")));
+}
+
 void install_policies(const PolicySite& site, const std::string& level, CachePolicies& into) {
   const sim::Config& c = site.sim.config();
   const std::string granularity = c.get_string(level + ".granularity"), bypass = c.get_string(level + ".bypass");
@@ -90,6 +103,7 @@ void install_policies(const PolicySite& site, const std::string& level, CachePol
     into.add(make_granularity(site, granularity));
   }
   if (bypass != "none") into.add(make_bypass(site, bypass));
+  if (level == "l2" && c.get_string("l2.inclusion") != "non_inclusive") into.add(make_inclusion(site, c.get_string("l2.inclusion")));
   for (const auto& p : into.list())
     if (p->storage_bits())
       site.counter(p->name(), "storage_bits", "storage the mechanism adds to this cache", "bits") += p->storage_bits();

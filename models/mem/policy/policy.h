@@ -6,7 +6,9 @@
 //    sector (fetch the requested sectors), spp (spatial pattern predictor),
 //    lamar (LAMAR's bimodal granularity predictor), nap (neighbour-access predictor);
 //  - bypass: mat (memory address table), adaptive (Gao and Wilkerson's adaptive bypass), obm
-//    (optimal bypass monitor).
+//    (optimal bypass monitor);
+//  - inclusion between L1 and L2 (l2.inclusion): exclusive, flexclusion (set dueling between
+//    non-inclusion and exclusion).
 // Each keeps its own tables, sized by its config section, and its statistics under the cache's.
 #pragma once
 
@@ -28,6 +30,7 @@ struct PolicySite {
   std::string prefix;  // "" for an L1, "l2." for a partition's slice
   CacheArray& array;
   std::uint32_t sectors_per_line;
+  std::uint32_t index = 0, count = 1;  // the cache's place among its level's (an L2 slice's partition)
   sim::Counter& counter(const std::string& policy, const std::string& leaf, const std::string& what,
                         const std::string& unit) const {
     return sim.counter(owner, prefix + policy + "." + leaf, what, unit);
@@ -52,5 +55,6 @@ inline double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11
 
 std::unique_ptr<CachePolicy> make_granularity(const PolicySite& site, const std::string& kind);
 std::unique_ptr<CachePolicy> make_bypass(const PolicySite& site, const std::string& kind);
+std::unique_ptr<CachePolicy> make_inclusion(const PolicySite& site, const std::string& kind);
 
 }  // namespace irr::mem
