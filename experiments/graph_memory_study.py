@@ -48,6 +48,9 @@ EXTRA = {"narrow base": NARROW + ["l1.granularity=line", "l2.granularity=line"],
 BOTH = {f"{k} L1+L2": [f"l1.granularity={k}", f"l2.granularity={k}"] for k in ("spp", "lamar", "nap")}
 EXTRA.update(BOTH)
 AT_144 = ["base", *FINE, "obm"]
+# Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
+INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion")}
+SETTINGS = {**MECHANISMS, **EXTRA, **INCLUSION}  # every mechanism a run may name
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
 MIN_WARP_INSTRUCTIONS = 1_000_000 / 16
@@ -62,7 +65,7 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
     workload, variant = kernel[1], kernel[2]
     cmd = [irrgpu, "run", "-q", "-c", config, "--workload", workload, "--variant", variant, "--graph", GRAPHS[graph][0]]
     settings = list(kernel[3]) if len(kernel) > 3 else []  # the kernel's own, before the mechanism's
-    for s in settings + {**MECHANISMS, **EXTRA}[mechanism]:
+    for s in settings + SETTINGS[mechanism]:
         cmd += ["-s", s]
     name = f"{config}-{kernel[0]}-{graph}-{mechanism}".replace("+", "_").replace(" ", "_")
     out = simulate(cmd, os.path.join(tmp, name))
@@ -76,6 +79,9 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
             "l1_hits": total(".l1.hits"), "l1_misses": total(".l1.misses"),
             "filled": total(".sectors_filled"), "used": total(".sectors_used"),
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed"),
+            "request_flits": total("interconnect.request.flits"), "l2_misses": total(".l2.misses"), "l2_hits": total(".l2.hits"),
+            "fills_bypassed": total(".fills_bypassed"), "copybacks": total(".copybacks"), "moved": total(".moved"),
+            "instructions": stats["gpu.total.warp_instructions"]["value"],
             "invocations": invocations(out["snapshots"])}
 
 
