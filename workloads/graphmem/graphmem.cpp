@@ -264,14 +264,35 @@ std::vector<std::uint32_t> priorities(std::uint32_t n) {
   return p;
 }
 
-bool bfs_variant(const std::string& v) { return v == "harish" || v == "warp_centric" || v == "data_shared" || v == "unrolled"; }
+namespace {
+// Chapter V's edge loops of H-BFS (section 5.5): each a kernel hbfs_<name> in place of hbfs_kernel.
+const char* const kEdgeLoops[] = {"swp", "swpnc", "unr2", "unr3", "unr2_swp", "unr2_swpnc"};
+
+// The kernel H-BFS's variant `v` expands its frontier with ("" when v is not one).
+std::string harish_kernel(const std::string& v) {
+  if (v == "harish") return "hbfs_kernel";
+  for (const char* loop : kEdgeLoops)
+    if (v == std::string("harish_") + loop) return std::string("hbfs_") + loop;
+  return "";
+}
+}  // namespace
+
+bool bfs_variant(const std::string& v) {
+  return !harish_kernel(v).empty() || v == "warp_centric" || v == "data_shared" || v == "unrolled";
+}
 bool sssp_variant(const std::string& v) { return v == "harish" || v == "unrolled"; }
 
 std::vector<Variant> bfs_variants() {
   return {{"harish", "Harish and Narayanan's BFS (the thesis's H-BFS): frontier, updating and visited flag arrays, Kernel and Kernel2 per level (workloads/kernels/graphmem.cu)"},
           {"warp_centric", "warp-centric BFS (BFS-WC, Hong et al.): a warp per 32 vertices, its lanes over each active one's edges"},
           {"data_shared", "data-driven BFS with a block queue in shared memory (BFS-DD, SHOC): a thread per frontier vertex, the block's queue copied out with one atomic"},
-          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-BFS): every vertex expanded each launch, lowered neighbours expanded again from a 12-entry queue a thread in shared memory"}};
+          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-BFS): every vertex expanded each launch, lowered neighbours expanded again from a 12-entry queue a thread in shared memory"},
+          {"harish_swp", "H-BFS with software prefetching (the thesis's SWP, chapter V): the next neighbour's id and visited flag loaded an iteration ahead"},
+          {"harish_swpnc", "the same without the in-loop bound check, the last neighbour after the loop (SWPNC)"},
+          {"harish_unr2", "H-BFS's edge loop unrolled by two (UNR2): two ids, then two flags an iteration"},
+          {"harish_unr3", "unrolled by three (UNR3)"},
+          {"harish_unr2_swp", "unrolled by two with the next pair prefetched (UNR2_SWP)"},
+          {"harish_unr2_swpnc", "the same without the in-loop check (UNR2_SWPNC)"}};
 }
 
 std::vector<Variant> sssp_variants() {
@@ -286,7 +307,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
   const std::uint64_t cost = d.malloc(g.n * 4ull);
   d.memset(cost, 0xff, g.n * 4ull);
   run.put<std::uint32_t>(cost + src * 4ull, 0);
-  if (variant == "harish") {
+  if (const std::string expand = harish_kernel(variant); !expand.empty()) {
     const std::uint64_t mask = d.malloc(g.n), updating = d.malloc(g.n), visited = d.malloc(g.n);
     d.memset(mask, 0, g.n);
     d.memset(updating, 0, g.n);
@@ -294,7 +315,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
     run.put<std::uint8_t>(mask + src, 1);
     run.put<std::uint8_t>(visited + src, 1);
     until_done(run, [&](std::uint64_t over, int) {
-      run.launch("hbfs_kernel", g.n, Args() << dg.row << dg.col << mask << updating << visited << cost << g.n);
+      run.launch(expand, g.n, Args() << dg.row << dg.col << mask << updating << visited << cost << g.n);
       run.launch("hbfs_kernel2", g.n, Args() << mask << updating << visited << over << g.n);
     });
   } else if (variant == "unrolled") {

@@ -326,3 +326,146 @@ extern "C" __global__ void lsmst_compress(unsigned* comp, unsigned long long* cm
   comp[v] = ls_find(comp, v);
   cmin[v] = NO_EDGE;
 }
+
+// Chapter V's software prefetching and unrolling of H-BFS's edge loop (seed 004 section 5.5,
+// Figures 75-78 [G L1616-L1693]); hbfs_kernel is their Base. Each variant visits the same
+// neighbours with the same flag reads (visited is written only by hbfs_kernel2), so results are
+// Base's. `#pragma unroll 1`: the loops stay as written (nvcc does not unroll Base's either).
+__device__ __forceinline__ void hbfs_visit(unsigned id, unsigned char seen, unsigned next, unsigned* cost,
+                                           unsigned char* updating) {
+  if (!seen) {
+    cost[id] = next;
+    updating[id] = 1;
+  }
+}
+
+// The frontier test shared by every variant: v's edges [*start, *end) when v is on the frontier.
+__device__ __forceinline__ bool hbfs_frontier(const unsigned* row, unsigned char* mask, unsigned n, unsigned* v,
+                                              unsigned* start, unsigned* end) {
+  *v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (*v >= n || !mask[*v]) return false;
+  mask[*v] = 0;
+  *start = row[*v];
+  *end = row[*v + 1];
+  return true;
+}
+
+// SWP (Figure 76): the next neighbour's id and visited flag loaded into registers an iteration
+// ahead, the first before the loop, under an in-loop bound check.
+extern "C" __global__ void hbfs_swp(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                    const unsigned char* visited, unsigned* cost, unsigned n) {
+  unsigned v, start, end;
+  if (!hbfs_frontier(row, mask, n, &v, &start, &end) || start >= end) return;
+  unsigned next = cost[v] + 1, id = col[start];
+  unsigned char seen = visited[id];
+#pragma unroll 1
+  for (unsigned i = start; i < end; ++i) {
+    unsigned cur = id;
+    unsigned char cur_seen = seen;
+    if (i < end - 1) {
+      id = col[i + 1];
+      seen = visited[id];
+    }
+    hbfs_visit(cur, cur_seen, next, cost, updating);
+  }
+}
+
+// SWPNC (Figure 77): the same without the check, the last neighbour after the loop.
+extern "C" __global__ void hbfs_swpnc(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                      const unsigned char* visited, unsigned* cost, unsigned n) {
+  unsigned v, start, end;
+  if (!hbfs_frontier(row, mask, n, &v, &start, &end) || start >= end) return;
+  unsigned next = cost[v] + 1, id = col[start];
+  unsigned char seen = visited[id];
+#pragma unroll 1
+  for (unsigned i = start; i < end - 1; ++i) {
+    unsigned cur = id;
+    unsigned char cur_seen = seen;
+    id = col[i + 1];
+    seen = visited[id];
+    hbfs_visit(cur, cur_seen, next, cost, updating);
+  }
+  hbfs_visit(id, seen, next, cost, updating);
+}
+
+// UNR2 / UNR3 (Figure 78): K edges an iteration, their ids loaded, then their flags, then
+// visited; the remainder one at a time after the loop.
+template <unsigned K>
+__device__ void hbfs_unrolled(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                              const unsigned char* visited, unsigned* cost, unsigned n) {
+  unsigned v, start, end;
+  if (!hbfs_frontier(row, mask, n, &v, &start, &end)) return;
+  unsigned next = cost[v] + 1, unroll_end = start + (end - start) / K * K, i = start;
+#pragma unroll 1
+  for (; i < unroll_end; i += K) {
+    unsigned id[K];
+    unsigned char seen[K];
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) id[k] = col[i + k];
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) seen[k] = visited[id[k]];
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) hbfs_visit(id[k], seen[k], next, cost, updating);
+  }
+#pragma unroll 1
+  for (; i < end; ++i) {
+    unsigned id = col[i];
+    hbfs_visit(id, visited[id], next, cost, updating);
+  }
+}
+
+extern "C" __global__ void hbfs_unr2(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                     const unsigned char* visited, unsigned* cost, unsigned n) {
+  hbfs_unrolled<2>(row, col, mask, updating, visited, cost, n);
+}
+
+extern "C" __global__ void hbfs_unr3(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                     const unsigned char* visited, unsigned* cost, unsigned n) {
+  hbfs_unrolled<3>(row, col, mask, updating, visited, cost, n);
+}
+
+// UNR2_SWP / UNR2_SWPNC: unrolled by two, the next pair prefetched an iteration ahead (with the
+// bound check, or without it and the last pair after the loop); the odd edge after both.
+template <bool Check>
+__device__ void hbfs_unr2_prefetch(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                   const unsigned char* visited, unsigned* cost, unsigned n) {
+  unsigned v, start, end;
+  if (!hbfs_frontier(row, mask, n, &v, &start, &end)) return;
+  unsigned next = cost[v] + 1, unroll_end = start + (end - start) / 2 * 2;
+  if (unroll_end > start) {
+    unsigned id0 = col[start], id1 = col[start + 1];
+    unsigned char s0 = visited[id0], s1 = visited[id1];
+    unsigned last = Check ? unroll_end : unroll_end - 2;
+#pragma unroll 1
+    for (unsigned i = start; i < last; i += 2) {
+      unsigned c0 = id0, c1 = id1;
+      unsigned char cs0 = s0, cs1 = s1;
+      if (!Check || i + 2 < unroll_end) {
+        id0 = col[i + 2];
+        id1 = col[i + 3];
+        s0 = visited[id0];
+        s1 = visited[id1];
+      }
+      hbfs_visit(c0, cs0, next, cost, updating);
+      hbfs_visit(c1, cs1, next, cost, updating);
+    }
+    if (!Check) {
+      hbfs_visit(id0, s0, next, cost, updating);
+      hbfs_visit(id1, s1, next, cost, updating);
+    }
+  }
+  if (unroll_end < end) {
+    unsigned id = col[unroll_end];
+    hbfs_visit(id, visited[id], next, cost, updating);
+  }
+}
+
+extern "C" __global__ void hbfs_unr2_swp(const unsigned* row, const unsigned* col, unsigned char* mask,
+                                         unsigned char* updating, const unsigned char* visited, unsigned* cost, unsigned n) {
+  hbfs_unr2_prefetch<true>(row, col, mask, updating, visited, cost, n);
+}
+
+extern "C" __global__ void hbfs_unr2_swpnc(const unsigned* row, const unsigned* col, unsigned char* mask,
+                                           unsigned char* updating, const unsigned char* visited, unsigned* cost, unsigned n) {
+  hbfs_unr2_prefetch<false>(row, col, mask, updating, visited, cost, n);
+}
