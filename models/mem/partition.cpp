@@ -74,14 +74,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   f.first = first_sector(r.sectors);
   // Atomics' lines are always installed: they are performed in the L2 [G L965].
   if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
-  if (allocate) {
-    auto ev = l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f);
-    if (ev && !policies_.empty()) policies_.evicted(*ev);
-    if (ev && ev->dirty) {
-      ++writebacks_;
-      to_dram(ev->line, true, c, line_);
-    }
-  }
+  if (allocate) left(l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f), c);
   const std::uint32_t all = sector_mask(line_ / sector_);
   for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
     gpu(*p).served = tlm_glue::Served::dram;
@@ -132,12 +125,7 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
       // Write-back, write-validate: the line is installed dirty without a fetch (sector masks
       // keep partial writes correct in a real design; the timing path carries no data). A
       // sector cache validates only the sectors written.
-      auto ev = l2_.fill(line, true, true, nullptr, LineFill{g.sectors, g.sectors, 0, g.pc});
-      if (ev && !policies_.empty()) policies_.evicted(*ev);
-      if (ev && ev->dirty) {
-        ++writebacks_;
-        to_dram(ev->line, true, c + lat, line_);
-      }
+      left(l2_.fill(line, true, true, nullptr, LineFill{g.sectors, g.sectors, 0, g.pc}), c + lat);
     } else {  // write-evict, no-write-allocate: the store goes on to DRAM
       if (auto ev = l2_.invalidate(line); ev && !policies_.empty()) policies_.evicted(*ev);
       to_dram(line, true, c + lat, g.bytes);
@@ -167,14 +155,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
         policies_.accessed(r, look);
         if (to_l1(g)) {  // inclusion: the line may move to the L1, to come back when it leaves
           g.owned = policies_.copy_back(r);
-          if (!policies_.keep_on_hit(r))
-            if (auto ev = l2_.invalidate(line)) {
-              policies_.evicted(*ev);
-              if (ev->dirty) {
-                ++writebacks_;
-                to_dram(ev->line, true, c + lat, line_);
-              }
-            }
+          if (!policies_.keep_on_hit(r)) left(l2_.invalidate(line), c + lat);
         }
       }
       if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
@@ -230,9 +211,14 @@ bool MemoryPartition::to_l1(const tlm_glue::GpuRequest& g) {
 void MemoryPartition::copy_back(const tlm_glue::GpuRequest& g, sim::Cycle at) {
   const CacheRequest r = request(g);
   if (l2_.contains(g.line) || (!policies_.empty() && !policies_.allocate(r, l2_.victim(g.line)))) return;
-  auto ev = l2_.fill(g.line, false, policies_.empty() || policies_.insert_mru(r), nullptr, LineFill{g.sectors, 0, 0, g.pc});
-  if (ev && !policies_.empty()) policies_.evicted(*ev);
-  if (ev && ev->dirty) {
+  left(l2_.fill(g.line, false, policies_.empty() || policies_.insert_mru(r), nullptr, LineFill{g.sectors, 0, 0, g.pc}), at);
+}
+
+// A line left the slice (replaced or invalidated): the policies learn of it; a dirty one goes to DRAM.
+void MemoryPartition::left(const std::optional<CacheArray::Evicted>& ev, sim::Cycle at) {
+  if (!ev) return;
+  if (!policies_.empty()) policies_.evicted(*ev);
+  if (ev->dirty) {
     ++writebacks_;
     to_dram(ev->line, true, at, line_);
   }

@@ -67,6 +67,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   bool handle(tlm::tlm_generic_payload& p, sim::Cycle c);
   bool load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat);
   void copy_back(const tlm_glue::GpuRequest& g, sim::Cycle at);
+  void left(const std::optional<CacheArray::Evicted>& ev, sim::Cycle at);
   CacheRequest request(const tlm_glue::GpuRequest& g) const;  // what the policies see of it
   static bool to_l1(const tlm_glue::GpuRequest& g);           // a load whose line an L1 installs
   void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors = kWholeLine);
