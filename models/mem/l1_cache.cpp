@@ -28,6 +28,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
       write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
       perfect_(sim.config().get_bool("l1.perfect")),
+      copybacks_first_(sim.config().get_string("l1.copyback_order") == "before_misses"),
       input_(1),
       accesses_(sim.counter(*this, "accesses", "line accesses from the LD/ST unit", "accesses")),
       hits_stat_(sim.counter(*this, "hits", "load hits", "accesses")),
@@ -279,8 +280,9 @@ bool L1Cache::tick(sim::Cycle c) {
       client_.input_freed();
     }
   }
-  const bool copyback = !copybacks_.empty();
-  if ((copyback || (!miss_queue_.empty() && miss_queue_.front().ready <= c)) && mem_side.can_send(now)) {
+  const bool miss_ready = !miss_queue_.empty() && miss_queue_.front().ready <= c;
+  const bool copyback = !copybacks_.empty() && (copybacks_first_ || !miss_ready || copybacks_.size() >= miss_queue_size_);
+  if ((copyback || miss_ready) && mem_side.can_send(now)) {
     const Outgoing o = copyback ? Outgoing{c, copybacks_.front(), 0} : miss_queue_.front();
     if (copyback) copybacks_.pop_front();
     else miss_queue_.pop_front();

@@ -94,7 +94,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   Mshr<MemAccess> mshr_;
   CachePolicies policies_;
   const std::uint32_t latency_, line_, sector_, miss_queue_size_;
-  const bool write_back_, perfect_;
+  const bool write_back_, perfect_, copybacks_first_;
   sim::TimedQueue<MemAccess> input_;
   struct Outgoing {
     sim::Cycle ready;
@@ -102,7 +102,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
     std::uint32_t fetch;  // a fill of these sectors (the reply carries them); 0: the access itself goes
   };
   std::deque<Outgoing> miss_queue_;
-  std::deque<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion): sent before misses
+  std::deque<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion), l1.copyback_order
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back

@@ -222,7 +222,7 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     auto stats = nlohmann::json::parse(read_file(d.path() + "/" + name + "/stats.json"))["stats"];
     std::map<std::string, double> t;
-    for (const char* leaf : {"reply.flits", "request.flits", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed",
+    for (const char* leaf : {"reply.flits", "request.flits", "contention_cycles", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed",
                              ".storage_bits", ".fills_bypassed", ".moved", ".copybacks"})
       for (auto& [k, v] : stats.items())
         if (k.size() > std::strlen(leaf) && k.compare(k.size() - std::strlen(leaf), std::string::npos, leaf) == 0 &&
@@ -259,6 +259,10 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
   const auto excl = totals("exclusive", {"l2.inclusion=exclusive"});
   for (const char* leaf : {".fills_bypassed", ".moved", ".copybacks"}) EXPECT_GT(excl.at(leaf), 0) << leaf;
   EXPECT_GT(excl.at("request.flits"), base.at("request.flits"));
+  // Copy-backs after the misses ready to go: the same traffic, in another order.
+  const auto after = totals("exclusive_after", {"l2.inclusion=exclusive", "l1.copyback_order=after_misses"});
+  EXPECT_GT(after.at(".copybacks"), 0);
+  EXPECT_NE(after.at("contention_cycles"), excl.at("contention_cycles"));
   // Flexclusion: its exclusive leader sets act whatever PSEL says; an 11-bit PSEL a slice.
   const auto flex = totals("flexclusion", {"l2.inclusion=flexclusion"});
   EXPECT_GT(flex.at(".fills_bypassed"), 0);
