@@ -9,13 +9,9 @@ reply flits) and L2 insertions (fills installed and copy-backs). Prints markdown
 
 Usage: experiments/graph_memory_inclusion.py [--build build] [--jobs N] [--from-sweep DIR]
 """
-import argparse
-import concurrent.futures
-import os
-import tempfile
 
 import simulate as sim
-from graph_memory_study import GRAPHS, INCLUSION, KERNELS, STUDIED, hmean, kernel_speedup, run
+from graph_memory_study import INCLUSION, KERNELS, STUDIED, hmean, kernel_speedup, run
 
 CONFIGS = ("graphmem", "graphmem144")
 MECHS = list(INCLUSION)
@@ -30,16 +26,9 @@ def insertions(r):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--build", default="build")
-    p.add_argument("--jobs", type=int, default=os.cpu_count())
-    sim.add_sweep_option(p)
-    a = p.parse_args()
-    sim.use_sweep(a.from_sweep)
-    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    a, irrgpu = sim.study_options(__doc__)
     jobs = [(c, k, g, m) for c in CONFIGS for k in KERNELS for g in STUDIED for m in ["base"] + MECHS]
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = dict(zip(jobs, pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
+    results = sim.run_all(jobs, lambda *j: run(irrgpu, *j), a.jobs)
     if sim.planning():
         return
 

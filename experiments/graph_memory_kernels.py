@@ -10,10 +10,6 @@ measure is graph_memory_study.py's (the thesis's per-invocation IPC ratio). Prin
 
 Usage: experiments/graph_memory_kernels.py [--build build] [--jobs N] [--from-sweep DIR]
 """
-import argparse
-import concurrent.futures
-import os
-import tempfile
 
 import simulate as sim
 from graph_memory_study import (GRAPHS, KERNELS, MIN_WARP_INSTRUCTIONS, PAPER, bus_share, hmean, kernel_speedup, run,
@@ -28,17 +24,10 @@ MECHS = ["sector", "obm", "obm+sector"]
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--build", default="build")
-    p.add_argument("--jobs", type=int, default=os.cpu_count())
-    sim.add_sweep_option(p)
-    a = p.parse_args()
-    sim.use_sweep(a.from_sweep)
-    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    a, irrgpu = sim.study_options(__doc__)
     graphs = list(GRAPHS)
     jobs = [("graphmem", k, g, m) for k in ALL for g in graphs for m in ["base"] + MECHS]
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = dict(zip(jobs, pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
+    results = sim.run_all(jobs, lambda *j: run(irrgpu, *j), a.jobs)
     if sim.planning():
         return
 

@@ -2,11 +2,14 @@
 """What the study scripts share: one `irrgpu run` whose workload check must pass, or its results
 from a finished sweep (--from-sweep DIR: `irrgpu sweep run experiments/STUDY.yaml` runs the study's
 runs, locally or on Slurm, and then this script on them; docs/sweeps.md)."""
+import argparse
+import concurrent.futures
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 # Each `irrgpu run` option a sweep file names as a run field (apps/irrgpu/sweep/spec.cpp).
@@ -53,6 +56,26 @@ def figures():
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "irrgpu"))
     import plot
     return plot
+
+
+def study_options(doc, more=None):
+    """A study's command line: --build, --jobs, --from-sweep (taken into use), and whatever `more`
+    adds to the parser. Returns the options and the irrgpu to run."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=os.cpu_count())
+    add_sweep_option(p)
+    if more:
+        more(p)
+    a = p.parse_args()
+    use_sweep(a.from_sweep)
+    return a, os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+
+
+def run_all(jobs, fn, workers):
+    """{job: fn(*job, folder)} for every job, `workers` at a time, in a temporary folder."""
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        return dict(zip(jobs, pool.map(lambda j: fn(*j, tmp), jobs)))
 
 
 def add_sweep_option(parser):

@@ -280,7 +280,7 @@ std::string harish_kernel(const std::string& v) {
 bool bfs_variant(const std::string& v) {
   return !harish_kernel(v).empty() || v == "warp_centric" || v == "data_shared" || v == "unrolled";
 }
-bool sssp_variant(const std::string& v) { return v == "harish" || v == "unrolled"; }
+bool sssp_variant(const std::string& v) { return v == "harish" || v == "unrolled" || v == "warp_centric" || v == "data_shared"; }
 
 std::vector<Variant> bfs_variants() {
   return {{"harish", "Harish and Narayanan's BFS (the thesis's H-BFS): frontier, updating and visited flag arrays, Kernel and Kernel2 per level (workloads/kernels/graphmem.cu)"},
@@ -297,7 +297,9 @@ std::vector<Variant> bfs_variants() {
 
 std::vector<Variant> sssp_variants() {
   return {{"harish", "Harish and Narayanan's SSSP (the thesis's H-SSSP): DijkstraKernel1 lowers neighbours' tentative costs by atomicMin, DijkstraKernel2 settles them"},
-          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-SSSP): as bfs unrolled, with the edges' weights"}};
+          {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-SSSP): as bfs unrolled, with the edges' weights"},
+          {"warp_centric", "H-SSSP's relaxation warp-centric (chapter V's WARPC): a warp per 32 vertices, its lanes over each frontier vertex's edges; DijkstraKernel2 settles"},
+          {"data_shared", "data-driven (chapter V's DD): a thread per frontier vertex, a lowered neighbour joining the next frontier once a round through the block's queue in shared memory"}};
 }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
@@ -343,23 +345,36 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
   check_source(g, src);
   Runner run(d, kModule);
   DeviceGraph dg(d, g);
-  const bool harish = variant == "harish";
-  const std::uint64_t cost = d.malloc(g.n * 4ull), updating = harish ? d.malloc(g.n * 4ull) : 0, mask = harish ? d.malloc(g.n) : 0;
+  const bool flags = variant == "harish" || variant == "warp_centric";  // H-SSSP's arrays
+  const std::uint64_t cost = d.malloc(g.n * 4ull), updating = flags ? d.malloc(g.n * 4ull) : 0, mask = flags ? d.malloc(g.n) : 0;
   d.memset(cost, 0xff, g.n * 4ull);
   run.put<std::uint32_t>(cost + src * 4ull, 0);
-  if (harish) {
+  if (flags) {
     d.memset(updating, 0xff, g.n * 4ull);
     d.memset(mask, 0, g.n);
     run.put<std::uint32_t>(updating + src * 4ull, 0);
     run.put<std::uint8_t>(mask + src, 1);
+    const bool wc = variant == "warp_centric";
     until_done(run, [&](std::uint64_t over, int) {
-      run.launch("hsssp_kernel1", g.n, Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
+      run.launch(wc ? "sssp_wc" : "hsssp_kernel1", wc ? (g.n + 31) / 32 * 32 : g.n,
+                 Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
       run.launch("hsssp_kernel2", g.n, Args() << mask << cost << updating << over << g.n);
     });
-  } else {
+  } else if (variant == "unrolled") {
     until_done(run, [&](std::uint64_t changed, int) {
       run.launch("ls_sssp_drelax", g.n, Args() << dg.row << dg.col << dg.weight << cost << g.n << changed);
     });
+  } else {  // data_shared
+    const std::uint64_t a = d.malloc(g.n * 4ull), b = d.malloc(g.n * 4ull), count = d.malloc(4), queued = d.malloc(g.n * 4ull);
+    d.memset(queued, 0xff, g.n * 4ull);
+    run.put<std::uint32_t>(a, src);
+    std::uint64_t in = a, out = b;
+    for (std::uint32_t n = 1, round = 0; n; ++round) {
+      run.put<std::uint32_t>(count, 0);
+      run.launch("sssp_dd", n, Args() << dg.row << dg.col << dg.weight << cost << queued << round << in << n << out << count);
+      n = run.get<std::uint32_t>(count);
+      std::swap(in, out);
+    }
   }
   run.r.values = as_values(run.download<std::uint32_t>(cost, g.n));
   return run.r;

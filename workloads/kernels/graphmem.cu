@@ -76,6 +76,29 @@ extern "C" __global__ void bfs_wc(const unsigned* row, const unsigned* col, unsi
 // shared memory (a shared atomic), or to the global queue when that is full; at the block's end
 // the local queue is copied out with one global atomic [G L1435-L1437].
 #define LOCAL_QUEUE 512
+// A block's queue of new frontier vertices in shared memory, copied out to the global frontier
+// with one atomic at the block's end (to the global queue directly once full). Every thread of
+// the block calls start() and flush(). (bfs_dd below writes the same inline: kept as it was, so
+// that its instructions, and the BFS-DD results measured with them, stand.)
+struct BlockQueue {
+  unsigned items[LOCAL_QUEUE], count, base;
+  __device__ void start() {
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+  }
+  __device__ void push(unsigned v, unsigned* out, unsigned* out_count) {
+    unsigned slot = atomicAdd(&count, 1u);
+    if (slot < LOCAL_QUEUE) items[slot] = v;
+    else out[atomicAdd(out_count, 1u)] = v;
+  }
+  __device__ void flush(unsigned* out, unsigned* out_count) {
+    __syncthreads();
+    unsigned local = min(count, (unsigned)LOCAL_QUEUE);
+    if (threadIdx.x == 0) base = atomicAdd(out_count, local);
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < local; k += blockDim.x) out[base + k] = items[k];
+  }
+};
 extern "C" __global__ void bfs_dd(const unsigned* row, const unsigned* col, unsigned* level, const unsigned* in,
                                   unsigned in_count, unsigned* out, unsigned* out_count) {
   __shared__ unsigned queue[LOCAL_QUEUE];
@@ -468,4 +491,38 @@ extern "C" __global__ void hbfs_unr2_swp(const unsigned* row, const unsigned* co
 extern "C" __global__ void hbfs_unr2_swpnc(const unsigned* row, const unsigned* col, unsigned char* mask,
                                            unsigned char* updating, const unsigned char* visited, unsigned* cost, unsigned n) {
   hbfs_unr2_prefetch<false>(row, col, mask, updating, visited, cost, n);
+}
+
+// Chapter V's SSSP strategies beside H-SSSP (topology-driven, seed 004 section 5.2 [G L1460]):
+// warp-centric, H-SSSP's relaxation with a warp per 32 vertices (its lanes over each frontier
+// vertex's edges, as BFS-WC), settled by hsssp_kernel2...
+extern "C" __global__ void sssp_wc(const unsigned* row, const unsigned* col, const unsigned* w, unsigned char* mask,
+                                   const unsigned* cost, unsigned* updating_cost, unsigned n) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32, first = t - lane;
+  for (unsigned v = first; v < first + 32 && v < n; ++v) {
+    if (!mask[v]) continue;
+    unsigned beg = row[v], len = row[v + 1] - beg, cv = cost[v];
+    for (unsigned i = lane; i < len; i += 32) atomicMin(&updating_cost[col[beg + i]], cv + w[beg + i]);
+  }
+  __syncwarp();
+  if (t < n) mask[t] = 0;  // each lane clears its own vertex once the warp is past it
+}
+
+// ... and data-driven, as BFS-DD: a thread per frontier vertex; a neighbour it lowers joins the
+// next frontier once a round (queued[] holds the round it last joined), through the block's
+// queue in shared memory.
+extern "C" __global__ void sssp_dd(const unsigned* row, const unsigned* col, const unsigned* w, unsigned* dist,
+                                   unsigned* queued, unsigned round, const unsigned* in, unsigned in_count, unsigned* out,
+                                   unsigned* out_count) {
+  __shared__ BlockQueue q;
+  q.start();
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < in_count) {
+    unsigned v = in[i], dv = dist[v];
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      unsigned u = col[e], alt = dv + w[e];
+      if (alt < dist[u] && atomicMin(&dist[u], alt) > alt && atomicExch(&queued[u], round) != round) q.push(u, out, out_count);
+    }
+  }
+  q.flush(out, out_count);
 }
