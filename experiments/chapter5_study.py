@@ -22,7 +22,7 @@ CONFIG = "gtx980"
 # allows (the road network's depth scales with its length).
 GRAPHS = {"in-2004": ("rmat:scale=15,edge_factor=20", "web crawl: degree 19.7, power law, BFS depth 26"),
           "coPapersDBLP": ("rmat:scale=13,edge_factor=56", "co-authorship: degree 56.4, depth 15"),
-          "great-britain": ("grid:rows=4,cols=2048", "street network: degree 2.1, depth 6,389"),
+          "great-britain": ("grid:rows=8,cols=512", "street network: degree 2.1, depth 6,389"),
           "er-22": ("random:n=32768,m=750000", "Erdos-Renyi: degree 22.9, depth 7"),
           "rgg-22": ("rgg:n=32768,radius=0.0119", "random geometric: degree 14.5, depth 1,141")}
 STRATEGIES = {"TPLGY": "harish", "WARPC": "warp_centric", "DD": "data_shared", "unrolled": "unrolled"}
