@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The graph-memory thesis's kernels (seed 004 Table 4/9 [G L549-L566, L890-L912]; docs/workloads.md):
-// Harish and Narayanan's BFS (Kernel, Kernel2) and SSSP (DijkstraKernel1, 2) over frontier flag
-// arrays, warp-centric BFS (BFS-WC, Hong et al.: a warp per 32 vertices, its lanes over each
-// one's edges), data-driven BFS with a block queue in shared memory (BFS-DD, SHOC), and
-// Pannotia-style graph colouring (CLR) and Luby's maximal independent set (MIS) with random
-// priorities. Flags are bytes, as the originals' bool arrays.
+// The graph-memory thesis's kernels (seed 004 Table 4/9 [G L549-L566, L890-L912], chapter V):
+// Harish and Narayanan's BFS, SSSP and STCON over frontier flag arrays, warp-centric BFS (BFS-WC,
+// Hong et al.), data-driven BFS with a block queue in shared memory (BFS-DD, SHOC), Pannotia-style
+// colouring (CLR), Luby's MIS, LonestarGPU's unrolled drelax (LS-BFS, LS-SSSP), Boruvka's MST
+// (H-MST, LS-MST), chapter V's SSSP strategies and H-BFS edge loops (docs/workloads.md). Flags
+// are bytes, as the originals' bool arrays.
 #define INF 0xffffffffu
 
 // H-BFS: each frontier vertex's thread visits its neighbours (Load-A: the edge, Load-B: its
