@@ -101,10 +101,17 @@ def invocations(snapshots):
 
 def thesis_speedup(base, mech):
     """The thesis's measure [G L948]: per invocation the IPC ratio (the same launches in the same
-    order with every policy), over the invocations of at least MIN_WARP_INSTRUCTIONS."""
-    assert len(base["invocations"]) == len(mech["invocations"])
-    return [(m[2] / m[1]) / (b[2] / b[1]) for b, m in zip(base["invocations"], mech["invocations"])
-            if b[2] >= MIN_WARP_INSTRUCTIONS]
+    order with every policy), over the invocations of at least MIN_WARP_INSTRUCTIONS. A kernel
+    whose launches depend on timing (the unrolled ones stop when a launch lowers nothing, and how
+    much one launch does depends on the order its threads run in) has no pairs: then the IPC
+    ratio of its invocations of that size together, once."""
+    b_inv, m_inv = base["invocations"], mech["invocations"]
+    if len(b_inv) != len(m_inv):
+        def ipc(inv):
+            big = [i for i in inv if i[2] >= MIN_WARP_INSTRUCTIONS]
+            return sum(i[2] for i in big) / sum(i[1] for i in big) if big else 0
+        return [ipc(m_inv) / ipc(b_inv)] if ipc(b_inv) and ipc(m_inv) else []
+    return [(m[2] / m[1]) / (b[2] / b[1]) for b, m in zip(b_inv, m_inv) if b[2] >= MIN_WARP_INSTRUCTIONS]
 
 
 def kernel_speedup(results, config, kernel, graphs, mechanism):
