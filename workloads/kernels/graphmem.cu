@@ -374,41 +374,36 @@ __device__ __forceinline__ bool hbfs_frontier(const unsigned* row, unsigned char
 }
 
 // SWP (Figure 76): the next neighbour's id and visited flag loaded into registers an iteration
-// ahead, the first before the loop, under an in-loop bound check.
-extern "C" __global__ void hbfs_swp(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
-                                    const unsigned char* visited, unsigned* cost, unsigned n) {
+// ahead, the first before the loop, under an in-loop bound check; SWPNC (Figure 77): the same
+// without the check, the loop one short and the last neighbour after it.
+template <bool Check>
+__device__ void hbfs_prefetch(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                              const unsigned char* visited, unsigned* cost, unsigned n) {
   unsigned v, start, end;
   if (!hbfs_frontier(row, mask, n, &v, &start, &end) || start >= end) return;
   unsigned next = cost[v] + 1, id = col[start];
   unsigned char seen = visited[id];
 #pragma unroll 1
-  for (unsigned i = start; i < end; ++i) {
+  for (unsigned i = start; i < (Check ? end : end - 1); ++i) {
     unsigned cur = id;
     unsigned char cur_seen = seen;
-    if (i < end - 1) {
+    if (!Check || i < end - 1) {
       id = col[i + 1];
       seen = visited[id];
     }
     hbfs_visit(cur, cur_seen, next, cost, updating);
   }
+  if (!Check) hbfs_visit(id, seen, next, cost, updating);
 }
 
-// SWPNC (Figure 77): the same without the check, the last neighbour after the loop.
+extern "C" __global__ void hbfs_swp(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
+                                    const unsigned char* visited, unsigned* cost, unsigned n) {
+  hbfs_prefetch<true>(row, col, mask, updating, visited, cost, n);
+}
+
 extern "C" __global__ void hbfs_swpnc(const unsigned* row, const unsigned* col, unsigned char* mask, unsigned char* updating,
                                       const unsigned char* visited, unsigned* cost, unsigned n) {
-  unsigned v, start, end;
-  if (!hbfs_frontier(row, mask, n, &v, &start, &end) || start >= end) return;
-  unsigned next = cost[v] + 1, id = col[start];
-  unsigned char seen = visited[id];
-#pragma unroll 1
-  for (unsigned i = start; i < end - 1; ++i) {
-    unsigned cur = id;
-    unsigned char cur_seen = seen;
-    id = col[i + 1];
-    seen = visited[id];
-    hbfs_visit(cur, cur_seen, next, cost, updating);
-  }
-  hbfs_visit(id, seen, next, cost, updating);
+  hbfs_prefetch<false>(row, col, mask, updating, visited, cost, n);
 }
 
 // UNR2 / UNR3 (Figure 78): K edges an iteration, their ids loaded, then their flags, then
