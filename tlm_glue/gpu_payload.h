@@ -47,6 +47,8 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   bool uncached = false;         // a load the L1 did not look up: its reply completes it, fills nothing
   bool copyback = false;         // a clean line an L1 evicted, written back to its L2 slice (a write of the line)
   bool owned = false;            // on a load's reply: the L2 kept no copy; the L1 copies the line back when it evicts it
+  std::uint8_t hint = 0;         // a load: its L1's policies' bits for the L2's (mem::CachePolicy::hint)
+  std::uint8_t feedback = 0;     // on a load's reply: the L2's policies' bits for the L1's (CachePolicy::feedback)
 };
 
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a

@@ -61,6 +61,8 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
                                            const dats::DependencyGraph& graph, std::uint64_t node_array,
                                            std::uint64_t edge_array) override;
   void copy(std::uint64_t bytes) override;
+  // Gives the cache policies that track regions (a region table) the allocations of this launch.
+  void allocated(const std::map<std::uint64_t, std::uint64_t>& base_to_bytes) override;
   std::uint64_t resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,
                                 const core::ptx::Resources& resources) const override;
   std::vector<std::string> outstanding() const override;

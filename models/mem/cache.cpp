@@ -145,4 +145,24 @@ bool CachePolicies::copy_back(const CacheRequest& r) const {
   return any;
 }
 
+std::uint8_t CachePolicies::hint(const CacheRequest& r) const {
+  std::uint8_t bits = 0;
+  for (const auto& p : list_) bits |= p->hint(r);
+  return bits;
+}
+
+std::uint8_t CachePolicies::feedback(const CacheRequest& r) const {
+  std::uint8_t bits = 0;
+  for (const auto& p : list_) bits |= p->feedback(r);
+  return bits;
+}
+
+void CachePolicies::filled(const CacheRequest& r) const {
+  for (const auto& p : list_) p->filled(r);
+}
+
+void CachePolicies::allocated(const std::vector<Region>& regions) const {
+  for (const auto& p : list_) p->allocated(regions);
+}
+
 }  // namespace irr::mem

@@ -96,13 +96,23 @@ class CacheArray {
 
 // What a policy sees of a request: its line, the load's PC, the sectors it reads, the SM it came
 // from (the L2's policies tell cores apart), and whether it is an L1's copy-back of a line it
-// evicted rather than a load.
+// evicted rather than a load (at an L1's fill: whether the L1 is to copy the line back, the L2
+// having kept none). `hint`: side-band bits between a mechanism's two halves — at an L2 slice,
+// those the requesting L1's policies attached to the miss (CachePolicy::hint); at an L1's fill,
+// those the L2's policies attached to the reply (CachePolicy::feedback). Their meaning is the
+// mechanism's own.
 struct CacheRequest {
   std::uint64_t line = 0;
   std::uint64_t pc = 0;
   std::uint32_t sectors = kWholeLine;
   std::uint32_t sm = 0;
   bool copyback = false;
+  std::uint8_t hint = 0;
+};
+
+// An allocation the runtime made in device memory (a cudaMalloc region).
+struct Region {
+  std::uint64_t base = 0, size = 0;
 };
 
 // Hooks that change a cache's behaviour: fill granularity (sector fetch, spatial predictors),
@@ -130,6 +140,15 @@ class CachePolicy {
   virtual bool keep_on_hit(const CacheRequest&) { return true; }
   // An L2 answering an L1's load: whether that L1 copies the line back when it evicts it.
   virtual bool copy_back(const CacheRequest&) { return false; }
+  // An L1 miss going to the next level: bits for that level's policies (CacheRequest::hint there).
+  virtual std::uint8_t hint(const CacheRequest&) { return 0; }
+  // An L2 slice answering an L1's load (hit or fill): bits for that L1's policies.
+  virtual std::uint8_t feedback(const CacheRequest&) { return 0; }
+  // An L1's fill arrived (installed or not): r.hint is the L2's feedback, r.copyback the duty to
+  // copy the line back.
+  virtual void filled(const CacheRequest&) {}
+  // The runtime's allocations at a kernel launch, in address order (the region table's source).
+  virtual void allocated(const std::vector<Region>&) {}
   // Storage the mechanism adds, in bits (its tables; reported in statistics and docs/memory.md).
   virtual std::uint64_t storage_bits() const { return 0; }
 };
@@ -148,6 +167,10 @@ class CachePolicies {
   void evicted(const CacheArray::Evicted& e) const;
   bool keep_on_hit(const CacheRequest& r) const;  // every policy keeps it
   bool copy_back(const CacheRequest& r) const;    // some policy asks for it
+  std::uint8_t hint(const CacheRequest& r) const;      // every policy's bits, or-ed
+  std::uint8_t feedback(const CacheRequest& r) const;  // every policy's bits, or-ed
+  void filled(const CacheRequest& r) const;
+  void allocated(const std::vector<Region>& regions) const;
 
  private:
   std::vector<std::unique_ptr<CachePolicy>> list_;

@@ -132,7 +132,9 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       mshr_.merge(a.line, a);
       if (missing) {
         mshr_.widen(a.line, missing);
-        to_network(a, c + latency_, missing);
+        MemAccess m = a;
+        if (!policies_.empty()) m.hint = policies_.hint(r);
+        to_network(m, c + latency_, missing);
       }
       if (!policies_.empty()) policies_.accessed(r, look);
       release(a);
@@ -153,9 +155,13 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
     const std::uint32_t present = look == CacheArray::Lookup::sector_miss ? array_.valid_sectors(a.line) : 0;
     fetch = policies_.fetch(r, present) & ~present & sector_mask(line_ / sector_);
   }
-  if (!policies_.empty()) policies_.accessed(r, look);
-  mshr_.allocate(a.line, a, fetch);
-  to_network(a, c + latency_, fetch);
+  MemAccess m = a;
+  if (!policies_.empty()) {
+    policies_.accessed(r, look);
+    m.hint = policies_.hint(r);
+  }
+  mshr_.allocate(a.line, m, fetch);
+  to_network(m, c + latency_, fetch);
   release(a);
   return true;
 }
@@ -168,7 +174,8 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   LineFill f{g.sectors};
   if (!policies_.empty()) {  // what the policies decide with and learn from (no cost without them)
     const std::vector<MemAccess>& waiting = mshr_.requests(g.line);
-    const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_};
+    const CacheRequest r{g.line, waiting.front().pc, waiting.front().sectors, sm_, g.owned, g.feedback};
+    policies_.filled(r);
     if (!array_.contains(g.line)) install = policies_.allocate(r, array_.victim(g.line));
     f = LineFill{g.sectors, 0, first_sector(r.sectors), r.pc};
     for (const MemAccess& w : waiting) f.used |= w.sectors;
@@ -302,6 +309,7 @@ bool L1Cache::tick(sim::Cycle c) {
     g.to_unit = o.access.unit_partition >= 0;
     g.uncached = o.access.uncached;
     g.copyback = o.access.copyback;
+    g.hint = o.access.hint;
     g.tag = o.access.tag;
     g.issued_ps = now;
     p.set_address(o.access.access == Access::atomic ? o.access.address : o.access.line);

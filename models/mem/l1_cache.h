@@ -40,6 +40,7 @@ struct MemAccess {
   std::uint32_t tag = 0;
   bool uncached = false;  // a load the L1 passes to the L2 without a lookup or an allocation
   bool copyback = false;  // a clean line the L1 evicted, going back to the L2 (GpuRequest::copyback)
+  std::uint8_t hint = 0;  // a miss: the policies' bits for the L2's (GpuRequest::hint)
 };
 
 class L1Client {

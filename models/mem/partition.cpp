@@ -70,7 +70,9 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
     allocate = allocate || !gpu(*p).no_allocate;
     f.used |= gpu(*p).sectors;
   }
-  const CacheRequest r{line, f.pc, gpu(*pending.front()).sectors, gpu(*pending.front()).sm};
+  CacheRequest r{line, f.pc, gpu(*pending.front()).sectors, gpu(*pending.front()).sm};
+  r.hint = ~0;  // what every load waiting for the line asks of the policies
+  for (auto* p : pending) r.hint &= gpu(*p).hint;
   f.first = first_sector(r.sectors);
   // Atomics' lines are always installed: they are performed in the L2 [G L965].
   if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
@@ -78,7 +80,10 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   const std::uint32_t all = sector_mask(line_ / sector_);
   for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
     gpu(*p).served = tlm_glue::Served::dram;
-    if (!policies_.empty() && to_l1(gpu(*p))) gpu(*p).owned = policies_.copy_back(request(gpu(*p)));
+    if (!policies_.empty() && to_l1(gpu(*p))) {
+      gpu(*p).feedback = policies_.feedback(request(gpu(*p)));
+      gpu(*p).owned = policies_.copy_back(request(gpu(*p)));
+    }
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
   }
@@ -154,6 +159,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
       if (!policies_.empty()) {
         policies_.accessed(r, look);
         if (to_l1(g)) {  // inclusion: the line may move to the L1, to come back when it leaves
+          g.feedback = policies_.feedback(r);
           g.owned = policies_.copy_back(r);
           if (!policies_.keep_on_hit(r)) left(l2_.invalidate(line), c + lat);
         }
@@ -199,7 +205,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
 }
 
 CacheRequest MemoryPartition::request(const tlm_glue::GpuRequest& g) const {
-  return {g.line, g.pc, l2_.sectored() ? g.sectors & sector_mask(line_ / sector_) : kWholeLine, g.sm, g.copyback};
+  return {g.line, g.pc, l2_.sectored() ? g.sectors & sector_mask(line_ / sector_) : kWholeLine, g.sm, g.copyback, g.hint};
 }
 
 bool MemoryPartition::to_l1(const tlm_glue::GpuRequest& g) {

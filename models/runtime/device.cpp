@@ -134,6 +134,7 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   LaunchStats st;
   const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
   core::GridStats g;
+  if (backend_) backend_->allocated(allocations_);
   if (deps && backend_) {
     // The graph in device memory, where the dependency-aware scheduler reads it from, for this launch.
     const std::vector<std::uint8_t> nodes = dats::node_array(*deps);

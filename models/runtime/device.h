@@ -36,6 +36,9 @@ class Backend {
                                  const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                                  const core::ptx::Resources& resources) = 0;
   virtual void copy(std::uint64_t bytes) = 0;  // host <-> device transfer time
+  // The allocations in device memory (base -> bytes) as a kernel is launched, for hardware that
+  // tracks them (a region table the runtime fills at each launch [seed 004 L808]).
+  virtual void allocated(const std::map<std::uint64_t, std::uint64_t>& /*base_to_bytes*/) {}
   // CTAs of this shape the whole device holds at once; 0 when it cannot say.
   virtual std::uint64_t resident_blocks(const core::ptx::Function&, Dim3 /*block*/, std::uint32_t /*dynamic_shared*/,
                                         const core::ptx::Resources&) const {

@@ -249,7 +249,7 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
     EXPECT_LT(p.at("reply.flits"), base.at("reply.flits")) << g;
     EXPECT_GT(p.at(".storage_bits"), 0) << g;
   }
-  for (const char* b : {"mat", "adaptive", "obm"}) {
+  for (const char* b : {"mat", "adaptive", "obm", "bypass_copyback"}) {
     const auto p = totals(b, {std::string("l1.bypass=") + b, std::string("l2.bypass=") + b});
     EXPECT_GT(p.at(".decisions"), 1000) << b;
     EXPECT_GT(p.at(".bypassed"), 0) << b;
@@ -268,6 +268,40 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
   EXPECT_GT(flex.at(".fills_bypassed"), 0);
   EXPECT_LT(flex.at(".fills_bypassed"), excl.at(".fills_bypassed"));
   EXPECT_EQ(flex.at(".storage_bits"), 11 * 6);
+}
+
+// Region exclusion and bypass + copyback under H-BFS, the runtime's allocations their regions:
+// regions turn private, their misses ask the L2 to let the L1 copy back, copies go back and are
+// given back; B+C also bypasses the L2 for regions without reuse. The results stay right.
+TEST(Cli, RegionPoliciesActInAGpuRun) {
+  TempDir d;
+  auto totals = [&](const std::string& name, std::vector<std::string> sets) {
+    std::vector<std::string> args = {"run", "-c", "graphmem", "-q", "--workload", "bfs", "--variant", "harish",
+                                     "--graph", "random:n=16384,m=98304", "-o", d.path() + "/" + name};
+    for (const auto& s : sets) args.insert(args.end(), {"-s", s});
+    auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << name;
+    auto stats = nlohmann::json::parse(read_file(d.path() + "/" + name + "/stats.json"))["stats"];
+    std::map<std::string, double> t;
+    for (auto& [k, v] : stats.items())
+      for (const char* leaf : {"copyback_hints", "bypass_hints", "bypassed", "copybacks", "moved", "storage_bits"})
+        if (k.find(".total.") == std::string::npos && k.size() > std::strlen(leaf) &&
+            k.compare(k.size() - std::strlen(leaf), std::string::npos, leaf) == 0)
+          t[std::string(k.find("partition") != std::string::npos ? "l2." : "l1.") + leaf] += v["value"].get<double>();
+    return t;
+  };
+  const auto rex = totals("rex", {"l2.inclusion=region_exclusion"});
+  for (const char* k : {"l1.copyback_hints", "l2.bypassed", "l2.copybacks", "l2.moved"}) EXPECT_GT(rex.at(k), 0) << k;
+  EXPECT_EQ(rex.at("l1.bypass_hints"), 0);
+  EXPECT_EQ(rex.at("l2.storage_bits"), 6144 * 7);  // 5,376 B, the thesis's figure [G L1128]
+  const auto bc = totals("bc", {"l1.bypass=bypass_copyback", "l2.bypass=bypass_copyback"});
+  for (const char* k : {"l1.copyback_hints", "l1.bypass_hints", "l2.bypassed", "l2.copybacks", "l2.moved"})
+    EXPECT_GT(bc.at(k), 0) << k;
+  EXPECT_GT(bc.at("l1.storage_bits"), rex.at("l1.storage_bits"));  // the PTT, UPAT and PTT index bits
+  EXPECT_NE(run_cli({"run", "-c", "graphmem", "-q", "-s", "l2.inclusion=exclusive", "-s", "l2.bypass=bypass_copyback"})
+                .err.find("cannot be combined with l2.inclusion: exclusive"),
+            std::string::npos);
 }
 
 // Every predictor at both levels under a kernel whose atomics go one per thread to the L2 (each

@@ -7,6 +7,7 @@
 #include "models/mem/policy/bypass.h"
 #include "models/mem/policy/granularity.h"
 #include "models/mem/policy/inclusion.h"
+#include "models/mem/policy/region.h"
 #include "testbenches/common/testing.h"
 
 using namespace irr;
@@ -266,4 +267,198 @@ TEST(CachePolicy, FlexclusionDuelsNonInclusionAgainstExclusion) {
   EXPECT_EQ(p.psel(), 0u);
   EXPECT_EQ(p.storage_bits(), 3u);
   EXPECT_THROW(make_inclusion(b.site, "flexclusion"), Error);  // 16 of each in a 4-set L2
+}
+
+// Table 12 [G L1109-L1120], row by row (its duplicated first row once), and the combinations with
+// an unknown it leaves out: no bypass at the level that does not know.
+TEST(CachePolicy, BypassCopybackFollowsTable12) {
+  using region::Action;
+  using region::decide;
+  using R = region::Reuse;
+  const Action none{}, l1{true, false, false}, l2{false, true, false}, both{true, true, false}, back{false, true, true};
+  EXPECT_EQ(decide(R::no, R::no, R::no), both);
+  EXPECT_EQ(decide(R::no, R::no, R::yes), back);
+  EXPECT_EQ(decide(R::no, R::yes, R::no), l1);
+  EXPECT_EQ(decide(R::no, R::yes, R::yes), l1);
+  EXPECT_EQ(decide(R::yes, R::no, R::no), l2);
+  EXPECT_EQ(decide(R::yes, R::no, R::yes), back);
+  EXPECT_EQ(decide(R::yes, R::yes, R::no), none);
+  EXPECT_EQ(decide(R::yes, R::yes, R::yes), none);
+  EXPECT_EQ(decide(R::no, R::unknown, R::unknown), l1);
+  EXPECT_EQ(decide(R::unknown, R::no, R::yes), back);
+  EXPECT_EQ(decide(R::unknown, R::unknown, R::unknown), none);
+  EXPECT_EQ(decide(R::yes, R::unknown, R::unknown), none);
+  EXPECT_EQ(decide(R::unknown, R::yes, R::no), none);
+  EXPECT_EQ(decide(R::unknown, R::no, R::no), l2);
+}
+
+// Listing 3 and the worked example [G L819-L825]: core 3 fills, its own hit is private reuse,
+// core 5's is shared; a refill clears the bits. Copy-backs are marked and given back to their
+// copier; hinted fills are not installed.
+TEST(CachePolicy, RegionTagsMarkWhoReusesALine) {
+  Bench b;
+  RegionTags p(b.site, "region_exclusion", 16);
+  auto from = [](unsigned sm, std::uint8_t hint = 0) {
+    CacheRequest r{0x1000, 8, 1, sm};
+    r.hint = hint;
+    return r;
+  };
+  ASSERT_TRUE(p.allocate(from(3), std::nullopt));
+  b.array.fill(0x1000, false, true);
+  EXPECT_EQ(p.feedback(from(3)), 0);
+  p.accessed(from(3), CacheArray::Lookup::hit);
+  EXPECT_EQ(p.feedback(from(3)), region::kPrivate);
+  EXPECT_FALSE(p.tag(0x1000)->shared);
+  p.accessed(from(5), CacheArray::Lookup::hit);
+  EXPECT_EQ(p.feedback(from(5)), region::kPrivate | region::kShared);
+  EXPECT_TRUE(p.keep_on_hit(from(3, region::kCopyBack | region::kBypassL2)));  // not a copied-back line
+  EXPECT_FALSE(p.copy_back(from(3, region::kCopyBack | region::kBypassL2)));
+  p.evicted({0x1000, false});
+  EXPECT_EQ(p.tag(0x1000), nullptr);
+  ASSERT_TRUE(p.allocate(from(5), std::nullopt));  // the refill: core 5's, bits cleared
+  EXPECT_EQ(p.tag(0x1000)->core, 5u);
+  EXPECT_EQ(p.feedback(from(5)), 0);
+  EXPECT_EQ(p.feedback(from(7)), region::kShared);  // another core answered by the same fill shares it
+  b.array.invalidate(0x1000);
+  p.evicted({0x1000, false});
+  // Hinted fills are not installed; with copy-back the L1 keeps the line and copies it back.
+  EXPECT_FALSE(p.allocate(from(3, region::kBypassL2), std::nullopt));
+  EXPECT_FALSE(p.copy_back(from(3, region::kBypassL2)));
+  EXPECT_FALSE(p.allocate(from(3, region::kCopyBack | region::kBypassL2), std::nullopt));
+  EXPECT_TRUE(p.copy_back(from(3, region::kCopyBack | region::kBypassL2)));
+  CacheRequest back = from(3);
+  back.copyback = true;
+  ASSERT_TRUE(p.allocate(back, std::nullopt));
+  b.array.fill(0x1000, false, true);
+  EXPECT_TRUE(p.tag(0x1000)->copied_back);
+  EXPECT_TRUE(p.keep_on_hit(from(5, region::kCopyBack | region::kBypassL2)));  // another core's hit
+  EXPECT_TRUE(p.keep_on_hit(from(3)));  // its copier no longer asks for it (the region turned shared)
+  EXPECT_TRUE(p.copy_back(from(3, region::kCopyBack | region::kBypassL2)));
+  EXPECT_FALSE(p.keep_on_hit(from(3, region::kCopyBack | region::kBypassL2)));  // given back
+  EXPECT_EQ(b.tb.stat("cache.region_exclusion.decisions"), 4);
+  EXPECT_EQ(b.tb.stat("cache.region_exclusion.bypassed"), 2);
+  EXPECT_EQ(b.tb.stat("cache.region_exclusion.copybacks"), 1);
+  EXPECT_EQ(b.tb.stat("cache.region_exclusion.moved"), 1);
+  EXPECT_EQ(p.storage_bits(), 8u * (4 + 3));  // 8 lines: 4-bit core id, SR, PR, CB [G L1128]
+}
+
+// Listing 4's update and the worked example: 1,280 fills, 30 shared and 10 private hits halve to
+// 640 / 15 / 5 against a threshold of 10: shared reuse, no private reuse. A region whose hits are
+// all private turns exclusive: its misses ask the L2 to let the L1 copy back.
+TEST(CachePolicy, RegionTrackingLearnsEachRegionsReuse) {
+  Bench b;
+  RegionTracking t;
+  t.period = 1000000;
+  RegionReuse p(b.site, "region_exclusion", t);
+  const std::uint64_t shared = 0x10000, pvt = 0x20000, cold = 0x30000;
+  p.allocated({{shared, 0x10000}, {pvt, 0x10000}, {cold, 0x10000}});
+  auto fill = [&](std::uint64_t line, std::uint8_t bits) {
+    CacheRequest r{line, 8, 1, 0};
+    r.hint = bits;
+    p.filled(r);
+  };
+  for (int i = 0; i < 1280; ++i)
+    fill(shared + 128 * (i % 64), i < 30 ? region::kShared : i < 40 ? region::kPrivate : 0);
+  for (int i = 0; i < 100; ++i) fill(pvt + 128 * (i % 64), i < 10 ? region::kPrivate : 0);
+  EXPECT_EQ(p.hint({pvt, 8, 1, 0}), 0);  // not trained yet: unknown
+  EXPECT_EQ(p.rtt(cold), nullptr);       // never filled: no entry
+  p.update();
+  const auto* s = p.rtt(shared);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->acc, 640u);
+  EXPECT_EQ(s->shd_hits, 15u);
+  EXPECT_EQ(s->pvt_hits, 5u);
+  EXPECT_TRUE(s->shared);
+  EXPECT_FALSE(s->pvt);
+  EXPECT_TRUE(p.rtt(pvt)->pvt);
+  EXPECT_FALSE(p.rtt(pvt)->shared);
+  EXPECT_EQ(p.hint({shared + 256, 8, 1, 0}), 0);
+  EXPECT_EQ(p.hint({pvt + 256, 8, 1, 0}), region::kCopyBack | region::kBypassL2);
+  EXPECT_EQ(p.hint({0x90000, 8, 1, 0}), 0);  // in no region
+  EXPECT_EQ(b.tb.stat("cache.region_exclusion.copyback_hints"), 1);
+  // An entry with no accesses is left as it is; flags, once set, stay set (as listed).
+  for (int i = 0; i < 7; ++i) p.update();
+  EXPECT_EQ(p.rtt(shared)->acc, 5u);
+  p.update();
+  p.update();
+  p.update();
+  EXPECT_EQ(p.rtt(shared)->acc, 0u);
+  p.update();
+  EXPECT_TRUE(p.rtt(shared)->shared);
+  // The region table keeps the lowest-addressed allocations; entries of regions gone are freed.
+  RegionTracking small = t;
+  small.region_table = 2;
+  RegionReuse q(b.other, "region_exclusion", small);
+  q.allocated({{shared, 0x10000}, {pvt, 0x10000}, {cold, 0x10000}});
+  EXPECT_EQ(q.regions().size(), 2u);
+  EXPECT_EQ(q.region_of(cold + 4), std::nullopt);
+  EXPECT_EQ(q.region_of(pvt + 0xFFFF), std::optional<std::uint64_t>(pvt));
+  EXPECT_EQ(q.region_of(pvt + 0x10000), std::nullopt);
+  p.allocated({{pvt, 0x10000}});
+  EXPECT_EQ(p.rtt(shared), nullptr);
+  EXPECT_NE(p.rtt(pvt), nullptr);
+}
+
+// B+C: regions without reuse bypass the L2; the RTT's least-used entry goes to the first untracked
+// region when the untracked ones were used more [G L864]; the PTT learns per PC whether the lines
+// it fetches are hit in the L1 (hits credited to the fetching PC) and bypasses the L1 for PCs
+// whose are not, untracked PCs counted in the UPAT and taking over the least-used entry [G L1124].
+TEST(CachePolicy, BypassCopybackTracksPcsAndReplacesEntries) {
+  Bench b;
+  RegionTracking t;
+  t.rtt = 1;
+  t.ptt = 1;
+  t.upat = 2;
+  t.period = 4;
+  t.l2_bypass = true;
+  t.l1_bypass = true;
+  RegionReuse p(b.site, "bypass_copyback", t);
+  const std::uint64_t a = 0x10000, c = 0x20000;
+  p.allocated({{a, 0x10000}, {c, 0x10000}});
+  p.filled({a, 8, 1, 0});  // region a takes the one RTT entry
+  p.filled({c, 8, 1, 0});  // c is untracked
+  p.filled({c + 128, 8, 1, 0});
+  // PC 0x100 takes the PTT entry; its line 0x1000 is hit by PC 0x200, which is untracked.
+  b.array.fill(0x1000, false, true, nullptr, LineFill{kWholeLine, 0, 0, 0x100});
+  p.accessed({0x1000, 0x100, 1, 0}, CacheArray::Lookup::miss);
+  p.accessed({0x1000, 0x200, 1, 0}, CacheArray::Lookup::hit);
+  p.accessed({0x1000, 0x200, 1, 0}, CacheArray::Lookup::hit);
+  EXPECT_EQ(p.ptt(0x100)->hits, 2u);
+  EXPECT_EQ(p.ptt(0x200), nullptr);
+  p.accessed({0x2000, 0x100, 1, 0}, CacheArray::Lookup::miss);  // the fourth access: the update
+  EXPECT_EQ(b.tb.stat("cache.bypass_copyback.updates"), 1);
+  // Untracked c (2 fills) beat a (1): a's entry is c's now, untrained.
+  EXPECT_EQ(p.rtt(a), nullptr);
+  ASSERT_NE(p.rtt(c), nullptr);
+  EXPECT_FALSE(p.rtt(c)->trained);
+  EXPECT_EQ(b.tb.stat("cache.bypass_copyback.rtt_replacements"), 1);
+  // PC 0x100 (acc 2) was used as much as the UPAT's 0x200 (2): it stays, trained with reuse.
+  ASSERT_NE(p.ptt(0x100), nullptr);
+  EXPECT_TRUE(p.ptt(0x100)->trained);
+  EXPECT_TRUE(p.ptt(0x100)->reuse);
+  EXPECT_TRUE(p.allocate({0x3000, 0x100, 1, 0}, std::nullopt));
+  // A period where 0x100's lines are never hit and 0x200 is used more: 0x200 takes the entry.
+  for (int i = 0; i < 3; ++i) p.accessed({0x4000u + 128u * i, 0x200, 1, 0}, CacheArray::Lookup::miss);
+  p.accessed({0x5000, 0x100, 1, 0}, CacheArray::Lookup::miss);
+  EXPECT_EQ(p.ptt(0x100), nullptr);
+  ASSERT_NE(p.ptt(0x200), nullptr);
+  EXPECT_EQ(b.tb.stat("cache.bypass_copyback.ptt_replacements"), 1);
+  for (int i = 0; i < 4; ++i) p.accessed({0x6000u + 128u * i, 0x200, 1, 0}, CacheArray::Lookup::miss);
+  EXPECT_TRUE(p.ptt(0x200)->trained);
+  EXPECT_FALSE(p.ptt(0x200)->reuse);  // no hits: its fills bypass the L1
+  EXPECT_FALSE(p.allocate({0x7000, 0x200, 1, 0}, std::nullopt));
+  CacheRequest owned{0x7000, 0x200, 1, 0, true};
+  EXPECT_TRUE(p.allocate(owned, std::nullopt));  // unless the L1 is to copy the line back
+  // Region c, now trained with neither reuse (its fills came after the update that made it an
+  // entry): its misses bypass the L2.
+  p.filled({c, 8, 1, 0});
+  p.filled({c + 128, 8, 1, 0});
+  for (int i = 0; i < 4; ++i) p.accessed({0x8000u + 128u * i, 0x200, 1, 0}, CacheArray::Lookup::miss);
+  EXPECT_TRUE(p.rtt(c)->trained);
+  EXPECT_EQ(p.hint({c + 256, 0x200, 1, 0}), region::kBypassL2);
+  EXPECT_EQ(b.tb.stat("cache.bypass_copyback.bypass_hints"), 1);
+  EXPECT_EQ(b.tb.stat("cache.bypass_copyback.bypassed"), 1);
+  // Region table 31 x 96 bits, RTT 1 x (5 + 4 + 48), untracked 16, CB bits 8; PTT 1 x (32 + 3 + 32),
+  // UPAT 2 x 16, PTT index 8 x 1.
+  EXPECT_EQ(p.storage_bits(), 31u * 96 + 57 + 16 + 8 + 67 + 32 + 8);
 }

@@ -31,7 +31,8 @@ struct Outcome {
   double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts, l2_hits, reply_flits, request_flits;
 };
 
-Outcome run(const std::string& trace, std::vector<std::string> sets) {
+// `regions`: the allocations the runtime would give the caches' policies at a launch.
+Outcome run(const std::string& trace, std::vector<std::string> sets, const std::vector<mem::Region>& regions = {}) {
   TempDir d;
   std::vector<std::string> base = {
       "gpu.num_sms=1", "l2.partitions=1", "clocks.core=1GHz", "clocks.interconnect=1GHz", "clocks.l2=1GHz",
@@ -42,6 +43,7 @@ Outcome run(const std::string& trace, std::vector<std::string> sets) {
   base.insert(base.end(), sets.begin(), sets.end());
   Testbench tb(base, "gtx480");
   auto& m = tb.add<mem::MemorySystem>("memory");
+  if (!regions.empty()) m.l1(0).policies().allocated(regions);
   tb.run();
   return {m.generator(0).history(), tb.stat("memory.sm0_l1.mshr_merges"), tb.stat("memory.sm0_l1.reservation_fails"),
           tb.stat("memory.partition0.atomic.serialisation_stalls"), tb.stat("memory.partition0.dram.row_hits"),
@@ -215,6 +217,26 @@ TEST(MemTiming, ExclusiveL2KeepsWhatTheL1Evicted) {
   EXPECT_EQ(r.history[3].second, kL2Hit);
   EXPECT_EQ(r.l2_hits, 2);
   EXPECT_EQ(r.request_flits, 4 + 3 * kReplyFlits);  // and three copy-backs (A, B, A) of a line each
+}
+
+// Region exclusion on one core: A and B (one L1 set) are hit in the L2 by the core that filled
+// them: private reuse. The update at the fifth access trains the region (4 fills, 2 private hits
+// halve to 2 and 1 > 2/64): private only. From then on its new lines bypass the L2 (C, D), the L1
+// copies each back when it evicts it, and the copy is given back to the L1 at its copier's next
+// hit: C and D, one L1 set, take turns in the L1, the other always in the L2.
+TEST(MemTiming, RegionExclusionKeepsPrivateLinesInOneLevel) {
+  std::string t;
+  for (unsigned long a : {0x0ul, 0x400ul, 0x0ul, 0x400ul, 0x0ul, 0x800ul, 0xC00ul, 0x800ul, 0xC00ul, 0x800ul}) t += one(0, "ld", a);
+  auto sets = std::vector<std::string>{"l1.size=1KiB", "l1.ways=1", "l2.inclusion=region_exclusion", "region_tracking.period=5"};
+  Outcome r = run(t, sets, {{0x0, 0x10000}});
+  ASSERT_EQ(r.history.size(), 10u);
+  const std::vector<unsigned> expected = {dram_miss(Ld), dram_miss(Ld), kL2Hit, kL2Hit, kL2Hit, dram_miss(Ld),
+                                          dram_miss(Ld), kL2Hit, kL2Hit, kL2Hit};
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(r.history[i].second, expected[i]) << "load " << i;
+  EXPECT_EQ(r.l2_hits, 6);
+  // Ten loads' headers, and four copy-backs of a line each: C as D arrives, then D, C, D as each
+  // of loads 7-9 brings the other back.
+  EXPECT_EQ(r.request_flits, 10 + 4 * kReplyFlits);
 }
 
 TEST(MemTiming, BypassedFillIsNotInstalled) {

@@ -6,6 +6,7 @@
 #include "models/mem/policy/bypass.h"
 #include "models/mem/policy/granularity.h"
 #include "models/mem/policy/inclusion.h"
+#include "models/mem/policy/region.h"
 #include "sim/error.h"
 
 namespace irr::mem {
@@ -92,6 +93,37 @@ std::unique_ptr<CachePolicy> make_inclusion(const PolicySite& site, const std::s
   return std::make_unique<Inclusion>(site, leaders, static_cast<std::uint32_t>(c.get_uint("flexclusion.psel_bits")));
 }
 
+// Region exclusion (l2.inclusion region_exclusion) and bypass + copyback (l1/l2.bypass
+// bypass_copyback): one mechanism with a half on each L1 and a half on each L2 slice; nullptr when
+// neither is on. B+C extends R-EX: with both keys the mechanism is B+C.
+std::unique_ptr<CachePolicy> make_region(const PolicySite& site, const std::string& level) {
+  const sim::Config& c = site.sim.config();
+  const std::string inclusion = c.get_string("l2.inclusion");
+  const bool l1_bypass = c.get_string("l1.bypass") == "bypass_copyback", l2_bypass = c.get_string("l2.bypass") == "bypass_copyback";
+  const bool at_l2 = l2_bypass || inclusion == "region_exclusion";
+  if (l2_bypass && inclusion != "non_inclusive" && inclusion != "region_exclusion")
+    throw Error("l2.bypass: bypass_copyback extends region exclusion; it cannot be combined with l2.inclusion: " + inclusion,
+                Error::Kind::config);
+  const std::string name = l1_bypass || l2_bypass ? "bypass_copyback" : "region_exclusion";
+  const auto cores = static_cast<std::uint32_t>(c.get_uint("gpu.num_sms"));
+  if (level == "l2") return at_l2 ? std::make_unique<RegionTags>(site, name, cores) : nullptr;
+  if (!at_l2 && !l1_bypass) return nullptr;
+  RegionTracking t;
+  const auto get = [&](const char* leaf) { return static_cast<std::uint32_t>(c.get_uint(std::string("region_tracking.") + leaf)); };
+  t.region_table = get("region_table");
+  t.rtt = get("rtt_entries");
+  t.ptt = get("ptt_entries");
+  t.upat = get("upat_entries");
+  t.counter_bits = get("counter_bits");
+  t.period = get("period");
+  t.divisor = get("divisor");
+  t.exclusion = at_l2;
+  t.l2_bypass = l2_bypass;
+  t.l1_bypass = l1_bypass;
+  t.cores = cores;
+  return std::make_unique<RegionReuse>(site, name, t);
+}
+
 void install_policies(const PolicySite& site, const std::string& level, CachePolicies& into) {
   const sim::Config& c = site.sim.config();
   const std::string granularity = c.get_string(level + ".granularity"), bypass = c.get_string(level + ".bypass");
@@ -102,8 +134,10 @@ void install_policies(const PolicySite& site, const std::string& level, CachePol
     site.array.set_sectored(true);
     into.add(make_granularity(site, granularity));
   }
-  if (bypass != "none") into.add(make_bypass(site, bypass));
-  if (level == "l2" && c.get_string("l2.inclusion") != "non_inclusive") into.add(make_inclusion(site, c.get_string("l2.inclusion")));
+  if (bypass != "none" && bypass != "bypass_copyback") into.add(make_bypass(site, bypass));
+  const std::string inclusion = c.get_string("l2.inclusion");
+  if (level == "l2" && inclusion != "non_inclusive" && inclusion != "region_exclusion") into.add(make_inclusion(site, inclusion));
+  if (auto region = make_region(site, level)) into.add(std::move(region));
   for (const auto& p : into.list())
     if (p->storage_bits())
       site.counter(p->name(), "storage_bits", "storage the mechanism adds to this cache", "bits") += p->storage_bits();

@@ -8,7 +8,9 @@
 //  - bypass: mat (memory address table), adaptive (Gao and Wilkerson's adaptive bypass), obm
 //    (optimal bypass monitor);
 //  - inclusion between L1 and L2 (l2.inclusion): exclusive, flexclusion (set dueling between
-//    non-inclusion and exclusion).
+//    non-inclusion and exclusion), region_exclusion (per allocated region, from its reuse);
+//  - bypass_copyback (l1/l2.bypass): region exclusion with regions of no reuse bypassing the L2
+//    and PCs of no L1 reuse bypassing the L1.
 // Each keeps its own tables, sized by its config section, and its statistics under the cache's.
 #pragma once
 
@@ -56,5 +58,6 @@ inline double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11
 std::unique_ptr<CachePolicy> make_granularity(const PolicySite& site, const std::string& kind);
 std::unique_ptr<CachePolicy> make_bypass(const PolicySite& site, const std::string& kind);
 std::unique_ptr<CachePolicy> make_inclusion(const PolicySite& site, const std::string& kind);
+std::unique_ptr<CachePolicy> make_region(const PolicySite& site, const std::string& level);
 
 }  // namespace irr::mem
