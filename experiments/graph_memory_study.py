@@ -38,6 +38,7 @@ FINE = {"sector": ["l1.granularity=sector", "l2.granularity=sector"],
         "lamar": ["l1.granularity=lamar", "l2.granularity=sector"],
         "nap": ["l1.granularity=nap", "l2.granularity=sector"]}
 BYPASS = {k: [f"l1.bypass={k}", f"l2.bypass={k}"] for k in ("mat", "adaptive", "obm")}
+BYPASS["b+c"] = ["l1.bypass=bypass_copyback", "l2.bypass=bypass_copyback"]  # bypass + copyback (the thesis's)
 COMBINED = {"obm+sector": BYPASS["obm"] + FINE["sector"]}
 MECHANISMS = {"base": [], **FINE, **BYPASS, **COMBINED}
 # The same machine with a quarter of the DRAM's width (25.2 GB/s), line against sector fetch:
@@ -47,17 +48,18 @@ EXTRA = {"narrow base": NARROW + ["l1.granularity=line", "l2.granularity=line"],
 # The thesis's "L1 and L2" mode [G L1284-L1302]: each cache its own predictor.
 BOTH = {f"{k} L1+L2": [f"l1.granularity={k}", f"l2.granularity={k}"] for k in ("spp", "lamar", "nap")}
 EXTRA.update(BOTH)
-AT_144 = ["base", *FINE, "obm"]
+EXTRA["b+c L2"] = ["l2.bypass=bypass_copyback"]  # the thesis's "L2 only" bypass mode [G L1150-L1161]
+AT_144 = ["base", *FINE, "obm", "b+c"]
 # Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
-INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion")}
+INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "region_exclusion")}
 SETTINGS = {**MECHANISMS, **EXTRA, **INCLUSION}  # every mechanism a run may name
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
 MIN_WARP_INSTRUCTIONS = 1_000_000 / 16
 # The thesis's averages [G L1278, L1306, L1163, L1212, L1317].
 PAPER = {"graphmem": {"sector": 1.39, "spp": 1.39, "lamar": 1.38, "nap": 1.40, "mat": 1.03, "adaptive": 1.04,
-                      "obm": 1.14, "obm+sector": 1.54},
-         "graphmem144": {"sector": 1.14, "spp": 1.15, "lamar": 1.14, "nap": 1.17, "obm": 1.12}}
+                      "obm": 1.14, "b+c": 1.09, "obm+sector": 1.54},
+         "graphmem144": {"sector": 1.14, "spp": 1.15, "lamar": 1.14, "nap": 1.17, "obm": 1.12, "b+c": 1.08}}
 
 
 def run(irrgpu, config, kernel, graph, mechanism, tmp):
@@ -80,7 +82,8 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
             "filled": total(".sectors_filled"), "used": total(".sectors_used"),
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed"),
             "request_flits": total("interconnect.request.flits"), "l2_misses": total(".l2.misses"), "l2_hits": total(".l2.hits"),
-            "fills_bypassed": total(".fills_bypassed"), "copybacks": total(".copybacks"), "moved": total(".moved"),
+            "fills_bypassed": total(".fills_bypassed") + total(".l2.region_exclusion.bypassed"),
+            "copybacks": total(".copybacks"), "moved": total(".moved"),
             "instructions": stats["gpu.total.warp_instructions"]["value"],
             "invocations": invocations(out["snapshots"])}
 
@@ -137,20 +140,24 @@ def main():
     p.add_argument("--kernel", nargs="*", default=[k[0] for k in KERNELS], help="of " + ", ".join(
         k[0] for k in KERNELS + OPTIONAL))
     p.add_argument("--plot", default="")
+    p.add_argument("--mechanism", nargs="*", default=[], choices=[m for m in MECHANISMS if m != "base"] + list(EXTRA),
+                   help="only these (and the baseline): their speedup tables alone")
     sim.add_sweep_option(p)
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     kernels = [k for k in KERNELS + OPTIONAL if k[0] in a.kernel]
+    chosen = lambda ms: [m for m in ms if not a.mechanism or m == "base" or m in a.mechanism]
     jobs = [(c, k, g, m) for c in ("graphmem", "graphmem144") for k in kernels for g in a.graph
-            for m in (list(MECHANISMS) + list(EXTRA) if c == "graphmem" else AT_144)]
+            for m in chosen(list(MECHANISMS) + list(EXTRA) if c == "graphmem" else AT_144)]
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip(jobs, pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
     if sim.planning():
         return
 
     for config, title in (("graphmem", "100.8 GB/s"), ("graphmem144", "144 GB/s")):
-        mechs = [m for m in (MECHANISMS if config == "graphmem" else AT_144) if m != "base"]
+        mechs = [m for m in chosen(list(MECHANISMS) + [e for e in EXTRA if e in a.mechanism] if config == "graphmem"
+                                   else AT_144) if m != "base"]
         print(f"\n### Speedup over the baseline, {title}\n")
         print("Per kernel: the harmonic mean over its invocations (of 62,500 warp instructions or more) on both "
               "inputs of the IPC ratio; all: the harmonic mean over kernels; whole runs: the harmonic mean over "
@@ -168,6 +175,8 @@ def main():
         print("| **all (ours)** | " + " | ".join(f"**{hmean(per[m]):.2f}**" for m in mechs) + " |")
         print("| whole runs (ours) | " + " | ".join(f"{hmean(whole[m]):.2f}" for m in mechs) + " |")
         print("| thesis | " + " | ".join(f"{PAPER[config].get(m, float('nan')):.2f}" for m in mechs) + " |")
+    if a.mechanism:
+        return
 
     print("\n### What the mechanisms did (100.8 GB/s, summed over kernels and inputs)\n")
     print("| mechanism | DRAM reads | DRAM bus busy (cycles) | reply flits | L1 hits | sectors used / fetched | "

@@ -36,7 +36,8 @@ RegionReuse::RegionReuse(const PolicySite& site, const std::string& name, const 
       bypass_hints_(site.counter(name, "bypass_hints", "misses sent asking the L2 to bypass", "misses")),
       updates_(site.counter(name, "updates", "periodic updates of the tracking tables", "updates")),
       rtt_replaced_(site.counter(name, "rtt_replacements", "region tracking entries given to an untracked region", "entries")),
-      ptt_replaced_(site.counter(name, "ptt_replacements", "PC tracking entries given to an untracked PC", "entries")) {}
+      ptt_replaced_(site.counter(name, "ptt_replacements", "PC tracking entries given to an untracked PC", "entries")),
+      hint_probe_(site.probe(name, "hint", 2, "the last miss's hint to the L2: 1 bypass it, 3 bypass it and copy back")) {}
 
 void RegionReuse::allocated(const std::vector<Region>& regions) {
   regions_.assign(regions.begin(), regions.begin() + std::min<std::size_t>(regions.size(), t_.region_table));
@@ -107,15 +108,16 @@ void RegionReuse::accessed(const CacheRequest& r, CacheArray::Lookup l) {
 std::uint8_t RegionReuse::hint(const CacheRequest& r) {
   const auto [shared, pvt] = l2_reuse(r.line);
   const region::Action a = region::decide(Reuse::unknown, shared, pvt);
+  std::uint8_t bits = 0;
   if (a.copy_back && t_.exclusion) {
     ++copyback_hints_;
-    return region::kCopyBack | region::kBypassL2;
-  }
-  if (a.bypass_l2 && !a.copy_back && t_.l2_bypass) {
+    bits = region::kCopyBack | region::kBypassL2;
+  } else if (a.bypass_l2 && t_.l2_bypass) {
     ++bypass_hints_;
-    return region::kBypassL2;
+    bits = region::kBypassL2;
   }
-  return 0;
+  hint_probe_.set(bits);
+  return bits;
 }
 
 // Each L1 fill counts for its region, with the reuse the L2 reported (Listing 4).

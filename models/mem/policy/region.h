@@ -104,6 +104,7 @@ class RegionReuse : public Bypass {
   std::vector<Untracked> upat_;
   std::uint32_t accesses_ = 0;  // this period's
   sim::Counter &copyback_hints_, &bypass_hints_, &updates_, &rtt_replaced_, &ptt_replaced_;
+  sim::Probe& hint_probe_;
 };
 
 class RegionTags : public Bypass {
