@@ -49,6 +49,7 @@ EXTRA = {"narrow base": NARROW + ["l1.granularity=line", "l2.granularity=line"],
 BOTH = {f"{k} L1+L2": [f"l1.granularity={k}", f"l2.granularity={k}"] for k in ("spp", "lamar", "nap")}
 EXTRA.update(BOTH)
 EXTRA["b+c L2"] = ["l2.bypass=bypass_copyback"]  # the thesis's "L2 only" bypass mode [G L1150-L1161]
+EXTRA["b+c period 8192"] = BYPASS["b+c"] + ["region_tracking.period=8192"]  # its tables' period (not given) 8x ours
 AT_144 = ["base", *FINE, "obm", "b+c"]
 # Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
 INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "region_exclusion")}

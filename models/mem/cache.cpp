@@ -107,6 +107,24 @@ void CacheArray::lock(std::uint64_t line, bool locked) {
   if (Way* w = find(line)) w->locked = locked;
 }
 
+std::optional<CacheArray::Evicted> VictimBuffer::insert(const CacheArray::Evicted& e) {
+  held_.push_back(e);
+  if (held_.size() <= lines_) return std::nullopt;
+  CacheArray::Evicted oldest = held_.front();
+  held_.erase(held_.begin());
+  return oldest;
+}
+
+std::optional<CacheArray::Evicted> VictimBuffer::take(std::uint64_t line) {
+  for (auto it = held_.begin(); it != held_.end(); ++it)
+    if (it->line == line) {
+      CacheArray::Evicted e = *it;
+      held_.erase(it);
+      return e;
+    }
+  return std::nullopt;
+}
+
 void CachePolicies::accessed(const CacheRequest& r, CacheArray::Lookup l) const {
   for (const auto& p : list_) p->accessed(r, l);
 }

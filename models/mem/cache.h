@@ -94,6 +94,24 @@ class CacheArray {
   std::uint64_t clock_ = 0;
 };
 
+// A small fully associative buffer of the clean lines an array replaced, LRU (a victim cache,
+// Jouppi): a line held is still in the level, and a hit gives it back to the array.
+class VictimBuffer {
+ public:
+  explicit VictimBuffer(std::size_t lines) : lines_(lines) {}
+  bool enabled() const { return lines_ != 0; }
+  // Holds `e` as the newest; returns the oldest line when that pushes it out.
+  std::optional<CacheArray::Evicted> insert(const CacheArray::Evicted& e);
+  std::optional<CacheArray::Evicted> take(std::uint64_t line);  // the line, removed, if held
+  void erase(std::uint64_t line) { take(line); }
+  void clear() { held_.clear(); }
+  std::size_t size() const { return held_.size(); }
+
+ private:
+  std::size_t lines_;
+  std::vector<CacheArray::Evicted> held_;  // oldest first
+};
+
 // What a policy sees of a request: its line, the load's PC, the sectors it reads, the SM it came
 // from (the L2's policies tell cores apart), and whether it is an L1's copy-back of a line it
 // evicted rather than a load (at an L1's fill: whether the L1 is to copy the line back, the L2

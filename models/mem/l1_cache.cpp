@@ -22,7 +22,9 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       array_(sim.config().get_size("l1.size"), static_cast<std::uint32_t>(sim.config().get_uint("l1.ways")),
              static_cast<std::uint32_t>(sim.config().get_size("l1.line_size")), "l1.size"),
       mshr_(sim.config().get_uint("l1.mshrs"), sim.config().get_uint("l1.mshr_merge")),
+      victims_(sim.config().get_size("l1.victim_cache") / sim.config().get_size("l1.line_size")),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.latency"))),
+      victim_latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.victim_latency"))),
       line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
       sector_(static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
       miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
@@ -47,6 +49,14 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
                                   "requests waiting for the network")),
       trace_(sim.txn_trace()) {
   if (trace_) track_ = trace_->track("SM " + std::to_string(sm), "l1");
+  if (sim.config().get_size("l1.victim_cache") % line_)
+    throw Error("l1.victim_cache: " + std::to_string(sim.config().get_size("l1.victim_cache")) +
+                    " B is not a whole number of l1.line_size lines", Error::Kind::config);
+  if (victims_.enabled()) {
+    if (sim.config().get_string("l1.granularity") != "line")
+      throw Error("l1.victim_cache holds whole lines: it needs l1.granularity: line", Error::Kind::config);
+    victim_hits_ = &sim.counter(*this, "victim_hits", "of the hits, in the victim buffer", "accesses");
+  }
   install_policies({sim, *this, "", array_, line_ / sector_}, "l1", policies_);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
@@ -85,6 +95,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
       return false;
     }
     ++accesses_;
+    if (a.access == Access::store) victims_.erase(a.line);  // its copy would be stale
     if (a.uncached) {  // counted a miss: the L1 does not serve it
       ++misses_;
       to_network(a, c + latency_, 0);
@@ -121,6 +132,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       release(a);
       return true;
     }
+    if (victims_.enabled() && from_victims(a, r, c)) return true;
   }
   if (pending) {
     // Sectors neither in flight nor cached need a fetch of their own (sector caches only).
@@ -185,24 +197,62 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   if (install) {
     auto ev = array_.fill(g.line, false, mru, nullptr, f);
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
-    if (ev && !policies_.empty()) policies_.evicted(*ev);
-    if (ev && (ev->dirty || ev->copyback)) {  // a write-back, or a clean line the L2 gave up
-      MemAccess wb;
-      wb.access = Access::store;
-      wb.line = ev->line;
-      wb.address = ev->line;
-      wb.bytes = line_;
-      wb.sectors = ~0u;
-      wb.id = ~0ull;  // nobody waits for it
-      wb.copyback = !ev->dirty;
-      if (wb.copyback) copybacks_.push_back(wb);
-      else miss_queue_.push_back({c, wb, 0});
-    }
+    replaced(ev, c);
   }
   for (MemAccess a : mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; })) {
     a.served = g.served;
     complete(a);
   }
+}
+
+// A load missing in the array finds its line in the victim buffer: the two swap, and the load
+// completes as a hit l1.victim_latency cycles later than one in the array.
+bool L1Cache::from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle c) {
+  auto v = victims_.take(a.line);
+  if (!v) return false;
+  bool installed = false;
+  auto ev = array_.fill(v->line, false, true, &installed, LineFill{v->valid, v->used, v->first, v->pc, v->copyback});
+  if (!installed) {  // every way of its set locked: it stays where it is and the load misses
+    victims_.insert(*v);
+    return false;
+  }
+  if (!locks_.empty() && locks_.count(a.line)) array_.lock(a.line, true);
+  replaced(ev, c);
+  ++accesses_;
+  ++hits_stat_;
+  ++*victim_hits_;
+  const sim::Cycle done = c + latency_ + victim_latency_;
+  hits_.insert(std::upper_bound(hits_.begin(), hits_.end(), done, [](sim::Cycle d, const auto& h) { return d < h.first; }),
+               {done, a});
+  if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
+  release(a);
+  return true;
+}
+
+// The array replaced a line: a clean one waits in the victim buffer (pushing out its oldest) when
+// there is one, and leaves otherwise.
+void L1Cache::replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle c) {
+  if (!ev) return;
+  if (!policies_.empty()) policies_.evicted(*ev);
+  if (victims_.enabled() && !ev->dirty) {
+    if (auto out = victims_.insert(*ev)) leave(*out, c);
+  } else {
+    leave(*ev, c);
+  }
+}
+
+void L1Cache::leave(const CacheArray::Evicted& e, sim::Cycle c) {
+  if (!e.dirty && !e.copyback) return;  // a write-back, or a clean line the L2 gave up
+  MemAccess wb;
+  wb.access = Access::store;
+  wb.line = e.line;
+  wb.address = e.line;
+  wb.bytes = line_;
+  wb.sectors = ~0u;
+  wb.id = ~0ull;  // nobody waits for it
+  wb.copyback = !e.dirty;
+  if (wb.copyback) copybacks_.push_back(wb);
+  else miss_queue_.push_back({c, wb, 0});
 }
 
 bool L1Cache::lock(std::uint64_t line, std::uint32_t warp) {

@@ -4,7 +4,9 @@
 // a miss allocates an MSHR (or merges into the one for its line) and goes, after the tag lookup,
 // through the miss queue to the request network; a full MSHR table or miss queue is a
 // reservation failure: the access waits and retries. Policies (models/mem/policy/) may fetch
-// only some sectors of a line and decide at each fill whether to install it. Global stores write-evict with no write
+// only some sectors of a line and decide at each fill whether to install it. With l1.victim_cache
+// the clean lines it replaces wait in a victim buffer, whose hits swap back in l1.victim_latency
+// cycles after the lookup. Global stores write-evict with no write
 // allocate (Fermi) or, with l1.write_policy: write_back, dirty a line they hit; either way a store
 // that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1.
 #pragma once
@@ -68,6 +70,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   CacheArray& array() { return array_; }
   void invalidate_all() {
     array_.clear();
+    victims_.clear();
     locks_.clear();
   }
   // Counted line locks (DAC's lock counters in the tag array [seed 001 L621]): a lock held for
@@ -82,6 +85,9 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   bool handle(const MemAccess& a, sim::Cycle c);
   bool load(const MemAccess& a, sim::Cycle c);
   void filled(const tlm_glue::GpuRequest& g, sim::Cycle c);
+  bool from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle c);  // a hit in the victim buffer
+  void replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle c);  // a line the array gave up
+  void leave(const CacheArray::Evicted& e, sim::Cycle c);  // a line leaving the L1: written or copied back
   void to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch);
   void complete(const MemAccess& a) { done_.push_back(a); }
   void release(const MemAccess& a);  // a load of a's warp releases that warp's lock on its line
@@ -94,7 +100,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   CacheArray array_;
   Mshr<MemAccess> mshr_;
   CachePolicies policies_;
-  const std::uint32_t latency_, line_, sector_, miss_queue_size_;
+  VictimBuffer victims_;
+  const std::uint32_t latency_, victim_latency_, line_, sector_, miss_queue_size_;
   const bool write_back_, perfect_, copybacks_first_;
   sim::TimedQueue<MemAccess> input_;
   struct Outgoing {
@@ -114,6 +121,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::map<std::uint64_t, std::vector<std::uint32_t>> locks_;  // line -> the warps holding a lock on it
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;
+  sim::Counter* victim_hits_ = nullptr;  // with a victim buffer
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;
   sim::Probe& miss_queue_probe_;

@@ -223,7 +223,7 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
     auto stats = nlohmann::json::parse(read_file(d.path() + "/" + name + "/stats.json"))["stats"];
     std::map<std::string, double> t;
     for (const char* leaf : {"reply.flits", "request.flits", "contention_cycles", ".sectors_filled", ".sectors_used", ".decisions", ".bypassed",
-                             ".storage_bits", ".fills_bypassed", ".moved", ".copybacks"})
+                             ".storage_bits", ".fills_bypassed", ".moved", ".copybacks", ".victim_hits"})
       for (auto& [k, v] : stats.items())
         if (k.size() > std::strlen(leaf) && k.compare(k.size() - std::strlen(leaf), std::string::npos, leaf) == 0 &&
             k.find(".total.") == std::string::npos)
@@ -268,6 +268,14 @@ TEST(Cli, GraphMemoryPoliciesActInAWholeRun) {
   EXPECT_GT(flex.at(".fills_bypassed"), 0);
   EXPECT_LT(flex.at(".fills_bypassed"), excl.at(".fills_bypassed"));
   EXPECT_EQ(flex.at(".storage_bits"), 11 * 6);
+  // Table 11's 1 KB victim buffer per L1: some misses find their line there.
+  EXPECT_GT(totals("victim", {"l1.victim_cache=1KiB"}).at(".victim_hits"), 0);
+  EXPECT_EQ(base.count(".victim_hits"), 0u);
+  EXPECT_NE(run_cli({"run", "-c", "graphmem", "-q", "-s", "l1.victim_cache=100B"}).err.find("not a whole number of l1.line_size"),
+            std::string::npos);
+  EXPECT_NE(run_cli({"run", "-c", "graphmem", "-q", "-s", "l1.victim_cache=1KiB", "-s", "l1.granularity=sector"})
+                .err.find("needs l1.granularity: line"),
+            std::string::npos);
 }
 
 // Region exclusion and bypass + copyback under H-BFS, the runtime's allocations their regions:

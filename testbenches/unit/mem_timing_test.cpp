@@ -239,6 +239,43 @@ TEST(MemTiming, RegionExclusionKeepsPrivateLinesInOneLevel) {
   EXPECT_EQ(r.request_flits, 10 + 4 * kReplyFlits);
 }
 
+// A one-line victim buffer beside a one-way L1: A and B conflict in the L1 set; each, replaced,
+// waits in the buffer and comes back one cycle slower than an L1 hit. C pushes A out of the
+// buffer, which then finds it in the L2.
+TEST(MemTiming, VictimBufferGivesBackWhatTheL1Replaced) {
+  std::string t;
+  for (unsigned long a : {0x0ul, 0x400ul, 0x0ul, 0x400ul, 0x800ul, 0x0ul}) t += one(0, "ld", a);
+  Outcome r = run(t, {"l1.size=1KiB", "l1.ways=1", "l1.victim_cache=128B"});
+  const std::vector<unsigned> expected = {dram_miss(Ld), dram_miss(Ld), kL1Hit + 1, kL1Hit + 1, dram_miss(Ld), kL2Hit};
+  ASSERT_EQ(r.history.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(r.history[i].second, expected[i]) << "load " << i;
+  EXPECT_EQ(r.request_flits, 4);  // the three misses and the L2 hit
+}
+
+// Exclusive, the L1's victim buffer is part of the L1 level: a line replaced waits there and is
+// copied back only when it leaves the buffer — never, here.
+TEST(MemTiming, VictimBufferHoldsCopyBacksUntilItLetsThemGo) {
+  auto sets = kOneWay;
+  sets.insert(sets.end(), {"l2.inclusion=exclusive", "l1.victim_cache=128B"});
+  Outcome r = run(kAbab, sets);
+  ASSERT_EQ(r.history.size(), 4u);
+  EXPECT_EQ(r.history[0].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[1].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[2].second, kL1Hit + 1);
+  EXPECT_EQ(r.history[3].second, kL1Hit + 1);
+  EXPECT_EQ(r.request_flits, 2);  // no copy-back
+}
+
+// A store drops the buffer's copy (the store goes on to the L2, write-evict): the next load of the
+// line is the L2's.
+TEST(MemTiming, StoreDropsTheVictimBuffersCopy) {
+  Outcome r = run(one(0, "ld", 0x0) + one(0, "ld", 0x400) + one(0, "st", 0x0) + one(0, "ld", 0x0),
+                  {"l1.size=1KiB", "l1.ways=1", "l1.victim_cache=128B"});
+  ASSERT_EQ(r.history.size(), 4u);
+  EXPECT_EQ(r.history[2].second, kStoreAck);
+  EXPECT_EQ(r.history[3].second, kL2Hit);
+}
+
 TEST(MemTiming, BypassedFillIsNotInstalled) {
   std::string t;
   for (unsigned long a : {0x0ul, 0x1000ul, 0x2000ul, 0x3000ul, 0x4000ul, 0x4000ul, 0x3000ul}) t += one(0, "ld", a);
