@@ -3,10 +3,11 @@
 """The graph-aware memory hierarchy study, part 1, on all of the thesis's kernels and inputs
 (docs/results/graph-memory.md "All ten kernels on three inputs"): Table 4/9's kernels but CLR
 (H-BFS, BFS-WC, BFS-DD, H-SSSP, MIS, STCON with H-MST, LS-BFS, LS-SSSP, LS-MST) on Table 5's three
-inputs (R4_2e20 added), with the headline mechanisms (sector cache, OBM, OBM + sector) at
-100.8 GB/s. Each kernel runs with the L1 / shared-memory split the thesis gives it: LS-BFS and
-LS-SSSP with a 16 KB L1 and 48 KB of shared memory [G L680], the others 48 KB / 16 KB. The
-measure is graph_memory_study.py's (the thesis's per-invocation IPC ratio). Prints markdown.
+inputs (R4_2e20 added), with the headline mechanisms (sector cache, OBM, OBM + sector) and the
+thesis's own (bypass + copyback, region exclusion) at 100.8 GB/s. Each kernel runs with the L1 /
+shared-memory split the thesis gives it: LS-BFS and LS-SSSP with a 16 KB L1 and 48 KB of shared
+memory [G L680], the others 48 KB / 16 KB. The measure is graph_memory_study.py's (the thesis's
+per-invocation IPC ratio). Prints markdown.
 
 Usage: experiments/graph_memory_kernels.py [--build build] [--jobs N] [--from-sweep DIR]
 """
@@ -20,7 +21,8 @@ FERMI_16 = ("l1.size=16KiB", "l1.ways=4", "core.shared_memory=48KiB")  # Fermi's
 ALL = [k + (FERMI_48,) for k in KERNELS] + [
     ("H-MST", "boruvka", "harish", FERMI_48), ("LS-BFS", "bfs", "unrolled", FERMI_16),
     ("LS-SSSP", "sssp", "unrolled", FERMI_16), ("LS-MST", "boruvka", "lonestar", FERMI_48)]
-MECHS = ["sector", "obm", "obm+sector"]
+MECHS = ["sector", "obm", "obm+sector", "b+c", "region_exclusion"]
+THESIS = {**PAPER["graphmem"], "region_exclusion": 1.05}
 
 
 def main():
@@ -49,7 +51,17 @@ def main():
     print("| **all (ours)** | " + " | " * (len(MECHS) * len(graphs) - 1) + " | " +
           " | ".join(f"**{hmean(per[m]):.2f}**" for m in MECHS) + " |")
     print("| thesis | " + " | " * (len(MECHS) * len(graphs) - 1) + " | " +
-          " | ".join(f"{PAPER['graphmem'][m]:.2f}" for m in MECHS) + " |")
+          " | ".join(f"{THESIS[m]:.2f}" for m in MECHS) + " |")
+
+    print("\n#### Bypass + copyback's decisions per kernel (sums over the three inputs)\n")
+    print("| kernel | L1 fills bypassed (PCs without L1 reuse) | misses sent private (bypass the L2, copy back) | "
+          "misses sent without reuse (bypass the L2) | L1 misses |")
+    print("|---|---|---|---|---|")
+    for k in ALL:
+        s = {key: sum(results[("graphmem", k, g, "b+c")][key] for g in graphs)
+             for key in ("l1_bypassed", "l1_decided", "copyback_hints", "bypass_hints", "l1_misses")}
+        print(f"| {k[0]} | {s['l1_bypassed'] / s['l1_decided'] if s['l1_decided'] else 0:.1%} of {s['l1_decided']:.0f} | "
+              f"{s['copyback_hints']:.0f} | {s['bypass_hints']:.0f} | {s['l1_misses']:.0f} |")
 
     print("\n#### The baseline per kernel and input: kernel cycles, invocations counted, DRAM bus busy\n")
     print("| kernel | input | kernel cycles | invocations (counted / all) | DRAM bus busy | L1 hit rate |")

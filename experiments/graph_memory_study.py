@@ -53,6 +53,11 @@ EXTRA["b+c period 8192"] = BYPASS["b+c"] + ["region_tracking.period=8192"]  # it
 AT_144 = ["base", *FINE, "obm", "b+c"]
 # Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
 INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "region_exclusion")}
+# Table 11's set-up [G L935-L943]: the baseline, exclusion and flexclusion with a 1 KB victim
+# buffer per L1, for R-EX's storage.
+VICTIM = ["l1.victim_cache=1KiB"]
+INCLUSION.update({"base+vc": VICTIM, "exclusive+vc": INCLUSION["exclusive"] + VICTIM,
+                  "flexclusion+vc": INCLUSION["flexclusion"] + VICTIM})
 SETTINGS = {**MECHANISMS, **EXTRA, **INCLUSION}  # every mechanism a run may name
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
@@ -84,6 +89,9 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed"),
             "request_flits": total("interconnect.request.flits"), "l2_misses": total(".l2.misses"), "l2_hits": total(".l2.hits"),
             "fills_bypassed": total(".fills_bypassed") + total(".l2.region_exclusion.bypassed"),
+            "victim_hits": total(".l1.victim_hits"), "l1_bypassed": total(".l1.bypass_copyback.bypassed"),
+            "l1_decided": total(".l1.bypass_copyback.decisions"), "copyback_hints": total(".copyback_hints"),
+            "bypass_hints": total(".bypass_hints"),
             "copybacks": total(".copybacks"), "moved": total(".moved"),
             "instructions": stats["gpu.total.warp_instructions"]["value"],
             "invocations": invocations(out["snapshots"])}
