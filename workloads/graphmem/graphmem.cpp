@@ -266,7 +266,7 @@ std::vector<std::uint32_t> priorities(std::uint32_t n) {
 
 namespace {
 // Chapter V's edge loops of H-BFS (section 5.5): each a kernel hbfs_<name> in place of hbfs_kernel.
-const char* const kEdgeLoops[] = {"swp", "swpnc", "unr2", "unr3", "unr2_swp", "unr2_swpnc"};
+const char* const kEdgeLoops[] = {"swp", "swpnc", "unr2", "unr3", "unr2_swp", "unr2_swpnc", "hoisted"};
 
 // The kernel H-BFS's variant `v` expands its frontier with ("" when v is not one).
 std::string harish_kernel(const std::string& v) {
@@ -292,7 +292,8 @@ std::vector<Variant> bfs_variants() {
           {"harish_unr2", "H-BFS's edge loop unrolled by two (UNR2): two ids, then two flags an iteration"},
           {"harish_unr3", "unrolled by three (UNR3)"},
           {"harish_unr2_swp", "unrolled by two with the next pair prefetched (UNR2_SWP)"},
-          {"harish_unr2_swpnc", "the same without the in-loop check (UNR2_SWPNC)"}};
+          {"harish_unr2_swpnc", "the same without the in-loop check (UNR2_SWPNC)"},
+          {"harish_hoisted", "H-BFS with its edge range and new cost in registers, as Figure 75 and the edge loops above have them (harish reloads them after every store)"}};
 }
 
 std::vector<Variant> sssp_variants() {

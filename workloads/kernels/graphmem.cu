@@ -488,6 +488,21 @@ extern "C" __global__ void hbfs_unr2_swpnc(const unsigned* row, const unsigned* 
   hbfs_unr2_prefetch<false>(row, col, mask, updating, visited, cost, n);
 }
 
+// Figure 75's loop as the edge loops above have it: the edge range and the new cost computed once,
+// in registers. hbfs_kernel reloads row[v + 1] (its loop bound) and cost[v] after every store,
+// since the stores to cost may alias them.
+extern "C" __global__ void hbfs_hoisted(const unsigned* row, const unsigned* col, unsigned char* mask,
+                                        unsigned char* updating, const unsigned char* visited, unsigned* cost, unsigned n) {
+  unsigned v, start, end;
+  if (!hbfs_frontier(row, mask, n, &v, &start, &end)) return;
+  const unsigned next = cost[v] + 1;
+#pragma unroll 1
+  for (unsigned i = start; i < end; ++i) {
+    const unsigned id = col[i];
+    hbfs_visit(id, visited[id], next, cost, updating);
+  }
+}
+
 // Chapter V's SSSP strategies beside H-SSSP (topology-driven, seed 004 section 5.2 [G L1460]):
 // warp-centric, H-SSSP's relaxation with a warp per 32 vertices (its lanes over each frontier
 // vertex's edges, as BFS-WC), settled by hsssp_kernel2...
