@@ -42,10 +42,35 @@ struct PriorityRounds {
   }
 };
 
-Result colour(Device& d, const Graph& input, std::uint32_t, const std::string&) {
+// Data-driven rounds: `step(in, n, out, round)` launches over the n vertices listed at `in`, listing
+// the next round's at `out` and counting them at `count`, until a round lists none.
+template <typename Step>
+void worklist_rounds(Runner& run, std::uint64_t in, std::uint32_t n, std::uint64_t out, std::uint64_t count, Step step) {
+  for (std::uint32_t round = 0; n; ++round) {
+    run.put<std::uint32_t>(count, 0);
+    step(in, n, out, round);
+    n = run.get<std::uint32_t>(count);
+    std::swap(in, out);
+  }
+}
+
+Result colour(Device& d, const Graph& input, std::uint32_t, const std::string& variant) {
   PriorityRounds c(d, input, -1);
+  if (variant == "data_shared") {  // the first round's list: every vertex
+    const std::uint64_t a = d.malloc(c.g.n * 4ull), b = d.malloc(c.g.n * 4ull), count = d.malloc(4);
+    std::vector<std::uint32_t> all(c.g.n);
+    for (std::uint32_t v = 0; v < c.g.n; ++v) all[v] = v;
+    d.memcpy_to_device(a, all.data(), c.g.n * 4ull);
+    worklist_rounds(c.run, a, c.g.n, b, count, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out, std::uint32_t round) {
+      c.run.launch("clr_dd", n, Args() << c.dg.row << c.dg.col << c.priority << c.state << static_cast<int>(round) << in << n
+                                       << out << count);
+    });
+    return c.result();
+  }
+  const bool wc = variant == "warp_centric";
   until_done(c.run, [&](std::uint64_t more, int round) {
-    c.run.launch("clr_kernel", c.g.n, Args() << c.dg.row << c.dg.col << c.priority << c.state << round << c.g.n << more);
+    c.run.launch(wc ? "clr_wc" : "clr_kernel", wc ? (c.g.n + 31) / 32 * 32 : c.g.n,
+                 Args() << c.dg.row << c.dg.col << c.priority << c.state << round << c.g.n << more);
   });
   return c.result();
 }
@@ -369,13 +394,9 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
     const std::uint64_t a = d.malloc(g.n * 4ull), b = d.malloc(g.n * 4ull), count = d.malloc(4), queued = d.malloc(g.n * 4ull);
     d.memset(queued, 0xff, g.n * 4ull);
     run.put<std::uint32_t>(a, src);
-    std::uint64_t in = a, out = b;
-    for (std::uint32_t n = 1, round = 0; n; ++round) {
-      run.put<std::uint32_t>(count, 0);
+    worklist_rounds(run, a, 1, b, count, [&](std::uint64_t in, std::uint32_t n, std::uint64_t out, std::uint32_t round) {
       run.launch("sssp_dd", n, Args() << dg.row << dg.col << dg.weight << cost << queued << round << in << n << out << count);
-      n = run.get<std::uint32_t>(count);
-      std::swap(in, out);
-    }
+    });
   }
   run.r.values = as_values(run.download<std::uint32_t>(cost, g.n));
   return run.r;
@@ -384,7 +405,9 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
 std::vector<Workload> workloads() {
   return {
       {"color", "graph colouring (the thesis's CLR, Pannotia-style): rounds in which an uncoloured vertex whose random priority beats every uncoloured neighbour's takes the round's colour, on the undirected input",
-       {{"topology", "a kernel over every vertex per round (workloads/kernels/graphmem.cu)"}},
+       {{"topology", "a kernel over every vertex per round (workloads/kernels/graphmem.cu)"},
+        {"warp_centric", "chapter V's warp-centric CLR: a warp per 32 vertices, its lanes over each uncoloured one's neighbours 32 at a time, stopping at the first 32 that beat it"},
+        {"data_shared", "chapter V's data-driven CLR: a thread per vertex still uncoloured, one beaten joining the next round's list through the block's queue in shared memory"}},
        false, colour, colour_reference, exact, "exact: the CPU's rounds with the same priorities"},
       {"mis", "maximal independent set (Luby, the thesis's MIS): rounds in which undecided local minima of a random priority join and their neighbours leave, on the undirected input (1 in the set, 0 not)",
        {{"topology", "three kernels over every vertex per round: select, remove, commit"}},

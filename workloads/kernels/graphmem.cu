@@ -488,6 +488,56 @@ extern "C" __global__ void hbfs_unr2_swpnc(const unsigned* row, const unsigned* 
   hbfs_unr2_prefetch<false>(row, col, mask, updating, visited, cost, n);
 }
 
+// Chapter V's CLR strategies beside the topology-driven clr_kernel (the thesis wrote all three
+// [G L1462]). A neighbour u keeps v from this round's colour when it was uncoloured at the round's
+// start (coloured this round counts as uncoloured) and its priority is higher (ties to the larger
+// id): the same rule as clr_kernel's, so every strategy colours alike.
+__device__ __forceinline__ bool clr_beaten(unsigned v, unsigned p, unsigned u, const unsigned* priority, const int* colors,
+                                           int color) {
+  int c = colors[u];
+  if (u == v || (c != -1 && c != color)) return false;
+  unsigned q = priority[u];
+  return q > p || (q == p && u > v);
+}
+
+// Warp-centric: a warp per 32 vertices, its lanes over each uncoloured one's neighbours 32 at a
+// time, the warp stopping at the first 32 in which some lane found v beaten.
+extern "C" __global__ void clr_wc(const unsigned* row, const unsigned* col, const unsigned* priority, int* colors,
+                                  int color, unsigned n, int* more) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32, first = t - lane;
+  for (unsigned v = first; v < first + 32 && v < n; ++v) {
+    if (colors[v] != -1) continue;
+    unsigned beg = row[v], len = row[v + 1] - beg, p = priority[v];
+    bool beaten = false;
+    for (unsigned base = 0; base < len && !beaten; base += 32) {
+      unsigned i = base + lane;
+      beaten = __any_sync(0xffffffffu, i < len && clr_beaten(v, p, col[beg + i], priority, colors, color));
+    }
+    if (lane == 0) {
+      if (beaten) *more = 1;
+      else colors[v] = color;
+    }
+    __syncwarp();
+  }
+}
+
+// Data-driven: a thread per vertex still uncoloured; one beaten this round joins the next round's
+// list through the block's queue in shared memory.
+extern "C" __global__ void clr_dd(const unsigned* row, const unsigned* col, const unsigned* priority, int* colors,
+                                  int color, const unsigned* in, unsigned in_count, unsigned* out, unsigned* out_count) {
+  __shared__ BlockQueue q;
+  q.start();
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < in_count) {
+    unsigned v = in[i], p = priority[v];
+    bool beaten = false;
+    for (unsigned e = row[v]; e < row[v + 1] && !beaten; ++e) beaten = clr_beaten(v, p, col[e], priority, colors, color);
+    if (beaten) q.push(v, out, out_count);
+    else colors[v] = color;
+  }
+  q.flush(out, out_count);
+}
+
 // Figure 75's loop as the edge loops above have it: the edge range and the new cost computed once,
 // in registers. hbfs_kernel reloads row[v + 1] (its loop bound) and cost[v] after every store,
 // since the stores to cost may alias them.
