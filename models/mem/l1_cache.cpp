@@ -241,8 +241,10 @@ void L1Cache::replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle 
   }
 }
 
+// A line leaving the L1 level: a dirty one is written back, a clean one the L2 gave up is copied
+// back, any other just goes.
 void L1Cache::leave(const CacheArray::Evicted& e, sim::Cycle c) {
-  if (!e.dirty && !e.copyback) return;  // a write-back, or a clean line the L2 gave up
+  if (!e.dirty && !e.copyback) return;
   MemAccess wb;
   wb.access = Access::store;
   wb.line = e.line;
