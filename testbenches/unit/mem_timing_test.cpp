@@ -239,6 +239,33 @@ TEST(MemTiming, RegionExclusionKeepsPrivateLinesInOneLevel) {
   EXPECT_EQ(r.request_flits, 10 + 4 * kReplyFlits);
 }
 
+// Bypass + copyback's L2 half: A, B and C fill and are never hit again in the L2, so the update at
+// the fourth access trains the region with no reuse; D and E then bypass the L2, and D, pushed out
+// of the L1 by E, comes from DRAM again, while A, installed before, is still an L2 hit.
+TEST(MemTiming, BypassCopybackSendsRegionsWithoutReusePastTheL2) {
+  std::string t;
+  for (unsigned long a : {0x0ul, 0x400ul, 0x800ul, 0xC00ul, 0x1000ul, 0xC00ul, 0x0ul}) t += one(0, "ld", a);
+  Outcome r = run(t, {"l1.size=1KiB", "l1.ways=1", "l2.bypass=bypass_copyback", "region_tracking.period=4"}, {{0x0, 0x10000}});
+  const std::vector<unsigned> expected = {dram_miss(Ld), dram_miss(Ld), dram_miss(Ld), dram_miss(Ld),
+                                          dram_miss(Ld), dram_miss(Ld), kL2Hit};
+  ASSERT_EQ(r.history.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(r.history[i].second, expected[i]) << "load " << i;
+  EXPECT_EQ(r.l2_hits, 1);
+}
+
+// Its L1 half: PC 0x100's four lines get no L1 hit before the update at the fourth access, so its
+// fills then bypass the L1: E, loaded twice, is an L2 hit the second time; A, installed before,
+// still hits in the L1.
+TEST(MemTiming, BypassCopybackSendsPcsWithoutReusePastTheL1) {
+  std::string t;
+  for (unsigned long a : {0x0ul, 0x400ul, 0x800ul, 0xC00ul, 0x1000ul, 0x1000ul, 0x0ul}) t += one(0, "ld", a);
+  Outcome r = run(t, {"l1.bypass=bypass_copyback", "region_tracking.period=4"});
+  const std::vector<unsigned> expected = {dram_miss(Ld), dram_miss(Ld), dram_miss(Ld), dram_miss(Ld),
+                                          dram_miss(Ld), kL2Hit, kL1Hit};
+  ASSERT_EQ(r.history.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(r.history[i].second, expected[i]) << "load " << i;
+}
+
 // A one-line victim buffer beside a one-way L1: A and B conflict in the L1 set; each, replaced,
 // waits in the buffer and comes back one cycle slower than an L1 hit. C pushes A out of the
 // buffer, which then finds it in the L2.
