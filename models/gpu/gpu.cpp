@@ -112,10 +112,8 @@ std::uint64_t Gpu::resident_blocks(const core::ptx::Function& kernel, core::Dim3
 void Gpu::allocated(const std::map<std::uint64_t, std::uint64_t>& base_to_bytes) {
   std::vector<mem::Region> regions;
   for (const auto& [base, bytes] : base_to_bytes) regions.push_back({base, bytes});
-  for (auto& sm : sms_)
-    if (!sm->l1().policies().empty()) sm->l1().policies().allocated(regions);
-  for (auto& p : partitions_)
-    if (!p->policies().empty()) p->policies().allocated(regions);
+  for (auto& sm : sms_) sm->l1().policies().allocated(regions);
+  for (auto& p : partitions_) p->policies().allocated(regions);
 }
 
 core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,

@@ -81,8 +81,9 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
     gpu(*p).served = tlm_glue::Served::dram;
     if (!policies_.empty() && to_l1(gpu(*p))) {
-      gpu(*p).feedback = policies_.feedback(request(gpu(*p)));
-      gpu(*p).owned = policies_.copy_back(request(gpu(*p)));
+      const CacheRequest answered = request(gpu(*p));
+      gpu(*p).feedback = policies_.feedback(answered);
+      gpu(*p).owned = policies_.copy_back(answered);
     }
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);

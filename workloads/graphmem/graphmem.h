@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The graph-memory thesis's workloads (seed 004 Table 4/9 and chapter V; workloads/kernels/graphmem.cu):
 // the bfs variants harish (H-BFS) with chapter V's edge loops harish_swp, _swpnc, _unr2, _unr3,
-// _unr2_swp, _unr2_swpnc, warp_centric (BFS-WC), data_shared (BFS-DD) and unrolled (LS-BFS); the
-// sssp variants harish (H-SSSP), warp_centric, data_shared and unrolled (LS-SSSP); and the color
-// (CLR), mis (MIS), stcon (STCON) and boruvka (H-MST, LS-MST) workloads, with their CPU references.
+// _unr2_swp, _unr2_swpnc and harish_hoisted, warp_centric (BFS-WC), data_shared (BFS-DD) and
+// unrolled (LS-BFS); the sssp variants harish (H-SSSP), warp_centric, data_shared and unrolled
+// (LS-SSSP); and the color (CLR: topology, warp_centric, data_shared), mis (MIS), stcon (STCON) and
+// boruvka (H-MST, LS-MST) workloads, with their CPU references.
 #pragma once
 
 #include <string>

@@ -491,7 +491,9 @@ extern "C" __global__ void hbfs_unr2_swpnc(const unsigned* row, const unsigned* 
 // Chapter V's CLR strategies beside the topology-driven clr_kernel (the thesis wrote all three
 // [G L1462]). A neighbour u keeps v from this round's colour when it was uncoloured at the round's
 // start (coloured this round counts as uncoloured) and its priority is higher (ties to the larger
-// id): the same rule as clr_kernel's, so every strategy colours alike.
+// id): the same rule as clr_kernel's, so every strategy colours alike. (clr_kernel keeps its own
+// copy of the rule: written through this helper, nvcc emits other instructions for it, and the
+// study's CLR results are its.)
 __device__ __forceinline__ bool clr_beaten(unsigned v, unsigned p, unsigned u, const unsigned* priority, const int* colors,
                                            int color) {
   int c = colors[u];

@@ -120,7 +120,6 @@ std::unique_ptr<CachePolicy> make_region(const PolicySite& site, const std::stri
   t.exclusion = at_l2;
   t.l2_bypass = l2_bypass;
   t.l1_bypass = l1_bypass;
-  t.cores = cores;
   return std::make_unique<RegionReuse>(site, name, t);
 }
 

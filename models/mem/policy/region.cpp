@@ -55,23 +55,17 @@ std::optional<std::uint64_t> RegionReuse::region_of(std::uint64_t address) const
   return it->base;
 }
 
-RegionReuse::RegionEntry* RegionReuse::find_region(std::uint64_t base) {
-  for (RegionEntry& e : rtt_)
+const RegionReuse::RegionEntry* RegionReuse::rtt(std::uint64_t base) const {
+  for (const RegionEntry& e : rtt_)
     if (e.base == base) return &e;
   return nullptr;
 }
 
-const RegionReuse::RegionEntry* RegionReuse::rtt(std::uint64_t base) const {
-  return const_cast<RegionReuse*>(this)->find_region(base);
-}
-
-RegionReuse::PcEntry* RegionReuse::find_pc(std::uint64_t pc) {
-  for (PcEntry& e : ptt_)
+const RegionReuse::PcEntry* RegionReuse::ptt(std::uint64_t pc) const {
+  for (const PcEntry& e : ptt_)
     if (e.pc == pc) return &e;
   return nullptr;
 }
-
-const RegionReuse::PcEntry* RegionReuse::ptt(std::uint64_t pc) const { return const_cast<RegionReuse*>(this)->find_pc(pc); }
 
 std::uint32_t RegionReuse::upat_slot(std::uint64_t pc) const {
   return static_cast<std::uint32_t>((pc >> 3 ^ pc >> 11) % upat_.size());  // PTX instructions are 8-byte aligned

@@ -52,7 +52,6 @@ struct RegionTracking {
   bool exclusion = true;            // the region tables: private-only regions bypass the L2 and are copied back (R-EX)
   bool l2_bypass = false;           // regions without reuse bypass the L2 (B+C)
   bool l1_bypass = false;           // PCs without L1 reuse bypass the L1 (B+C's PTT)
-  std::uint32_t cores = 16;         // for the L2 tags' core id width
 };
 
 class RegionReuse : public Bypass {
@@ -85,8 +84,8 @@ class RegionReuse : public Bypass {
   std::pair<region::Reuse, region::Reuse> l2_reuse(std::uint64_t line) const;  // shared, private
 
  private:
-  RegionEntry* find_region(std::uint64_t base);
-  PcEntry* find_pc(std::uint64_t pc);
+  RegionEntry* find_region(std::uint64_t base) { return const_cast<RegionEntry*>(rtt(base)); }
+  PcEntry* find_pc(std::uint64_t pc) { return const_cast<PcEntry*>(ptt(pc)); }
   std::uint32_t upat_slot(std::uint64_t pc) const;
   void count(std::uint32_t& c) const { c = std::min(c + 1, max_); }
   const RegionTracking t_;
