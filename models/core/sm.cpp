@@ -386,7 +386,33 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     global = mask != 0;
   }
   SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
-  if (unit) {
+  SmUnit::Take take = SmUnit::Take::no;
+  if (!observers_.empty()) {
+    UnitOp op;
+    op.token = token;
+    op.sm = index_;
+    op.warp = static_cast<std::uint32_t>(s);
+    op.cta = ctas_[slot.cta]->cta->linear_index();
+    op.active = step.active;
+    op.instruction = &in;
+    const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
+    for (SmUnit* o : observers_) {
+      const SmUnit::Take t = o->issued(op, step, *slot.warp, *this);
+      if (t == SmUnit::Take::no) continue;
+      if (!load || take != SmUnit::Take::no)
+        throw std::logic_error(std::string(name()) + ": a unit took an instruction that is not a global load, or one already taken");
+      take = t;
+    }
+  }
+  if (take != SmUnit::Take::no) {  // answered by a unit: a register move, now or when it says
+    ++slot.loads;
+    ++loads_in_flight_;
+    hold(step);
+    Pending p{s, step, 1};
+    p.taken = true;
+    pending_.emplace(token, std::move(p));
+    if (take == SmUnit::Take::now) alu_done_.emplace(c + lat_int_, token);
+  } else if (unit) {
     UnitOp op;
     op.token = token;
     op.sm = index_;
@@ -564,6 +590,11 @@ void Sm::finish(std::size_t token) {
   note_event(it->second.slot);
   if (it->second.unit) slot.unit_wait = false;
   if (it->second.sleep) slot.asleep = false;
+  if (it->second.taken) {  // a load a unit answered: its memory wait ends as an L1 hit's would
+    --slot.loads;
+    --loads_in_flight_;
+    charge_memory(it->second.slot % schedulers_, level_l1);
+  }
   if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];

@@ -46,12 +46,14 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // Occupancy: whether one more CTA of this launch fits (threads, warps, registers, shared, CTAs).
   bool fits(const KernelLaunch& k) const;
   // How many CTAs of this launch an empty SM holds at once (what the CUDA occupancy API answers).
-  std::uint32_t max_resident(const KernelLaunch& k) const;
+  std::uint32_t max_resident(const KernelLaunch& k) const override;
   void start_cta(KernelLaunch& k, std::uint64_t cta_index);
   bool idle() const;
 
   // Units: extension instructions whose route is `route` go to `unit` (unit_port.h).
   void attach(const std::string& route, SmUnit& unit);
+  // An attached unit that also sees every instruction the warps issue (SmUnit::issued).
+  void observe(SmUnit& unit) { observers_.push_back(&unit); }
   void kernel_begin(const KernelLaunch& k);
   void kernel_end(const KernelLaunch& k);
   void complete(std::uint64_t token) override;
@@ -61,6 +63,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const override;
   bool lock_line(std::uint64_t line, std::uint32_t warp) override { return l1_->lock(line, warp); }
   std::size_t locked_lines() const override { return l1_->locked_lines(); }
+  std::uint32_t register_file() const override { return max_registers_; }
 
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;
@@ -101,6 +104,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     bool unit = false;  // an operation at a unit: its write-back also ends the whole-warp wait
     bool applied = false;  // a companion's: its registers were written at issue, only the scoreboard waits
     bool sleep = false;    // a nanosleep: its end wakes the warp
+    bool taken = false;    // a load an observing unit answers (SmUnit::issued): no memory access
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
@@ -163,6 +167,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
   std::deque<mem::MemAccess> ldst_low_;     // units' low-priority accesses: only when ldst_ is empty
   std::map<std::string, SmUnit*> units_;    // by route
+  std::vector<SmUnit*> observers_;          // units that see every issued instruction
   std::map<std::uint64_t, std::pair<SmUnit*, std::uint64_t>> unit_tags_;  // access id -> unit, tag
   std::uint64_t next_unit_id_ = 0;
   std::size_t next_token_ = 1;

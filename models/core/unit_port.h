@@ -17,7 +17,9 @@
 //   - a companion warp per CTA (LaunchContext::companion) whose extension instructions reach the
 //     unit as one operation naming the CTA's warps it ran for (UnitOp::parts);
 //   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line);
-//   - barrier releases, of a CTA's warps and of its companion warp (SmUnit::barrier).
+//   - barrier releases, of a CTA's warps and of its companion warp (SmUnit::barrier);
+//   - observing (Sm::observe): every instruction the warps issue, with its values and addresses,
+//     and the right to answer a global load from the unit instead of memory (SmUnit::issued).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/core/exec/warp.h"
 #include "models/core/ptx/module.h"
 #include "models/mem/l1_cache.h"
 
@@ -76,6 +79,9 @@ class SmPort {
   // retirement) releases it (mem::L1Cache::lock); false when its set has no way left to lock.
   virtual bool lock_line(std::uint64_t line, std::uint32_t warp) = 0;
   virtual std::size_t locked_lines() const = 0;  // lines the L1 holds locked now
+  // How many CTAs of the launch the SM holds at once (its occupancy), and its register file.
+  virtual std::uint32_t max_resident(const KernelLaunch& k) const = 0;
+  virtual std::uint32_t register_file() const = 0;  // 32-bit registers
 };
 
 // A unit as one SM sees it; models/gpu attaches one per SM (or one shared by several SMs).
@@ -91,6 +97,16 @@ class SmUnit {
   virtual void warp_exit(std::uint32_t /*warp*/, SmPort& /*port*/) {}
   // A CTA's warps were released from a barrier (`companion`: its companion warp's were).
   virtual void barrier(std::uint64_t /*cta*/, bool /*companion*/, SmPort& /*port*/) {}
+  // An observing unit (Sm::observe) sees every instruction an ordinary warp issues, after its
+  // functional effect: `step` holds its pc, lanes, the values it writes and the addresses it
+  // touches; `warp` its registers as the instruction read them (its writes are not applied yet).
+  // A global load (ld, ldu) the unit may take over: `now`, it becomes a register move (integer
+  // latency); `later`, the unit calls SmPort::complete(op.token) when its value is ready. A load
+  // taken makes no memory access, and its warp waits on it as on a load. Other instructions: no.
+  enum class Take { no, now, later };
+  virtual Take issued(const UnitOp& /*op*/, const Step& /*step*/, const Warp& /*warp*/, SmPort& /*port*/) {
+    return Take::no;
+  }
 };
 
 }  // namespace irr::core

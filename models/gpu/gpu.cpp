@@ -187,10 +187,11 @@ core::GridStats Gpu::launch_with_dependencies(core::LaunchContext& ctx, const co
 }
 
 void Gpu::attach_sm_units(const std::string& route,
-                          const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make) {
+                          const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make, bool observe) {
   for (auto& sm : sms_) {
     units_.push_back(make(*sm));
     sm->attach(route, *units_.back());
+    if (observe) sm->observe(*units_.back());
   }
 }
 

@@ -73,7 +73,9 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::uint64_t last_kernel_cycles() const override { return last_kernel_cycles_; }
   // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
   // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
-  void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make);
+  // `observe`: each also sees every instruction its SM's warps issue (core::SmUnit::issued).
+  void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make,
+                       bool observe = false);
   std::size_t sms() const { return sms_.size(); }
   // Units beside the L2 attach to each partition (mem::PartitionUnit, MemoryPartition::attach).
   std::size_t partitions() const { return partitions_.size(); }

@@ -291,7 +291,7 @@ std::vector<std::uint32_t> priorities(std::uint32_t n) {
 
 namespace {
 // Chapter V's edge loops of H-BFS (section 5.5): each a kernel hbfs_<name> in place of hbfs_kernel.
-const char* const kEdgeLoops[] = {"swp", "swpnc", "unr2", "unr3", "unr2_swp", "unr2_swpnc", "hoisted"};
+const char* const kEdgeLoops[] = {"swp", "swpnc", "unr2", "unr3", "unr2_swp", "unr2_swpnc", "hoisted", "restrict"};
 
 // The kernel H-BFS's variant `v` expands its frontier with ("" when v is not one).
 std::string harish_kernel(const std::string& v) {
@@ -303,9 +303,11 @@ std::string harish_kernel(const std::string& v) {
 }  // namespace
 
 bool bfs_variant(const std::string& v) {
-  return !harish_kernel(v).empty() || v == "warp_centric" || v == "data_shared" || v == "unrolled";
+  return !harish_kernel(v).empty() || v == "warp_centric" || v == "data_shared" || v == "unrolled" || v == "unrolled_restrict";
 }
-bool sssp_variant(const std::string& v) { return v == "harish" || v == "unrolled" || v == "warp_centric" || v == "data_shared"; }
+bool sssp_variant(const std::string& v) {
+  return v == "harish" || v == "unrolled" || v == "warp_centric" || v == "data_shared" || v == "harish_restrict";
+}
 
 std::vector<Variant> bfs_variants() {
   return {{"harish", "Harish and Narayanan's BFS (the thesis's H-BFS): frontier, updating and visited flag arrays, Kernel and Kernel2 per level (workloads/kernels/graphmem.cu)"},
@@ -318,14 +320,17 @@ std::vector<Variant> bfs_variants() {
           {"harish_unr3", "unrolled by three (UNR3)"},
           {"harish_unr2_swp", "unrolled by two with the next pair prefetched (UNR2_SWP)"},
           {"harish_unr2_swpnc", "the same without the in-loop check (UNR2_SWPNC)"},
-          {"harish_hoisted", "H-BFS with its edge range and new cost in registers, as Figure 75 and the edge loops above have them (harish reloads them after every store)"}};
+          {"harish_hoisted", "H-BFS with its edge range and new cost in registers, as Figure 75 and the edge loops above have them (harish reloads them after every store)"},
+          {"harish_restrict", "H-BFS with its arrays __restrict__ and its edge loop not unrolled: the edges' and visited flags' loads ld.global.nc, the loads spare-register prefetching (SPREF) may prefetch"},
+          {"unrolled_restrict", "LS-BFS with its arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges ld.global.nc)"}};
 }
 
 std::vector<Variant> sssp_variants() {
   return {{"harish", "Harish and Narayanan's SSSP (the thesis's H-SSSP): DijkstraKernel1 lowers neighbours' tentative costs by atomicMin, DijkstraKernel2 settles them"},
           {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-SSSP): as bfs unrolled, with the edges' weights"},
           {"warp_centric", "H-SSSP's relaxation warp-centric (chapter V's WARPC): a warp per 32 vertices, its lanes over each frontier vertex's edges; DijkstraKernel2 settles"},
-          {"data_shared", "data-driven (chapter V's DD): a thread per frontier vertex, a lowered neighbour joining the next frontier once a round through the block's queue in shared memory"}};
+          {"data_shared", "data-driven (chapter V's DD): a thread per frontier vertex, a lowered neighbour joining the next frontier once a round through the block's queue in shared memory"},
+          {"harish_restrict", "H-SSSP with its arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges and weights ld.global.nc)"}};
 }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
@@ -346,8 +351,9 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
       run.launch(expand, g.n, Args() << dg.row << dg.col << mask << updating << visited << cost << g.n);
       run.launch("hbfs_kernel2", g.n, Args() << mask << updating << visited << over << g.n);
     });
-  } else if (variant == "unrolled") {
-    until_done(run, [&](std::uint64_t changed, int) { run.launch("ls_bfs_drelax", g.n, Args() << dg.row << dg.col << cost << g.n << changed); });
+  } else if (variant == "unrolled" || variant == "unrolled_restrict") {
+    const char* kernel = variant == "unrolled" ? "ls_bfs_drelax" : "ls_bfs_restrict";
+    until_done(run, [&](std::uint64_t changed, int) { run.launch(kernel, g.n, Args() << dg.row << dg.col << cost << g.n << changed); });
   } else if (variant == "warp_centric") {
     until_done(run, [&](std::uint64_t changed, int level) {
       run.launch("bfs_wc", (g.n + 31) / 32 * 32, Args() << dg.row << dg.col << cost << level << g.n << changed);
@@ -371,7 +377,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
   check_source(g, src);
   Runner run(d, kModule);
   DeviceGraph dg(d, g);
-  const bool flags = variant == "harish" || variant == "warp_centric";  // H-SSSP's arrays
+  const bool flags = variant == "harish" || variant == "warp_centric" || variant == "harish_restrict";  // H-SSSP's arrays
   const std::uint64_t cost = d.malloc(g.n * 4ull), updating = flags ? d.malloc(g.n * 4ull) : 0, mask = flags ? d.malloc(g.n) : 0;
   d.memset(cost, 0xff, g.n * 4ull);
   run.put<std::uint32_t>(cost + src * 4ull, 0);
@@ -382,7 +388,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
     run.put<std::uint8_t>(mask + src, 1);
     const bool wc = variant == "warp_centric";
     until_done(run, [&](std::uint64_t over, int) {
-      run.launch(wc ? "sssp_wc" : "hsssp_kernel1", wc ? (g.n + 31) / 32 * 32 : g.n,
+      run.launch(wc ? "sssp_wc" : variant == "harish" ? "hsssp_kernel1" : "hsssp_restrict", wc ? (g.n + 31) / 32 * 32 : g.n,
                  Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
       run.launch("hsssp_kernel2", g.n, Args() << mask << cost << updating << over << g.n);
     });

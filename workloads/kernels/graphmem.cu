@@ -588,3 +588,59 @@ extern "C" __global__ void sssp_dd(const unsigned* row, const unsigned* col, con
   }
   q.flush(out, out_count);
 }
+
+// Spare-register prefetching's kernels (SPREF, seed 004 chapter III): H-BFS, H-SSSP and LS-BFS with
+// their arrays `__restrict__`, so that nvcc gives the loads of the arrays the kernel only reads
+// ld.global.nc — the "special load opcode" of `const __restrict` arrays whose loads alone SPREF
+// may prefetch into registers [G L427, L437]. Otherwise as hbfs_kernel, hsssp_kernel1 and
+// ls_bfs_drelax (whose loop bounds the restrict lets nvcc keep in registers); not unrolled, so
+// that each edge loop has one load pair an iteration, as the thesis's loops [G L718-L742].
+extern "C" __global__ void hbfs_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                         unsigned char* __restrict__ mask, unsigned char* __restrict__ updating,
+                                         const unsigned char* __restrict__ visited, unsigned* __restrict__ cost, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n || !mask[v]) return;
+  mask[v] = 0;
+#pragma unroll 1
+  for (unsigned i = row[v]; i < row[v + 1]; ++i) {
+    unsigned id = col[i];
+    if (!visited[id]) {
+      cost[id] = cost[v] + 1;
+      updating[id] = 1;
+    }
+  }
+}
+
+extern "C" __global__ void hsssp_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                          const unsigned* __restrict__ w, unsigned char* __restrict__ mask,
+                                          const unsigned* __restrict__ cost, unsigned* __restrict__ updating_cost, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n || !mask[v]) return;
+  mask[v] = 0;
+#pragma unroll 1
+  for (unsigned i = row[v]; i < row[v + 1]; ++i) atomicMin(&updating_cost[col[i]], cost[v] + w[i]);
+}
+
+extern "C" __global__ void ls_bfs_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                           unsigned* __restrict__ dist, unsigned n, int* __restrict__ changed) {
+  __shared__ unsigned queue[LS_LIMIT * LS_BLOCK];
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned* q = queue + threadIdx.x;
+  q[0] = v;
+  unsigned head = 0, tail = 1;
+  bool lowered = false;
+  while (head < tail) {
+    unsigned u = q[head++ * LS_BLOCK], du = dist[u];
+    if (du == INF) continue;
+#pragma unroll 1
+    for (unsigned e = row[u]; e < row[u + 1]; ++e) {
+      unsigned x = col[e], alt = du + 1u;
+      if (alt < dist[x] && atomicMin(&dist[x], alt) > alt) {
+        lowered = true;
+        if (tail < LS_LIMIT) q[tail++ * LS_BLOCK] = x;
+      }
+    }
+  }
+  if (lowered) *changed = 1;
+}

@@ -103,6 +103,8 @@ class Warp {
   const Cta& cta() const { return cta_; }
   std::uint32_t pc() const;
   std::uint64_t instructions() const { return instructions_; }
+  // Register `reg` of lane `lane` in the innermost frame, as written so far.
+  std::uint64_t register_value(std::uint32_t reg, unsigned lane) const { return frames_.back().regs[reg * 32 + lane]; }
   std::string where() const;  // "kernel k, pc 12 (file.cu:34)" for errors and the watchdog
 
  private:
