@@ -675,3 +675,101 @@ TEST(UnitPort, ALockedLineStaysUntilItsWarpLoadsIt) {
 }
 
 TEST(UnitPort, AnUnlockedLineIsEvictedByItsSet) { EXPECT_EQ(run_lock(false, nullptr), 0); }
+
+namespace {
+
+// out[t] = in[t] + in[t + 128]: two global loads a thread.
+const char* kTwoLoads = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry two(.param .u64 in, .param .u64 out)
+{
+.reg .b32 %r<5>;
+.reg .b64 %rd<6>;
+mov.u32 %r1, %tid.x;
+ld.param.u64 %rd1, [in];
+ld.param.u64 %rd2, [out];
+mul.wide.u32 %rd3, %r1, 4;
+add.u64 %rd4, %rd1, %rd3;
+ld.global.u32 %r2, [%rd4];
+ld.global.u32 %r3, [%rd4+512];
+add.u32 %r4, %r2, %r3;
+add.u64 %rd5, %rd2, %rd3;
+st.global.u32 [%rd5], %r4;
+ret;
+}
+)";
+
+// Sees every instruction; answers each warp's first load at once (a register move) and its second
+// when a line of its own returns (a prefetch's), as spare-register prefetching does.
+struct Observer : core::SmUnit {
+  std::uint64_t seen = 0, now = 0, later = 0, replies = 0, line = 0;
+  std::map<std::uint64_t, std::uint64_t> waiting;  // reply tag -> the load's token
+  bool can_accept(const core::UnitOp&) override { return false; }
+  void accept(const core::UnitOp&, core::SmPort&) override { ADD_FAILURE() << "an observer has no instructions"; }
+  Take issued(const core::UnitOp& op, const core::Step& step, const core::Warp&, core::SmPort& port) override {
+    ++seen;
+    if (op.instruction->op != core::ptx::Op::ld || op.instruction->space != core::ptx::Space::global) return Take::no;
+    EXPECT_EQ(step.addresses.size(), 32u);
+    if (op.instruction->ops[1].offset == 0) {
+      ++now;
+      return Take::now;
+    }
+    mem::MemAccess a;
+    a.access = tlm_glue::Access::load;
+    a.line = a.address = line + 128 * later;
+    a.bytes = 128;
+    a.sectors = ~0u;
+    waiting[later] = op.token;
+    port.inject(*this, a, false, later++);
+    return Take::later;
+  }
+  void memory_reply(std::uint64_t tag, core::SmPort& port) override {
+    ++replies;
+    port.complete(waiting.at(tag));
+  }
+};
+
+}  // namespace
+
+// An observing unit (Sm::observe) sees every instruction issued, and the loads it answers make no
+// memory access of their own; the warp waits for an answer given later.
+TEST(UnitPort, AnObservingUnitSeesEveryInstructionAndMayAnswerLoads) {
+  Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  Observer* unit = nullptr;
+  g.attach_sm_units(
+      "observer", [&](core::Sm&) {
+        auto u = std::make_unique<Observer>();
+        unit = u.get();
+        return u;
+      },
+      true);
+  std::vector<std::uint32_t> in(256), got(128);
+  for (std::uint32_t i = 0; i < 256; ++i) in[i] = i * 3;
+  double cycles = 0;
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kTwoLoads, "two.ptx");
+    const std::uint64_t din = dev.malloc(4 * 256), out = dev.malloc(4 * 128);
+    unit->line = dev.malloc(128 * 8);
+    dev.memcpy_to_device(din, in.data(), 4 * 256);
+    auto& core = tb.sim().clock("core").domain();
+    const auto t0 = core.cycle_at(sim::now_ps());
+    dev.launch(dev.kernel(mod, "two"), Dim3{1}, Dim3{128}, Args() << din << out);  // 4 warps
+    cycles = static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+    dev.memcpy_to_host(got.data(), out, 4 * 128);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  for (std::uint32_t t = 0; t < 128; ++t) EXPECT_EQ(got[t], in[t] + in[t + 128]) << t;  // values: the semantics'
+  EXPECT_EQ(unit->seen, tb.stat("gpu.sm0.warp_instructions"));
+  EXPECT_EQ(unit->now, 4u);
+  EXPECT_EQ(unit->later, 4u);
+  EXPECT_EQ(unit->replies, 4u);
+  EXPECT_EQ(tb.stat("gpu.sm0.global_loads"), 0);       // answered by the unit, not counted as the SM's loads
+  EXPECT_EQ(tb.sum(".l1.accesses"), 4 + 4);             // the unit's four lines and the four stores
+  const auto& c = tb.sim().config();  // the warps waited for the unit's lines to return
+  EXPECT_GT(cycles, static_cast<double>(c.get_uint("l2.latency") + 2 * c.get_uint("interconnect.latency")));
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""The spare-register prefetching study (docs/results/graph-memory.md "Spare-register prefetching"):
+Table 6's variants (SPREF1, C-SPREF1, SPREF, C-SPREF, SPREF1-C) and Base-64KB against the baseline
+(configs/graphmem.yaml, Table 3) on the thesis's kernels with a load pair or a head load in their
+edge loops — H-BFS, H-SSSP and LS-BFS, as their `restrict` variants (arrays `__restrict__`, edge
+loops not unrolled) — on Table 5's three inputs at 1/16 of their vertices. Each figure beside
+Table 7: per kernel the harmonic mean over its invocations of the IPC ratio (the thesis's measure
+[G L591], graph_memory_study.thesis_speedup), and what the prefetcher did. Prints markdown.
+
+Usage: experiments/spref_study.py [--build build] [--jobs N] [--graph NAME ...] [--from-sweep DIR]
+"""
+import argparse
+import concurrent.futures
+import os
+import tempfile
+
+import simulate as sim
+from graph_memory_study import GRAPHS, SPREF, hmean, run, thesis_speedup
+
+# LS-BFS runs with a 16 KB, 4-way L1: its 48 KB of shared memory take the rest [G L680].
+KERNELS = [("H-BFS", "bfs", "harish_restrict"), ("H-SSSP", "sssp", "harish_restrict"),
+           ("LS-BFS", "bfs", "unrolled_restrict", ["l1.size=16KiB", "l1.ways=4", "core.shared_memory=48KiB"])]
+VARIANTS = list(SPREF)
+# Table 7 [G L606-L618].
+PAPER = {"H-BFS": {"SPREF1": 1.12, "C-SPREF1": 1.14, "SPREF": 1.12, "C-SPREF": 1.15, "SPREF1-C": 1.06, "Base-64KB": 1.02},
+         "H-SSSP": {"SPREF1": 1.01, "C-SPREF1": 1.01, "SPREF": 1.01, "C-SPREF": 1.01, "SPREF1-C": 0.99, "Base-64KB": 1.04},
+         "LS-BFS": {"SPREF1": 1.04, "C-SPREF1": 1.04, "SPREF": 1.04, "C-SPREF": 1.05, "SPREF1-C": 1.01, "Base-64KB": 1.07},
+         "HM(all)": {"SPREF1": 1.06, "C-SPREF1": 1.07, "SPREF": 1.07, "C-SPREF": 1.08, "SPREF1-C": 0.96, "Base-64KB": 1.04}}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=os.cpu_count())
+    p.add_argument("--graph", nargs="*", default=list(GRAPHS), choices=list(GRAPHS))
+    sim.add_sweep_option(p)
+    a = p.parse_args()
+    sim.use_sweep(a.from_sweep)
+    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    jobs = [("graphmem", k, g, m) for k in KERNELS for g in a.graph for m in ["base"] + VARIANTS]
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        results = dict(zip([(k[0], g, m) for _, k, g, m in jobs], pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
+    if sim.planning():
+        return
+
+    print("### Speedup over the baseline (Table 7's measure)\n")
+    print("Per kernel: the harmonic mean over its invocations (of 62,500 warp instructions or more) on the "
+          "three inputs of the IPC ratio; whole runs: the ratio of all kernel cycles, harmonic mean over inputs. "
+          "Thesis in brackets.\n")
+    print("| kernel | " + " | ".join(VARIANTS) + " |")
+    print("|---" * (len(VARIANTS) + 1) + "|")
+    per = {m: [] for m in VARIANTS}
+    for k in KERNELS:
+        cells = []
+        for m in VARIANTS:
+            x = hmean([s for g in a.graph for s in thesis_speedup(results[(k[0], g, "base")], results[(k[0], g, m)])])
+            per[m].append(x)
+            cells.append(f"{x:.2f} ({PAPER[k[0]][m]:.2f})")
+        print(f"| {k[0]} | " + " | ".join(cells) + " |")
+    print("| **HM (ours; thesis: all seven kernels)** | " + " | ".join(
+        f"**{hmean(per[m]):.2f}** ({PAPER['HM(all)'][m]:.2f})" for m in VARIANTS) + " |")
+    print("| whole runs | " + " | ".join(f"{hmean([results[(k[0], g, 'base')]['cycles'] / results[(k[0], g, m)]['cycles'] for k in KERNELS for g in a.graph]):.2f}"
+                                      for m in VARIANTS) + " |")
+
+    print("\n### Per input (whole-run speedup in kernel cycles)\n")
+    print("| kernel | input | " + " | ".join(VARIANTS) + " |")
+    print("|---|---" + "|---" * len(VARIANTS) + "|")
+    for k in KERNELS:
+        for g in a.graph:
+            b = results[(k[0], g, "base")]["cycles"]
+            print(f"| {k[0]} | {g} | " + " | ".join(f"{b / results[(k[0], g, m)]['cycles']:.3f}" for m in VARIANTS) + " |")
+
+    print("\n### What the prefetcher did (summed over inputs)\n")
+    print("| kernel | variant | invocations prefetching | mean distance | head / tail prefetches | demand loads made movs "
+          "(share of global loads) | movs that waited | memory-stall cycles vs base |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k in KERNELS:
+        base_stall = sum(results[(k[0], g, "base")]["stall_memory"] for g in a.graph)
+        base_loads = sum(results[(k[0], g, "base")]["loads"] for g in a.graph)
+        for m in VARIANTS:
+            if m == "Base-64KB":
+                continue
+            s = {key: sum(results[(k[0], g, m)][key] for g in a.graph) for key in
+                 ("spref_invocations", "spref_distance", "spref_heads", "spref_tails", "spref_moves", "spref_waited", "stall_memory")}
+            inv = s["spref_invocations"]
+            print(f"| {k[0]} | {m} | {inv:.0f} | {s['spref_distance'] / inv if inv else 0:.2f} | {s['spref_heads']:.0f} / {s['spref_tails']:.0f} | "
+                  f"{s['spref_moves']:.0f} ({s['spref_moves'] / base_loads:.0%}) | {s['spref_waited'] / max(1, s['spref_moves']):.0%} | "
+                  f"{s['stall_memory'] / base_stall:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
