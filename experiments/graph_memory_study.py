@@ -58,12 +58,13 @@ INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "reg
 VICTIM = ["l1.victim_cache=1KiB"]
 INCLUSION.update({"base+vc": VICTIM, "exclusive+vc": INCLUSION["exclusive"] + VICTIM,
                   "flexclusion+vc": INCLUSION["flexclusion"] + VICTIM})
-# Spare-register prefetching's variants (Table 6 [G L581-L587]; spref_study.py) and Base-64KB (a
-# 64 KB L1, 8-way: Table 3's 6 ways do not divide 512 lines).
+# Spare-register prefetching's variants (Table 6 [G L581-L587]; spref_study.py), Base-64KB (a
+# 64 KB L1, 8-way: Table 3's 6 ways do not divide 512 lines) and the comparison prefetchers [G L589].
 SPREF = {"SPREF1": ["spref.enabled=true"], "C-SPREF1": ["spref.enabled=true", "spref.detection=compiler"],
          "SPREF": ["spref.enabled=true", "spref.distance=0"],
          "C-SPREF": ["spref.enabled=true", "spref.detection=compiler", "spref.distance=0"],
-         "SPREF1-C": ["spref.enabled=true", "spref.tail=cache"], "Base-64KB": ["l1.size=64KiB", "l1.ways=8"]}
+         "SPREF1-C": ["spref.enabled=true", "spref.tail=cache"], "Base-64KB": ["l1.size=64KiB", "l1.ways=8"],
+         "Stream": ["l1.prefetcher=stream"], "Stride": ["l1.prefetcher=stride"], "GHB": ["l1.prefetcher=ghb"]}
 SETTINGS = {**MECHANISMS, **EXTRA, **INCLUSION, **SPREF}  # every mechanism a run may name
 SMS, CHANNELS, DRAM_PER_CORE = 16, 6, 1050 / 1200  # graphmem: Table 3's cores, channels and clocks
 # The thesis counts invocations of about 1 M warp instructions or more [G L591]; our inputs are 1/16.
@@ -104,6 +105,7 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
             "spref_lines": total(".spref.lines"), "spref_invocations": total(".spref.invocations"),
             "spref_distance": total(".spref.distance_sum"), "spref_no_registers": total(".spref.no_spare_registers"),
             "loads": total(".global_loads"), "stall_memory": total(".stall.memory"),
+            "l1_prefetches": total(".l1.prefetches"), "l1_prefetch_useful": total(".l1.prefetch_useful"),
             "instructions": stats["gpu.total.warp_instructions"]["value"],
             "invocations": invocations(out["snapshots"])}
 

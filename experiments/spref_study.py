@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 """The spare-register prefetching study (docs/results/graph-memory.md "Spare-register prefetching"):
-Table 6's variants (SPREF1, C-SPREF1, SPREF, C-SPREF, SPREF1-C) and Base-64KB against the baseline
-(configs/graphmem.yaml, Table 3) on the thesis's kernels with a load pair or a head load in their
-edge loops — H-BFS, H-SSSP and LS-BFS, as their `restrict` variants (arrays `__restrict__`, edge
-loops not unrolled) — on Table 5's three inputs at 1/16 of their vertices. Each figure beside
+Table 6's variants (SPREF1, C-SPREF1, SPREF, C-SPREF, SPREF1-C), Base-64KB and the stride, stream
+and GHB prefetchers against the baseline
+(configs/graphmem.yaml, Table 3) on the thesis's seven chapter III kernels (H-BFS, H-SSSP, H-MST,
+LS-BFS, LS-SSSP, LS-MST, STCON) as their `restrict` variants (arrays `__restrict__`, edge loops not
+unrolled), on Table 5's three inputs at 1/16 of their vertices (experiments/spref.yaml). Each figure beside
 Table 7: per kernel the harmonic mean over its invocations of the IPC ratio (the thesis's measure
 [G L591], graph_memory_study.thesis_speedup), and what the prefetcher did. Prints markdown.
 
-Usage: experiments/spref_study.py [--build build] [--jobs N] [--graph NAME ...] [--from-sweep DIR]
+Usage: experiments/spref_study.py [--build build] [--jobs N] [--graph NAME ...] [--kernel K ...]
+                                  [--from-sweep DIR]
 """
 import argparse
 import concurrent.futures
@@ -18,15 +20,25 @@ import tempfile
 import simulate as sim
 from graph_memory_study import GRAPHS, SPREF, hmean, run, thesis_speedup
 
-# LS-BFS runs with a 16 KB, 4-way L1: its 48 KB of shared memory take the rest [G L680].
-KERNELS = [("H-BFS", "bfs", "harish_restrict"), ("H-SSSP", "sssp", "harish_restrict"),
-           ("LS-BFS", "bfs", "unrolled_restrict", ["l1.size=16KiB", "l1.ways=4", "core.shared_memory=48KiB"])]
-VARIANTS = list(SPREF)
+# Each with its L1 / shared-memory split (experiments/spref.yaml): LS-BFS and LS-SSSP a 16 KB,
+# 4-way L1, their 48 KB of shared memory taking the rest [G L680].
+SMALL = ["l1.size=48KiB", "l1.ways=6", "core.shared_memory=16KiB"]
+LS = ["l1.size=16KiB", "l1.ways=4", "core.shared_memory=48KiB"]
+KERNELS = [("H-BFS", "bfs", "harish_restrict", SMALL), ("H-SSSP", "sssp", "harish_restrict", SMALL),
+           ("H-MST", "boruvka", "harish_restrict", SMALL), ("LS-BFS", "bfs", "unrolled_restrict", LS),
+           ("LS-SSSP", "sssp", "unrolled_restrict", LS), ("LS-MST", "boruvka", "lonestar_restrict", SMALL),
+           ("STCON", "stcon", "harish_restrict", SMALL)]
+VARIANTS = ["Stream", "Stride", "GHB", "SPREF1", "C-SPREF1", "SPREF", "C-SPREF", "SPREF1-C", "Base-64KB"]
+assert set(VARIANTS) == set(SPREF)
 # Table 7 [G L606-L618].
-PAPER = {"H-BFS": {"SPREF1": 1.12, "C-SPREF1": 1.14, "SPREF": 1.12, "C-SPREF": 1.15, "SPREF1-C": 1.06, "Base-64KB": 1.02},
-         "H-SSSP": {"SPREF1": 1.01, "C-SPREF1": 1.01, "SPREF": 1.01, "C-SPREF": 1.01, "SPREF1-C": 0.99, "Base-64KB": 1.04},
-         "LS-BFS": {"SPREF1": 1.04, "C-SPREF1": 1.04, "SPREF": 1.04, "C-SPREF": 1.05, "SPREF1-C": 1.01, "Base-64KB": 1.07},
-         "HM(all)": {"SPREF1": 1.06, "C-SPREF1": 1.07, "SPREF": 1.07, "C-SPREF": 1.08, "SPREF1-C": 0.96, "Base-64KB": 1.04}}
+PAPER = {"H-BFS": {"Stream": 0.95, "Stride": 1.00, "GHB": 1.00, "SPREF1": 1.12, "C-SPREF1": 1.14, "SPREF": 1.12, "C-SPREF": 1.15, "SPREF1-C": 1.06, "Base-64KB": 1.02},
+         "H-SSSP": {"Stream": 0.99, "Stride": 1.00, "GHB": 1.01, "SPREF1": 1.01, "C-SPREF1": 1.01, "SPREF": 1.01, "C-SPREF": 1.01, "SPREF1-C": 0.99, "Base-64KB": 1.04},
+         "H-MST": {"Stream": 1.00, "Stride": 1.00, "GHB": 1.00, "SPREF1": 1.02, "C-SPREF1": 1.04, "SPREF": 1.05, "C-SPREF": 1.05, "SPREF1-C": 0.83, "Base-64KB": 1.02},
+         "LS-BFS": {"Stream": 0.99, "Stride": 1.00, "GHB": 1.00, "SPREF1": 1.04, "C-SPREF1": 1.04, "SPREF": 1.04, "C-SPREF": 1.05, "SPREF1-C": 1.01, "Base-64KB": 1.07},
+         "LS-SSSP": {"Stream": 0.99, "Stride": 1.00, "GHB": 1.00, "SPREF1": 1.03, "C-SPREF1": 1.03, "SPREF": 1.03, "C-SPREF": 1.04, "SPREF1-C": 0.99, "Base-64KB": 1.10},
+         "LS-MST": {"Stream": 0.99, "Stride": 1.00, "GHB": 0.99, "SPREF1": 1.20, "C-SPREF1": 1.20, "SPREF": 1.23, "C-SPREF": 1.25, "SPREF1-C": 0.88, "Base-64KB": 1.03},
+         "STCON": {"Stream": 0.99, "Stride": 1.00, "GHB": 1.02, "SPREF1": 1.04, "C-SPREF1": 1.05, "SPREF": 1.04, "C-SPREF": 1.05, "SPREF1-C": 1.03, "Base-64KB": 1.00},
+         "HM(all)": {"Stream": 0.98, "Stride": 1.00, "GHB": 1.00, "SPREF1": 1.06, "C-SPREF1": 1.07, "SPREF": 1.07, "C-SPREF": 1.08, "SPREF1-C": 0.96, "Base-64KB": 1.04}}
 
 
 def main():
@@ -34,11 +46,13 @@ def main():
     p.add_argument("--build", default="build")
     p.add_argument("--jobs", type=int, default=os.cpu_count())
     p.add_argument("--graph", nargs="*", default=list(GRAPHS), choices=list(GRAPHS))
+    p.add_argument("--kernel", nargs="*", default=[k[0] for k in KERNELS], choices=[k[0] for k in KERNELS])
     sim.add_sweep_option(p)
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
-    jobs = [("graphmem", k, g, m) for k in KERNELS for g in a.graph for m in ["base"] + VARIANTS]
+    kernels = [k for k in KERNELS if k[0] in a.kernel]
+    jobs = [("graphmem", k, g, m) for k in kernels for g in a.graph for m in ["base"] + VARIANTS]
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         results = dict(zip([(k[0], g, m) for _, k, g, m in jobs], pool.map(lambda j: run(irrgpu, *j, tmp), jobs)))
     if sim.planning():
@@ -51,7 +65,7 @@ def main():
     print("| kernel | " + " | ".join(VARIANTS) + " |")
     print("|---" * (len(VARIANTS) + 1) + "|")
     per = {m: [] for m in VARIANTS}
-    for k in KERNELS:
+    for k in kernels:
         cells = []
         for m in VARIANTS:
             x = hmean([s for g in a.graph for s in thesis_speedup(results[(k[0], g, "base")], results[(k[0], g, m)])])
@@ -60,13 +74,13 @@ def main():
         print(f"| {k[0]} | " + " | ".join(cells) + " |")
     print("| **HM (ours; thesis: all seven kernels)** | " + " | ".join(
         f"**{hmean(per[m]):.2f}** ({PAPER['HM(all)'][m]:.2f})" for m in VARIANTS) + " |")
-    print("| whole runs | " + " | ".join(f"{hmean([results[(k[0], g, 'base')]['cycles'] / results[(k[0], g, m)]['cycles'] for k in KERNELS for g in a.graph]):.2f}"
+    print("| whole runs | " + " | ".join(f"{hmean([results[(k[0], g, 'base')]['cycles'] / results[(k[0], g, m)]['cycles'] for k in kernels for g in a.graph]):.2f}"
                                       for m in VARIANTS) + " |")
 
     print("\n### Per input (whole-run speedup in kernel cycles)\n")
     print("| kernel | input | " + " | ".join(VARIANTS) + " |")
     print("|---|---" + "|---" * len(VARIANTS) + "|")
-    for k in KERNELS:
+    for k in kernels:
         for g in a.graph:
             b = results[(k[0], g, "base")]["cycles"]
             print(f"| {k[0]} | {g} | " + " | ".join(f"{b / results[(k[0], g, m)]['cycles']:.3f}" for m in VARIANTS) + " |")
@@ -75,11 +89,11 @@ def main():
     print("| kernel | variant | invocations prefetching | mean distance | head / tail prefetches | demand loads made movs "
           "(share of global loads) | movs that waited | memory-stall cycles vs base |")
     print("|---|---|---|---|---|---|---|---|")
-    for k in KERNELS:
+    for k in kernels:
         base_stall = sum(results[(k[0], g, "base")]["stall_memory"] for g in a.graph)
         base_loads = sum(results[(k[0], g, "base")]["loads"] for g in a.graph)
         for m in VARIANTS:
-            if m == "Base-64KB":
+            if m in ("Base-64KB", "Stream", "Stride", "GHB"):
                 continue
             s = {key: sum(results[(k[0], g, m)][key] for g in a.graph) for key in
                  ("spref_invocations", "spref_distance", "spref_heads", "spref_tails", "spref_moves", "spref_waited", "stall_memory")}
@@ -87,6 +101,15 @@ def main():
             print(f"| {k[0]} | {m} | {inv:.0f} | {s['spref_distance'] / inv if inv else 0:.2f} | {s['spref_heads']:.0f} / {s['spref_tails']:.0f} | "
                   f"{s['spref_moves']:.0f} ({s['spref_moves'] / base_loads:.0%}) | {s['spref_waited'] / max(1, s['spref_moves']):.0%} | "
                   f"{s['stall_memory'] / base_stall:.2f} |")
+
+    print("\n### What the comparison prefetchers did (summed over inputs)\n")
+    print("| kernel | prefetcher | lines prefetched | loaded before they left the L1 |")
+    print("|---|---|---|---|")
+    for k in kernels:
+        for m in ("Stream", "Stride", "GHB"):
+            pf = sum(results[(k[0], g, m)]["l1_prefetches"] for g in a.graph)
+            useful = sum(results[(k[0], g, m)]["l1_prefetch_useful"] for g in a.graph)
+            print(f"| {k[0]} | {m} | {pf:.0f} | {useful / pf if pf else 0:.0%} |")
 
 
 if __name__ == "__main__":

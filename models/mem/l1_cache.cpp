@@ -58,6 +58,13 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
     victim_hits_ = &sim.counter(*this, "victim_hits", "of the hits, in the victim buffer", "accesses");
   }
   install_policies({sim, *this, "", array_, line_ / sector_}, "l1", policies_);
+  if ((prefetcher_ = make_prefetcher(sim.config(), "l1", line_))) {
+    if (array_.sectored())
+      throw Error("l1.prefetcher fetches whole lines: it needs l1.granularity: line", Error::Kind::config);
+    prefetches_ = &sim.counter(*this, "prefetches", "lines the prefetcher fetched", "lines");
+    prefetch_useful_ = &sim.counter(*this, "prefetch_useful", "of those, loaded before they left the L1", "lines");
+    prefetch_dropped_ = &sim.counter(*this, "prefetch_dropped", "lines named but not fetched: the queue full, or present or in flight", "lines");
+  }
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
 }
@@ -130,6 +137,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       hits_.emplace_back(c + latency_, a);
       if (!policies_.empty()) policies_.accessed(r, look);
       release(a);
+      train(a, false);
       return true;
     }
     if (victims_.enabled() && from_victims(a, r, c)) return true;
@@ -150,6 +158,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       }
       if (!policies_.empty()) policies_.accessed(r, look);
       release(a);
+      train(a, true);
       return true;
     }
   }
@@ -175,7 +184,52 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   mshr_.allocate(a.line, m, fetch);
   to_network(m, c + latency_, fetch);
   release(a);
+  train(a, true);
   return true;
+}
+
+namespace {
+constexpr std::uint64_t kPrefetchId = ~1ull;  // a prefetch's MSHR entry: nobody to complete
+constexpr std::size_t kPrefetchQueue = 16;    // lines named and not yet fetched
+}  // namespace
+
+void L1Cache::train(const MemAccess& a, bool miss) {
+  if (!prefetcher_) return;
+  if (prefetched_.erase(a.line)) ++*prefetch_useful_;
+  candidates_.clear();
+  prefetcher_->train({a.line, a.pc, a.warp, miss}, candidates_);
+  for (std::uint64_t line : candidates_) {
+    if (std::find(prefetch_queue_.begin(), prefetch_queue_.end(), line) != prefetch_queue_.end()) continue;
+    prefetch_queue_.push_back(line);
+    if (prefetch_queue_.size() > kPrefetchQueue) {  // the oldest goes
+      prefetch_queue_.pop_front();
+      ++*prefetch_dropped_;
+    }
+  }
+}
+
+void L1Cache::prefetch(sim::Cycle c) {
+  while (!prefetch_queue_.empty()) {
+    const std::uint64_t line = prefetch_queue_.front();
+    if (array_.contains(line) || mshr_.pending(line)) {  // nothing to fetch
+      prefetch_queue_.pop_front();
+      ++*prefetch_dropped_;
+      continue;
+    }
+    if (!mshr_.can_allocate() || miss_queue_.size() >= miss_queue_size_) return;  // it waits
+    prefetch_queue_.pop_front();
+    MemAccess m;
+    m.id = kPrefetchId;
+    m.warp = ~0u;
+    m.access = Access::load;
+    m.line = m.address = line;
+    m.sectors = kWholeLine;
+    mshr_.allocate(line, m, kWholeLine);
+    to_network(m, c + latency_, kWholeLine);
+    prefetched_.insert(line);
+    ++*prefetches_;
+    return;
+  }
 }
 
 // A fill arrived: install it (as the policies decide) and complete the loads waiting for it
@@ -200,6 +254,7 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
     replaced(ev, c);
   }
   for (MemAccess a : mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; })) {
+    if (a.id == kPrefetchId) continue;
     a.served = g.served;
     complete(a);
   }
@@ -233,6 +288,7 @@ bool L1Cache::from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle
 // there is one, and leaves otherwise.
 void L1Cache::replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle c) {
   if (!ev) return;
+  if (prefetcher_) prefetched_.erase(ev->line);
   if (!policies_.empty()) policies_.evicted(*ev);
   if (victims_.enabled() && !ev->dirty) {
     if (auto out = victims_.insert(*ev)) leave(*out, c);
@@ -338,6 +394,8 @@ bool L1Cache::tick(sim::Cycle c) {
       input_.pop(now);
       client_.input_freed();
     }
+  } else if (prefetcher_) {  // a cycle the input leaves free
+    prefetch(c);
   }
   const bool miss_ready = !miss_queue_.empty() && miss_queue_.front().ready <= c;
   const bool copyback = !copybacks_.empty() && (copybacks_first_ || !miss_ready || copybacks_.size() >= miss_queue_size_);
@@ -386,7 +444,8 @@ bool L1Cache::tick(sim::Cycle c) {
     hold();
     return false;
   }
-  return !input_.empty();
+  // Prefetches wait for a free MSHR: a fill wakes the cache.
+  return !input_.empty() || (!prefetch_queue_.empty() && mshr_.can_allocate());
 }
 
 std::vector<std::string> L1Cache::outstanding() const {

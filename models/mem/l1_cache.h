@@ -8,17 +8,22 @@
 // the clean lines it replaces wait in a victim buffer, whose hits swap back in l1.victim_latency
 // cycles after the lookup. Global stores write-evict with no write
 // allocate (Fermi) or, with l1.write_policy: write_back, dirty a line they hit; either way a store
-// that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1.
+// that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1. With
+// l1.prefetcher, a prefetcher trained on the demand loads names lines, fetched in cycles the input
+// leaves free when an MSHR and a miss-queue slot are.
 #pragma once
 
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
+#include "models/mem/prefetch.h"
 #include "sim/simulation.h"
 #include "tlm_glue/at_ports.h"
 #include "tlm_glue/gpu_payload.h"
@@ -91,6 +96,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch);
   void complete(const MemAccess& a) { done_.push_back(a); }
   void release(const MemAccess& a);  // a load of a's warp releases that warp's lock on its line
+  void train(const MemAccess& a, bool miss);  // the prefetcher sees a demand load
+  void prefetch(sim::Cycle c);                // the next prefetch, if one can go
 
   sim::Simulation& sim_;
   const std::uint32_t sm_;
@@ -122,6 +129,11 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;
   sim::Counter* victim_hits_ = nullptr;  // with a victim buffer
+  std::unique_ptr<Prefetcher> prefetcher_;  // l1.prefetcher
+  std::deque<std::uint64_t> prefetch_queue_;
+  std::vector<std::uint64_t> candidates_;
+  std::set<std::uint64_t> prefetched_;  // lines fetched by prefetch, not yet loaded or evicted
+  sim::Counter *prefetches_ = nullptr, *prefetch_useful_ = nullptr, *prefetch_dropped_ = nullptr;
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;
   sim::Probe& miss_queue_probe_;

@@ -120,16 +120,41 @@ class Tags {
   std::vector<std::int64_t> step_, scale_;
 };
 
-// An add or sub of a register to itself and an immediate: the loop index's update [G L433].
-bool index_update(const Instruction& in, std::uint32_t& reg, std::int64_t& step) {
-  if ((in.op != Op::add && in.op != Op::sub) || in.ops.size() != 3 || in.ops[0].kind != OperandKind::reg) return false;
-  const Operand &d = in.ops[0], &a = in.ops[1], &b = in.ops[2];
-  if (a.kind == OperandKind::reg && a.reg == d.reg && b.kind == OperandKind::imm) step = b.offset;
-  else if (in.op == Op::add && b.kind == OperandKind::reg && b.reg == d.reg && a.kind == OperandKind::imm) step = a.offset;
-  else return false;
-  if (in.op == Op::sub) step = -step;
-  reg = d.reg;
-  return step != 0;
+// The loop index's updates over one iteration: an add or sub of a register to itself and an
+// immediate [G L433] — or, `through_copies`, a register written with its own value at the
+// iteration's start plus an immediate by way of movs and conversions (nvcc 13 routes LS-MST's
+// index through two cvts). Each register with its step.
+std::map<std::uint32_t, std::int64_t> index_updates(const Function& f, const std::vector<std::uint32_t>& path,
+                                                     bool through_copies) {
+  struct Origin {  // a register's value: register `reg`'s at the iteration's start plus `plus`
+    std::uint32_t reg = kNone;
+    std::int64_t plus = 0;
+  };
+  std::vector<Origin> origin(f.registers.size());
+  for (std::uint32_t r = 0; r < origin.size(); ++r) origin[r].reg = r;
+  std::map<std::uint32_t, std::int64_t> updates;
+  for (std::uint32_t pc : path) {
+    const Instruction& in = f.code[pc];
+    if (in.ops.empty() || in.ops[0].kind != OperandKind::reg) continue;
+    const std::uint32_t d = in.ops[0].reg;
+    Origin o;  // unknown unless a copy or an immediate step of a register
+    auto reg = [&](std::size_t i) { return i < in.ops.size() && in.ops[i].kind == OperandKind::reg; };
+    auto imm = [&](std::size_t i) { return i < in.ops.size() && in.ops[i].kind == OperandKind::imm; };
+    if ((in.op == Op::mov || in.op == Op::cvt) && in.ops.size() == 2 && reg(1)) {
+      o = origin[in.ops[1].reg];
+    } else if ((in.op == Op::add || in.op == Op::sub) && in.ops.size() == 3) {
+      const int r = reg(1) && imm(2) ? 1 : in.op == Op::add && reg(2) && imm(1) ? 2 : 0;
+      if (r) {
+        o = origin[in.ops[r].reg];
+        o.plus += in.op == Op::sub ? -in.ops[3 - r].offset : in.ops[3 - r].offset;
+        const bool direct = in.ops[r].reg == d;
+        if (o.reg == d && o.plus != 0 && (direct || through_copies)) updates[d] = o.plus;
+      }
+    }
+    if (o.reg == kNone) o.plus = 0;
+    origin[d] = o;
+  }
+  return updates;
 }
 
 }  // namespace
@@ -149,16 +174,11 @@ std::vector<Loop> find_loops(const Function& f) {
 }
 
 void find_pairs(const Function& f, Loop& loop, const std::vector<std::uint32_t>& first,
-                const std::vector<std::uint32_t>& second, unsigned max_pairs, bool nc_only) {
+                const std::vector<std::uint32_t>& second, unsigned max_pairs, bool nc_only, bool through_copies) {
   loop.pairs.clear();
   loop.analysed = true;
   // The first iteration: the index updates, each register with its step.
-  std::map<std::uint32_t, std::int64_t> updates;
-  for (std::uint32_t pc : first) {
-    std::uint32_t r;
-    std::int64_t step;
-    if (index_update(f.code[pc], r, step)) updates[r] = step;
-  }
+  const auto updates = index_updates(f, first, through_copies);
   // The second: every tag constant but the updated registers', strided [G L433].
   Tags tags(f.registers.size());
   for (const auto& [r, step] : updates) tags.set_stride(r, step);
@@ -209,10 +229,10 @@ void find_pairs(const Function& f, Loop& loop, const std::vector<std::uint32_t>&
   }
 }
 
-void find_pairs_statically(const Function& f, Loop& loop, unsigned max_pairs, bool nc_only) {
+void find_pairs_statically(const Function& f, Loop& loop, unsigned max_pairs, bool nc_only, bool through_copies) {
   std::vector<std::uint32_t> body;
   for (std::uint32_t pc = loop.start; pc <= loop.end; ++pc) body.push_back(pc);
-  find_pairs(f, loop, body, body, max_pairs, nc_only);
+  find_pairs(f, loop, body, body, max_pairs, nc_only, through_copies);
 }
 
 }  // namespace irr::spref

@@ -41,10 +41,12 @@ std::vector<Loop> find_loops(const core::ptx::Function& f);
 // which are strided in the second; there a global load with a strided address is a head load and
 // one whose address carries a head's load-id its tail. `nc_only`: only ld.global.nc loads (the
 // `const __restrict` arrays' [G L427]) qualify. At most `max_pairs` pairs, in program order.
+// `through_copies`: an index updated by way of movs and conversions counts as updated too.
 void find_pairs(const core::ptx::Function& f, Loop& loop, const std::vector<std::uint32_t>& first,
-                const std::vector<std::uint32_t>& second, unsigned max_pairs, bool nc_only);
+                const std::vector<std::uint32_t>& second, unsigned max_pairs, bool nc_only, bool through_copies = false);
 
 // The compiler-assisted variant's view: both iterations are the loop's body in program order.
-void find_pairs_statically(const core::ptx::Function& f, Loop& loop, unsigned max_pairs, bool nc_only);
+void find_pairs_statically(const core::ptx::Function& f, Loop& loop, unsigned max_pairs, bool nc_only,
+                           bool through_copies = false);
 
 }  // namespace irr::spref

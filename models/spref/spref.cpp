@@ -20,6 +20,7 @@ Options Options::from_config(const sim::Config& c) {
   o.high = static_cast<unsigned>(c.get_uint("spref.distance_high"));
   o.tail_in_cache = c.get_string("spref.tail") == "cache";
   o.nc_only = c.get_string("spref.loads") == "restrict";
+  o.through_copies = c.get_bool("spref.index_through_copies");
   o.max_pairs = static_cast<unsigned>(c.get_uint("spref.max_pairs"));
   o.max_distance = static_cast<unsigned>(c.get_uint("spref.max_distance"));
   o.max_registers = static_cast<unsigned>(c.get_uint("spref.max_registers"));
@@ -77,7 +78,7 @@ void Spref::kernel_begin(const core::KernelLaunch& k, core::SmPort& port) {
     LoopState s;
     s.loop = l;
     if (opt_.compiler) {  // marked by the compiler: known from the first iteration [G L493-L495]
-      find_pairs_statically(f, s.loop, opt_.max_pairs, opt_.nc_only);
+      find_pairs_statically(f, s.loop, opt_.max_pairs, opt_.nc_only, opt_.through_copies);
       s.phase = Phase::ready;
       ++loops_found_;
       pairs_found_ += s.loop.pairs.size();
@@ -144,7 +145,7 @@ void Spref::detect(std::uint32_t slot, std::uint32_t pc, const Instruction& in) 
       if (s.phase == Phase::first) {
         s.phase = Phase::second;
       } else {
-        find_pairs(*kernel_->kernel, s.loop, path_[0], path_[1], opt_.max_pairs, opt_.nc_only);
+        find_pairs(*kernel_->kernel, s.loop, path_[0], path_[1], opt_.max_pairs, opt_.nc_only, opt_.through_copies);
         s.phase = Phase::ready;
         tracking_loop_ = -1;
         ++loops_found_;
@@ -231,100 +232,104 @@ core::SmUnit::Take Spref::issued(const core::UnitOp& op, const core::Step& step,
   if (slot >= warps_.size()) warps_.resize(slot + 1);
   Invocation& inv = warps_[slot];
   if (inv.loop >= 0 && !loops_[inv.loop].loop.contains(pc)) end_invocation(inv);
+  // An iteration starts at a loop's first instruction: the next of the warp's invocation (from its
+  // own backward branch), or the first of a new one.
   const int l = innermost(pc);
-  Take take = Take::no;
-  if (l >= 0 && loops_[l].phase == Phase::ready && !loops_[l].loop.pairs.empty()) {
+  if (l >= 0 && pc == loops_[l].loop.start && loops_[l].phase == Phase::ready && !loops_[l].loop.pairs.empty()) {
     LoopState& ls = loops_[l];
-    if (pc == ls.loop.start) {
-      if (inv.loop == l && inv.last_pc == ls.loop.end) {
-        ++inv.iteration;
-      } else {
-        end_invocation(inv);
-        inv.loop = l;
-        inv.iteration = 1;
-        const std::size_t n = ls.loop.pairs.size();
-        inv.head_address.assign(n, {});
-        inv.head_value.assign(n, {});
-        inv.head_lanes.assign(n, 0);
-        inv.head_iteration.assign(n, 0);
-        if (!ls.registers) {
-          for (const Pair& p : ls.loop.pairs) ls.registers += 1 + (p.tail != kNone && p.scale && !opt_.tail_in_cache);
-          ls.base.assign(n, 0);
-          ls.based.assign(n, false);
-        }
+    if (inv.loop == l && inv.last_pc == ls.loop.end) {
+      ++inv.iteration;
+    } else {
+      end_invocation(inv);
+      inv.loop = l;
+      inv.iteration = 1;
+      const std::size_t n = ls.loop.pairs.size();
+      inv.head_address.assign(n, {});
+      inv.head_value.assign(n, {});
+      inv.head_seen.assign(n, {});
+      if (!ls.registers) {
+        for (const Pair& p : ls.loop.pairs) ls.registers += 1 + (p.tail != kNone && p.scale && !opt_.tail_in_cache);
+        ls.base.assign(n, 0);
+        ls.based.assign(n, false);
       }
     }
-    if (inv.loop == l) {
-      // The loop's compare: the shadow counts, every iteration; the hardware-only variant
-      // decides its distance from the first [G L482].
-      if (pc == ls.loop.setp && step.active) {
-        count(inv, ls, in, step.active, warp, inv.iteration + 1);
-        if (!inv.decided) decide(inv, ls, step.active);
-      }
-      for (std::size_t p = 0; p < ls.loop.pairs.size(); ++p) {
-        const Pair& pair = ls.loop.pairs[p];
-        if (pc == pair.head && step.active) {
-          if (opt_.compiler && !inv.decided && ls.loop.setp != kNone) {  // the pre-loop compare's count
-            count(inv, ls, kernel_->kernel->code[ls.loop.setp], step.active, warp, inv.iteration);
-            decide(inv, ls, step.active);
+  }
+  Take take = Take::no;
+  // Within the invocation (loops inside it included: a tail may be in one).
+  if (inv.loop >= 0) {
+    LoopState& ls = loops_[inv.loop];
+    // The loop's compare: the shadow counts, every iteration; the hardware-only variant
+    // decides its distance from the first [G L482].
+    if (pc == ls.loop.setp && step.active) {
+      count(inv, ls, in, step.active, warp, inv.iteration + 1);
+      if (!inv.decided) decide(inv, ls, step.active);
+    }
+    for (std::size_t p = 0; p < ls.loop.pairs.size(); ++p) {
+      const Pair& pair = ls.loop.pairs[p];
+      if (pc == pair.head && step.active) {
+        if (opt_.compiler && !inv.decided && ls.loop.setp != kNone) {  // the pre-loop compare's count
+          count(inv, ls, kernel_->kernel->code[ls.loop.setp], step.active, warp, inv.iteration);
+          decide(inv, ls, step.active);
+        }
+        take = demand(inv, p, false, op, step);
+        // The prefetch of iteration i + d [G L489] for every lane the shadow counts say will run it
+        // (a conditional head's too, from where the lane's address was last); a stride not from
+        // immediates is the step the lane's address took since the last iteration.
+        std::array<std::uint64_t, 32> address = inv.head_address[p];
+        std::size_t i = 0;
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (step.active >> lane & 1) address[lane] = step.addresses[i++];
+        const unsigned d = inv.distance;
+        if (d && inv.counted && inv.counted_at <= inv.iteration) {
+          std::uint32_t lanes = 0;
+          std::array<std::uint64_t, 32> ahead{};
+          for (unsigned lane = 0; lane < 32; ++lane) {
+            const std::int64_t left = std::int64_t{inv.runs[lane]} - static_cast<std::int64_t>(inv.iteration - inv.counted_at + 1);
+            const bool now = step.active >> lane & 1;
+            const std::uint64_t seen = now ? inv.iteration : inv.head_seen[p][lane];
+            if (left < static_cast<std::int64_t>(d) || !seen) continue;
+            std::int64_t stride = pair.stride;
+            if (!stride) {
+              if (!now || inv.head_seen[p][lane] + 1 != inv.iteration) continue;
+              stride = static_cast<std::int64_t>(address[lane] - inv.head_address[p][lane]);
+            }
+            ahead[lane] = address[lane] + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(inv.iteration + d - seen));
+            lanes |= 1u << lane;
           }
-          take = demand(inv, p, false, op, step);
-          // This iteration's head addresses and values: the stride without immediates, the tail's base.
-          std::array<std::uint64_t, 32> address{};
+          if (lanes) prefetch(slot, inv, p, false, inv.iteration + d, lanes, ahead, port);
+        }
+        // This iteration's head addresses and values (the tail's base is learnt from them).
+        inv.head_address[p] = address;
+        const std::uint32_t reg = in.ops[0].reg;
+        for (const auto& w : step.writes)
+          if (w.reg == reg)
+            for (unsigned lane = 0; lane < 32; ++lane)
+              if (w.mask >> lane & 1) inv.head_value[p][lane] = w.value[lane];
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (step.active >> lane & 1) inv.head_seen[p][lane] = inv.iteration;
+      } else if (pc == pair.tail && step.active) {
+        // The tail array's base, from a demand tail and its head's value (a + scale v) [G L489].
+        if (!ls.based[p] && pair.scale) {
           std::size_t i = 0;
-          for (unsigned lane = 0; lane < 32; ++lane)
-            if (step.active >> lane & 1) address[lane] = step.addresses[i++];
-          const std::uint32_t reg = in.ops[0].reg;
-          for (const auto& w : step.writes)
-            if (w.reg == reg)
-              for (unsigned lane = 0; lane < 32; ++lane)
-                if (w.mask >> lane & 1) inv.head_value[p][lane] = w.value[lane];
-          // The prefetch of iteration i + d, for the lanes that will run it [G L489].
-          const unsigned d = inv.distance;
-          if (d && inv.counted && inv.counted_at <= inv.iteration) {
-            std::uint32_t lanes = 0;
-            std::array<std::uint64_t, 32> ahead{};
-            for (unsigned lane = 0; lane < 32; ++lane) {
-              if (!(step.active >> lane & 1)) continue;
-              const std::int64_t left = std::int64_t{inv.runs[lane]} - static_cast<std::int64_t>(inv.iteration - inv.counted_at + 1);
-              if (left < static_cast<std::int64_t>(d)) continue;
-              std::int64_t stride = pair.stride;
-              if (!stride) {  // not from immediates: the step the lane's address took since the last iteration
-                if (!(inv.head_lanes[p] >> lane & 1) || inv.head_iteration[p] + 1 != inv.iteration) continue;
-                stride = static_cast<std::int64_t>(address[lane] - inv.head_address[p][lane]);
-              }
-              ahead[lane] = address[lane] + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(d));
-              lanes |= 1u << lane;
-            }
-            if (lanes) prefetch(slot, inv, p, false, inv.iteration + d, lanes, ahead, port);
+          bool one = true, first = true;
+          std::uint64_t base = 0;
+          for (unsigned lane = 0; lane < 32; ++lane) {
+            if (!(step.active >> lane & 1)) continue;
+            const std::uint64_t b = step.addresses[i++] - static_cast<std::uint64_t>(pair.scale) * inv.head_value[p][lane];
+            if (inv.head_seen[p][lane] != inv.iteration) continue;
+            if (first) base = b;
+            one = one && b == base;
+            first = false;
           }
-          inv.head_address[p] = address;
-          inv.head_lanes[p] = step.active;
-          inv.head_iteration[p] = inv.iteration;
-        } else if (pc == pair.tail && step.active) {
-          // The tail array's base, from a demand tail and its head's value (a + scale v) [G L489].
-          if (!ls.based[p] && pair.scale && inv.head_iteration[p] == inv.iteration) {
-            std::size_t i = 0;
-            bool one = true, first = true;
-            std::uint64_t base = 0;
-            for (unsigned lane = 0; lane < 32; ++lane) {
-              if (!(step.active >> lane & 1)) continue;
-              const std::uint64_t b = step.addresses[i++] - static_cast<std::uint64_t>(pair.scale) * inv.head_value[p][lane];
-              if (!(inv.head_lanes[p] >> lane & 1)) continue;
-              if (first) base = b;
-              one = one && b == base;
-              first = false;
-            }
-            if (!first && one) {
-              ls.base[p] = base;
-              ls.based[p] = true;
-            }
+          if (!first && one) {
+            ls.base[p] = base;
+            ls.based[p] = true;
           }
-          take = demand(inv, p, true, op, step);
         }
+        take = demand(inv, p, true, op, step);
       }
-      inv.last_pc = pc;
     }
+    inv.last_pc = pc;
   }
   return take;
 }

@@ -30,6 +30,7 @@ struct Options {
   unsigned mid = 4, high = 6;   // Listing 1's MID and HIGH
   bool tail_in_cache = false;   // SPREF1-C: tail prefetches fill the caches only
   bool nc_only = true;          // only ld.global.nc loads (`const __restrict` arrays) qualify
+  bool through_copies = false;  // an index updated by way of movs and cvts counts as a WAR update
   unsigned max_pairs = 2, max_distance = 3, max_registers = 63, shadow_bits = 4;
   static Options from_config(const sim::Config& c);
 };
@@ -78,9 +79,8 @@ class Spref : public core::SmUnit {
     std::array<std::uint8_t, 32> runs{};
     unsigned distance = 0;  // 0: not prefetching
     bool decided = false;
-    std::vector<std::array<std::uint64_t, 32>> head_address, head_value;  // per pair: this iteration's
-    std::vector<std::uint32_t> head_lanes;
-    std::vector<std::uint64_t> head_iteration;
+    // Per pair and lane: the head's address and value when the lane last ran it, and in which iteration (0: not yet).
+    std::vector<std::array<std::uint64_t, 32>> head_address, head_value, head_seen;
     std::vector<std::uint64_t> prefetches;  // ids in flight or waiting for their demand
   };
 

@@ -3,7 +3,7 @@
 // it prefetches and turns demand loads into movs on the thesis's edge loops, faster than without;
 // every variant of Table 6 on every restrict workload gives the CPU's result with no value read
 // wrong (the unit's check ends a run otherwise); an array written while the kernel runs is caught;
-// SPREF off leaves a run's statistics as they were.
+// SPREF off leaves a run's statistics as they were; the comparison prefetchers prefetch.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +56,8 @@ TEST(SprefGpu, ItPrefetchesTheEdgeLoopsLoadPairsAndSavesCycles) {
 }
 
 // Table 6's variants on every workload with restrict loads: each the CPU's result, no value wrong.
+// LS-MST's index goes through two conversions (no WAR update): prefetched only with
+// spref.index_through_copies.
 TEST(SprefGpu, EveryVariantGivesTheCpusResult) {
   const std::vector<std::vector<std::string>> variants = {
       {"spref.enabled=true"},
@@ -63,10 +65,14 @@ TEST(SprefGpu, EveryVariantGivesTheCpusResult) {
       {"spref.enabled=true", "spref.distance=0"},
       {"spref.enabled=true", "spref.detection=compiler", "spref.distance=0", "spref.tail=cache"}};
   for (const auto& [w, v] : std::vector<std::pair<std::string, std::string>>{
-           {"bfs", "harish_restrict"}, {"sssp", "harish_restrict"}, {"bfs", "unrolled_restrict"}})
-    for (const auto& s : variants) {
-      const auto stats = run(w, v, s);
-      EXPECT_GT(sum(stats, "spref.moves"), 0) << w << " " << v << " " << s.back();
+           {"bfs", "harish_restrict"}, {"sssp", "harish_restrict"}, {"boruvka", "harish_restrict"}, {"bfs", "unrolled_restrict"},
+           {"sssp", "unrolled_restrict"}, {"boruvka", "lonestar_restrict"}, {"stcon", "harish_restrict"}})
+    for (auto s : variants) {
+      const bool lsmst = v == "lonestar_restrict";
+      EXPECT_EQ(sum(run(w, v, s), "spref.moves") > 0, !lsmst) << w << " " << v << " " << s.back();
+      if (!lsmst) continue;
+      s.push_back("spref.index_through_copies=true");
+      EXPECT_GT(sum(run(w, v, s), "spref.moves"), 0) << w << " " << v << " " << s.back();
     }
 }
 
@@ -92,4 +98,19 @@ TEST(SprefGpu, OffChangesNothing) {
   ASSERT_EQ(run_cli({"run", "-q", "--mode", "timing", "-c", "graphmem", "--workload", "bfs", "--variant", "harish_restrict",
                      "--graph", "rmat:scale=10", "-s", "spref.enabled=false", "-o", b.path()}).exit_code, 0);
   EXPECT_EQ(read_file(a.path() + "/stats.json"), read_file(b.path() + "/stats.json"));
+}
+
+// The conventional prefetchers the thesis compares with [G L589] (l1.prefetcher) fetch lines into
+// the L1 that loads then use; they fetch whole lines, so a sector cache is refused.
+TEST(SprefGpu, TheComparisonPrefetchersFetchLinesTheLoadsUse) {
+  for (const char* p : {"stride", "stream", "ghb"}) {
+    const auto stats = run("bfs", "harish_restrict", {std::string("l1.prefetcher=") + p});
+    EXPECT_GT(sum(stats, "l1.prefetches"), 0) << p;
+    EXPECT_GT(sum(stats, "l1.prefetch_useful"), 0) << p;
+    EXPECT_LE(sum(stats, "l1.prefetch_useful"), sum(stats, "l1.prefetches")) << p;
+  }
+  const auto r = run_cli({"run", "-q", "--mode", "timing", "--workload", "bfs", "--graph", "rmat:scale=8", "-s",
+                          "l1.prefetcher=stream", "-s", "l1.granularity=sector"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("l1.prefetcher fetches whole lines: it needs l1.granularity: line"), std::string::npos) << r.err;
 }

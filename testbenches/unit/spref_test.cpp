@@ -115,3 +115,41 @@ TEST(Spref, StorageIsTheThesisSum) {
   o.compiler = true;
   EXPECT_EQ(spref::storage_bits(o, 48), 1365u * 8 - 2 * 126);
 }
+
+// LS-MST as nvcc 13 compiles it: the index goes through two conversions before its increment, no
+// WAR update of one register; spref.index_through_copies takes it.
+TEST(Spref, AnIndexUpdatedThroughCopiesNeedsTheOption) {
+  const char* ptx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 w, .param .u32 start, .param .u32 end)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<8>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [w];
+ld.param.u32 %r4, [start];
+ld.param.u32 %r3, [end];
+$L_loop:
+cvt.u64.u32 %rd2, %r4;
+mul.wide.u32 %rd3, %r4, 4;
+add.s64 %rd4, %rd1, %rd3;
+ld.global.nc.u32 %r1, [%rd4];
+cvt.u32.u64 %r5, %rd2;
+add.s32 %r4, %r5, 1;
+setp.lt.u32 %p1, %r4, %r3;
+@%p1 bra $L_loop;
+ret;
+}
+)";
+  const auto m = core::ptx::parse(ptx, "copies.ptx");
+  auto loop = spref::find_loops(m.functions.at(0)).at(0);
+  spref::find_pairs_statically(m.functions.at(0), loop, 2, true);
+  EXPECT_TRUE(loop.pairs.empty());
+  spref::find_pairs_statically(m.functions.at(0), loop, 2, true, true);
+  ASSERT_EQ(loop.pairs.size(), 1u);
+  EXPECT_EQ(loop.pairs[0].head, 6u);
+  EXPECT_EQ(loop.pairs[0].stride, 4);
+  EXPECT_EQ(loop.pairs[0].tail, kNone);
+  EXPECT_EQ(loop.increment, 1);
+}

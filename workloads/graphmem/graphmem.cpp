@@ -92,7 +92,7 @@ std::uint32_t target(const Graph& g) {
   return t;
 }
 
-Result stcon(Device& d, const Graph& input, std::uint32_t s, const std::string&) {
+Result stcon(Device& d, const Graph& input, std::uint32_t s, const std::string& variant) {
   const Graph g = undirected(input);
   check_source(g, s);
   const std::uint32_t t = target(g);
@@ -110,7 +110,7 @@ Result stcon(Device& d, const Graph& input, std::uint32_t s, const std::string&)
   const std::uint64_t over = d.malloc(4);
   while (!run.get<int>(found)) {
     run.put<int>(over, 0);
-    run.launch("stcon_kernel", g.n, Args() << dg.row << dg.col << mask << updating << colour << found << g.n);
+    run.launch(variant == "harish" ? "stcon_kernel" : "stcon_restrict", g.n, Args() << dg.row << dg.col << mask << updating << colour << found << g.n);
     run.launch("stcon_kernel2", g.n, Args() << mask << updating << over << g.n);
     if (!run.get<int>(over)) break;
   }
@@ -224,18 +224,19 @@ Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& vari
   std::vector<std::uint32_t> identity(g.n);
   for (std::uint32_t v = 0; v < g.n; ++v) identity[v] = v;
   d.memcpy_to_device(comp, identity.data(), g.n * 4ull);
-  if (variant == "harish") {
+  const bool restricted = variant == "harish_restrict" || variant == "lonestar_restrict";
+  if (variant == "harish" || variant == "harish_restrict") {
     const std::uint64_t next = d.malloc(g.n * 4ull);
     d.memcpy_to_device(next, identity.data(), g.n * 4ull);
     until_done(run, [&](std::uint64_t linked, int) {
-      run.launch("hmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
+      run.launch(restricted ? "hmst_find_min_restrict" : "hmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
       run.launch("hmst_link", g.n, Args() << ends << comp << cmin << next << in_tree << g.n << linked);
       run.launch("hmst_recolour", g.n, Args() << comp << next << cmin << g.n);
     });
   } else {
     const std::uint64_t partner = d.malloc(g.n * 4ull);
     until_done(run, [&](std::uint64_t linked, int) {
-      run.launch("lsmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
+      run.launch(restricted ? "lsmst_find_min_restrict" : "lsmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
       run.launch("lsmst_partner", g.n, Args() << ends << comp << cmin << partner << g.n);
       run.launch("lsmst_link", g.n, Args() << comp << cmin << partner << in_tree << g.n << linked);
       run.launch("lsmst_compress", g.n, Args() << comp << cmin << g.n);
@@ -306,7 +307,8 @@ bool bfs_variant(const std::string& v) {
   return !harish_kernel(v).empty() || v == "warp_centric" || v == "data_shared" || v == "unrolled" || v == "unrolled_restrict";
 }
 bool sssp_variant(const std::string& v) {
-  return v == "harish" || v == "unrolled" || v == "warp_centric" || v == "data_shared" || v == "harish_restrict";
+  return v == "harish" || v == "unrolled" || v == "warp_centric" || v == "data_shared" || v == "harish_restrict" ||
+         v == "unrolled_restrict";
 }
 
 std::vector<Variant> bfs_variants() {
@@ -330,7 +332,8 @@ std::vector<Variant> sssp_variants() {
           {"unrolled", "LonestarGPU's drelax with kernel unrolling (the thesis's LS-SSSP): as bfs unrolled, with the edges' weights"},
           {"warp_centric", "H-SSSP's relaxation warp-centric (chapter V's WARPC): a warp per 32 vertices, its lanes over each frontier vertex's edges; DijkstraKernel2 settles"},
           {"data_shared", "data-driven (chapter V's DD): a thread per frontier vertex, a lowered neighbour joining the next frontier once a round through the block's queue in shared memory"},
-          {"harish_restrict", "H-SSSP with its arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges and weights ld.global.nc)"}};
+          {"harish_restrict", "H-SSSP with its arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges and weights ld.global.nc)"},
+          {"unrolled_restrict", "LS-SSSP the same way (for SPREF)"}};
 }
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
@@ -392,9 +395,9 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
                  Args() << dg.row << dg.col << dg.weight << mask << cost << updating << g.n);
       run.launch("hsssp_kernel2", g.n, Args() << mask << cost << updating << over << g.n);
     });
-  } else if (variant == "unrolled") {
+  } else if (variant == "unrolled" || variant == "unrolled_restrict") {
     until_done(run, [&](std::uint64_t changed, int) {
-      run.launch("ls_sssp_drelax", g.n, Args() << dg.row << dg.col << dg.weight << cost << g.n << changed);
+      run.launch(variant == "unrolled" ? "ls_sssp_drelax" : "ls_sssp_restrict", g.n, Args() << dg.row << dg.col << dg.weight << cost << g.n << changed);
     });
   } else {  // data_shared
     const std::uint64_t a = d.malloc(g.n * 4ull), b = d.malloc(g.n * 4ull), count = d.malloc(4), queued = d.malloc(g.n * 4ull);
@@ -420,10 +423,13 @@ std::vector<Workload> workloads() {
        false, mis, mis_reference, exact, "exact: the CPU's rounds with the same priorities"},
       {"boruvka", "minimum spanning forest (MST) by Boruvka's rounds on the undirected input (parallel edges as the lightest), ties broken by edge id: 1 for each undirected edge in the forest, numbered in the CSR order of its lower end",
        {{"harish", "colours per vertex (the thesis's H-MST, Harish and Vineet's Find_Min_Edge_Weight): each vertex offers its lightest edge to another colour, roots link, vertices follow the links (workloads/kernels/graphmem.cu)"},
-        {"lonestar", "a union-find forest (the thesis's LS-MST, LonestarGPU's Boruvka): the weight tested before the neighbour's root is chased, roots link, paths compressed"}},
+        {"lonestar", "a union-find forest (the thesis's LS-MST, LonestarGPU's Boruvka): the weight tested before the neighbour's root is chased, roots link, paths compressed"},
+        {"harish_restrict", "H-MST with Find_Min_Edge_Weight's arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges, weights and neighbours' colours ld.global.nc)"},
+        {"lonestar_restrict", "LS-MST the same way (for SPREF)"}},
        false, mst, mst_reference, same_tree, "exact: Kruskal's forest under the same order"},
       {"stcon", "s-t connectivity (Harish, the thesis's STCON): searches from the source and from the last vertex with an edge at once, on the undirected input, until they meet or stop (1: connected)",
-       {{"harish", "Kernel and Kernel2 per level over frontier flags and a colour per vertex (workloads/kernels/graphmem.cu)"}},
+       {{"harish", "Kernel and Kernel2 per level over frontier flags and a colour per vertex (workloads/kernels/graphmem.cu)"},
+        {"harish_restrict", "with Kernel's arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges ld.global.nc; colour is written, an ordinary load)"}},
        true, stcon, stcon_reference, exact, "exact: connected or not, as a CPU search finds"},
   };
 }

@@ -621,8 +621,10 @@ extern "C" __global__ void hsssp_restrict(const unsigned* __restrict__ row, cons
   for (unsigned i = row[v]; i < row[v + 1]; ++i) atomicMin(&updating_cost[col[i]], cost[v] + w[i]);
 }
 
-extern "C" __global__ void ls_bfs_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
-                                           unsigned* __restrict__ dist, unsigned n, int* __restrict__ changed) {
+template <bool Weighted>
+__device__ void ls_drelax_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                   const unsigned* __restrict__ w, unsigned* __restrict__ dist, unsigned n,
+                                   int* __restrict__ changed) {
   __shared__ unsigned queue[LS_LIMIT * LS_BLOCK];
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= n) return;
@@ -635,7 +637,7 @@ extern "C" __global__ void ls_bfs_restrict(const unsigned* __restrict__ row, con
     if (du == INF) continue;
 #pragma unroll 1
     for (unsigned e = row[u]; e < row[u + 1]; ++e) {
-      unsigned x = col[e], alt = du + 1u;
+      unsigned x = col[e], alt = du + (Weighted ? w[e] : 1u);
       if (alt < dist[x] && atomicMin(&dist[x], alt) > alt) {
         lowered = true;
         if (tail < LS_LIMIT) q[tail++ * LS_BLOCK] = x;
@@ -643,4 +645,74 @@ extern "C" __global__ void ls_bfs_restrict(const unsigned* __restrict__ row, con
     }
   }
   if (lowered) *changed = 1;
+}
+
+extern "C" __global__ void ls_bfs_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                           unsigned* __restrict__ dist, unsigned n, int* __restrict__ changed) {
+  ls_drelax_restrict<false>(row, col, nullptr, dist, n, changed);
+}
+
+// ... and LS-SSSP, STCON, H-MST and LS-MST the same way (STCON writes colour[] in its loop and
+// LS-SSSP dist[] by atomics: those stay ordinary loads, their edge loads heads alone [G L646]).
+extern "C" __global__ void ls_sssp_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                            const unsigned* __restrict__ w, unsigned* __restrict__ dist, unsigned n,
+                                            int* __restrict__ changed) {
+  ls_drelax_restrict<true>(row, col, w, dist, n, changed);
+}
+
+extern "C" __global__ void stcon_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                          unsigned char* __restrict__ mask, unsigned char* __restrict__ updating,
+                                          unsigned char* __restrict__ colour, int* __restrict__ found, unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n || !mask[v]) return;
+  mask[v] = 0;
+  unsigned char c = colour[v];
+#pragma unroll 1
+  for (unsigned i = row[v]; i < row[v + 1]; ++i) {
+    unsigned id = col[i];
+    unsigned char other = colour[id];
+    if (!other) {
+      colour[id] = c;
+      updating[id] = 1;
+    } else if (other != c) {
+      *found = 1;
+    }
+  }
+}
+
+extern "C" __global__ void hmst_find_min_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                                  const unsigned* __restrict__ w, const unsigned* __restrict__ eid,
+                                                  const unsigned* __restrict__ colour, unsigned long long* __restrict__ cmin,
+                                                  unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned c = colour[v];
+  unsigned long long best = NO_EDGE;
+#pragma unroll 1
+  for (unsigned e = row[v]; e < row[v + 1]; ++e)
+    if (colour[col[e]] != c) {
+      unsigned long long key = (unsigned long long)w[e] << 32 | eid[e];
+      if (key < best) best = key;
+    }
+  if (best != NO_EDGE && best < cmin[c]) atomicMin(&cmin[c], best);
+}
+
+extern "C" __global__ void lsmst_find_min_restrict(const unsigned* __restrict__ row, const unsigned* __restrict__ col,
+                                                   const unsigned* __restrict__ w, const unsigned* __restrict__ eid,
+                                                   const unsigned* __restrict__ comp, unsigned long long* __restrict__ cmin,
+                                                   unsigned n) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  unsigned boss = ls_find(comp, v);
+  unsigned long long best = NO_EDGE;
+#pragma unroll 1
+  for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+    unsigned wt = w[e];
+    if (wt > (unsigned)(best >> 32)) continue;
+    if (ls_find(comp, col[e]) != boss) {
+      unsigned long long key = (unsigned long long)wt << 32 | eid[e];
+      if (key < best) best = key;
+    }
+  }
+  if (best != NO_EDGE && best < cmin[boss]) atomicMin(&cmin[boss], best);
 }
