@@ -610,7 +610,7 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_NE(r.out.find("data_block"), std::string::npos);
   r = run_cli({"run", "--workload", "bfs", "--variant", "nope", "--graph", "grid:rows=2,cols=2"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl, frontier, iru, harish, warp_centric, data_shared, unrolled, harish_swp, harish_swpnc, harish_unr2, harish_unr3, harish_unr2_swp, harish_unr2_swpnc, harish_hoisted)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl, frontier, iru, harish, warp_centric, data_shared, unrolled, harish_swp, harish_swpnc, harish_unr2, harish_unr3, harish_unr2_swp, harish_unr2_swpnc, harish_hoisted, harish_restrict, unrolled_restrict)"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=2,cols=2", "--mode", "fast"});
   EXPECT_EQ(r.exit_code, 2);
 }
