@@ -6,6 +6,7 @@
 // table that merges requests to a line in flight.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -104,6 +105,9 @@ class VictimBuffer {
   std::optional<CacheArray::Evicted> insert(const CacheArray::Evicted& e);
   std::optional<CacheArray::Evicted> take(std::uint64_t line);  // the line, removed, if held
   void erase(std::uint64_t line) { take(line); }
+  bool holds(std::uint64_t line) const {
+    return std::any_of(held_.begin(), held_.end(), [&](const CacheArray::Evicted& e) { return e.line == line; });
+  }
   void clear() { held_.clear(); }
   std::size_t size() const { return held_.size(); }
 

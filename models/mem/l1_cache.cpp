@@ -10,6 +10,11 @@ namespace irr::mem {
 using tlm_glue::Access;
 using tlm_glue::gpu;
 
+namespace {
+constexpr std::uint64_t kPrefetchId = ~1ull;  // a prefetch's MSHR entry: nobody to complete
+constexpr std::size_t kPrefetchQueue = 16;    // lines named and not yet fetched
+}  // namespace
+
 L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sm, const AddressMap& map,
                  tlm_glue::PayloadPool& pool, L1Client& client)
     : sc_core::sc_module(name),
@@ -23,6 +28,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
              static_cast<std::uint32_t>(sim.config().get_size("l1.line_size")), "l1.size"),
       mshr_(sim.config().get_uint("l1.mshrs"), sim.config().get_uint("l1.mshr_merge")),
       victims_(sim.config().get_size("l1.victim_cache") / sim.config().get_size("l1.line_size")),
+      prefetch_buffer_(sim.config().get_size("l1.prefetch_buffer") / sim.config().get_size("l1.line_size")),
       latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.latency"))),
       victim_latency_(static_cast<std::uint32_t>(sim.config().get_uint("l1.victim_latency"))),
       line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
@@ -65,6 +71,10 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
     prefetch_useful_ = &sim.counter(*this, "prefetch_useful", "of those, loaded before they left the L1", "lines");
     prefetch_dropped_ = &sim.counter(*this, "prefetch_dropped", "lines named but not fetched: the queue full, or present or in flight", "lines");
   }
+  if (prefetch_buffer_.enabled() && !prefetcher_)
+    throw Error("l1.prefetch_buffer holds prefetched lines: it needs an l1.prefetcher", Error::Kind::config);
+  if (sim.config().get_size("l1.prefetch_buffer") % line_)
+    throw Error("l1.prefetch_buffer: not a whole number of l1.line_size lines", Error::Kind::config);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
 }
@@ -102,7 +112,10 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
       return false;
     }
     ++accesses_;
-    if (a.access == Access::store) victims_.erase(a.line);  // its copy would be stale
+    if (a.access == Access::store) {  // their copies would be stale
+      victims_.erase(a.line);
+      prefetch_buffer_.erase(a.line);
+    }
     if (a.uncached) {  // counted a miss: the L1 does not serve it
       ++misses_;
       to_network(a, c + latency_, 0);
@@ -141,6 +154,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       return true;
     }
     if (victims_.enabled() && from_victims(a, r, c)) return true;
+    if (prefetch_buffer_.enabled() && from_prefetch_buffer(a, r, c)) return true;
   }
   if (pending) {
     // Sectors neither in flight nor cached need a fetch of their own (sector caches only).
@@ -188,14 +202,12 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   return true;
 }
 
-namespace {
-constexpr std::uint64_t kPrefetchId = ~1ull;  // a prefetch's MSHR entry: nobody to complete
-constexpr std::size_t kPrefetchQueue = 16;    // lines named and not yet fetched
-}  // namespace
-
 void L1Cache::train(const MemAccess& a, bool miss) {
   if (!prefetcher_) return;
-  if (prefetched_.erase(a.line)) ++*prefetch_useful_;
+  if (prefetched_.erase(a.line)) {
+    ++*prefetch_useful_;
+    prefetcher_->outcome(true);
+  }
   candidates_.clear();
   prefetcher_->train({a.line, a.pc, a.warp, miss}, candidates_);
   for (std::uint64_t line : candidates_) {
@@ -211,7 +223,7 @@ void L1Cache::train(const MemAccess& a, bool miss) {
 void L1Cache::prefetch(sim::Cycle c) {
   while (!prefetch_queue_.empty()) {
     const std::uint64_t line = prefetch_queue_.front();
-    if (array_.contains(line) || mshr_.pending(line)) {  // nothing to fetch
+    if (array_.contains(line) || mshr_.pending(line) || prefetch_buffer_.holds(line)) {  // nothing to fetch
       prefetch_queue_.pop_front();
       ++*prefetch_dropped_;
       continue;
@@ -232,6 +244,27 @@ void L1Cache::prefetch(sim::Cycle c) {
   }
 }
 
+void L1Cache::unused(std::uint64_t line) {
+  if (prefetched_.erase(line)) prefetcher_->outcome(false);
+}
+
+// A load missing in the array finds its line in the prefetch buffer: the line moves into the
+// array, and the load completes as a hit.
+bool L1Cache::from_prefetch_buffer(const MemAccess& a, const CacheRequest& r, sim::Cycle c) {
+  auto v = prefetch_buffer_.take(a.line);
+  if (!v) return false;
+  bool installed = false;
+  auto ev = array_.fill(v->line, false, true, &installed, LineFill{v->valid, v->used, v->first, v->pc, false});
+  if (installed) replaced(ev, c);
+  ++accesses_;
+  ++hits_stat_;
+  hits_.emplace_back(c + latency_, a);
+  if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
+  release(a);
+  train(a, false);
+  return true;
+}
+
 // A fill arrived: install it (as the policies decide) and complete the loads waiting for it
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
@@ -248,6 +281,13 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
     mru = policies_.insert_mru(r);
   }
   f.copyback = g.owned;  // a fill the L1 does not install is not copied back: the line is clean
+  if (prefetch_buffer_.enabled()) {  // a prefetch no load has merged into waits beside the array
+    const auto& waiting = mshr_.requests(g.line);
+    if (std::all_of(waiting.begin(), waiting.end(), [](const MemAccess& m) { return m.id == kPrefetchId; })) {
+      if (auto out = prefetch_buffer_.insert(CacheArray::Evicted{g.line, false})) unused(out->line);
+      install = false;
+    }
+  }
   if (install) {
     auto ev = array_.fill(g.line, false, mru, nullptr, f);
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
@@ -288,7 +328,7 @@ bool L1Cache::from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle
 // there is one, and leaves otherwise.
 void L1Cache::replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle c) {
   if (!ev) return;
-  if (prefetcher_) prefetched_.erase(ev->line);
+  if (prefetcher_) unused(ev->line);
   if (!policies_.empty()) policies_.evicted(*ev);
   if (victims_.enabled() && !ev->dirty) {
     if (auto out = victims_.insert(*ev)) leave(*out, c);

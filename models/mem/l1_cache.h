@@ -10,7 +10,8 @@
 // allocate (Fermi) or, with l1.write_policy: write_back, dirty a line they hit; either way a store
 // that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1. With
 // l1.prefetcher, a prefetcher trained on the demand loads names lines, fetched in cycles the input
-// leaves free when an MSHR and a miss-queue slot are.
+// leaves free when an MSHR and a miss-queue slot are, into the array or (l1.prefetch_buffer) a
+// fully associative buffer beside it whose hits move into the array.
 #pragma once
 
 #include <deque>
@@ -76,6 +77,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void invalidate_all() {
     array_.clear();
     victims_.clear();
+    prefetch_buffer_.clear();
     locks_.clear();
   }
   // Counted line locks (DAC's lock counters in the tag array [seed 001 L621]): a lock held for
@@ -108,6 +110,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   Mshr<MemAccess> mshr_;
   CachePolicies policies_;
   VictimBuffer victims_;
+  VictimBuffer prefetch_buffer_;  // l1.prefetch_buffer: where prefetched lines wait (else the array)
   const std::uint32_t latency_, victim_latency_, line_, sector_, miss_queue_size_;
   const bool write_back_, perfect_, copybacks_first_;
   sim::TimedQueue<MemAccess> input_;
@@ -133,6 +136,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::deque<std::uint64_t> prefetch_queue_;
   std::vector<std::uint64_t> candidates_;
   std::set<std::uint64_t> prefetched_;  // lines fetched by prefetch, not yet loaded or evicted
+  bool from_prefetch_buffer(const MemAccess& a, const CacheRequest& r, sim::Cycle c);
+  void unused(std::uint64_t line);      // a prefetched line left without a load
   sim::Counter *prefetches_ = nullptr, *prefetch_useful_ = nullptr, *prefetch_dropped_ = nullptr;
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;

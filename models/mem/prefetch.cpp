@@ -21,6 +21,7 @@ std::unique_ptr<Prefetcher> make_prefetcher(const sim::Config& c, const std::str
     return std::make_unique<StreamPrefetcher>(u("stream_entries"), u("stream_window"), u("degree"), u("stream_distance"),
                                               line_size);
   if (kind == "ghb") return std::make_unique<GhbPrefetcher>(u("ghb_entries"), u("czone_bits"), u("index_entries"), u("degree"), line_size);
+  if (kind == "mta") return std::make_unique<MtaPrefetcher>(u("mta_entries"), u("degree"), u("mta_period"), line_size);
   return nullptr;
 }
 
@@ -137,6 +138,66 @@ void GhbPrefetcher::train(const PrefetchTrain& t, std::vector<std::uint64_t>& ou
 std::uint64_t GhbPrefetcher::storage_bits() const {  // GHB: line and link; index: zone tag and head
   const std::uint64_t link = bits_for(ghb_.size());
   return ghb_.size() * (48 + link) + std::uint64_t{index_entries_} * (48 - czone_bits_ + link);
+}
+
+MtaPrefetcher::MtaPrefetcher(std::uint32_t entries, std::uint32_t degree, std::uint32_t period, std::uint32_t line_size)
+    : intra_(entries), inter_(entries), max_degree_(degree), period_(period), line_(line_size), degree_(degree) {}
+
+// A stride seen again raises the confidence; another resets it to the new stride.
+void MtaPrefetcher::learn(Stride& e, std::uint64_t key, std::uint64_t line, std::uint32_t warp, std::int64_t distance) {
+  if (!e.valid || e.key != key) {
+    e = Stride{key, line, warp, 0, 0, true};
+    return;
+  }
+  if (!distance) return;  // the same warp again (inter) or the same line (intra): nothing learnt
+  const std::int64_t delta = static_cast<std::int64_t>(line - e.last);
+  if (delta % distance == 0 && delta / distance == e.stride && e.stride) {
+    ++e.confidence;
+  } else {
+    e.confidence = 0;
+    e.stride = delta % distance == 0 ? delta / distance : 0;
+  }
+  e.last = line;
+  e.warp = warp;
+}
+
+void MtaPrefetcher::train(const PrefetchTrain& t, std::vector<std::uint64_t>& out) {
+  const std::uint64_t n = t.line / line_;
+  // Intra-warp: the warp's own stride at this PC (its next iteration's line).
+  const std::uint64_t ik = t.pc * 0x9e3779b97f4a7c15ull ^ t.warp;
+  Stride& a = intra_[ik % intra_.size()];
+  learn(a, ik, n, t.warp, a.valid && a.key == ik && a.last != n ? 1 : 0);
+  // Inter-thread: the stride between warps at this PC, for the next warps.
+  Stride& b = inter_[t.pc % inter_.size()];
+  const std::int64_t warps = b.valid && b.key == t.pc ? static_cast<std::int64_t>(t.warp) - b.warp : 0;
+  learn(b, t.pc, n, t.warp, warps);
+  if (!degree_) {
+    if (++idle_ >= period_) {  // throttled off for a period, then tried again
+      degree_ = 1;
+      idle_ = 0;
+    }
+    return;
+  }
+  auto add = [&](std::int64_t line) {
+    if (line >= 0 && std::find(out.begin(), out.end(), static_cast<std::uint64_t>(line) * line_) == out.end() &&
+        static_cast<std::uint64_t>(line) != n)
+      out.push_back(static_cast<std::uint64_t>(line) * line_);
+  };
+  if (a.confidence >= 2) add(static_cast<std::int64_t>(n) + a.stride);
+  if (b.confidence >= 2)
+    for (std::uint32_t k = 1; k <= degree_; ++k) add(static_cast<std::int64_t>(n) + b.stride * k);
+}
+
+void MtaPrefetcher::outcome(bool useful) {
+  ++(useful ? useful_ : unused_);
+  if (useful_ + unused_ < period_) return;
+  if (2 * unused_ > period_) degree_ /= 2;
+  else if (4 * unused_ < period_) degree_ = std::min(max_degree_, std::max(1u, 2 * degree_));
+  useful_ = unused_ = 0;
+}
+
+std::uint64_t MtaPrefetcher::storage_bits() const {  // both tables: tag, last line, warp, stride, confidence
+  return (intra_.size() + inter_.size()) * (32 + 48 + 6 + 16 + 2);
 }
 
 }  // namespace irr::mem

@@ -30,6 +30,8 @@ class Prefetcher {
   // A demand load: appends the lines to prefetch (line addresses).
   virtual void train(const PrefetchTrain& t, std::vector<std::uint64_t>& out) = 0;
   virtual std::uint64_t storage_bits() const = 0;
+  // A prefetched line was loaded (`useful`), or left unused (its eviction): for throttling.
+  virtual void outcome(bool /*useful*/) {}
 };
 
 // From `<level>.prefetcher` and the `prefetch` section; nullptr for none.
@@ -101,6 +103,33 @@ class GhbPrefetcher : public Prefetcher {
   std::list<Index> index_;    // most recent first
   const std::uint32_t czone_bits_, index_entries_, degree_, line_;
   bool live(std::uint64_t seq) const { return seq && seq + ghb_.size() >= next_; }
+};
+
+// MTA (Lee et al., MICRO 2010, "many-thread aware" prefetching, DAC's comparison [S L740-L742]):
+// per PC and warp, the stride of the warp's own accesses (intra-warp), and per PC the stride between
+// consecutive warps' accesses (inter-thread), generalised to the next `degree` warps; throttled by
+// the prefetched lines' outcomes: over each `period` of them, more than half evicted unused halves
+// the degree (to none for a period), fewer than a quarter doubles it back up to `degree`.
+class MtaPrefetcher : public Prefetcher {
+ public:
+  MtaPrefetcher(std::uint32_t entries, std::uint32_t degree, std::uint32_t period, std::uint32_t line_size);
+  void train(const PrefetchTrain& t, std::vector<std::uint64_t>& out) override;
+  std::uint64_t storage_bits() const override;
+  void outcome(bool useful) override;
+  std::uint32_t degree() const { return degree_; }
+
+ private:
+  struct Stride {
+    std::uint64_t key = 0, last = 0;  // the last line (intra: the warp's; inter: the last warp's)
+    std::uint32_t warp = 0;
+    std::int64_t stride = 0;
+    std::uint32_t confidence = 0;
+    bool valid = false;
+  };
+  static void learn(Stride& e, std::uint64_t key, std::uint64_t line, std::uint32_t warp, std::int64_t distance);
+  std::vector<Stride> intra_, inter_;
+  const std::uint32_t max_degree_, period_, line_;
+  std::uint32_t degree_, useful_ = 0, unused_ = 0, idle_ = 0;
 };
 
 }  // namespace irr::mem

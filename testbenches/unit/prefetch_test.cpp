@@ -58,3 +58,33 @@ TEST(Prefetch, GhbRepeatsTheDeltasThatFollowedTheLatestPair) {
   // Another zone has its own history.
   EXPECT_TRUE(train(p, (1ull << 20) * kLine).empty());
 }
+
+// MTA: a PC's accesses a line apart from warp to warp make an inter-thread stride, prefetched for
+// the next `degree` warps; a warp's own repeated stride, for its next iteration; lines evicted
+// unused throttle it (half the period's outcomes unused halves the degree), useful ones restore it.
+TEST(Prefetch, MtaPrefetchesForTheNextWarpsAndThrottles) {
+  MtaPrefetcher p(256, 4, 8, kLine);
+  auto warp = [&](std::uint32_t w, std::uint64_t line) {
+    std::vector<std::uint64_t> out;
+    p.train({line * kLine, 0x40, w, true}, out);
+    return out;
+  };
+  EXPECT_TRUE(warp(0, 100).empty());
+  EXPECT_TRUE(warp(1, 101).empty());
+  EXPECT_TRUE(warp(2, 102).empty());  // the stride seen twice; a third time makes it confident
+  EXPECT_EQ(warp(3, 103), (std::vector<std::uint64_t>{104 * kLine, 105 * kLine, 106 * kLine, 107 * kLine}));
+  EXPECT_EQ(warp(5, 105).size(), 4u);  // two warps on: the same stride a warp
+  for (int i = 0; i < 8; ++i) p.outcome(false);
+  EXPECT_EQ(p.degree(), 2u);
+  for (int i = 0; i < 8; ++i) p.outcome(false);
+  EXPECT_EQ(p.degree(), 1u);
+  for (int i = 0; i < 8; ++i) p.outcome(true);
+  EXPECT_EQ(p.degree(), 2u);
+  // Intra-warp: warp 9's own accesses 3 lines apart, at another PC.
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t line : {10, 13, 16, 19}) {  // the stride seen three times, as the inter-thread one
+    out.clear();
+    p.train({line * kLine, 0x80, 9, true}, out);
+  }
+  EXPECT_EQ(out, std::vector<std::uint64_t>{22 * kLine});
+}
