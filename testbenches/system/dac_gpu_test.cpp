@@ -173,3 +173,20 @@ TEST(DacGpu, RegisterAccessesAreCountedWhenAsked) {
   ASSERT_EQ(run_cli({"run", "-q", "--workload", "vecadd", "-o", plain.path()}).exit_code, 0);
   EXPECT_EQ(read_file(plain.path() + "/stats.json").find("register_reads"), std::string::npos);
 }
+
+// DAC's memory-side baseline, MTA-style prefetching into a 16 KB prefetch buffer beside the L1
+// (docs/memory.md "L1 prefetchers"): it prefetches lines that loads then take from the buffer, and
+// the result is the kernel's; a buffer without a prefetcher is refused.
+TEST(DacGpu, TheMtaBaselinePrefetchesIntoItsBuffer) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "spmv", "--scale", "2", "-s", "l1.prefetcher=mta", "-s",
+                    "l1.prefetch_buffer=16KiB", "-o", d.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+  const auto stats = stats_of(d.path());
+  EXPECT_GT(sum(stats, ".l1.prefetches"), 100);
+  EXPECT_GT(sum(stats, ".l1.prefetch_useful"), 0.3 * sum(stats, ".l1.prefetches"));
+  r = run_cli({"run", "-q", "--workload", "spmv", "-s", "l1.prefetch_buffer=16KiB"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("l1.prefetch_buffer holds prefetched lines: it needs an l1.prefetcher"), std::string::npos) << r.err;
+}
