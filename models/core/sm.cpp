@@ -386,8 +386,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     global = mask != 0;
   }
   SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
-  SmUnit::Take take = SmUnit::Take::no;
-  if (!observers_.empty()) {
+  auto unit_op = [&] {
     UnitOp op;
     op.token = token;
     op.sm = index_;
@@ -395,6 +394,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     op.cta = ctas_[slot.cta]->cta->linear_index();
     op.active = step.active;
     op.instruction = &in;
+    return op;
+  };
+  SmUnit::Take take = SmUnit::Take::no;
+  if (!observers_.empty()) {
+    const UnitOp op = unit_op();
     const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
     for (SmUnit* o : observers_) {
       const SmUnit::Take t = o->issued(op, step, *slot.warp, *this);
@@ -413,17 +417,10 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     pending_.emplace(token, std::move(p));
     if (take == SmUnit::Take::now) alu_done_.emplace(c + lat_int_, token);
   } else if (unit) {
-    UnitOp op;
-    op.token = token;
-    op.sm = index_;
-    op.warp = static_cast<std::uint32_t>(s);
-    op.cta = ctas_[slot.cta]->cta->linear_index();
-    op.active = step.active;
-    op.instruction = &in;
     hold(step);
     pending_.emplace(token, Pending{s, step, 1, true});
     slot.unit_wait = true;
-    unit->accept(op, *this);
+    unit->accept(unit_op(), *this);
   } else if (global) {
     const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
     const bool atomic = in.op == Op::atom || in.op == Op::red;
