@@ -50,8 +50,7 @@ std::uint64_t storage_bits(const Options& o, std::uint32_t warps) {
 }
 
 Spref::Spref(sim::Simulation& sim, const sc_core::sc_object& sm)
-    : sim_(sim),
-      opt_(Options::from_config(sim.config())),
+    : opt_(Options::from_config(sim.config())),
       coalescer_(mem::Coalescer::from_config(sim.config())),
       loops_found_(sim.counter(sm, "spref.loops", "loops whose load pairs were looked for (Table 1, or the compiler's marks)", "loops")),
       pairs_found_(sim.counter(sm, "spref.pairs", "load pairs found (a head load, with or without a tail)", "pairs")),

@@ -12,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -96,7 +95,6 @@ class Spref : public core::SmUnit {
   unsigned load_bytes(std::uint32_t pc) const;
   int innermost(std::uint32_t pc) const { return pc < loop_of_pc_.size() ? loop_of_pc_[pc] : -1; }
 
-  sim::Simulation& sim_;
   Options opt_;
   mem::Coalescer coalescer_;
   const core::KernelLaunch* kernel_ = nullptr;
