@@ -47,6 +47,7 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count())
     p.add_argument("--graph", nargs="*", default=list(GRAPHS), choices=list(GRAPHS))
     p.add_argument("--kernel", nargs="*", default=[k[0] for k in KERNELS], choices=[k[0] for k in KERNELS])
+    p.add_argument("--plot", default="", help="draw the speedups (ours and Table 7's) into this folder")
     sim.add_sweep_option(p)
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
@@ -65,6 +66,7 @@ def main():
     print("| kernel | " + " | ".join(VARIANTS) + " |")
     print("|---" * (len(VARIANTS) + 1) + "|")
     per = {m: [] for m in VARIANTS}
+    plotted = ["Stream", "Stride", "GHB", "SPREF1", "C-SPREF", "Base-64KB"]
     for k in kernels:
         cells = []
         for m in VARIANTS:
@@ -72,6 +74,16 @@ def main():
             per[m].append(x)
             cells.append(f"{x:.2f} ({PAPER[k[0]][m]:.2f})")
         print(f"| {k[0]} | " + " | ".join(cells) + " |")
+    if a.plot:
+        draw = sim.figures()
+        os.makedirs(a.plot, exist_ok=True)
+        names = [k[0] for k in kernels] + ["HM"]
+        fig, axes = draw.figure(rows=2, size=(10, 6.5))
+        for ax, (title, values) in zip(axes, [
+                ("ours (Table 7's measure)", lambda m: per[m] + [hmean(per[m])]),
+                ("the thesis's Table 7", lambda m: [PAPER[k[0]][m] for k in kernels] + [PAPER["HM(all)"][m]])]):
+            draw.grouped_bars(ax, names, [(m, values(m)) for m in plotted], "speedup over the baseline", title, unit_line=1.0)
+        draw.save(fig, os.path.join(a.plot, "spref_speedup.png"))
     print("| **HM (ours; thesis: all seven kernels)** | " + " | ".join(
         f"**{hmean(per[m]):.2f}** ({PAPER['HM(all)'][m]:.2f})" for m in VARIANTS) + " |")
     print("| whole runs | " + " | ".join(f"{hmean([results[(k[0], g, 'base')]['cycles'] / results[(k[0], g, m)]['cycles'] for k in kernels for g in a.graph]):.2f}"
