@@ -153,8 +153,8 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       train(a, false);
       return true;
     }
-    if (victims_.enabled() && from_victims(a, r, c)) return true;
-    if (prefetch_buffer_.enabled() && from_prefetch_buffer(a, r, c)) return true;
+    if (victims_.enabled() && from_buffer(victims_, a, r, c, victim_latency_)) return true;
+    if (prefetch_buffer_.enabled() && from_buffer(prefetch_buffer_, a, r, c, 0)) return true;
   }
   if (pending) {
     // Sectors neither in flight nor cached need a fetch of their own (sector caches only).
@@ -248,23 +248,6 @@ void L1Cache::unused(std::uint64_t line) {
   if (prefetched_.erase(line)) prefetcher_->outcome(false);
 }
 
-// A load missing in the array finds its line in the prefetch buffer: the line moves into the
-// array, and the load completes as a hit.
-bool L1Cache::from_prefetch_buffer(const MemAccess& a, const CacheRequest& r, sim::Cycle c) {
-  auto v = prefetch_buffer_.take(a.line);
-  if (!v) return false;
-  bool installed = false;
-  auto ev = array_.fill(v->line, false, true, &installed, LineFill{v->valid, v->used, v->first, v->pc, false});
-  if (installed) replaced(ev, c);
-  ++accesses_;
-  ++hits_stat_;
-  hits_.emplace_back(c + latency_, a);
-  if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
-  release(a);
-  train(a, false);
-  return true;
-}
-
 // A fill arrived: install it (as the policies decide) and complete the loads waiting for it
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
@@ -300,27 +283,30 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   }
 }
 
-// A load missing in the array finds its line in the victim buffer: the two swap, and the load
-// completes as a hit l1.victim_latency cycles later than one in the array.
-bool L1Cache::from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle c) {
-  auto v = victims_.take(a.line);
+// A load missing in the array finds its line in `buffer` (the victim buffer, or the prefetch
+// buffer): the line moves into the array, and the load completes as a hit `extra` cycles later than
+// one in the array.
+bool L1Cache::from_buffer(VictimBuffer& buffer, const MemAccess& a, const CacheRequest& r, sim::Cycle c,
+                          std::uint32_t extra) {
+  auto v = buffer.take(a.line);
   if (!v) return false;
   bool installed = false;
   auto ev = array_.fill(v->line, false, true, &installed, LineFill{v->valid, v->used, v->first, v->pc, v->copyback});
   if (!installed) {  // every way of its set locked: it stays where it is and the load misses
-    victims_.insert(*v);
+    buffer.insert(*v);
     return false;
   }
   if (!locks_.empty() && locks_.count(a.line)) array_.lock(a.line, true);
   replaced(ev, c);
   ++accesses_;
   ++hits_stat_;
-  ++*victim_hits_;
-  const sim::Cycle done = c + latency_ + victim_latency_;
+  if (&buffer == &victims_) ++*victim_hits_;
+  const sim::Cycle done = c + latency_ + extra;
   hits_.insert(std::upper_bound(hits_.begin(), hits_.end(), done, [](sim::Cycle d, const auto& h) { return d < h.first; }),
                {done, a});
   if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
   release(a);
+  train(a, false);
   return true;
 }
 

@@ -92,7 +92,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   bool handle(const MemAccess& a, sim::Cycle c);
   bool load(const MemAccess& a, sim::Cycle c);
   void filled(const tlm_glue::GpuRequest& g, sim::Cycle c);
-  bool from_victims(const MemAccess& a, const CacheRequest& r, sim::Cycle c);  // a hit in the victim buffer
+  // A hit in the victim or the prefetch buffer, `extra` cycles after an array hit's.
+  bool from_buffer(VictimBuffer& buffer, const MemAccess& a, const CacheRequest& r, sim::Cycle c, std::uint32_t extra);
   void replaced(const std::optional<CacheArray::Evicted>& ev, sim::Cycle c);  // a line the array gave up
   void leave(const CacheArray::Evicted& e, sim::Cycle c);  // a line leaving the L1: written or copied back
   void to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch);
@@ -136,7 +137,6 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::deque<std::uint64_t> prefetch_queue_;
   std::vector<std::uint64_t> candidates_;
   std::set<std::uint64_t> prefetched_;  // lines fetched by prefetch, not yet loaded or evicted
-  bool from_prefetch_buffer(const MemAccess& a, const CacheRequest& r, sim::Cycle c);
   void unused(std::uint64_t line);      // a prefetched line left without a load
   sim::Counter *prefetches_ = nullptr, *prefetch_useful_ = nullptr, *prefetch_dropped_ = nullptr;
   sim::Distribution& miss_latency_;

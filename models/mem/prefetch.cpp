@@ -3,15 +3,9 @@
 
 #include <algorithm>
 
-namespace irr::mem {
+#include "sim/probe.h"
 
-namespace {
-std::uint64_t bits_for(std::uint64_t n) {  // bits to name n things
-  std::uint64_t b = 0;
-  while ((std::uint64_t{1} << b) < n) ++b;
-  return b;
-}
-}  // namespace
+namespace irr::mem {
 
 std::unique_ptr<Prefetcher> make_prefetcher(const sim::Config& c, const std::string& level, std::uint32_t line_size) {
   const std::string kind = c.get_string(level + ".prefetcher");
@@ -136,7 +130,7 @@ void GhbPrefetcher::train(const PrefetchTrain& t, std::vector<std::uint64_t>& ou
 }
 
 std::uint64_t GhbPrefetcher::storage_bits() const {  // GHB: line and link; index: zone tag and head
-  const std::uint64_t link = bits_for(ghb_.size());
+  const std::uint64_t link = sim::bits_for(ghb_.size() - 1);
   return ghb_.size() * (48 + link) + std::uint64_t{index_entries_} * (48 - czone_bits_ + link);
 }
 

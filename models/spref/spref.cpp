@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/error.h"
+#include "sim/probe.h"
 
 namespace irr::spref {
 
@@ -35,10 +36,8 @@ Options Options::from_config(const sim::Config& c) {
 }
 
 std::uint64_t storage_bits(const Options& o, std::uint32_t warps) {
-  unsigned reg_bits = 1;  // bits of a register id (6 for 63 registers)
-  while ((1u << reg_bits) <= o.max_registers) ++reg_bits;
-  unsigned ptr_bits = 1;  // bits of a list pointer (2 for 3 entries)
-  while ((1u << ptr_bits) < o.max_distance) ++ptr_bits;
+  const std::uint64_t reg_bits = sim::bits_for(o.max_registers);     // a register id (6 for 63 registers)
+  const std::uint64_t ptr_bits = sim::bits_for(o.max_distance - 1);  // a list pointer (2 for 3 entries)
   const std::uint64_t tags = o.compiler ? 0 : 2ull * 2 * o.max_registers;   // value and load-id tags [G L500-L501]
   const std::uint64_t maxreg = 2ull * reg_bits;                              // MaxReg_s, MaxReg_d [G L502-L503]
   const std::uint64_t distance = 2ull * warps;                               // [G L504]
