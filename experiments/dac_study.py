@@ -30,6 +30,10 @@ TABLE_3_1 = ["l1.size=48KiB", "core.shared_memory=16KiB", "core.scheduler=two_le
 # MTA as built here [S L740-L742]: intra-warp and inter-thread strides, throttled, into a 16 KB
 # prefetch buffer beside the L1 (Table 3.1's "Prefetch Buffer 16KB/SM").
 MTA = ["l1.prefetcher=mta", "l1.prefetch_buffer=16KiB"]
+# CAE as built here [S L738, L772]: an affine unit beside each scheduler's lanes; on Table 3.1's
+# 32 lanes a warp takes one pass, so it is also measured on Fermi's 16-lane groups (two passes).
+CAE = ["cae.enabled=true"]
+FERMI_LANES = ["core.simd_width=16"]
 SIZES = {"dac.atq_entries": [6, 12, 24, 48], "dac.pwaq_entries": [48, 96, 192, 384]}
 MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("line locks off", ["dac.lock_lines=false"]),
               ("barrier gating off", ["dac.barrier_gating=false"]), ("deq an instruction", ["dac.fold_deq=false"]),
@@ -60,6 +64,7 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
          + PJ["pwpq"] * total(".dac.pwpq_accesses"), "atq_full": total(".dac.atq_full"), "held": total(".dac.held"),
          "held_port": total(".dac.held_port"), "unit_cycles": stats["gpu.total.stall.unit"]["value"],
          "l1_prefetches": total(".l1.prefetches"), "l1_prefetch_useful": total(".l1.prefetch_useful"),
+         "cae": total(".cae.affine_instructions"),
          "stalls": {k: stats[f"gpu.total.stall.{k}"]["value"] for k in STALLS}}
     return r
 
@@ -158,20 +163,34 @@ def mechanisms(irrgpu, kernels, scale, tmp, base, dac):
 
 def baselines(irrgpu, rows, scale, tmp):
     """The dissertation's comparisons as built (docs/results/dac.md): MTA-style prefetching into a
-    16 KB prefetch buffer beside the L1, on the kernels as written."""
-    print("\n### The baselines: MTA-style prefetching (16 KB prefetch buffer) beside DAC (speedup over the baseline)\n")
-    print("| kernel | class | DAC | MTA | MTA's lines prefetched | loaded before they left the buffer |")
-    print("|---|---|---|---|---|---|")
-    mta, mem = [], []
+    16 KB prefetch buffer beside the L1, and CAE's affine units beside the lanes (on Table 3.1's 32
+    lanes and on 16-lane groups), on the kernels as written."""
+    print("\n### The baselines: MTA-style prefetching (16 KB prefetch buffer) and CAE beside DAC (speedup over the baseline)\n")
+    print("| kernel | class | DAC | MTA | MTA's lines prefetched | loaded before they left the buffer | CAE | CAE, 16 lanes "
+          "| CAE coverage | DAC coverage |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    mta, mem, comp = [], [], []
     for r in rows:
         m = run(irrgpu, r["kernel"], "original", scale, MTA, tmp)
+        c = run(irrgpu, r["kernel"], "original", scale, CAE, tmp)
+        b16 = run(irrgpu, r["kernel"], "original", scale, FERMI_LANES, tmp)
+        c16 = run(irrgpu, r["kernel"], "original", scale, FERMI_LANES + CAE, tmp)
         mta.append(r["base"]["cycles"] / m["cycles"])
-        if r["memory"]:
-            mem.append((r["speedup"], mta[-1]))
+        cae, cae16 = r["base"]["cycles"] / c["cycles"], b16["cycles"] / c16["cycles"]
+        # Coverage [S L770]: the baseline's warp instructions the affine units (CAE) or the affine
+        # warps (DAC: those that left the non-affine stream, deqs aside) took.
+        base_wi, d = r["base"]["wi"], r["dac"]
+        cae_cov, dac_cov = c["cae"] / base_wi, 1 - (d["wi"] - d["deq"] - d["affine"]) / base_wi
+        (mem if r["memory"] else comp).append((r["speedup"], mta[-1], cae, cae16, cae_cov, dac_cov))
         print(f"| {r['kernel']} | {'memory' if r['memory'] else 'compute'} | {r['speedup']:.2f} | {mta[-1]:.2f} | "
-              f"{m['l1_prefetches']:,.0f} | {m['l1_prefetch_useful'] / m['l1_prefetches'] if m['l1_prefetches'] else 0:.0%} |")
-    print(f"\nGeomean over the memory-intensive kernels: DAC {geomean([d for d, _ in mem]):.2f}, "
-          f"MTA {geomean([x for _, x in mem]):.2f} (dissertation: 1.44 and 1.16 [S L752]); all: MTA {geomean(mta):.2f}.")
+              f"{m['l1_prefetches']:,.0f} | {m['l1_prefetch_useful'] / m['l1_prefetches'] if m['l1_prefetches'] else 0:.0%} | "
+              f"{cae:.2f} | {cae16:.2f} | {cae_cov:.1%} | {dac_cov:.1%} |")
+    print(f"\nGeomean over the memory-intensive kernels: DAC {geomean([x[0] for x in mem]):.2f}, "
+          f"MTA {geomean([x[1] for x in mem]):.2f} (dissertation: 1.44 and 1.16 [S L752]); all: MTA {geomean(mta):.2f}.")
+    print(f"Geomean over the compute-intensive kernels: DAC {geomean([x[0] for x in comp]):.2f}, "
+          f"CAE {geomean([x[2] for x in comp]):.2f}, CAE on 16-lane groups {geomean([x[3] for x in comp]):.2f} "
+          f"(dissertation: 1.34 and 1.15 [S L752]); coverage CAE {geomean([x[4] for x in comp]):.1%}, "
+          f"DAC {geomean([x[5] for x in comp]):.1%} (dissertation: 25 % and 34 % [S L770]).")
 
 
 def plot(rows, directory):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The timed GPU a host program drives, as `irrgpu run --workload` and `irrgpu exec` set it up: the
 // simulation the options ask for, the GPU, the units a workload's variant needs or the
-// configuration enables (hwwl.enabled, iru.enabled, dac.enabled, spref.enabled) with their instructions in `extensions`, and
+// configuration enables (hwwl.enabled, iru.enabled, dac.enabled, spref.enabled, cae.enabled) with their instructions in `extensions`, and
 // the device the host calls. It lives until the statistics are written (formulas read the units).
 #pragma once
 
@@ -34,6 +34,7 @@ struct TimedGpu {
     if (unit == "iru" || sim->config().get_bool("iru.enabled")) iru = std::make_unique<gpu::IruGpu>(*sim, *gpu, extensions);
     if (unit == "dac" || sim->config().get_bool("dac.enabled")) dac = std::make_unique<gpu::DacGpu>(*sim, *gpu, extensions);
     if (sim->config().get_bool("spref.enabled")) gpu::attach_spref(*sim, *gpu);
+    if (sim->config().get_bool("cae.enabled")) gpu::attach_cae(*sim, *gpu);
     check_trace(o, *sim);
     device = std::make_unique<runtime::Device>(gpu->memory(), &extensions);
     if (hwwl) hwwl->serve(*device);

@@ -397,16 +397,24 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     return op;
   };
   SmUnit::Take take = SmUnit::Take::no;
+  bool executed_beside = false;
   if (!observers_.empty()) {
     const UnitOp op = unit_op();
     const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
+    const bool arithmetic = !is_memory(in.op) && !unit && !sfu(in.op) && in.op != Op::bra && in.op != Op::call &&
+                            in.op != Op::ret && in.op != Op::exit && in.op != Op::bar && !step.writes.empty();
     for (SmUnit* o : observers_) {
       const SmUnit::Take t = o->issued(op, step, *slot.warp, *this);
       if (t == SmUnit::Take::no) continue;
-      if (!load || take != SmUnit::Take::no)
-        throw std::logic_error(std::string(name()) + ": a unit took an instruction that is not a global load, or one already taken");
+      if (take != SmUnit::Take::no || (t == SmUnit::Take::execute ? !arithmetic : !load))
+        throw std::logic_error(std::string(name()) + ": a unit took an instruction it may not take (" +
+                               ptx::op_name(in.op) + "), or one already taken");
       take = t;
     }
+  }
+  if (take == SmUnit::Take::execute) {
+    take = SmUnit::Take::no;  // executed as usual, beside the lanes: see the issue slot below
+    executed_beside = true;
   }
   if (take != SmUnit::Take::no) {  // answered by a unit: a register move, now or when it says
     ++slot.loads;
@@ -492,7 +500,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = s % schedulers_;
-  scheduler_free_[sched] = c + passes_;
+  scheduler_free_[sched] = c + (executed_beside ? 1 : passes_);  // beside the lanes: one issue cycle
   last_issued_[sched] = s;
 }
 

@@ -19,7 +19,8 @@
 //   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line);
 //   - barrier releases, of a CTA's warps and of its companion warp (SmUnit::barrier);
 //   - observing (Sm::observe): every instruction the warps issue, with its values and addresses,
-//     and the right to answer a global load from the unit instead of memory (SmUnit::issued).
+//     and the right to answer a global load from the unit instead of memory, or to execute an
+//     arithmetic instruction beside the SIMT lanes (SmUnit::issued).
 // The functional effect of the instruction is its registry semantics, applied at issue like every
 // instruction's; the unit decides only when it completes and what traffic it causes.
 #pragma once
@@ -102,8 +103,12 @@ class SmUnit {
   // touches; `warp` its registers as the instruction read them (its writes are not applied yet).
   // A global load (ld, ldu) the unit may take over: `now`, it becomes a register move (integer
   // latency); `later`, the unit calls SmPort::complete(op.token) when its value is ready. A load
-  // taken makes no memory access, and its warp waits on it as on a load. Other instructions: no.
-  enum class Take { no, now, later };
+  // taken makes no memory access, and its warp waits on it as on a load. Other instructions: no,
+  // or, for an arithmetic one (no memory, no unit, no control), `execute`: the unit runs it on a
+  // datapath of its own beside the SIMT lanes (CAE's affine units): the result is the same, written
+  // after the usual latency, but the lanes are not held — the scheduler may issue again next cycle
+  // however many passes a warp takes on them (core.simd_width).
+  enum class Take { no, now, later, execute };
   virtual Take issued(const UnitOp& /*op*/, const Step& /*step*/, const Warp& /*warp*/, SmPort& /*port*/) {
     return Take::no;
   }

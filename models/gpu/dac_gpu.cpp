@@ -34,4 +34,9 @@ DacGpu::DacGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry
   gpu.attach_sm_units("dac", [&](core::Sm& sm) { return std::make_unique<dac::SmUnit>(sim, sm, queues_, c); });
 }
 
+void attach_cae(sim::Simulation& sim, gpu::Gpu& gpu) {
+  gpu.attach_sm_units(
+      "cae", [&](core::Sm& sm) { return std::make_unique<dac::Cae>(sim, sm); }, true);
+}
+
 }  // namespace irr::gpu

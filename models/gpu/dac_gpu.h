@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "models/core/ptx/parser.h"
+#include "models/dac/cae.h"
 #include "models/dac/queues.h"
 #include "models/dac/unit.h"
 #include "models/gpu/gpu.h"
@@ -25,5 +26,9 @@ class DacGpu {
 
 // The unit's configuration from the dac.* keys (docs/configuration.md).
 dac::UnitConfig dac_config(const sim::Config& config);
+
+// CAE, DAC's compute-side baseline: an affine unit beside each SM's lanes, observing its warps
+// (models/dac/cae.h); attached when cae.enabled.
+void attach_cae(sim::Simulation& sim, gpu::Gpu& gpu);
 
 }  // namespace irr::gpu

@@ -773,3 +773,82 @@ TEST(UnitPort, AnObservingUnitSeesEveryInstructionAndMayAnswerLoads) {
   const auto& c = tb.sim().config();  // the warps waited for the unit's lines to return
   EXPECT_GT(cycles, static_cast<double>(c.get_uint("l2.latency") + 2 * c.get_uint("interconnect.latency")));
 }
+
+namespace {
+
+// out[c * 512 + t] = 12 t + 26 through eight adds.
+const char* kAdds = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry adds(.param .u64 out)
+{
+.reg .b32 %r<12>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+add.u32 %r2, %r1, 1;
+add.u32 %r3, %r1, 2;
+add.u32 %r4, %r2, %r3;
+add.u32 %r5, %r2, %r4;
+add.u32 %r6, %r3, %r4;
+add.u32 %r7, %r5, %r6;
+add.u32 %r8, %r7, 4;
+add.u32 %r9, %r8, %r8;
+mov.u32 %r10, %ctaid.x;
+mad.lo.u32 %r11, %r10, 512, %r1;
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r11, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r9;
+ret;
+}
+)";
+
+// Executes every 32-bit add beside the lanes (as CAE's affine units do), or none.
+struct Executor : core::SmUnit {
+  bool take = true;
+  std::uint64_t executed = 0;
+  bool can_accept(const core::UnitOp&) override { return false; }
+  void accept(const core::UnitOp&, core::SmPort&) override { ADD_FAILURE() << "an observer has no instructions"; }
+  Take issued(const core::UnitOp& op, const core::Step&, const core::Warp&, core::SmPort&) override {
+    if (!take || op.instruction->op != core::ptx::Op::add || op.instruction->type != core::ptx::Type::u32) return Take::no;
+    ++executed;
+    return Take::execute;
+  }
+};
+
+}  // namespace
+
+// An observing unit may execute an arithmetic instruction beside the SIMT lanes (Take::execute):
+// same values, but the lanes are free for the next warp the cycle after. Two SMs, one CTA each:
+// SM 1's unit executes every 32-bit add, SM 0's none.
+TEST(UnitPort, AUnitMayExecuteArithmeticBesideTheLanes) {
+  // Eight lanes: a warp takes four passes on them, so the lanes, not the schedulers, limit issue.
+  Testbench tb({"gpu.num_sms=2", "host.launch_overhead=0ps", "log.level=warn", "core.simd_width=8"}, "gtx480");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  std::vector<Executor*> units;
+  g.attach_sm_units(
+      "executor", [&](core::Sm&) {
+        auto u = std::make_unique<Executor>();
+        u->take = !units.empty();
+        units.push_back(u.get());
+        return u;
+      },
+      true);
+  std::vector<std::uint32_t> got(1024);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kAdds, "adds.ptx");
+    const std::uint64_t out = dev.malloc(4 * 1024);
+    dev.launch(dev.kernel(mod, "adds"), Dim3{2}, Dim3{512}, Args() << out);  // 16 warps a CTA
+    dev.memcpy_to_host(got.data(), out, 4 * 1024);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  ASSERT_EQ(units.size(), 2u);
+  for (std::uint32_t t = 0; t < 1024; ++t) EXPECT_EQ(got[t], (t % 512) * 12 + 26) << t;  // values: the semantics'
+  EXPECT_EQ(units[0]->executed, 0u);
+  EXPECT_EQ(units[1]->executed, 16u * 8);  // every 32-bit add of its 16 warps
+  EXPECT_EQ(tb.stat("gpu.sm0.warp_instructions"), tb.stat("gpu.sm1.warp_instructions"));
+  EXPECT_LT(tb.stat("gpu.sm1.active_cycles"), 0.8 * tb.stat("gpu.sm0.active_cycles"));
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/dac/cae.h"
+
+#include <stdexcept>
+
+namespace irr::dac {
+
+using core::ptx::Op;
+using core::ptx::OperandKind;
+
+Cae::Cae(sim::Simulation& sim, const sc_core::sc_object& sm)
+    : executed_(sim.counter(sm, "cae.affine_instructions", "warp instructions the affine unit executed instead of the SIMT lanes", "instructions")),
+      candidates_(sim.counter(sm, "cae.candidates", "integer add/sub/mul/mad/shl/mov/cvt warp instructions issued (what could be affine)", "instructions")),
+      affine_writes_(sim.counter(sm, "cae.affine_writes", "register writes of a whole warp whose values are affine (or uniform)", "writes")) {}
+
+void Cae::accept(const core::UnitOp&, core::SmPort&) { throw std::logic_error("cae: it has no instructions to accept"); }
+
+Cae::Value Cae::classify(const std::uint64_t* v, std::uint32_t mask, unsigned bits) {
+  if (mask != ~0u) return Value::vector;
+  const std::uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  const std::uint64_t stride = (v[1] - v[0]) & m;
+  for (unsigned l = 2; l < 32; ++l)
+    if (((v[l] - v[0]) & m) != ((stride * l) & m)) return Value::vector;
+  return stride == 0 ? Value::uniform : Value::affine;
+}
+
+bool Cae::eligible(const core::ptx::Instruction& in, const std::vector<Value>& s) {
+  if (core::ptx::is_float(in.type) || (in.op == Op::cvt && core::ptx::is_float(in.type2))) return false;
+  for (const Value v : s)
+    if (v == Value::vector) return false;
+  auto uniform = [&](std::size_t i) { return i < s.size() && s[i] == Value::uniform; };
+  switch (in.op) {
+    case Op::mov: case Op::cvt: case Op::cvta: case Op::add: case Op::sub:
+      return true;
+    case Op::mul: case Op::mad:  // the single offset ALU: (b + l*s) * c only when c is uniform
+      return in.mode != core::ptx::Mode::hi && (uniform(0) || uniform(1));
+    case Op::shl:
+      return uniform(1);
+    default:
+      return false;
+  }
+}
+
+Cae::Value Cae::state(std::uint32_t warp, std::uint32_t reg) const {
+  if (warp >= regs_.size() || reg >= regs_[warp].size()) return Value::vector;
+  return regs_[warp][reg];
+}
+
+core::SmUnit::Take Cae::issued(const core::UnitOp& op, const core::Step& step, const core::Warp&, core::SmPort&) {
+  const auto& in = *op.instruction;
+  // The destination's width: a .wide product is twice its sources'.
+  const unsigned bits = core::ptx::type_bits(in.type) * (in.mode == core::ptx::Mode::wide ? 2 : 1);
+  Take take = Take::no;
+  const bool candidate = !core::ptx::is_float(in.type) && step.writes.size() == 1 &&
+                         (in.op == Op::mov || in.op == Op::cvt || in.op == Op::cvta || in.op == Op::add || in.op == Op::sub ||
+                          in.op == Op::mul || in.op == Op::mad || in.op == Op::shl);
+  if (candidate) {
+    ++candidates_;
+    sources_.clear();
+    bool known = step.active == ~0u;
+    for (std::size_t i = 1; i < in.ops.size() && known; ++i) {
+      const auto& o = in.ops[i];
+      if (o.kind == OperandKind::reg) sources_.push_back(state(op.warp, o.reg));
+      else if (o.kind == OperandKind::imm || o.kind == OperandKind::symbol) sources_.push_back(Value::uniform);
+      else if (o.kind == OperandKind::special) sources_.push_back(Value::affine);  // the result's values decide
+      else known = false;
+    }
+    const auto& w = step.writes.front();
+    if (known && eligible(in, sources_) && classify(w.value, w.mask, bits) != Value::vector) {
+      ++executed_;
+      take = Take::execute;
+    }
+  }
+  if (regs_.size() <= op.warp) regs_.resize(op.warp + 1);
+  auto& regs = regs_[op.warp];
+  for (const auto& w : step.writes) {
+    if (regs.size() <= w.reg) regs.resize(w.reg + 1, Value::vector);
+    // Predicates are masks, not values CAE tracks.
+    regs[w.reg] = in.op == Op::setp || bits == 0 ? Value::vector : classify(w.value, w.mask, bits);
+    if (regs[w.reg] != Value::vector) ++affine_writes_;
+  }
+  return take;
+}
+
+void Cae::warp_exit(std::uint32_t warp, core::SmPort&) {
+  if (warp < regs_.size()) regs_[warp].clear();
+}
+
+}  // namespace irr::dac
