@@ -94,12 +94,12 @@ struct CalibrateOptions {
 int calibrate(const CalibrateOptions& options);  // apps/irrgpu/calibrate.cpp
 struct DacSplitOptions {
   std::string file, kernel;  // kernel: empty for every kernel
-  unsigned tid_dims = 3, max_divergent_conditions = 2;
+  unsigned tid_dims = 3, max_divergent_conditions = 2, dcrf_entries = 8;
 };
 int dac_split(const DacSplitOptions& options);  // apps/irrgpu/dac.cpp
 struct DacRunOptions {
   std::vector<std::string> kernels;  // empty: every suite kernel
-  unsigned tid_dims = 3, max_divergent_conditions = 2;
+  unsigned tid_dims = 3, max_divergent_conditions = 2, dcrf_entries = 8;
 };
 int dac_run(const DacRunOptions& options);
 struct AreaOptions;

@@ -33,6 +33,7 @@ int dac_split(const DacSplitOptions& o) {
     dac::Options options;
     options.tid_dims = o.tid_dims;
     options.max_divergent_conditions = o.max_divergent_conditions;
+    options.dcrf_entries = o.dcrf_entries;
     std::size_t done = 0;
     for (const auto* k : m.kernels()) {
       if (!o.kernel.empty() && k->name != o.kernel) continue;
@@ -58,6 +59,7 @@ int dac_run(const DacRunOptions& o) {
     dac::Options options;
     options.tid_dims = o.tid_dims;
     options.max_divergent_conditions = o.max_divergent_conditions;
+    options.dcrf_entries = o.dcrf_entries;
     std::cout << std::left << std::setw(14) << "kernel" << std::right << std::setw(12) << "original" << std::setw(14)
               << "non-affine" << std::setw(14) << "affine/CTA" << std::setw(9) << "ratio" << "  check\n";
     int failed = 0;

@@ -120,11 +120,13 @@ extern "C" int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1, 3));
   dac_split_cmd->add_option("--max-divergent", dac.max_divergent_conditions,
                             "Divergent affine conditions an operand may have (the dissertation's 2)");
+  dac_split_cmd->add_option("--dcrf-entries", dac.dcrf_entries, "Divergent affine conditions the DCRF holds for a kernel (8)");
   irr::app::DacRunOptions dac_run;
   auto* dac_run_cmd = dac_cmd->add_subcommand("run", "Run the suite kernels as written and split; check both (functional)");
   dac_run_cmd->add_option("kernel", dac_run.kernels, "Suite kernels (default: all; `irrgpu workloads` lists them)");
   dac_run_cmd->add_option("--tid-dims", dac_run.tid_dims, "Thread-index dimensions that are affine: 1 or 3")->check(CLI::Range(1, 3));
   dac_run_cmd->add_option("--max-divergent", dac_run.max_divergent_conditions, "Divergent affine conditions an operand may have");
+  dac_run_cmd->add_option("--dcrf-entries", dac_run.dcrf_entries, "Divergent affine conditions the DCRF holds for a kernel (8)");
   irr::app::CalibrateOptions calibrate;
   auto* calibrate_cmd = app.add_subcommand("calibrate", "Run the calibration microbenchmarks on the timed GPU (docs/results/calibration.md)");
   add_config_options(*calibrate_cmd, calibrate.config);

@@ -38,7 +38,9 @@ int run_suite(const RunOptions& o) {
     timed = std::make_unique<TimedGpu>(o, extensions, split ? "dac" : "");
     dac::Queues* queues = split ? &timed->dac->queues() : nullptr;
     gpu::Host host("host", [&] {
-      suite::Launcher l(*timed->device, split ? &extensions : nullptr, queues, {}, true);
+      dac::Options options;  // the DCRF's size is the hardware's; the rest the dissertation's pass
+      options.dcrf_entries = static_cast<unsigned>(timed->sim->config().get_uint("dac.dcrf_entries"));
+      suite::Launcher l(*timed->device, split ? &extensions : nullptr, queues, options, true);
       l.scale = o.scale;
       r = k.run(l);
       launches = l.launches;

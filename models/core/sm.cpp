@@ -530,6 +530,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   for (std::size_t i = 0; i < ws.size(); ++i) {
     Warp& w = *ws[i];
     if (w.state() != Warp::State::ready || w.next() != &in) continue;
+    const std::uint32_t before = w.active_mask();
     w.issue(step);
     w.next();
     if (!step.inst) continue;
@@ -537,7 +538,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
       throw Error(w.where() + ": a companion stream accesses memory (" + ptx::op_name(in.op) +
                   "); it may read only parameters and thread indices");
     w.complete(step);
-    parts.push_back({static_cast<std::uint32_t>(i), step.active});
+    parts.push_back({static_cast<std::uint32_t>(i), step.active, before});
     for (const auto& wr : step.writes)
       if (std::none_of(held.writes.begin(), held.writes.end(), [&](const Step::Write& h) { return h.reg == wr.reg; })) {
         held.writes.emplace_back();
@@ -549,6 +550,15 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
       std::none_of(ws.begin(), ws.end(), [](const auto& w) { return w->state() == Warp::State::at_barrier; }))
     for (auto& [route, unit] : units_) unit->barrier(ctas_[slot.cta]->cta->linear_index(), true, *this);
   if (parts.empty()) return;
+  UnitOp op;  // token 0 until an extension instruction's goes to its unit
+  op.sm = index_;
+  op.warp = static_cast<std::uint32_t>(s);
+  op.cta = ctas_[slot.cta]->cta->linear_index();
+  op.active = parts.front().lanes;
+  op.instruction = &in;
+  op.companion = true;
+  op.parts = std::move(parts);
+  for (auto& [route, unit] : units_) unit->companion_issued(op, *this);
   if (!companion_issued_)
     companion_issued_ = &sim_.counter(*this, "companion_instructions",
                                       "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
@@ -565,15 +575,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   Pending p{s, std::move(held), 0};
   p.applied = true;
   if (SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr) {
-    UnitOp op;
     op.token = token;
-    op.sm = index_;
-    op.warp = static_cast<std::uint32_t>(s);
-    op.cta = ctas_[slot.cta]->cta->linear_index();
-    op.active = parts.front().lanes;
-    op.instruction = &in;
-    op.companion = true;
-    op.parts = std::move(parts);
     p.unit = true;
     pending_.emplace(token, std::move(p));
     slot.unit_wait = true;

@@ -15,7 +15,8 @@
 //     semantics);
 //   - kernel begin/end events, and warp exits (a warp slot freed when its CTA retires);
 //   - a companion warp per CTA (LaunchContext::companion) whose extension instructions reach the
-//     unit as one operation naming the CTA's warps it ran for (UnitOp::parts);
+//     unit as one operation naming the CTA's warps it ran for (UnitOp::parts), and whose every
+//     instruction the unit sees (SmUnit::companion_issued);
 //   - L1 line locks held for a warp until its next load of the line (SmPort::lock_line);
 //   - barrier releases, of a CTA's warps and of its companion warp (SmUnit::barrier);
 //   - observing (Sm::observe): every instruction the warps issue, with its values and addresses,
@@ -49,6 +50,7 @@ struct UnitOp {
   // ordinary warp. A companion's results are written at issue: complete() without values.
   struct Part {
     std::uint32_t warp = 0, lanes = 0;
+    std::uint32_t before = 0;  // its lanes at the instruction, before the guard (a branch: lanes - taken)
   };
   bool companion = false;
   std::vector<Part> parts;
@@ -96,6 +98,11 @@ class SmUnit {
   virtual void kernel_end(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
   // The warp in slot `warp` has exited (its CTA retired; the slot may be reused).
   virtual void warp_exit(std::uint32_t /*warp*/, SmPort& /*port*/) {}
+  // Every instruction a CTA's companion warp issued (op.parts: the warps it ran for, each with its
+  // lanes before and after the guard; op.token 0): what the unit's control of it needs to see —
+  // where its warps' branches diverge (DAC's affine SIMT stack). Extension instructions also go
+  // to accept(), after this.
+  virtual void companion_issued(const UnitOp& /*op*/, SmPort& /*port*/) {}
   // A CTA's warps were released from a barrier (`companion`: its companion warp's were).
   virtual void barrier(std::uint64_t /*cta*/, bool /*companion*/, SmPort& /*port*/) {}
   // An observing unit (Sm::observe) sees every instruction an ordinary warp issues, after its

@@ -52,6 +52,18 @@ bool pure(const Instruction& in) {
 
 namespace {
 
+// The DCRF holds each divergent affine condition an expansion checks [S L671]: an access's
+// conditions are allocated there (in program order) unless that would pass its size.
+bool fits_dcrf(const std::set<std::uint32_t>& address, const std::set<std::uint32_t>& guard, std::set<std::uint32_t>& dcrf,
+               unsigned entries) {
+  std::set<std::uint32_t> now = dcrf;
+  now.insert(address.begin(), address.end());
+  now.insert(guard.begin(), guard.end());
+  if (now.size() > entries) return false;
+  dcrf = std::move(now);
+  return true;
+}
+
 bool control(const Instruction& in) { return in.op == Op::bra || in.op == Op::ret || in.op == Op::exit; }
 
 Class special_class(std::uint16_t s, unsigned dims) {
@@ -360,6 +372,9 @@ class Analyzer {
                         std::to_string(o_.max_divergent_conditions) + ")";
         else if (guard == Class::non_affine || gdiv.size() > o_.max_divergent_conditions)
           info.reason = "guarded by a non-affine predicate";
+        else if (!fits_dcrf(adiv, gdiv, a.dcrf, o_.dcrf_entries))
+          info.reason = "its divergent affine conditions do not fit in the DCRF's " + std::to_string(o_.dcrf_entries) +
+                        " entries, taken by earlier accesses (dac.dcrf_entries)";
         else
           info.action = in.op == Op::ld ? Action::enq_data : Action::enq_addr;
       } else {

@@ -29,6 +29,8 @@ struct Options {
   unsigned tid_dims = 3;
   // At most this many divergent affine conditions may reach an operand [S L653] (4 tuples).
   unsigned max_divergent_conditions = 2;
+  // Divergent affine conditions the DCRF holds for the kernel (dac.dcrf_entries) [S L671, L813].
+  unsigned dcrf_entries = 8;
 };
 
 // What the split does with one instruction of the original kernel.
@@ -56,6 +58,7 @@ struct Analysis {
   std::vector<Info> at;                 // per instruction
   std::vector<std::uint32_t> post_dominator;  // per instruction: its block's immediate post-dominator's first pc
   std::vector<Class> reg;               // per register: the join over its definitions
+  std::set<std::uint32_t> dcrf;         // the divergent affine conditions (branch pcs) given DCRF entries
   core::Cfg cfg;
   // Per block: where the affine stream goes on entering it when it lies under a branch on a
   // non-affine predicate (the post-dominator of the outermost such branch; code.size(): the exit),

@@ -317,7 +317,8 @@ void print(std::ostream& out, const Function& k, const Streams& s, const std::ve
       << m.non_affine << " (" << m.removed << " of the original moved out of the non-affine stream)\n"
       << "  global loads decoupled: " << m.loads_decoupled << " of " << m.loads << "; global stores decoupled: "
       << m.stores_decoupled << " of " << m.stores << "; predicates sent: " << m.predicates_decoupled
-      << "; barriers replicated: " << m.barriers << "\n";
+      << "; barriers replicated: " << m.barriers << "; DCRF entries: " << s.analysis.dcrf.size() << " of "
+      << s.analysis.options.dcrf_entries << "\n";
   if (!m.decoupled()) out << "  not decoupled: no global load or store has a scalar or affine address it may take\n";
   for (const auto& l : m.not_decoupled) out << "  line " << l.line << ": not decoupled: " << l.why << "\n";
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "models/core/exec/cfg.h"
 #include "sim/error.h"
 
 namespace irr::dac {
@@ -60,6 +61,12 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       pwaq_accesses_(sim.stats().counter(name_ + ".pwaq_accesses", "PWAQ reads and writes (energy: 3.4 pJ each [S L691])", "accesses")),
       pwpq_accesses_(sim.stats().counter(name_ + ".pwpq_accesses", "PWPQ reads and writes (energy: 1.5 pJ each [S L692])", "accesses")),
       gated_(sim.stats().counter(name_ + ".gated", "cycles the ATQ's head tuple waited for its CTA's warps to pass the barrier the affine warp passed before it", "cycles")),
+      stack_pushes_(sim.stats().counter(name_ + ".stack_pushes", "affine SIMT stack (WLS) entries pushed at the affine warps' divergent branches", "entries")),
+      stack_pops_(sim.stats().counter(name_ + ".stack_pops", "WLS entries popped at their reconvergence points", "entries")),
+      pws_accesses_(sim.stats().counter(name_ + ".pws_accesses", "per-warp stack masks written and read: the warps whose code was 10 (energy: 2.7 pJ each [S L693])", "accesses")),
+      wls_max_(sim.stats().counter(name_ + ".wls_depth_max", "the deepest WLS of an affine warp, the base entry included (dac.wls_depth: 8)", "entries")),
+      pws_max_(sim.stats().counter(name_ + ".pws_depth_max", "the deepest per-warp stack (dac.pws_depth: 8)", "entries")),
+      stack_overflows_(sim.stats().counter(name_ + ".stack_overflows", "pushes past dac.wls_depth or dac.pws_depth (dac.stack_overflow: count)", "pushes")),
       atq_probe_(sim.probe(name_ + ".atq", sim::bits_for(c.expander.atq_entries), "tuples in the ATQ")),
       pwaq_probe_(sim.probe(name_ + ".pwaq", 16, "address records in the PWAQ")),
       ahead_probe_(sim.probe(name_ + ".run_ahead", 16, "enqs issued whose deqs have not come: how far the affine warps run ahead")),
@@ -278,7 +285,47 @@ bool SmUnit::tick(sim::Cycle) {
 
 void SmUnit::memory_reply(std::uint64_t, core::SmPort&) { ++prefetch_replies_; }
 
+void SmUnit::kernel_begin(const core::KernelLaunch& k, core::SmPort&) {
+  stacks_.clear();
+  stream_ = k.ctx.companion;
+  rpc_ = stream_ ? core::reconvergence_points(*stream_) : std::vector<std::uint32_t>{};
+  threads_.clear();
+  for (std::uint64_t t = 0; t < k.block.count(); t += 32)
+    threads_.push_back(k.block.count() - t >= 32 ? ~0u : (1u << (k.block.count() - t)) - 1);
+}
+
+// The affine SIMT stack follows the affine warp's branches (models/dac/affine_stack.h).
+void SmUnit::companion_issued(const core::UnitOp& op, core::SmPort&) {
+  if (!stream_) return;
+  const auto& in = *op.instruction;
+  const auto pc = static_cast<std::uint32_t>(&in - stream_->code.data());
+  auto it = stacks_.try_emplace(op.cta, threads_).first;
+  AffineStack& stack = it->second;
+  if (const unsigned popped = stack.issued(pc)) {
+    stack_pops_ += popped;
+    pws_accesses_ += stack.pws_read();
+  }
+  if (in.op != core::ptx::Op::bra || pc >= rpc_.size()) return;
+  std::vector<AffineStack::At> at;
+  for (const auto& p : op.parts) at.push_back({p.warp, p.before, p.lanes});
+  const unsigned pushed = stack.branch(pc, in.target, rpc_[pc], at);
+  stack_pushes_ += pushed;
+  pws_accesses_ += stack.pws_written();
+  const unsigned wls = stack.depth(), pws = stack.pws_max();
+  if (wls > wls_max_.count()) wls_max_ += wls - wls_max_.count();
+  if (pws > pws_max_.count()) pws_max_ += pws - pws_max_.count();
+  if (wls <= c_.wls_depth && pws <= c_.pws_depth) return;
+  if (c_.stack_overflow_stops)
+    throw Error(name_ + ": CTA " + std::to_string(op.cta) + "'s affine warp, branch at PTX line " +
+                    std::to_string(in.ptx_line) + ", needs " + std::to_string(wls) + " WLS and " + std::to_string(pws) +
+                    " PWS entries: more than the affine SIMT stack's dac.wls_depth = " + std::to_string(c_.wls_depth) +
+                    " / dac.pws_depth = " + std::to_string(c_.pws_depth) +
+                    " (raise them, or set dac.stack_overflow: count to measure the depth needed)");
+  stack_overflows_ += pushed ? pushed : 1;
+}
+
 void SmUnit::kernel_end(const core::KernelLaunch&, core::SmPort&) {
+  stacks_.clear();
   for (std::size_t s = 0; s < groups_.size(); ++s)
     if (!groups_[s].empty() || ready_[s])
       throw Error(name_ + ": warp slot " + std::to_string(s) + " ended the kernel with " +

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/core/sm.h"
+#include "models/dac/affine_stack.h"
 #include "models/dac/expander.h"
 #include "models/dac/queues.h"
 #include "sim/simulation.h"
@@ -33,6 +34,8 @@ struct UnitConfig {
   bool prefetch = true;  // enq.data's records send their lines to the L1 [S L619]
   bool lock = true;      // and lock them there for their warps until the load [S L621]
   bool barrier_gating = true;  // a tuple past the affine warp's barrier waits for the CTA's warps to pass it [S L625]
+  unsigned wls_depth = 8, pws_depth = 8;  // the affine SIMT stack's entries [S L813]
+  bool stack_overflow_stops = true;       // a deeper stack stops the run (else only counted)
 };
 
 class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding {
@@ -42,7 +45,9 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   bool can_accept(const core::UnitOp& op) override;
   void accept(const core::UnitOp& op, core::SmPort& port) override;
   void memory_reply(std::uint64_t tag, core::SmPort& port) override;
+  void kernel_begin(const core::KernelLaunch& k, core::SmPort& port) override;
   void kernel_end(const core::KernelLaunch& k, core::SmPort& port) override;
+  void companion_issued(const core::UnitOp& op, core::SmPort& port) override;
   void barrier(std::uint64_t cta, bool companion, core::SmPort& port) override;
   bool tick(sim::Cycle cycle) override;
   std::vector<std::string> outstanding() const override;
@@ -80,8 +85,14 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
       &predicate_records_, &held_, &held_port_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
   sim::Counter& gated_;
+  sim::Counter &stack_pushes_, &stack_pops_, &pws_accesses_, &wls_max_, &pws_max_, &stack_overflows_;
   sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_, &locked_probe_;
   std::uint64_t queued_records_ = 0, groups_queued_ = 0;
+  // The affine SIMT stack of each resident CTA's affine warp, and the launch's companion stream.
+  std::map<std::uint64_t, AffineStack> stacks_;
+  const core::ptx::Function* stream_ = nullptr;
+  std::vector<std::uint32_t> rpc_;        // its branches' reconvergence points
+  std::vector<std::uint32_t> threads_;    // each warp's thread mask in a CTA
   // Per CTA: barriers its affine warp and its non-affine warps have passed (barrier gating).
   std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> barriers_;
 };

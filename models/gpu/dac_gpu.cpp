@@ -24,6 +24,9 @@ dac::UnitConfig dac_config(const sim::Config& config) {
   c.prefetch = config.get_bool("dac.prefetch");
   c.lock = config.get_bool("dac.lock_lines");
   c.barrier_gating = config.get_bool("dac.barrier_gating");
+  c.wls_depth = static_cast<unsigned>(config.get_uint("dac.wls_depth"));
+  c.pws_depth = static_cast<unsigned>(config.get_uint("dac.pws_depth"));
+  c.stack_overflow_stops = config.get_string("dac.stack_overflow") == "stop";
   return c;
 }
 

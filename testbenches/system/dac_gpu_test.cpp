@@ -190,3 +190,52 @@ TEST(DacGpu, TheMtaBaselinePrefetchesIntoItsBuffer) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("l1.prefetch_buffer holds prefetched lines: it needs an l1.prefetcher"), std::string::npos) << r.err;
 }
+
+// The affine SIMT stack follows the affine warps' divergent branches (pathfinder's CTAs at the
+// grid's edges diverge, nested in its loop): every entry pushed pops; a stack shallower than a
+// kernel needs stops the run naming the branch, or (count) only counts, timing unchanged.
+TEST(DacGpu, TheAffineStackIsCheckedAgainstItsDepth) {
+  TempDir full, counted;
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "pathfinder", "--variant", "dac", "-o", full.path()}).exit_code, 0);
+  const auto s = stats_of(full.path());
+  EXPECT_GT(sum(s, ".dac.stack_pushes"), 0);
+  EXPECT_EQ(sum(s, ".dac.stack_pushes"), sum(s, ".dac.stack_pops"));
+  EXPECT_GT(sum(s, ".dac.pws_accesses"), 0);
+  double deepest = 0;
+  for (const auto& [name, v] : s["stats"].items())
+    if (name.find(".dac.wls_depth_max") != std::string::npos) deepest = std::max(deepest, v["value"].get<double>());
+  EXPECT_EQ(deepest, 3);  // the base entry and a divergence inside another that reconverges at the loop's exit
+  auto r = run_cli({"run", "-q", "--workload", "pathfinder", "--variant", "dac", "-s", "dac.wls_depth=2"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("needs 3 WLS"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dac.wls_depth = 2"), std::string::npos) << r.err;
+  r = run_cli({"run", "-q", "--workload", "pathfinder", "--variant", "dac", "-s", "dac.wls_depth=2", "-s",
+               "dac.stack_overflow=count", "-o", counted.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = stats_of(counted.path());
+  EXPECT_GT(sum(c, ".dac.stack_overflows"), 0);
+  EXPECT_EQ(c["stats"]["gpu.total.kernel_cycles"], s["stats"]["gpu.total.kernel_cycles"]);
+}
+
+// CAE, the compute-side baseline: affine integer arithmetic runs on the affine units beside the
+// lanes. On 32 lanes (one pass a warp) that frees nothing the schedulers could use; on 16 (two
+// passes) it saves cycles. The results stay the CPU's.
+TEST(DacGpu, TheCaeBaselineExecutesAffineArithmeticBesideTheLanes) {
+  auto cycles = [](const std::vector<std::string>& sets, nlohmann::json* stats = nullptr) {
+    TempDir d;
+    std::vector<std::string> args{"run", "-q", "--workload", "stencil", "-o", d.path()};
+    for (const auto& s : sets) args.insert(args.end(), {"-s", s});
+    auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    const auto s = stats_of(d.path());
+    if (stats) *stats = s;
+    return s["stats"]["gpu.total.kernel_cycles"]["value"].get<double>();
+  };
+  nlohmann::json cae;
+  const double base = cycles({}), with = cycles({"cae.enabled=true"}, &cae);
+  EXPECT_EQ(with, base);
+  EXPECT_GT(sum(cae, ".cae.affine_instructions"), 0.05 * cae["stats"]["gpu.total.warp_instructions"]["value"].get<double>());
+  EXPECT_LT(sum(cae, ".cae.affine_instructions"), sum(cae, ".cae.candidates"));
+  EXPECT_LT(cycles({"core.simd_width=16", "cae.enabled=true"}), cycles({"core.simd_width=16"}));
+}

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "models/core/ptx/parser.h"
+#include "models/dac/affine_stack.h"
 #include "models/dac/peu.h"
 #include "models/dac/queues.h"
 #include "models/dac/split.h"
@@ -270,6 +271,59 @@ TEST(Dac, ThreeDivergentConditionsAreNotDecoupled) {
   dac::Options o;
   o.max_divergent_conditions = 3;
   EXPECT_EQ(dac::split(p.kernel(), p.registry, o).summary.loads_decoupled, 1u);
+}
+
+// The DCRF holds the divergent conditions the expansions check [S L671]: a load whose two do not
+// fit stays in the non-affine stream, with the reason.
+TEST(Dac, DivergentConditionsTakeDcrfEntries) {
+  Parsed p(divergent(2));
+  EXPECT_EQ(dac::split(p.kernel(), p.registry).analysis.dcrf.size(), 2u);
+  dac::Options o;
+  o.dcrf_entries = 1;
+  const dac::Streams s = dac::split(p.kernel(), p.registry, o);
+  EXPECT_EQ(s.summary.loads_decoupled, 0u);
+  EXPECT_TRUE(s.analysis.dcrf.empty());
+  ASSERT_EQ(s.summary.not_decoupled.size(), 1u);
+  EXPECT_NE(s.summary.not_decoupled[0].why.find("DCRF's 1 entries"), std::string::npos) << s.summary.not_decoupled[0].why;
+}
+
+// The affine SIMT stack [S L629-L637], Fig. 3.9's situation: at a branch warps 0 and 1 all take
+// it, warp 2 is mixed, warp 3 (16 threads) all fall through; only warp 2 writes its PWS.
+TEST(Dac, AffineStackCodesAndPerWarpMasks) {
+  dac::AffineStack st({~0u, ~0u, ~0u, 0xffffu});
+  EXPECT_EQ(st.depth(), 1u);
+  // A branch every thread takes one way pushes nothing.
+  EXPECT_EQ(st.branch(10, 20, 30, {{0, ~0u, ~0u}, {1, ~0u, ~0u}}), 0u);
+  // Divergent, both paths before the reconvergence point: two entries.
+  EXPECT_EQ(st.branch(10, 20, 30, {{0, ~0u, ~0u}, {1, ~0u, ~0u}, {2, ~0u, 0xff00ff00u}, {3, 0xffffu, 0}}), 2u);
+  EXPECT_EQ(st.depth(), 3u);
+  EXPECT_EQ(st.pws_depth(2), 2u);  // its masks on both paths (code 10 on each)
+  EXPECT_EQ(st.pws_depth(3), 0u);  // 00 on one path, 11 on the other: its 16 threads are all of it
+  EXPECT_EQ(st.pws_written(), 2u);
+  // Nested: an if-then whose taken path is the join (one entry), in warp 2 only.
+  EXPECT_EQ(st.branch(21, 25, 25, {{2, 0xff00ff00u, 0xff000000u}}), 1u);
+  EXPECT_EQ(st.depth(), 4u);
+  EXPECT_EQ(st.pws_max(), 3u);
+  EXPECT_EQ(st.issued(22), 0u);
+  EXPECT_EQ(st.issued(25), 1u);  // the inner join
+  EXPECT_EQ(st.pws_read(), 1u);
+  EXPECT_EQ(st.issued(30), 2u);  // the outer one
+  EXPECT_EQ(st.depth(), 1u);
+  EXPECT_EQ(st.pws_max(), 0u);
+}
+
+// A loop's exit taken by some threads each iteration updates the entry instead of pushing again.
+TEST(Dac, AffineStackLoopExitDoesNotGrow) {
+  dac::AffineStack st({~0u, ~0u});
+  EXPECT_EQ(st.branch(8, 3, 9, {{0, ~0u, 0x0000ffffu}, {1, ~0u, ~0u}}), 1u);  // back edge: only the loop path
+  EXPECT_EQ(st.depth(), 2u);
+  for (std::uint32_t left = 0xffu; left; left >>= 1) {
+    st.issued(3);
+    EXPECT_EQ(st.branch(8, 3, 9, {{0, left << 1 | 1, left}, {1, ~0u, ~0u}}), 0u);
+    EXPECT_EQ(st.depth(), 2u);
+  }
+  EXPECT_EQ(st.issued(9), 1u);
+  EXPECT_EQ(st.depth(), 1u);
 }
 
 // A store under a branch on loaded data stays whole in the non-affine stream; the load is decoupled.
