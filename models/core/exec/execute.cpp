@@ -212,24 +212,60 @@ std::uint64_t convert(const ptx::Instruction& in, std::uint64_t v) {
 
 void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
   const Type t = in.type;
+  // The last destination written: most instructions write one register lane after lane.
+  std::size_t last = ~std::size_t{0};
   auto write = [&](const Operand& d, unsigned lane, std::uint64_t v) {
     if (d.kind == OperandKind::sink) return;
     if (d.kind != OperandKind::reg) throw std::invalid_argument("the destination must be a register");
-    for (auto& w : step.writes)
-      if (w.reg == d.reg) {
-        w.mask |= 1u << lane;
-        w.value[lane] = v;
-        return;
+    if (last >= step.writes.size() || step.writes[last].reg != d.reg) {
+      last = 0;
+      while (last < step.writes.size() && step.writes[last].reg != d.reg) ++last;
+      if (last == step.writes.size()) {
+        Step::Write& w = step.writes.emplace_back();
+        w.reg = d.reg;
+        w.mask = 0;
       }
-    Step::Write& w = step.writes.emplace_back();
-    w.reg = d.reg;
-    w.mask = 1u << lane;
+    }
+    Step::Write& w = step.writes[last];
+    w.mask |= 1u << lane;
     w.value[lane] = v;
   };
-  auto src = [&](std::size_t i, unsigned lane, Type ty) { return read(fr, in.ops.at(i), lane, ty); };
+  // Operands read lane after lane: a register's or an immediate's read without deciding its kind
+  // again for every lane (the executor's most frequent work); others through read().
+  struct Source {
+    const std::uint64_t* reg = nullptr;
+    std::uint64_t imm = 0, mask = 0, flip = 0;
+    Type type = Type::none;
+    bool general = true, built = false;
+  };
+  Source sources[5];
+  auto build = [&](Source& so, std::size_t i, Type ty) __attribute__((noinline)) {
+    const Operand& o = in.ops.at(i);
+    const unsigned n = tb(ty) ? tb(ty) : 64;
+    so = Source{};
+    so.built = true;
+    so.type = ty;
+    so.mask = low_bits(n);
+    so.general = false;
+    if (o.kind == OperandKind::reg) {
+      so.reg = &fr.regs[o.reg * 32];
+      so.flip = o.negated ? 1 : 0;
+    } else if (o.kind == OperandKind::imm) {
+      so.imm = zext(o.bits, n);
+    } else {
+      so.general = true;
+    }
+  };
+  auto src = [&](std::size_t i, unsigned lane, Type ty) __attribute__((always_inline)) -> std::uint64_t {
+    if (i >= std::size(sources)) return read(fr, in.ops.at(i), lane, ty);
+    Source& so = sources[i];
+    if (!so.built || so.type != ty) build(so, i, ty);
+    if (so.reg) return (so.reg[lane] ^ so.flip) & so.mask;
+    if (!so.general) return so.imm;
+    return read(fr, in.ops[i], lane, ty);
+  };
   auto each = [&](auto f) {
-    for (unsigned l = 0; l < 32; ++l)
-      if (active >> l & 1) f(l);
+    for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
   };
   const std::size_t nops = in.ops.size();
 

@@ -64,7 +64,14 @@ Warp::Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint3
 }
 
 Warp::Frame Warp::make_frame(const ptx::Function& f) {
+  // A returned callee's frame is reused: its vectors keep their storage (no allocation per call).
   Frame fr;
+  if (!spare_.empty()) {
+    fr = std::move(spare_.back());
+    spare_.pop_back();
+    fr.stack.clear();
+    fr.call = nullptr;
+  }
   fr.f = &f;
   fr.rpc = nullptr;
   fr.regs.assign(f.registers.size() * 32, 0);
@@ -72,8 +79,7 @@ Warp::Frame Warp::make_frame(const ptx::Function& f) {
   fr.call_params.assign(f.call_param_bytes * 32, 0);
   fr.local_base = frames_.empty() ? 0 : frames_.back().local_base + frames_.back().f->local_bytes;
   fr.local_base = (fr.local_base + 15) / 16 * 16;
-  for (auto& l : local_)
-    if (l.size() < fr.local_base + f.local_bytes) l.resize(fr.local_base + f.local_bytes, 0);
+  local_extent_ = std::max<std::uint64_t>(local_extent_, fr.local_base + f.local_bytes);  // allocated when used
   return fr;
 }
 
@@ -196,7 +202,12 @@ std::uint8_t* Warp::bytes(Frame&, Space& space, std::uint64_t& addr, unsigned la
   };
   switch (space) {
     case Space::shared: check(cta_.shared.size(), "shared"); return cta_.shared.data() + addr;
-    case Space::local: check(local_[lane].size(), "local"); return local_[lane].data() + addr;
+    case Space::local: {
+      check(local_extent_, "local");
+      auto& l = local_[lane];
+      if (l.size() < local_extent_) l.resize(local_extent_, 0);
+      return l.data() + addr;
+    }
     default: return nullptr;  // global and const: the backing store (param: see param())
   }
 }
@@ -300,6 +311,7 @@ Warp::Frame* Warp::settle() {
                         &done.args[l * done.f->param_bytes + rv.offset], std::min(rv.size, into.size));
       }
       caller.stack.back().pc++;
+      spare_.push_back(std::move(done));
       continue;
     }
     return &fr;
@@ -369,8 +381,15 @@ void Warp::complete(const Step& s) {
   for (const auto& w : s.writes) {
     if (std::size_t{w.reg} * 32 >= fr.regs.size())  // the frame it was meant for has returned
       throw std::logic_error(where() + ": a write-back to register " + std::to_string(w.reg) + " outlived its function's frame");
-    for (unsigned l = 0; l < 32; ++l)
-      if (w.mask >> l & 1) fr.regs[w.reg * 32 + l] = w.value[l];
+    std::uint64_t* regs = &fr.regs[w.reg * 32];
+    if (w.mask == ~0u) {
+      std::memcpy(regs, w.value, sizeof w.value);
+      continue;
+    }
+    for (std::uint32_t m = w.mask; m; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+      regs[l] = w.value[l];
+    }
   }
 }
 

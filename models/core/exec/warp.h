@@ -145,7 +145,9 @@ class Warp {
   std::uint32_t exited_ = 0;  // threads that executed exit / returned from the kernel
   State state_ = State::ready;
   std::vector<Frame> frames_;
-  std::vector<std::vector<std::uint8_t>> local_;  // per lane: the local stack
+  std::vector<Frame> spare_;  // returned callees' frames, for the next call
+  std::vector<std::vector<std::uint8_t>> local_;  // per lane: the local stack, allocated on first use
+  std::uint64_t local_extent_ = 0;                 // its size: the deepest frames' locals so far
   std::uint64_t instructions_ = 0;
 };
 
