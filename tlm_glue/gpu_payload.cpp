@@ -14,22 +14,22 @@ const char* access_name(Access a) {
 
 PayloadPool::~PayloadPool() {
   for (auto* p : all_) {
+    p->clear_extension(&p->request);
     p->free_all_extensions();
     delete p;
   }
 }
 
 tlm::tlm_generic_payload& PayloadPool::allocate() {
-  tlm::tlm_generic_payload* p;
+  GpuPayload* p;
   if (free_.empty()) {
-    p = new tlm::tlm_generic_payload(this);
-    p->set_extension(new GpuRequest);
+    p = new GpuPayload(this);
     all_.push_back(p);
   } else {
     p = free_.back();
     free_.pop_back();
   }
-  *p->get_extension<GpuRequest>() = GpuRequest();
+  p->request = GpuRequest();
   p->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p->acquire();
   ++in_use_;
@@ -39,7 +39,7 @@ tlm::tlm_generic_payload& PayloadPool::allocate() {
 void PayloadPool::free(tlm::tlm_generic_payload* p) {
   // Called by release() at reference count 0: back to the pool, extension kept.
   --in_use_;
-  free_.push_back(p);
+  free_.push_back(static_cast<GpuPayload*>(p));  // every payload it lends is one
 }
 
 }  // namespace irr::tlm_glue

@@ -51,6 +51,16 @@ class GpuRequest : public tlm::tlm_extension<GpuRequest> {
   std::uint8_t feedback = 0;     // on a load's reply: the L2's policies' bits for the L1's (CachePolicy::feedback)
 };
 
+// A payload of the pool with its GpuRequest inside it: gpu() reaches the request without the
+// extension look-up (a call into SystemC's library on every hop); it is also set as the payload's
+// extension, for code that asks by extension.
+class GpuPayload : public tlm::tlm_generic_payload {
+ public:
+  explicit GpuPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&request); }
+  ~GpuPayload() override { clear_extension(&request); }
+  GpuRequest request;
+};
+
 // Pooled payloads, each with a GpuRequest; counts what is in use so a run that ends with a
 // payload still allocated can be reported (a leak, or a request never answered).
 class PayloadPool : public tlm::tlm_mm_interface {
@@ -63,11 +73,12 @@ class PayloadPool : public tlm::tlm_mm_interface {
   std::size_t allocated() const { return all_.size(); }
 
  private:
-  std::vector<tlm::tlm_generic_payload*> free_, all_;
+  std::vector<GpuPayload*> free_, all_;
   std::size_t in_use_ = 0;
 };
 
-inline GpuRequest& gpu(tlm::tlm_generic_payload& p) { return *p.get_extension<GpuRequest>(); }
-inline const GpuRequest& gpu(const tlm::tlm_generic_payload& p) { return *p.get_extension<GpuRequest>(); }
+// The GPU metadata of a payload from a PayloadPool (every GPU memory request is one).
+inline GpuRequest& gpu(tlm::tlm_generic_payload& p) { return static_cast<GpuPayload&>(p).request; }
+inline const GpuRequest& gpu(const tlm::tlm_generic_payload& p) { return static_cast<const GpuPayload&>(p).request; }
 
 }  // namespace irr::tlm_glue
