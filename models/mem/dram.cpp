@@ -68,6 +68,7 @@ bool DramChannel::tick(sim::Cycle c) {
   while (queue_.can_pop(now) && waiting_.size() < t_.queue) {
     const DramRequest r = queue_.pop(now);
     waiting_.push_back({r, c, serial_++, bank_of(r.address), row_of(r.address)});
+    quiet_until_ = 0;
   }
   const bool more = fixed_ ? tick_fixed(c) : tick_detailed(c);
   // Finished accesses go back to the partition, in completion order then arrival (in_flight_'s).
@@ -102,8 +103,26 @@ bool DramChannel::tick_fixed(sim::Cycle c) {
   return false;
 }
 
+// The earliest cycle after `c` at which some waiting request could have a command issued: its
+// column command on its open row, an activate of its closed bank, a precharge of its bank open on
+// another row. Each term is a bound the command's own test in tick_detailed needs; the minimum
+// over all requests is never later than the command the scheduler will pick.
+sim::Cycle DramChannel::first_possible(sim::Cycle c) const {
+  sim::Cycle first = ~sim::Cycle{0};
+  for (const Pending& p : waiting_) {
+    const Bank& b = banks_[p.bank];
+    sim::Cycle at;
+    if (b.open && b.row == p.row) at = std::max<sim::Cycle>(b.col_ready, bus_free_ > t_.tCL ? bus_free_ - t_.tCL : 0);
+    else if (!b.open) at = std::max(b.act_ready, next_act_);
+    else at = b.pre_ready;
+    first = std::min(first, at);
+  }
+  return std::max(first, c + 1);
+}
+
 bool DramChannel::tick_detailed(sim::Cycle c) {
   if (waiting_.empty()) return false;
+  if (c < quiet_until_) return true;  // nothing can issue yet: the walk below would find nothing
   // FR-FCFS: the oldest request to an open row whose column command can go now; otherwise the
   // oldest request, for which a precharge or an activate is issued. One command per cycle.
   auto col_ok = [&](const Pending& p) {
@@ -131,6 +150,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     else ++row_misses_;
     (p.req.write ? writes_ : reads_) += 1;
     start(p);
+    quiet_until_ = 0;
     return true;
   }
   // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is
@@ -153,18 +173,21 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
       b.pre_ready = c + t_.tRAS;
       b.conflict = b.opened_for == p.serial;  // this request closed another row first
       b.opened_for = p.serial;
-      break;
+      quiet_until_ = 0;
+      return true;
     }
     if (b.open && b.row != row && b.pre_ready <= c) {
       if (!hits_pending_[p.bank]) {
         b.open = false;
         b.act_ready = c + t_.tRP;
         b.opened_for = p.serial;  // marks the precharge as this request's
-        break;
+        quiet_until_ = 0;
+        return true;
       }
     }
     if (!t_.fr_fcfs) break;
   }
+  quiet_until_ = first_possible(c);  // no command this cycle
   return true;
 }
 

@@ -90,6 +90,10 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   std::vector<Pending> in_flight_;                 // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
+  // After a cycle that issued no command: the first cycle at which one could issue, until the
+  // waiting requests change (the scheduler's walk is skipped before it; 0: not known).
+  sim::Cycle quiet_until_ = 0;
+  sim::Cycle first_possible(sim::Cycle c) const;
   std::vector<bool> hits_pending_;  // scratch, per bank
   std::uint64_t serial_ = 0;
   sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;
