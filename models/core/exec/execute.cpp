@@ -73,6 +73,12 @@ std::uint64_t farith(const ptx::Instruction& in, double a, double b, double c) {
   return fb(v, t);
 }
 
+// An f32 operation farith computes in float with round-to-nearest and no flushing or clamping:
+// the float result directly is the same value.
+bool plain_f32(const ptx::Instruction& in) {
+  return in.type == Type::f32 && !in.ftz && !in.sat && (in.round == Round::none || in.round == Round::rn);
+}
+
 std::uint64_t mulhi(std::uint64_t a, std::uint64_t b, unsigned n, bool s) {
   if (n < 64) {
     if (s) return zext(static_cast<std::uint64_t>((sext(a, n) * sext(b, n)) >> n), n);
@@ -298,6 +304,13 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
 
     case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::rem: case Op::min: case Op::max:
     case Op::and_: case Op::or_: case Op::xor_: case Op::shl: case Op::shr: case Op::copysign:
+      if (plain_f32(in) && (in.op == Op::add || in.op == Op::sub || in.op == Op::mul)) {
+        each([&](unsigned l) {
+          const float a = f32(src(1, l, t)), b = f32(src(2, l, t));
+          write(in.ops[0], l, bits(in.op == Op::add ? a + b : in.op == Op::sub ? a - b : a * b));
+        });
+        return;
+      }
       each([&](unsigned l) {
         const Type srct = (in.op == Op::shl || in.op == Op::shr) ? t : t;
         const std::uint64_t a = src(1, l, srct), b = src(2, l, (in.op == Op::shl || in.op == Op::shr) ? Type::u32 : t);
@@ -314,6 +327,10 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       return;
 
     case Op::mad: case Op::fma:
+      if (plain_f32(in)) {  // farith's result without its double round trip and rounding-mode checks
+        each([&](unsigned l) { write(in.ops[0], l, bits(std::fma(f32(src(1, l, t)), f32(src(2, l, t)), f32(src(3, l, t))))); });
+        return;
+      }
       each([&](unsigned l) {
         const Type ct = in.mode == Mode::wide ? (sgn(t) ? Type::s64 : Type::u64) : t;
         const std::uint64_t a = src(1, l, t), b = src(2, l, t), c = src(3, l, ct);
@@ -409,6 +426,28 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       const Operand& addr_op = in.ops[is_load ? 1 : 0];
       const Operand& val_op = in.ops[is_load ? 0 : 1];
       const unsigned n = tb(t) / 8, vec = in.vec;
+      // The common form, [%r+off] to or from one register, without the general path's per-lane
+      // operand decisions: the same addresses, bytes and checks (load/store).
+      if (vec == 1 && in.space != Space::param && addr_op.kind == OperandKind::address && addr_op.based &&
+          !addr_op.global_symbol && (val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm))) {
+        const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
+        const auto offset = static_cast<std::uint64_t>(addr_op.offset);
+        const std::size_t value_at = is_load ? 0 : 1;
+        each([&](unsigned l) {
+          std::uint64_t addr = base[l] + offset;
+          if (addr_op.narrow) addr &= 0xffffffffull;
+          step.addresses.push_back(addr);
+          std::uint64_t v = 0;
+          if (is_load) {
+            load(fr, in.space, addr, l, &v, n);
+            write(val_op, l, sgn(t) ? zext(static_cast<std::uint64_t>(sext(v, tb(t))), 64) : v);
+          } else {
+            v = src(value_at, l, t);
+            store(fr, in.space, addr, l, &v, n);
+          }
+        });
+        return;
+      }
       each([&](unsigned l) {
         Space space = in.space;
         std::uint64_t addr = 0;
