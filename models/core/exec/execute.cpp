@@ -439,7 +439,8 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
           step.addresses.push_back(addr);
           std::uint64_t v = 0;
           if (is_load) {
-            load(fr, in.space, addr, l, &v, n);
+            if (in.space == Space::shared && addr + n <= cta_.shared.size()) std::memcpy(&v, cta_.shared.data() + addr, n);
+            else load(fr, in.space, addr, l, &v, n);  // and the out-of-bounds error
             write(val_op, l, sgn(t) ? zext(static_cast<std::uint64_t>(sext(v, tb(t))), 64) : v);
           } else {
             v = src(value_at, l, t);
