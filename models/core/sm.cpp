@@ -401,12 +401,14 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   if (!observers_.empty()) {
     const UnitOp op = unit_op();
     const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
-    const bool arithmetic = !is_memory(in.op) && !unit && !sfu(in.op) && in.op != Op::bra && in.op != Op::call &&
-                            in.op != Op::ret && in.op != Op::exit && in.op != Op::bar && !step.writes.empty();
+    auto arithmetic = [&] {
+      return !is_memory(in.op) && !unit && !sfu(in.op) && in.op != Op::bra && in.op != Op::call && in.op != Op::ret &&
+             in.op != Op::exit && in.op != Op::bar && !step.writes.empty();
+    };
     for (SmUnit* o : observers_) {
       const SmUnit::Take t = o->issued(op, step, *slot.warp, *this);
       if (t == SmUnit::Take::no) continue;
-      if (take != SmUnit::Take::no || (t == SmUnit::Take::execute ? !arithmetic : !load))
+      if (take != SmUnit::Take::no || (t == SmUnit::Take::execute ? !arithmetic() : !load))
         throw std::logic_error(std::string(name()) + ": a unit took an instruction it may not take (" +
                                ptx::op_name(in.op) + "), or one already taken");
       take = t;

@@ -25,13 +25,9 @@ unsigned AffineStack::branch(std::uint32_t pc, std::uint32_t target, std::uint32
     written_ += l.mixed[a.warp];
   }
   if (!levels_.empty() && levels_.back().rpc == rpc) {  // the same reconvergence point: the top entry updated
-    Level& top = levels_.back();
-    wls_ += l.entries;
-    wls_ -= top.entries;
-    top = std::move(l);
+    levels_.back() = std::move(l);
     return 0;
   }
-  wls_ += l.entries;
   const unsigned pushed = l.entries;
   levels_.push_back(std::move(l));
   return pushed;
@@ -43,11 +39,16 @@ unsigned AffineStack::issued(std::uint32_t pc) {
   while (!levels_.empty() && levels_.back().rpc <= pc) {
     const Level& l = levels_.back();
     for (const auto m : l.mixed) read_ += m;
-    wls_ -= l.entries;
     popped += l.entries;
     levels_.pop_back();
   }
   return popped;
+}
+
+unsigned AffineStack::depth() const {
+  unsigned n = 1;  // the base entry
+  for (const Level& l : levels_) n += l.entries;
+  return n;
 }
 
 unsigned AffineStack::pws_depth(std::uint32_t warp) const {

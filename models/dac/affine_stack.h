@@ -35,7 +35,7 @@ class AffineStack {
   // The affine warp issued at `pc`: entries reconverging at or before it pop. Returns how many.
   unsigned issued(std::uint32_t pc);
 
-  unsigned depth() const { return 1 + wls_; }  // WLS entries, the base entry included
+  unsigned depth() const;                        // WLS entries, the base entry included
   unsigned pws_depth(std::uint32_t warp) const;  // PWS entries of one warp (its masks)
   unsigned pws_max() const;                      // the deepest PWS now
   // PWS masks written by the last branch() / read by the last issued()'s pops (energy).
@@ -54,7 +54,7 @@ class AffineStack {
 
   std::vector<std::uint32_t> threads_;
   std::vector<Level> levels_;
-  unsigned wls_ = 0, written_ = 0, read_ = 0;
+  unsigned written_ = 0, read_ = 0;
 };
 
 }  // namespace irr::dac

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "models/core/exec/values.h"
+
 namespace irr::dac {
 
 using core::ptx::Op;
@@ -15,9 +17,19 @@ Cae::Cae(sim::Simulation& sim, const sc_core::sc_object& sm)
 
 void Cae::accept(const core::UnitOp&, core::SmPort&) { throw std::logic_error("cae: it has no instructions to accept"); }
 
+namespace {
+
+// The kinds of instruction the affine unit can execute.
+bool affine_kind(Op op) {
+  return op == Op::mov || op == Op::cvt || op == Op::cvta || op == Op::add || op == Op::sub || op == Op::mul ||
+         op == Op::mad || op == Op::shl;
+}
+
+}  // namespace
+
 Cae::Value Cae::classify(const std::uint64_t* v, std::uint32_t mask, unsigned bits) {
   if (mask != ~0u) return Value::vector;
-  const std::uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  const std::uint64_t m = core::low_bits(bits);
   const std::uint64_t stride = (v[1] - v[0]) & m;
   for (unsigned l = 2; l < 32; ++l)
     if (((v[l] - v[0]) & m) != ((stride * l) & m)) return Value::vector;
@@ -30,14 +42,12 @@ bool Cae::eligible(const core::ptx::Instruction& in, const std::vector<Value>& s
     if (v == Value::vector) return false;
   auto uniform = [&](std::size_t i) { return i < s.size() && s[i] == Value::uniform; };
   switch (in.op) {
-    case Op::mov: case Op::cvt: case Op::cvta: case Op::add: case Op::sub:
-      return true;
     case Op::mul: case Op::mad:  // the single offset ALU: (b + l*s) * c only when c is uniform
       return in.mode != core::ptx::Mode::hi && (uniform(0) || uniform(1));
     case Op::shl:
       return uniform(1);
     default:
-      return false;
+      return affine_kind(in.op);
   }
 }
 
@@ -51,9 +61,7 @@ core::SmUnit::Take Cae::issued(const core::UnitOp& op, const core::Step& step, c
   // The destination's width: a .wide product is twice its sources'.
   const unsigned bits = core::ptx::type_bits(in.type) * (in.mode == core::ptx::Mode::wide ? 2 : 1);
   Take take = Take::no;
-  const bool candidate = !core::ptx::is_float(in.type) && step.writes.size() == 1 &&
-                         (in.op == Op::mov || in.op == Op::cvt || in.op == Op::cvta || in.op == Op::add || in.op == Op::sub ||
-                          in.op == Op::mul || in.op == Op::mad || in.op == Op::shl);
+  const bool candidate = affine_kind(in.op) && !core::ptx::is_float(in.type) && step.writes.size() == 1;
   if (candidate) {
     ++candidates_;
     sources_.clear();
