@@ -22,6 +22,14 @@ Location mark_location(const std::string& file, const YAML::Mark& m) {
   return {file, m.line + 1, m.column + 1};
 }
 
+YAML::Node parse(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw config_error(mark_location(name, e.mark), "YAML syntax: " + e.msg);
+  }
+}
+
 bool is_preset_name(const std::string& s) {
   return s.find('/') == std::string::npos && s.find('.') == std::string::npos;
 }
@@ -76,7 +84,11 @@ void Config::load(const std::string& arg) {
       std::string name = fs::path(f.path).stem().string();
       if (name == arg) {
         presets_.push_back(arg);
-        return load_text(f.text, f.path, Origin::preset, "");
+        // Parsed once: a sweep loads a preset for every configuration it checks.
+        static std::map<std::string, YAML::Node> parsed;
+        auto it = parsed.find(f.path);
+        if (it == parsed.end()) it = parsed.emplace(f.path, parse(f.text, f.path)).first;
+        return load_root(it->second, f.path, Origin::preset, "");
       }
       names += (names.empty() ? "" : ", ") + name;
     }
@@ -88,14 +100,12 @@ void Config::load(const std::string& arg) {
 }
 
 void Config::load_text(const std::string& text, const std::string& name, Origin origin, const std::string& dir) {
+  load_root(parse(text, name), name, origin, dir);
+}
+
+void Config::load_root(const YAML::Node& root, const std::string& name, Origin origin, const std::string& dir) {
   if (std::find(loading_.begin(), loading_.end(), name) != loading_.end())
     throw config_error({name, 0, 0}, "include cycle: " + name + " includes itself");
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error(mark_location(name, e.mark), "YAML syntax: " + e.msg);
-  }
   if (root.IsNull()) return;
   if (!root.IsMap()) throw config_error(mark_location(name, root.Mark()), "a configuration is a mapping of keys");
   loading_.push_back(name);

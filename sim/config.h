@@ -66,6 +66,7 @@ class Config {
 
  private:
   void load_text(const std::string& text, const std::string& name, Origin origin, const std::string& dir);
+  void load_root(const YAML::Node& root, const std::string& name, Origin origin, const std::string& dir);
   void load_node(const YAML::Node& key, const YAML::Node& value, const std::string& prefix,
                  const std::string& file, Origin origin);
   const Value& read(const std::string& path, std::initializer_list<Type> types) const;

@@ -102,7 +102,9 @@ double bound(Type type, const std::string& text) {
 // unknown key is matched.
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
   if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) >= limit) return limit;
-  std::vector<std::size_t> row(b.size() + 1);
+  // One row kept between calls: a suggestion compares a key with every key of the schema.
+  thread_local std::vector<std::size_t> row;
+  row.resize(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diag = row[0];
@@ -247,12 +249,14 @@ const SectionSpec* Schema::section(const std::string& path) const {
 std::string Schema::suggest(const std::string& path) const {
   std::string best;
   std::size_t best_d = std::max<std::size_t>(3, path.size() / 3) + 1;
+  auto leaf = [](std::string_view p) { auto i = p.rfind('.'); return i == std::string_view::npos ? p : p.substr(i + 1); };
+  const std::string_view path_leaf = leaf(path);
+  const std::size_t leaf_cost = path_leaf.size() == path.size() ? 0 : 1;
   auto consider = [&](const std::string& candidate) {
     std::size_t d = edit_distance(path, candidate, best_d);
     // Also match on the last component alone, so "l1.sise" finds "l1.size" and a key put under
     // the wrong section ("core.l1_size") finds its real place.
-    auto leaf = [](std::string_view p) { auto i = p.rfind('.'); return i == std::string_view::npos ? p : p.substr(i + 1); };
-    d = std::min(d, edit_distance(leaf(path), leaf(candidate), best_d) + (leaf(path) == path ? 0 : 1));
+    if (best_d > leaf_cost) d = std::min(d, edit_distance(path_leaf, leaf(candidate), best_d - leaf_cost) + leaf_cost);
     if (d < best_d) { best_d = d; best = candidate; }
   };
   for (const auto& k : order_) consider(k);

@@ -15,10 +15,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The reader takes a file (layers and graphs resolve beside it): one in a folder of its own,
   // so that files a sweep names relative to itself do not exist.
+  // In memory (/dev/shm) where there is one: rewriting a file on disk for every input costs
+  // a flush to the file system at each close.
   static const std::string file = [] {
-    char dir[] = "/tmp/irrgpu-fuzz-sweep-XXXXXX";
-    if (!mkdtemp(dir)) std::abort();
-    return std::string(dir) + "/sweep.yaml";
+    std::string dir = std::string(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/irrgpu-fuzz-sweep-XXXXXX";
+    if (!mkdtemp(dir.data())) std::abort();
+    return dir + "/sweep.yaml";
   }();
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
