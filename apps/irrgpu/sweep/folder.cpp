@@ -99,7 +99,8 @@ void Folder::write_plan(const Spec& spec, const std::string& irrgpu) const {
 
 Spec Folder::read_plan() const {
   const std::string path = (fs::path(dir_) / "runs.json").string();
-  if (!fs::exists(path))
+  std::error_code ec;  // a folder name the system rejects (too long) is not a sweep folder either
+  if (!fs::exists(path, ec))
     throw Error({dir_, 0, 0}, "not a sweep folder (no runs.json; `irrgpu sweep run SPEC -o DIR` makes one)",
                 Error::Kind::usage);
   const json plan = read_json(path, "the sweep's runs.json");
@@ -129,7 +130,8 @@ std::string Folder::irrgpu() const {
 
 std::optional<Status> Folder::status(const std::string& id) const {
   const std::string path = run_dir(id) + "/status.json";
-  if (!fs::exists(path)) return std::nullopt;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::nullopt;
   const json j = read_json(path, "a run's status.json");
   Status s;
   const std::string state = j.value("state", "");

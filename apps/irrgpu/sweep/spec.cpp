@@ -407,8 +407,10 @@ Spec expand(const std::string& file) {
         for (const auto& layer : layers(c->second)) layered += (layered.empty() ? "" : "+") + locate(layer, dir);
         c->second = layered;
       }
+      // Without the exception: a name the system rejects (too long) is not a file beside the sweep.
+      std::error_code ec;
       if (auto g = located.find("graph"); g != located.end() && g->second.find(':') == std::string::npos &&
-                                          fs::exists(dir / g->second))
+                                          fs::exists(dir / g->second, ec))
         g->second = resolve(g->second, dir);
       run.args = run_args(located);
       spec.runs.push_back(std::move(run));
