@@ -7,16 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/output_file.h"
+
 namespace irr::sim {
 namespace fs = std::filesystem;
 
 namespace {
-
-// fs::exists without its exception: a path the system rejects (too long, say) is not there either.
-bool file_exists(const fs::path& p) {
-  std::error_code ec;
-  return fs::exists(p, ec);
-}
 
 Location mark_location(const std::string& file, const YAML::Mark& m) {
   return {file, m.line + 1, m.column + 1};

@@ -8,6 +8,11 @@
 
 namespace irr::sim {
 
+bool file_exists(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::exists(p, ec);
+}
+
 OutputFile::OutputFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)), out_(partial_path()) {
   if (!out_) throw Error({path_, 0, 0}, "cannot write the " + what_, Error::Kind::usage);

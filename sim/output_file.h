@@ -4,6 +4,7 @@
 // `NAME.partial` (docs/observability.md "Outputs").
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -29,6 +30,10 @@ class OutputFile {
   std::ofstream out_;
   bool committed_ = false;
 };
+
+// std::filesystem::exists without its exception: a path the system rejects (a name too long, say)
+// is not there either, so a user's bad path is an ordinary "no such file" error.
+bool file_exists(const std::filesystem::path& p);
 
 // The whole text at once, the same way.
 void write_file(const std::string& path, const std::string& text, const std::string& what = "output file");

@@ -192,8 +192,7 @@ json area_report(const AreaOptions& o) {
     sources = o.sources;
   }
   for (const auto& s : sources) {
-    std::error_code ec;  // a path the system rejects (too long, say) is not there either
-    if (!fs::exists(s, ec)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
+    if (!sim::file_exists(s)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
   }
   for (const auto& p : o.params) {
     auto eq = p.find('=');

@@ -99,8 +99,7 @@ void Folder::write_plan(const Spec& spec, const std::string& irrgpu) const {
 
 Spec Folder::read_plan() const {
   const std::string path = (fs::path(dir_) / "runs.json").string();
-  std::error_code ec;  // a folder name the system rejects (too long) is not a sweep folder either
-  if (!fs::exists(path, ec))
+  if (!sim::file_exists(path))
     throw Error({dir_, 0, 0}, "not a sweep folder (no runs.json; `irrgpu sweep run SPEC -o DIR` makes one)",
                 Error::Kind::usage);
   const json plan = read_json(path, "the sweep's runs.json");
@@ -130,8 +129,7 @@ std::string Folder::irrgpu() const {
 
 std::optional<Status> Folder::status(const std::string& id) const {
   const std::string path = run_dir(id) + "/status.json";
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return std::nullopt;
+  if (!sim::file_exists(path)) return std::nullopt;
   const json j = read_json(path, "a run's status.json");
   Status s;
   const std::string state = j.value("state", "");

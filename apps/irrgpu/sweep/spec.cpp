@@ -10,6 +10,7 @@
 #include <set>
 
 #include "sim/config.h"
+#include "sim/output_file.h"
 
 namespace irr::app::sweep {
 namespace fs = std::filesystem;
@@ -407,10 +408,8 @@ Spec expand(const std::string& file) {
         for (const auto& layer : layers(c->second)) layered += (layered.empty() ? "" : "+") + locate(layer, dir);
         c->second = layered;
       }
-      // Without the exception: a name the system rejects (too long) is not a file beside the sweep.
-      std::error_code ec;
       if (auto g = located.find("graph"); g != located.end() && g->second.find(':') == std::string::npos &&
-                                          fs::exists(dir / g->second, ec))
+                                          sim::file_exists(dir / g->second))
         g->second = resolve(g->second, dir);
       run.args = run_args(located);
       spec.runs.push_back(std::move(run));
