@@ -180,6 +180,10 @@ int run_slurm(const Folder& folder, const std::vector<std::string>& ids, const S
   sigaction(SIGINT, &a, &old_int);
   std::size_t done = 0, failed = 0, ended = 0;
   while (!g_stop) {
+    // The queue first, then the statuses: a task writes its status before its job leaves the
+    // queue, so once the queue is empty every status is there to read (the other order missed a
+    // job that ended between the two).
+    const bool queued = !active_slurm_jobs(folder).empty();
     done = failed = ended = 0;
     for (const auto& id : ids)
       if (auto st = folder.status(id)) {
@@ -187,7 +191,7 @@ int run_slurm(const Folder& folder, const std::vector<std::string>& ids, const S
         done += st->state == State::done;
         failed += st->state == State::failed;
       }
-    if (ended == ids.size() || active_slurm_jobs(folder).empty()) break;
+    if (ended == ids.size() || !queued) break;
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
   sigaction(SIGINT, &old_int, nullptr);
