@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <string_view>
 
 #include "models/mem/backing_store.h"
 #include "workloads/adds/adds.h"
@@ -90,10 +89,10 @@ TEST(Adds, BothVariantsOnTheFigure51Graph) {
 // a grid, random), each against Dijkstra; ADDS processes at least every reached vertex once and
 // pushes each id it processes (the source is put in by the host). A test a class: together they
 // took close to a test's time limit on a slow, loaded machine.
-class AddsGraphClass : public ::testing::TestWithParam<const char*> {};
+class AddsGraphClass : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AddsGraphClass, AgainstDijkstra) {
-  const char* spec = GetParam();
+  const std::string& spec = GetParam();
   const Graph g = load_graph(spec);
   const auto want = workload("sssp").reference(g, 0);
   const auto reached = static_cast<std::uint64_t>(std::count_if(want.begin(), want.end(), [](double d) { return std::isfinite(d); }));
@@ -111,9 +110,7 @@ TEST_P(AddsGraphClass, AgainstDijkstra) {
 INSTANTIATE_TEST_SUITE_P(Adds, AddsGraphClass,
                          ::testing::Values("rgg:n=2000,radius=0.04,seed=3", "rmat:scale=11,edge_factor=8,seed=2",
                                            "grid:rows=40,cols=40,seed=1", "random:n=2000,m=16000,seed=4"),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
-                           return std::string(std::string_view(i.param).substr(0, std::string_view(i.param).find(':')));
-                         });
+                         [](const auto& info) { return info.param.substr(0, info.param.find(':')); });
 
 // §4.5's dynamic data structure at work: with data blocks of 256 ids and a pool of 100, blocks
 // are mapped ahead of the writers, freed once read whole and mapped again; a pool too small for the
