@@ -7,17 +7,6 @@
 
 namespace irr::sim {
 
-namespace {
-// SystemC's time unit in picoseconds (1 at the default and required resolution of 1 ps).
-std::uint64_t ps_per_tick() {
-  static const std::uint64_t f =
-      static_cast<std::uint64_t>(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12));
-  return f ? f : 1;
-}
-}  // namespace
-
-Picoseconds now_ps() { return static_cast<Picoseconds>(sc_core::sc_time_stamp().value() * ps_per_tick()); }
-
 ClockDomain::ClockDomain(std::string name, Picoseconds period) : name_(std::move(name)), period_(period) {
   if (period_ == 0) throw std::invalid_argument("clock domain " + name_ + ": period must be at least 1 ps");
 }
@@ -36,9 +25,24 @@ void Clocked::wake() {
 
 ClockScheduler::ClockScheduler(const sc_core::sc_module_name& name, ClockDomain domain)
     : sc_core::sc_module(name), domain_(std::move(domain)) {
-  SC_METHOD(on_edge);
+  if (std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12) != 1)
+    throw std::logic_error("clock domain " + domain_.name() + ": SystemC's time resolution must be 1 ps");
+  SC_METHOD(on_event);
   sensitive << edge_;
   dont_initialize();
+  driven_.push_back(this);
+}
+
+void ClockScheduler::drive(ClockScheduler& other) {
+  if (other.domain_.period() != domain_.period())
+    throw std::logic_error("clock domain " + domain_.name() + " cannot drive " + other.domain_.name() +
+                           ": their periods differ");
+  if (driver_ != this || other.driver_ != &other || other.driven_.size() > 1 || &other == this)
+    throw std::logic_error("clock domain " + other.domain_.name() + " is driven already, or drives others");
+  other.driver_ = this;
+  other.driven_.clear();
+  driven_.push_back(&other);
+  if (other.scheduled_) notify(other.scheduled_cycle_);
 }
 
 void ClockScheduler::add(Clocked& c) {
@@ -104,8 +108,26 @@ void ClockScheduler::schedule(Cycle c) {
   if (scheduled_ && scheduled_cycle_ <= c) return;
   scheduled_ = true;
   scheduled_cycle_ = c;
+  driver_->notify(c);
+}
+
+void ClockScheduler::notify(Cycle c) {
+  if (notified_ && notified_cycle_ <= c) return;
+  notified_ = true;
+  notified_cycle_ = c;
   // An earlier notification replaces a later pending one (IEEE 1666 sc_event::notify).
-  edge_.notify(sc_core::sc_time::from_value((domain_.time_of(c) - now_ps()) / ps_per_tick()));
+  edge_.notify(sc_core::sc_time::from_value(domain_.time_of(c) - now_ps()));
+}
+
+void ClockScheduler::on_event() {
+  notified_ = false;
+  if (observer_) observer_->before_edges();
+  const Cycle cycle = domain_.cycle_at(now_ps());
+  for (ClockScheduler* s : driven_)
+    if (s->scheduled_ && s->scheduled_cycle_ <= cycle) s->on_edge();
+  // Each stepped domain asked for its next edge as it finished; the others still wait for theirs.
+  for (ClockScheduler* s : driven_)
+    if (s->scheduled_) notify(s->scheduled_cycle_);
 }
 
 void ClockScheduler::on_edge() {

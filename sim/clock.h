@@ -62,12 +62,16 @@ class Clocked {
   std::size_t slot_ = 0;
 };
 
-// Told after every edge at which a scheduler stepped something: the run's housekeeping
-// (time series, watchdog, progress line) rides on model activity instead of ticking by itself.
+// Told after every edge at which a scheduler stepped something, and before each SystemC event of
+// its scheduler steps anything: the run's housekeeping (time series, watchdog, progress line)
+// rides on model activity instead of ticking by itself.
 class EdgeObserver {
  public:
   virtual ~EdgeObserver() = default;
   virtual void after_edge() = 0;
+  // Before any of the instant's edges its scheduler drives: what every earlier edge left, in
+  // whatever order SystemC runs the instant's processes (a sample taken here cannot see half of it).
+  virtual void before_edges() {}
 };
 
 class ClockScheduler : public sc_core::sc_module {
@@ -88,10 +92,17 @@ class ClockScheduler : public sc_core::sc_module {
   std::uint64_t active_edges() const;
   std::uint64_t ticks() const { return ticks_; }          // component steps, all components
   void set_observer(EdgeObserver* o) { observer_ = o; }
+  // Steps `other`, a domain of the same period, from this scheduler's SystemC process: at each
+  // edge both are due at, this one's components first, then other's. Domains share a period
+  // often (core, interconnect and L2 on most presets); one event an edge instead of one a domain.
+  // Any order of the two is the model's order too: a component woken at t steps after t.
+  void drive(ClockScheduler& other);
 
  private:
-  void on_edge();
+  void on_event();  // the SystemC process: steps each driven scheduler due now
+  void on_edge();   // steps this domain's components due now
   void schedule(Cycle c);
+  void notify(Cycle c);  // the driver's event, at edge c unless already due no later
 
   struct Entry {
     Clocked* component;
@@ -104,8 +115,12 @@ class ClockScheduler : public sc_core::sc_module {
   ClockDomain domain_;
   std::vector<Entry> entries_;
   sc_core::sc_event edge_;
-  bool scheduled_ = false;
+  bool scheduled_ = false;  // this domain's next edge with work (its components')
   Cycle scheduled_cycle_ = 0;
+  ClockScheduler* driver_ = this;         // whose event steps this domain
+  std::vector<ClockScheduler*> driven_;   // a driver's domains, itself first, in stepping order
+  bool notified_ = false;                 // a driver's pending event, at edge notified_cycle_
+  Cycle notified_cycle_ = 0;
   std::uint64_t edges_ = 0, ticks_ = 0;
   std::uint64_t active_edges_ = 0;  // counted up to edge seen_
   Cycle seen_ = 0;                  // the last edge on_edge ran at
@@ -116,6 +131,8 @@ class ClockScheduler : public sc_core::sc_module {
   EdgeObserver* observer_ = nullptr;
 };
 
-Picoseconds now_ps();  // the current simulated time in picoseconds
+// The current simulated time in picoseconds: SystemC's time unit is 1 ps (the default
+// resolution, which Simulation sets and ClockScheduler checks). Inline: every model asks often.
+inline Picoseconds now_ps() { return static_cast<Picoseconds>(sc_core::sc_get_curr_simcontext()->time_stamp().value()); }
 
 }  // namespace irr::sim

@@ -98,18 +98,23 @@ class Simulation::Monitor : public EdgeObserver {
         fire();
       }
     }
-    if (sample_interval_ && now_ps() >= next_sample_) {
-      const Picoseconds t = now_ps();
-      sim_.stats_.sample(t);
-      last_sample_ = t;
-      next_sample_ = (t / sample_interval_ + 1) * sample_interval_;
-    }
     if (progress_ && ++edges_ % 4096 == 0) {
       auto now = std::chrono::steady_clock::now();
       if (now - last_print_ >= progress_interval_) {
         last_print_ = now;
         print_progress(now, false);
       }
+    }
+  }
+
+  // A sample holds what the edges before this instant left: taken before any of its edges, it
+  // does not depend on which clock domain SystemC steps first at an instant they share.
+  void before_edges() override {
+    if (sample_interval_ && now_ps() >= next_sample_) {
+      const Picoseconds t = now_ps();
+      sim_.stats_.sample(t);
+      last_sample_ = t;
+      next_sample_ = (t / sample_interval_ + 1) * sample_interval_;
     }
   }
 
@@ -178,6 +183,12 @@ Simulation::Simulation(Config config, const std::string& log_file)
     stats_.formula(std::string("clocks.") + d + ".active_cycles",
                    "edges of the " + std::string(d) + " clock at which some component had work", "cycles",
                    [s] { return static_cast<double>(s->active_edges()); });
+    // Domains of one period step from one SystemC process, the first one's (ClockScheduler::drive).
+    for (auto& c : clocks_)
+      if (c->domain().period() == domain.period()) {
+        c->drive(*s);
+        break;
+      }
     clocks_.push_back(std::move(sched));
   }
   transactions_ = &stats_.counter("sim.memory_transactions", "memory transactions completed, all models", "transactions");

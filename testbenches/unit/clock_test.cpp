@@ -233,3 +233,91 @@ TEST(ClockScheduler, HolderWokenByALaterComponentStepsAtTheNextEdge) {
   EXPECT_EQ(active, 12u);
   EXPECT_EQ(stepped, 3u);
 }
+
+namespace {
+// Counts the ticks of every component it watches before each of its scheduler's instants.
+struct TickCounter : EdgeObserver {
+  std::vector<const Recorder*> watched;
+  std::vector<std::size_t> before;  // ticks so far, at each before_edges()
+  std::size_t after = 0;            // after_edge() calls
+  void before_edges() override {
+    std::size_t n = 0;
+    for (const Recorder* r : watched) n += r->cycles.size();
+    before.push_back(n);
+  }
+  void after_edge() override { ++after; }
+};
+}  // namespace
+
+TEST(ClockScheduler, DrivenDomainsStepAfterTheDriversFromOneEvent) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  // Created second, `icnt` still steps first: it drives.
+  ClockScheduler l2("l2", ClockDomain("l2", 1000)), icnt("icnt", ClockDomain("icnt", 1000));
+  icnt.drive(l2);
+  std::vector<std::string> order;
+  Recorder x, y;
+  x.name = "x";
+  y.name = "y";
+  x.order = y.order = &order;
+  x.busy_for = x.left = 3;
+  y.busy_for = y.left = 2;
+  l2.add(y);
+  icnt.add(x);
+  y.wake();
+  x.wake();
+  TickCounter counter;
+  counter.watched = {&x, &y};
+  icnt.set_observer(&counter);
+  l2.set_observer(&counter);
+  sc_core::sc_start();
+  EXPECT_EQ(order, (std::vector<std::string>{"x@0", "y@0", "x@1", "y@1", "x@2"}));
+  // One event an instant, before any of its edges: what the earlier instants left, whole.
+  EXPECT_EQ(counter.before, (std::vector<std::size_t>{0, 2, 4}));
+  EXPECT_EQ(counter.after, 5u);  // after each domain's stepped edge, as separate schedulers are
+  EXPECT_EQ(icnt.edges_stepped(), 3u);
+  EXPECT_EQ(l2.edges_stepped(), 2u);
+  EXPECT_EQ(icnt.active_edges(), 3u);
+  EXPECT_EQ(l2.active_edges(), 2u);
+}
+
+namespace {
+// A component of one 1000 ps domain wakes one of another on each of its three steps; the two
+// domains step from one event (the waker's driving, or driven) or from one each. The woken one
+// steps at the first edge after each wake whichever steps first.
+std::vector<Cycle> same_period(bool shared, bool waker_drives) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler a("a", ClockDomain("a", 1000)), b("b", ClockDomain("b", 1000));
+  if (shared) a.drive(b);
+  Recorder waker, woken;
+  waker.busy_for = waker.left = 3;
+  waker.wakes = &woken;
+  woken.busy_for = woken.left = 1;
+  woken.bursts = 0;
+  (waker_drives ? a : b).add(waker);
+  (waker_drives ? b : a).add(woken);
+  waker.wake();
+  sc_core::sc_start();
+  return woken.cycles;
+}
+}  // namespace
+
+TEST(ClockScheduler, SamePeriodDomainsApartSeeCrossDomainWakesAtTheNextEdge) {
+  EXPECT_EQ(same_period(false, true), (std::vector<Cycle>{1, 2, 3}));
+}
+
+TEST(ClockScheduler, DrivenDomainSeesItsDriversWakesAtTheNextEdge) {
+  EXPECT_EQ(same_period(true, true), (std::vector<Cycle>{1, 2, 3}));
+}
+
+TEST(ClockScheduler, DrivenDomainWakingItsDriverIsSeenAtTheNextEdge) {
+  EXPECT_EQ(same_period(true, false), (std::vector<Cycle>{1, 2, 3}));
+}
+
+TEST(ClockScheduler, OnlyADomainOfTheSamePeriodIsDriven) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler a("a", ClockDomain("a", 1000)), b("b", ClockDomain("b", 999)), c("c", ClockDomain("c", 1000));
+  EXPECT_THROW(a.drive(b), std::logic_error);
+  EXPECT_THROW(a.drive(a), std::logic_error);
+  a.drive(c);
+  EXPECT_THROW(c.drive(a), std::logic_error);  // c is driven: it drives nothing
+}
