@@ -386,13 +386,14 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     global = mask != 0;
   }
   SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
+  const std::uint32_t active = step.active;  // `step` is swapped out once the instruction is pending
   auto unit_op = [&] {
     UnitOp op;
     op.token = token;
     op.sm = index_;
     op.warp = static_cast<std::uint32_t>(s);
     op.cta = ctas_[slot.cta]->cta->linear_index();
-    op.active = step.active;
+    op.active = active;
     op.instruction = &in;
     return op;
   };
@@ -422,13 +423,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     ++slot.loads;
     ++loads_in_flight_;
     hold(step);
-    Pending p{s, step, 1};
-    p.taken = true;
-    pending_.emplace(token, std::move(p));
+    add_pending(token, s, 1, &step).taken = true;
     if (take == SmUnit::Take::now) alu_done_.emplace(c + lat_int_, token);
   } else if (unit) {
     hold(step);
-    pending_.emplace(token, Pending{s, step, 1, true});
+    add_pending(token, s, 1, &step).unit = true;
     slot.unit_wait = true;
     unit->accept(unit_op(), *this);
   } else if (global) {
@@ -471,11 +470,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       ++slot.loads;
       ++loads_in_flight_;
       hold(step);
-      pending_.emplace(token, Pending{s, step, lines});
+      add_pending(token, s, lines, &step);
     } else {
       slot.stores += lines;
       slot.warp->complete(step);  // a store writes no register
-      pending_.emplace(token, Pending{s, Step{}, lines});
+      add_pending(token, s, lines, nullptr);
     }
   } else if (const std::uint32_t ways = shared_ways(in, step)) {
     // Shared memory: a w-way bank conflict replays the access w times on the SM's one port,
@@ -485,18 +484,17 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     bank_conflict_cycles_ += std::uint64_t{ways - 1} * replay_;
     if (!step.writes.empty()) {
       hold(step);
-      pending_.emplace(token, Pending{s, step, 0});
+      add_pending(token, s, 0, &step);
       alu_done_.emplace(start + std::uint64_t{ways - 1} * replay_ + lat_shared_, token);
     }
   } else if (!step.writes.empty()) {
     hold(step);
-    pending_.emplace(token, Pending{s, step, 0});
+    add_pending(token, s, 0, &step);
     alu_done_.emplace(c + latency(in), token);
   } else if (in.op == Op::nanosleep && step.sleep_ns) {
     const sim::Picoseconds period = scheduler()->domain().period();
-    Pending p{s, Step{}, 0};
+    Pending& p = add_pending(token, s, 0, nullptr);
     p.applied = p.sleep = true;
-    pending_.emplace(token, std::move(p));
     slot.asleep = true;
     sleep_done_.emplace(c + (step.sleep_ns * 1000 + period - 1) / period, token);
   }
@@ -591,6 +589,31 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   last_issued_[sched] = s;
 }
 
+Sm::Pending& Sm::add_pending(std::size_t token, std::size_t slot, std::uint32_t lines, Step* step) {
+  PendingMap::iterator it;
+  if (spare_pending_.empty()) {
+    it = pending_.emplace(token, Pending{}).first;
+  } else {
+    spare_pending_.back().key() = token;
+    it = pending_.insert(std::move(spare_pending_.back())).position;
+    spare_pending_.pop_back();
+  }
+  Pending& p = it->second;
+  Step kept = std::move(p.step);  // its buffers, for the caller's next step or this one's clearing
+  p = Pending{slot, Step{}, lines};
+  p.step = std::move(kept);
+  if (step) {
+    std::swap(p.step, *step);
+  } else {
+    p.step.inst = nullptr;
+    p.step.pc = p.step.active = 0;
+    p.step.writes.clear();
+    p.step.addresses.clear();
+    p.step.sleep_ns = 0;
+  }
+  return p;
+}
+
 void Sm::finish(std::size_t token) {
   auto it = pending_.find(token);
   if (it == pending_.end()) return;
@@ -607,7 +630,7 @@ void Sm::finish(std::size_t token) {
   if (!it->second.applied) slot.warp->complete(it->second.step);
   for (const auto& w : it->second.step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
-  pending_.erase(it);
+  drop_pending(it);
 }
 
 SmUnit* Sm::unit_for(const ptx::Instruction& in, const KernelLaunch& k) const {
@@ -696,7 +719,7 @@ void Sm::completed(const mem::MemAccess& a) {
   it->second.served = std::max(it->second.served, a.served);
   if (--it->second.lines_left == 0) {
     if (store) {
-      pending_.erase(it);
+      drop_pending(it);
       // A warp at a fence waits on memory with no load out: its stores' acknowledgements end it.
       if (!slot.stores && !slot.loads && static_cast<Stall>(slot.stall) == Stall::memory)
         charge_memory(s % schedulers_, level_other);
@@ -774,9 +797,9 @@ bool Sm::tick(sim::Cycle c) {
   charge_sleep(c);
   // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
   // many as the register file has write ports; the rest wait (their registers stay held).
-  while (!alu_done_.empty() && alu_done_.begin()->first <= c) {
-    writeback_.push_back(alu_done_.begin()->second);
-    alu_done_.erase(alu_done_.begin());
+  while (!alu_done_.empty() && alu_done_.top().first <= c) {
+    writeback_.push_back(alu_done_.top().second);
+    alu_done_.pop();
   }
   while (!sleep_done_.empty() && sleep_done_.begin()->first <= c) {  // a nanosleep's end writes nothing back
     finish(sleep_done_.begin()->second);
