@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <yaml-cpp/yaml.h>
 
 #include "sim/output_file.h"
 

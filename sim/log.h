@@ -4,7 +4,7 @@
 // SystemC's own reports go through the same sinks; SC_ERROR and SC_FATAL end the run (exit 1).
 #pragma once
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fwd.h>  // <spdlog/spdlog.h> where a logger is used: most models never log
 
 #include <memory>
 #include <systemc>
@@ -35,10 +35,10 @@ class Logging {
   void flush();
 
   // For tests: a sink that captures lines in memory.
-  void add_sink(spdlog::sink_ptr sink);
+  void add_sink(std::shared_ptr<spdlog::sinks::sink> sink);
 
  private:
-  std::vector<spdlog::sink_ptr> sinks_;
+  std::vector<std::shared_ptr<spdlog::sinks::sink>> sinks_;
   std::vector<std::pair<std::string, spdlog::level::level_enum>> levels_;
   std::vector<std::shared_ptr<spdlog::logger>> loggers_;
 };

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+#include <yaml-cpp/yaml.h>
 
 namespace irr::sim {
 namespace {

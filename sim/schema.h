@@ -3,8 +3,6 @@
 // description. Each folder declares its keys in a schema.yaml; the build embeds them all.
 #pragma once
 
-#include <yaml-cpp/yaml.h>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +11,10 @@
 #include "sim/embedded.h"
 #include "sim/error.h"
 #include "sim/units.h"
+
+namespace YAML {
+class Node;  // <yaml-cpp/yaml.h> where YAML is read: most users of the schema never do
+}
 
 namespace irr::sim {
 

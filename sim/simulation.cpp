@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/simulation.h"
 
+#include <nlohmann/json.hpp>
 #include <spdlog/version.h>
 #include <yaml-cpp/yaml.h>
 

@@ -2,6 +2,7 @@
 #include "sim/stats.h"
 
 #include <fnmatch.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // launch, say) and periodic samples (a time series), and writes stats.json, stats.csv and a table.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // the whole header only where JSON is built or read: it is slow to compile
 
 #include <cstdint>
 #include <functional>

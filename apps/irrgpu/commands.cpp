@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apps/irrgpu/commands.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <chrono>

@@ -2,6 +2,7 @@
 // `irrgpu run --workload ht --variant global|delegated`: a fine-grained lock benchmark
 // (workloads/locks) with global spin locks or with its critical sections delegated to server
 // blocks, functionally or on the timed GPU, checked against the data structure it must leave.
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <exception>
 #include <filesystem>

@@ -3,6 +3,7 @@
 // original) or split by the DAC pass (variant dac), functionally or on the timed GPU — where the
 // dac variant runs each CTA's affine stream in its companion warp with DAC in every SM
 // (docs/dac.md) — checked against its CPU reference.
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `irrgpu run --workload dtw|heat2d|hist|int_img|sor|sw`: a wavefront workload (workloads/wavefront)
 // in one of its five versions, functionally or on the timed GPU, checked against its CPU reference.
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>

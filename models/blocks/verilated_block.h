@@ -7,6 +7,7 @@
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"  // in Verilator's own headers
+#include <spdlog/spdlog.h>
 #include <verilated.h>
 #include <verilated_fst_c.h>
 #pragma GCC diagnostic pop

@@ -6,6 +6,7 @@
 // slots and a service time; a bounded queue joins them. docs/adding-a-model.md walks through it.
 #pragma once
 
+#include <spdlog/spdlog.h>
 #include <random>
 #include <systemc>
 

@@ -2,6 +2,7 @@
 // The HWWL in the timed GPU (models/gpu/hwwl_gpu.h): wlpush and wlpull from PTX on the SMs, the
 // double-buffer swap at the kernel end, DONE once the worklist is empty, and the HVU's spills and
 // refills through the SMs' LD/ST paths.
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <spdlog/spdlog.h>
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run: the example model end to end, snapshots, time series, limits, random streams.
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include "models/example/pipeline.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include <sstream>
