@@ -50,6 +50,7 @@ void ClockScheduler::add(Clocked& c) {
   c.scheduler_ = this;
   c.slot_ = entries_.size();
   entries_.push_back({&c, false, 0});
+  active_.resize((entries_.size() + 63) / 64);
 }
 
 Cycle ClockScheduler::now_cycle() const { return domain_.cycle_at(now_ps()); }
@@ -85,7 +86,7 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
     // due does, again at the next.
     e.rewake_due = stepping_cycle_ + 1;
     e.rewake = true;
-    e.active = true;
+    activate(c.slot_);
     e.due = stepping_cycle_;
     return;
   }
@@ -99,7 +100,7 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
     return;
   }
   if (e.active && e.due <= due) return;  // already due no later
-  e.active = true;
+  activate(c.slot_);
   e.due = due;
   schedule(due);
 }
@@ -140,33 +141,39 @@ void ClockScheduler::on_edge() {
   bool stepped = false, any = false;
   Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
   stepping_cycle_ = cycle;
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    Entry& e = entries_[i];
-    stepping_ = i;
-    if (e.active && e.due <= cycle) {
-      stepped = true;
-      ++ticks_;
-      e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
-      if (e.held) {
-        e.held = false;
-        --held_;
+  // The active entries in order, each word read again after a step: a component stepped here may
+  // wake one after it, which this edge must see as the loop over every entry did.
+  for (std::size_t w = 0; w < active_.size(); ++w)
+    for (std::uint64_t bits = active_[w]; bits;) {
+      const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+      Entry& e = entries_[i];
+      stepping_ = i;
+      if (e.due <= cycle) {
+        stepped = true;
+        ++ticks_;
+        e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
+        active_[w] &= ~(std::uint64_t{1} << (i % 64));
+        if (e.held) {
+          e.held = false;
+          --held_;
+        }
+        const bool rewake = e.rewake;
+        const Cycle rewake_due = e.rewake_due;
+        e.rewake = false;
+        if (e.component->tick(cycle)) {
+          activate(i);
+          e.due = cycle + 1;
+        } else if (rewake && (!e.active || rewake_due < e.due)) {
+          activate(i);
+          e.due = rewake_due;
+        }
       }
-      const bool rewake = e.rewake;
-      const Cycle rewake_due = e.rewake_due;
-      e.rewake = false;
-      if (e.component->tick(cycle)) {
-        e.active = true;
-        e.due = cycle + 1;
-      } else if (rewake && (!e.active || rewake_due < e.due)) {
-        e.active = true;
-        e.due = rewake_due;
+      if (e.active && (!any || e.due < next)) {
+        any = true;
+        next = e.due;
       }
+      bits = i % 64 == 63 ? 0 : active_[w] & (~std::uint64_t{0} << (i % 64 + 1));
     }
-    if (e.active && (!any || e.due < next)) {
-      any = true;
-      next = e.due;
-    }
-  }
   stepping_ = kNotStepping;
   if (stepped || held) ++active_edges_;
   if (stepped) {

@@ -112,8 +112,13 @@ class ClockScheduler : public sc_core::sc_module {
     Cycle rewake_due = 0;
     bool held = false;    // asleep holding work (Clocked::hold) since its last step
   };
+  void activate(std::size_t i) {
+    entries_[i].active = true;
+    active_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
   ClockDomain domain_;
   std::vector<Entry> entries_;
+  std::vector<std::uint64_t> active_;  // bit i: entries_[i].active (an edge visits only those)
   sc_core::sc_event edge_;
   bool scheduled_ = false;  // this domain's next edge with work (its components')
   Cycle scheduled_cycle_ = 0;

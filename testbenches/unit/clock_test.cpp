@@ -226,6 +226,27 @@ TEST(ClockScheduler, HolderWokenByAnEarlierComponentStepsAtThatEdgeAsIfTicking) 
   EXPECT_EQ(stepped, 3u);
 }
 
+TEST(ClockScheduler, HolderWokenByAnEarlierComponentInAnotherWordOfItsBitmapStepsAtThatEdge) {
+  // As above with 98 idle components between the two: the scheduler visits only active
+  // components, and the holder (entry 99) is set active after the walk passed entry 0's word.
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Holder h;
+  Waker w;
+  w.other = &h;
+  std::vector<Recorder> idle(98);
+  sched.add(w);
+  for (auto& r : idle) sched.add(r);
+  sched.add(h);
+  h.wake();
+  w.wake();
+  sc_core::sc_start();
+  EXPECT_EQ(h.at, (std::vector<Cycle>{0, 10, 11}));
+  EXPECT_EQ(sched.active_edges(), 12u);
+  EXPECT_EQ(sched.edges_stepped(), 3u);
+  for (const auto& r : idle) EXPECT_TRUE(r.cycles.empty());
+}
+
 TEST(ClockScheduler, HolderWokenByALaterComponentStepsAtTheNextEdge) {
   // Ticking, it would have stepped at 10 before its waker: the work is seen from 11.
   const auto [at, active, stepped] = holding(false);
