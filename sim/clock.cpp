@@ -49,7 +49,7 @@ void ClockScheduler::add(Clocked& c) {
   if (c.scheduler_) throw std::logic_error("component added to two clock domains");
   c.scheduler_ = this;
   c.slot_ = entries_.size();
-  entries_.push_back({&c, false, 0});
+  entries_.push_back({&c, 0});
   active_.resize((entries_.size() + 63) / 64);
 }
 
@@ -92,14 +92,14 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   }
   Picoseconds t = now_ps();
   Cycle due = std::max(cycle, sc_core::sc_is_running() ? domain_.edge_after(t) : domain_.edge_at_or_after(t));
-  if (e.active && domain_.time_of(e.due) <= t) {
+  if (active(c.slot_) && domain_.time_of(e.due) <= t) {
     // Due at this very instant and not stepped yet: that step may run before the work that
     // prompted this wake is visible, so step again at `due` unless it asks to anyway.
     if (!e.rewake || due < e.rewake_due) e.rewake_due = due;
     e.rewake = true;
     return;
   }
-  if (e.active && e.due <= due) return;  // already due no later
+  if (active(c.slot_) && e.due <= due) return;  // already due no later
   activate(c.slot_);
   e.due = due;
   schedule(due);
@@ -151,8 +151,7 @@ void ClockScheduler::on_edge() {
       if (e.due <= cycle) {
         stepped = true;
         ++ticks_;
-        e.active = false;  // consumed; a wake() during the tick re-arms it for the next edge
-        active_[w] &= ~(std::uint64_t{1} << (i % 64));
+        active_[w] &= ~(std::uint64_t{1} << (i % 64));  // consumed; a wake() in the tick re-arms it
         if (e.held) {
           e.held = false;
           --held_;
@@ -163,12 +162,12 @@ void ClockScheduler::on_edge() {
         if (e.component->tick(cycle)) {
           activate(i);
           e.due = cycle + 1;
-        } else if (rewake && (!e.active || rewake_due < e.due)) {
+        } else if (rewake && (!active(i) || rewake_due < e.due)) {
           activate(i);
           e.due = rewake_due;
         }
       }
-      if (e.active && (!any || e.due < next)) {
+      if (active(i) && (!any || e.due < next)) {
         any = true;
         next = e.due;
       }

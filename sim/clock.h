@@ -106,19 +106,16 @@ class ClockScheduler : public sc_core::sc_module {
 
   struct Entry {
     Clocked* component;
-    bool active;
-    Cycle due;
+    Cycle due;            // when active (its bit in active_)
     bool rewake = false;  // woken while due at the current instant (see wake_at)
     Cycle rewake_due = 0;
     bool held = false;    // asleep holding work (Clocked::hold) since its last step
   };
-  void activate(std::size_t i) {
-    entries_[i].active = true;
-    active_[i / 64] |= std::uint64_t{1} << (i % 64);
-  }
+  bool active(std::size_t i) const { return active_[i / 64] >> (i % 64) & 1; }
+  void activate(std::size_t i) { active_[i / 64] |= std::uint64_t{1} << (i % 64); }
   ClockDomain domain_;
   std::vector<Entry> entries_;
-  std::vector<std::uint64_t> active_;  // bit i: entries_[i].active (an edge visits only those)
+  std::vector<std::uint64_t> active_;  // bit i: entries_[i] has work due (an edge visits only those)
   sc_core::sc_event edge_;
   bool scheduled_ = false;  // this domain's next edge with work (its components')
   Cycle scheduled_cycle_ = 0;

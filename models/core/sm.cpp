@@ -602,15 +602,8 @@ Sm::Pending& Sm::add_pending(std::size_t token, std::size_t slot, std::uint32_t 
   Step kept = std::move(p.step);  // its buffers, for the caller's next step or this one's clearing
   p = Pending{slot, Step{}, lines};
   p.step = std::move(kept);
-  if (step) {
-    std::swap(p.step, *step);
-  } else {
-    p.step.inst = nullptr;
-    p.step.pc = p.step.active = 0;
-    p.step.writes.clear();
-    p.step.addresses.clear();
-    p.step.sleep_ns = 0;
-  }
+  if (step) std::swap(p.step, *step);
+  else p.step.clear();
   return p;
 }
 

@@ -326,11 +326,7 @@ const ptx::Instruction* Warp::next() {
 }
 
 void Warp::issue(Step& step) {
-  step.inst = nullptr;
-  step.active = 0;
-  step.writes.clear();
-  step.addresses.clear();
-  step.sleep_ns = 0;
+  step.clear();
   {
     Frame* fp = settle();
     if (!fp) return;

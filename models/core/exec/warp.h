@@ -74,6 +74,13 @@ struct Step {
   std::vector<Write> writes;
   std::vector<std::uint64_t> addresses;  // memory instructions: one per active thread, in lane order
   std::uint64_t sleep_ns = 0;            // nanosleep: the longest duration its threads asked for
+  void clear() {  // nothing executed; the buffers keep their capacity
+    inst = nullptr;
+    pc = active = 0;
+    writes.clear();
+    addresses.clear();
+    sleep_ns = 0;
+  }
 };
 
 class Warp {
