@@ -113,11 +113,33 @@ void ClockScheduler::schedule(Cycle c) {
 }
 
 void ClockScheduler::notify(Cycle c) {
-  if (notified_ && notified_cycle_ <= c) return;
+  Picoseconds at = domain_.time_of(c);
+  if (observer_) {
+    const Picoseconds look = observer_->next_look();
+    if (look > now_ps() && look < at) at = look;
+  }
+  notify_at(at);
+}
+
+void ClockScheduler::notify_at(Picoseconds t) {
+  if (notified_ && notified_at_ <= t) return;
   notified_ = true;
-  notified_cycle_ = c;
+  notified_at_ = t;
   // An earlier notification replaces a later pending one (IEEE 1666 sc_event::notify).
-  edge_.notify(sc_core::sc_time::from_value(domain_.time_of(c) - now_ps()));
+  edge_.notify(sc_core::sc_time::from_value(t - now_ps()));
+}
+
+void ClockScheduler::catch_up_held() {
+  if (!held_) return;
+  const Cycle edge = domain_.edge_at_or_after(now_ps());
+  for (const Entry& e : entries_)
+    if (e.held) e.component->catch_up(edge);
+}
+
+void ClockScheduler::set_observer(EdgeObserver* o) {
+  observer_ = o;
+  // An event already pending may come after the observer's first look.
+  if (o && notified_ && o->next_look() > now_ps() && o->next_look() < notified_at_) notify_at(o->next_look());
 }
 
 void ClockScheduler::on_event() {

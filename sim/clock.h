@@ -54,6 +54,19 @@ class Clocked {
   // a wake() from a component stepped before it at an edge steps it at that edge, as if it had
   // been ticking all along.
   void hold();
+  // Holding, a component may charge the cycles it sleeps through when it next steps (counted as
+  // ticking would have); before a time-series sample it brings them up to, not including, `edge`.
+  virtual void catch_up(Cycle /*edge*/) {}
+  // For tick() to return when its component's work has a known time: true (tick again next
+  // cycle) if `next` is cycle + 1, else holds and wakes itself at `next` and returns false. The
+  // cycles between must be ones at which a tick would change nothing: then nothing a run reports
+  // differs from ticking through them, held (counted active) as they are.
+  bool idle_until(Cycle cycle, Cycle next) {
+    if (next <= cycle + 1) return true;
+    hold();
+    wake_at(next);
+    return false;
+  }
   ClockScheduler* scheduler() const { return scheduler_; }
 
  private:
@@ -72,6 +85,9 @@ class EdgeObserver {
   // Before any of the instant's edges its scheduler drives: what every earlier edge left, in
   // whatever order SystemC runs the instant's processes (a sample taken here cannot see half of it).
   virtual void before_edges() {}
+  // An instant it wants before_edges() at though no edge may fall there (a time-series sample's):
+  // a driver with a later edge to step makes an event there that steps nothing. ~0: none.
+  virtual Picoseconds next_look() const { return ~Picoseconds{0}; }
 };
 
 class ClockScheduler : public sc_core::sc_module {
@@ -91,7 +107,9 @@ class ClockScheduler : public sc_core::sc_module {
   // Edges at which some component had work: stepped, or holding (Clocked::hold), up to now.
   std::uint64_t active_edges() const;
   std::uint64_t ticks() const { return ticks_; }          // component steps, all components
-  void set_observer(EdgeObserver* o) { observer_ = o; }
+  void set_observer(EdgeObserver* o);
+  // Before a sample: each holding component catches up (Clocked::catch_up) to the first edge at or after now.
+  void catch_up_held();
   // Steps `other`, a domain of the same period, from this scheduler's SystemC process: at each
   // edge both are due at, this one's components first, then other's. Domains share a period
   // often (core, interconnect and L2 on most presets); one event an edge instead of one a domain.
@@ -102,7 +120,8 @@ class ClockScheduler : public sc_core::sc_module {
   void on_event();  // the SystemC process: steps each driven scheduler due now
   void on_edge();   // steps this domain's components due now
   void schedule(Cycle c);
-  void notify(Cycle c);  // the driver's event, at edge c unless already due no later
+  void notify(Cycle c);  // the driver's event, at edge c (or the observer's look before it) unless due no later
+  void notify_at(Picoseconds t);
 
   struct Entry {
     Clocked* component;
@@ -121,8 +140,8 @@ class ClockScheduler : public sc_core::sc_module {
   Cycle scheduled_cycle_ = 0;
   ClockScheduler* driver_ = this;         // whose event steps this domain
   std::vector<ClockScheduler*> driven_;   // a driver's domains, itself first, in stepping order
-  bool notified_ = false;                 // a driver's pending event, at edge notified_cycle_
-  Cycle notified_cycle_ = 0;
+  bool notified_ = false;                 // a driver's pending event, at notified_at_
+  Picoseconds notified_at_ = 0;
   std::uint64_t edges_ = 0, ticks_ = 0;
   std::uint64_t active_edges_ = 0;  // counted up to edge seen_
   Cycle seen_ = 0;                  // the last edge on_edge ran at

@@ -42,6 +42,7 @@ class AtInitiator : public tlm::tlm_bw_transport_if<> {
   bool has_response(sim::Picoseconds now) const { return responses_.can_pop(now); }
   tlm::tlm_generic_payload& pop_response(sim::Picoseconds now) { return *responses_.pop(now); }
   bool idle() const { return !waiting_ && responses_.empty(); }
+  bool responses_waiting() const { return !responses_.empty(); }
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time&) override {
     const sim::Picoseconds now = sim::now_ps();

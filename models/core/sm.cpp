@@ -702,8 +702,9 @@ void Sm::completed(const mem::MemAccess& a) {
   }
   auto it = pending_.find(a.id);
   if (it == pending_.end()) return;
-  // Asleep only for want of the L1's input, the SM would have been stepped, its stalls counted, up
-  // to the cycle before this one: the stall this reply ends is charged with them.
+  // Asleep holding work (for the L1's input, or arithmetic's results), the SM would have been
+  // stepped, its stalls counted, up to the cycle before this one: the stall this reply ends is
+  // charged with them.
   if (slept_held_) charge_sleep(scheduler()->now_cycle());
   const std::size_t s = it->second.slot;
   Slot& slot = slots_[s];
@@ -928,15 +929,25 @@ bool Sm::tick(sim::Cycle c) {
   // Awake while anything can change by itself: the SFU frees with time. A full LD/ST queue
   // drains only when the L1 takes an access, and the L1 wakes the SM when it frees its input, so
   // the SM sleeps meanwhile, holding (it has work: clocks.core.active_cycles counts those edges).
+  // Arithmetic in flight while every scheduler's warps wait on events changes nothing before its
+  // first result: the SM sleeps, holding, until then.
   const bool queued = !ldst_.empty() || !ldst_low_.empty();
-  const bool again = issued_any || released || soon || sfu_wait || !alu_done_.empty() || !writeback_.empty() ||
-                     (queued && !l1_full);
+  bool again = issued_any || released || soon || sfu_wait || !writeback_.empty() || (queued && !l1_full);
+  const bool computing = !again && !alu_done_.empty();
+  if (computing)
+    again = std::any_of(settled_.begin(), settled_.end(), [](Settled s) { return s != Settled::events; }) ||
+            alu_done_.top().first <= c + 1;
   last_step_ = c;
   slept_resident_ = !again && !idle();
-  slept_held_ = !again && queued;
+  slept_held_ = !again && (queued || computing);
   if (slept_held_) hold();
+  if (!again && computing) wake_at(alu_done_.top().first);
   if (!again && !sleep_done_.empty()) wake_at(sleep_done_.begin()->first);  // the first nanosleep to end
   return again;
+}
+
+void Sm::catch_up(sim::Cycle c) {
+  if (slept_held_) charge_sleep(c);
 }
 
 void Sm::input_freed() {  // the L1 took an access at this edge: it takes the next from the next edge on

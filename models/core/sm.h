@@ -69,6 +69,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   bool tick(sim::Cycle cycle) override;
   void completed(const mem::MemAccess& a) override;
   void input_freed() override;
+  void catch_up(sim::Cycle edge) override;
   std::vector<std::string> outstanding() const override;
 
  private:
@@ -193,7 +194,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // step charges the cycles slept to what held each scheduler when it went to sleep.
   sim::Cycle last_step_ = 0;
   bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
-  bool slept_held_ = false;      // ... or with accesses the L1 could not take (each cycle counts a stall)
+  bool slept_held_ = false;      // ... or holding work: accesses the L1 could not take, arithmetic in flight
   std::vector<Stall> slept_why_;                // per scheduler
   // Per scheduler: its last check found every warp waiting on an event (an answer ready() keeps
   // until the warp is touched) or, `queue`, some on the LD/ST queue, and none has been touched

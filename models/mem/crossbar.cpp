@@ -157,7 +157,26 @@ bool Crossbar::tick(sim::Cycle c) {
   const bool a = step_requests(c, now);
   const bool b = step_replies(c, now);
   in_flight_probe_.set(std::min<std::uint64_t>(in_flight_, 0xffff));
-  return a || b;
+  return (a || b) && idle_until(c, next_work(c));
+}
+
+// The first cycle after c at which a tick can change anything: the next one while a packet waits
+// at an input (its head counts contention each cycle) or a reply has come from a partition, else
+// when the first packet on a link arrives (a request whose partition still withholds END_REQ
+// included: the END_REQ wakes the crossbar, but each tick tries again, so it ticks on).
+sim::Cycle Crossbar::next_work(sim::Cycle c) const {
+  const sim::Cycle soon = c + 1;
+  for (const auto& t : sm_side)
+    if (t->busy()) return soon;
+  for (const auto& q : replies_in_)
+    if (!q.empty()) return soon;
+  for (const auto& m : mem_side)
+    if (m->responses_waiting()) return soon;
+  sim::Cycle next = ~sim::Cycle{0};
+  for (const Network* n : {&req_, &rep_})
+    for (const auto& flight : n->in_flight)
+      if (!flight.empty()) next = std::min(next, std::max(flight.front().deliver_at, soon));
+  return next;
 }
 
 std::vector<std::string> Crossbar::outstanding() const {

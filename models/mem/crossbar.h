@@ -45,6 +45,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   };
   bool step_requests(sim::Cycle c, sim::Picoseconds now);
   bool step_replies(sim::Cycle c, sim::Picoseconds now);
+  sim::Cycle next_work(sim::Cycle c) const;
 
   const std::uint32_t sms_;  // inputs: the SMs and the other sources
   const std::uint32_t partitions_, latency_, flit_size_;

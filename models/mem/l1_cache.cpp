@@ -407,10 +407,7 @@ bool L1Cache::tick(sim::Cycle c) {
     complete(hits_.front().second);
     hits_.pop_front();
   }
-  if (blocked_at_ && c > *blocked_at_ + 1) {  // each skipped cycle would have retried and failed alike
-    reservation_fails_ += c - *blocked_at_ - 1;
-    fails_mshr_ += c - *blocked_at_ - 1;
-  }
+  catch_up(c);
   blocked_at_.reset();
   if (input_.can_pop(now)) {
     if (wants_mshr_) {  // the head failed for want of an MSHR and no fill has come: it fails alike
@@ -464,7 +461,13 @@ bool L1Cache::tick(sim::Cycle c) {
   miss_queue_probe_.set(miss_queue_.size());
   // Waiting for replies needs no ticking: the network wakes the cache when one arrives. Nor does
   // an input held for an MSHR: only a fill frees one.
-  if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) return true;
+  if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) {
+    if (!copybacks_.empty() || !input_.empty() || !prefetch_queue_.empty()) return true;
+    // Hits and misses wait out the L1's latency: nothing happens before the first falls due (a
+    // miss the network does not take yet is tried each cycle).
+    const sim::Cycle hit = hits_.empty() ? ~sim::Cycle{0} : hits_.front().first;
+    return idle_until(c, miss_queue_.empty() ? hit : std::min(hit, miss_queue_.front().ready));
+  }
   if (wants_mshr_) {
     blocked_at_ = c;
     hold();
@@ -472,6 +475,14 @@ bool L1Cache::tick(sim::Cycle c) {
   }
   // Prefetches wait for a free MSHR: a fill wakes the cache.
   return !input_.empty() || (!prefetch_queue_.empty() && mshr_.can_allocate());
+}
+
+void L1Cache::catch_up(sim::Cycle c) {
+  if (blocked_at_ && c > *blocked_at_ + 1) {  // each skipped cycle would have retried and failed alike
+    reservation_fails_ += c - *blocked_at_ - 1;
+    fails_mshr_ += c - *blocked_at_ - 1;
+    blocked_at_ = c - 1;
+  }
 }
 
 std::vector<std::string> L1Cache::outstanding() const {

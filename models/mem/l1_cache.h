@@ -69,6 +69,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   bool can_accept(sim::Picoseconds now) const { return input_.can_push(now); }
   void accept(const MemAccess& a, sim::Picoseconds now);
   bool tick(sim::Cycle cycle) override;
+  void catch_up(sim::Cycle edge) override;
   std::vector<std::string> outstanding() const override;
   // Bypass, insertion and fill-granularity policies (models/mem/policy/, from l1.* keys).
   CachePolicies& policies() { return policies_; }

@@ -74,6 +74,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
 
   void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
   void run_atomics(sim::Cycle c);
+  sim::Cycle next_work(sim::Cycle c) const;
   void fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle c);
   void respond(tlm::tlm_generic_payload& p);
 

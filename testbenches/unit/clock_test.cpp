@@ -342,3 +342,96 @@ TEST(ClockScheduler, OnlyADomainOfTheSamePeriodIsDriven) {
   a.drive(c);
   EXPECT_THROW(c.drive(a), std::logic_error);  // c is driven: it drives nothing
 }
+
+namespace {
+// Works out a latency as a partition waiting for its L2 reply does: at its first step it idles
+// until `until` (Clocked::idle_until), then steps once more.
+struct Waiter : Clocked {
+  std::vector<Cycle> at;
+  Cycle until = 8;
+  bool tick(Cycle c) override {
+    at.push_back(c);
+    return at.size() == 1 && idle_until(c, until);
+  }
+};
+}  // namespace
+
+TEST(ClockScheduler, IdleUntilStepsAtTheDueCycleAndCountsTheCyclesBetweenActive) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Waiter w, next;
+  next.until = 1;  // due the next cycle: it ticks on
+  sched.add(w);
+  sched.add(next);
+  w.wake();
+  next.wake();
+  sc_core::sc_start();
+  EXPECT_EQ(w.at, (std::vector<Cycle>{0, 8}));
+  EXPECT_EQ(next.at, (std::vector<Cycle>{0, 1}));
+  EXPECT_EQ(sched.active_edges(), 9u);  // 0-8, as ticking through them would count
+  EXPECT_EQ(sched.edges_stepped(), 3u);
+}
+
+TEST(ClockScheduler, IdleUntilWokenByAnEarlierComponentStepsAtThatEdge) {
+  // Woken at 4 by a component stepped before it: stepped at 4 as if it had been ticking (and at
+  // 5, as a wake at the instant it is due gives), not at 20.
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Waiter w;
+  w.until = 20;
+  Waker k;
+  k.other = &w;
+  k.at = 4;
+  sched.add(k);
+  sched.add(w);
+  k.wake();
+  w.wake();
+  sc_core::sc_start();
+  EXPECT_EQ(w.at, (std::vector<Cycle>{0, 4, 5}));
+}
+
+namespace {
+// Looks once, at `look` ps, and records the instants of its before_edges() calls.
+struct Looker : EdgeObserver {
+  Picoseconds look = 0;
+  std::vector<Picoseconds> before;
+  void before_edges() override {
+    before.push_back(now_ps());
+    if (now_ps() >= look) look = ~Picoseconds{0};
+  }
+  void after_edge() override {}
+  Picoseconds next_look() const override { return look; }
+};
+}  // namespace
+
+TEST(ClockScheduler, AnObserversLookIsAnInstantWhileWorkIsScheduledAfterIt) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Recorder r;
+  r.bursts = 2;
+  r.sleep = 10;  // steps at 0 and 10
+  sched.add(r);
+  r.wake();
+  Looker looker;
+  looker.look = 4500;  // between two edges, where nothing is due
+  sched.set_observer(&looker);
+  sc_core::sc_start();
+  EXPECT_EQ(r.cycles, (std::vector<Cycle>{0, 10}));
+  EXPECT_EQ(looker.before, (std::vector<Picoseconds>{0, 4500, 10000}));
+  EXPECT_EQ(now_ps(), 10000u);
+}
+
+TEST(ClockScheduler, AnObserversLookAfterTheLastWorkMakesNoEvent) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler sched("core", ClockDomain("core", 1000));
+  Recorder r;
+  r.busy_for = r.left = 3;
+  sched.add(r);
+  r.wake();
+  Looker looker;
+  looker.look = 50000;
+  sched.set_observer(&looker);
+  sc_core::sc_start();
+  EXPECT_EQ(looker.before, (std::vector<Picoseconds>{0, 1000, 2000}));
+  EXPECT_EQ(now_ps(), 2000u);  // the run ends with its work, not at the look
+}
