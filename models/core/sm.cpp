@@ -119,9 +119,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   sim.watch(this->name(), *this);
 }
 
-bool Sm::idle() const {
-  return std::all_of(ctas_.begin(), ctas_.end(), [](const auto& c) { return c == nullptr; });
-}
+bool Sm::idle() const { return resident_ == 0; }
 
 namespace {
 // What one CTA of a launch takes from an SM: a companion warp takes a warp's slot, threads and
@@ -143,9 +141,7 @@ struct CtaNeeds {
 
 bool Sm::fits(const KernelLaunch& k) const {
   const CtaNeeds n(k);
-  std::size_t resident = 0;
-  for (const auto& c : ctas_) resident += c != nullptr;
-  return resident < max_ctas_ && used_warps_ + n.warps <= max_warps_ && used_threads_ + n.threads <= max_threads_ &&
+  return resident_ < max_ctas_ && used_warps_ + n.warps <= max_warps_ && used_threads_ + n.threads <= max_threads_ &&
          used_registers_ + n.registers <= max_registers_ && used_shared_ + n.shared <= max_shared_;
 }
 
@@ -202,6 +198,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   used_registers_ += rc->registers;
   used_shared_ += rc->shared;
   ctas_[idx] = std::move(rc);
+  ++resident_;
   slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   wake();
@@ -748,6 +745,7 @@ void Sm::retire_cta(std::size_t idx) {
   ++rc.launch->finished_ctas;
   const std::uint64_t cta = rc.cta->linear_index();
   ctas_[idx].reset();
+  --resident_;
   slots_changed_ = true;
   active_warps_probe_.set(used_warps_);
   cta_finished_(cta);
@@ -816,9 +814,7 @@ bool Sm::tick(sim::Cycle c) {
       ldst_low_.pop_front();
     }
   }
-  bool resident = false;
-  for (const auto& rc : ctas_) resident = resident || rc != nullptr;
-  if (resident) ++cycles_active_;
+  if (resident_) ++cycles_active_;
   bool issued_any = false, soon = false, sfu_wait = false;
   std::uint32_t issued_now = 0;
   for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {

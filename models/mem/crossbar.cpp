@@ -41,6 +41,10 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   req_ = {std::vector<sim::Cycle>(partitions, 0), std::vector<std::uint32_t>(partitions, 0),
           std::vector<std::deque<InFlight>>(partitions)};
   rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<std::deque<InFlight>>(sms_)};
+  head_.resize(sms_);
+  wanted_.resize(partitions);
+  rep_head_.resize(partitions);
+  rep_targets_.resize((sms_ + 63) / 64);
   sim.clock("interconnect").add(*this);
   sim.watch(this->name(), *this);
 }
@@ -56,35 +60,49 @@ std::uint32_t Crossbar::reply_flits(const tlm::tlm_generic_payload& p) const {
 }
 
 bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
-  bool busy = false;
-  for (std::uint32_t j = 0; j < partitions_; ++j) {
-    auto& flight = req_.in_flight[j];
-    if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
-      mem_side[j]->send(*flight.front().p, now);
-      flight.pop_front();
-      --in_flight_;
+  if (req_.due <= c) {  // a packet arrives (or waits for its partition to take it)
+    req_.due = kNever;
+    for (std::uint32_t j = 0; j < partitions_; ++j) {
+      auto& flight = req_.in_flight[j];
+      if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
+        mem_side[j]->send(*flight.front().p, now);
+        flight.pop_front();
+        --in_flight_;
+      }
+      if (!flight.empty()) req_.due = std::min(req_.due, flight.front().deliver_at);
     }
-    busy = busy || !flight.empty();
   }
-  // Each input's head packet and the output it wants (none: partitions_), found once per cycle.
-  head_.assign(sms_, partitions_);
-  wanted_.assign(partitions_, 0);  // per output: how many heads go to it
+  bool busy = req_.due != kNever;
+  // The inputs holding packets, in port order, and each one's head packet and the output it
+  // wants (none: partitions_), found once per cycle; the other inputs have nothing to do.
+  waiting_.clear();
+  std::fill(wanted_.begin(), wanted_.end(), 0);  // per output: how many heads go to it
   bool any = false;
-  for (std::uint32_t i = 0; i < sms_; ++i)
+  for (std::uint32_t i = 0; i < sms_; ++i) {
+    if (!sm_side[i]->busy()) continue;
+    waiting_.push_back(i);
+    head_[i] = partitions_;
     if (sm_side[i]->has_request(now)) {
       head_[i] = gpu(sm_side[i]->front()).partition;
       ++wanted_[head_[i]];
       any = true;
     }
+  }
   for (std::uint32_t j = 0; any && j < partitions_; ++j) {
     if (req_.link_free[j] > c || !wanted_[j]) continue;
-    for (std::uint32_t k = 0, i = req_.next_input[j]; k < sms_; ++k, i = i + 1 == sms_ ? 0 : i + 1) {
+    // Round-robin from the input after the last one granted.
+    const std::size_t n = waiting_.size(),
+                      from = static_cast<std::size_t>(std::lower_bound(waiting_.begin(), waiting_.end(), req_.next_input[j]) -
+                                                      waiting_.begin());
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t i = waiting_[from + k < n ? from + k : from + k - n];
       if (head_[i] != j) continue;
       head_[i] = partitions_;
       tlm::tlm_generic_payload& p = sm_side[i]->pop_request(now);
       const std::uint32_t flits = request_flits(p);
       req_.link_free[j] = c + flits;
       req_.in_flight[j].push_back({c + flits - 1 + latency_, &p});
+      req_.due = std::min(req_.due, c + flits - 1 + latency_);
       ++in_flight_;
       req_.next_input[j] = (i + 1) % sms_;
       if (trace_) trace_->hop(gpu(p).txn, req_tracks_[j], "request");
@@ -95,59 +113,69 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
       break;
     }
   }
-  for (std::uint32_t i = 0; i < sms_; ++i) {
+  inputs_waiting_ = false;
+  for (std::uint32_t i : waiting_) {
     sm_side[i]->accept_pending(now);
     if (sm_side[i]->has_request(now)) ++contention_;  // its head waited this cycle
-    busy = busy || sm_side[i]->busy();
+    inputs_waiting_ = inputs_waiting_ || sm_side[i]->busy();
   }
-  return busy;
+  return busy || inputs_waiting_;
 }
 
 bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
-  bool busy = false;
   for (std::uint32_t j = 0; j < partitions_; ++j)
     while (mem_side[j]->has_response(now)) {
       tlm::tlm_generic_payload& p = mem_side[j]->pop_response(now);
       const std::int32_t port = gpu(p).reply_port;
       replies_in_[port < 0 ? j : static_cast<std::uint32_t>(port)].push_back(&p);
     }
-  for (std::uint32_t i = 0; i < sms_; ++i) {
-    auto& flight = rep_.in_flight[i];
-    while (!flight.empty() && flight.front().deliver_at <= c) {
-      sm_side[i]->respond(*flight.front().p);
-      flight.pop_front();
-      --in_flight_;
-    }
-    busy = busy || !flight.empty();
-  }
-  // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave.
-  bool any = false;
-  rep_head_.assign(partitions_, sms_);
-  for (std::uint32_t j = 0; j < partitions_; ++j)
-    if (!replies_in_[j].empty()) {
-      rep_head_[j] = gpu(*replies_in_[j].front()).sm;
-      any = true;
-    }
-  for (std::uint32_t i = 0; any && i < sms_; ++i) {
-    if (rep_.link_free[i] > c) continue;
-    for (std::uint32_t k = 0, j = rep_.next_input[i]; k < partitions_; ++k, j = j + 1 == partitions_ ? 0 : j + 1) {
-      if (rep_head_[j] != i) continue;
-      tlm::tlm_generic_payload* p = replies_in_[j].front();
-      replies_in_[j].pop_front();
-      rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
-      const std::uint32_t flits = reply_flits(*p);
-      rep_.link_free[i] = c + flits;
-      rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
-      ++in_flight_;
-      rep_.next_input[i] = (j + 1) % partitions_;
-      if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
-      ++rep_packets_;
-      rep_flits_ += flits;
-      if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;
-      busy = true;
-      break;
+  if (rep_.due <= c) {
+    rep_.due = kNever;
+    for (std::uint32_t i = 0; i < sms_; ++i) {
+      auto& flight = rep_.in_flight[i];
+      while (!flight.empty() && flight.front().deliver_at <= c) {
+        sm_side[i]->respond(*flight.front().p);
+        flight.pop_front();
+        --in_flight_;
+      }
+      if (!flight.empty()) rep_.due = std::min(rep_.due, flight.front().deliver_at);
     }
   }
+  bool busy = rep_.due != kNever;
+  // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave; the SMs
+  // some head goes to (a bitmap), visited in order, each word read again after a grant: the
+  // partition's next head may go to a later SM this cycle (to an earlier one: the next cycle).
+  std::fill(rep_targets_.begin(), rep_targets_.end(), 0);
+  auto target = [&](std::uint32_t j) {
+    rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
+    if (rep_head_[j] < sms_) rep_targets_[rep_head_[j] / 64] |= std::uint64_t{1} << (rep_head_[j] % 64);
+  };
+  for (std::uint32_t j = 0; j < partitions_; ++j) target(j);
+  for (std::size_t w = 0; w < rep_targets_.size(); ++w)
+    for (std::uint64_t bits = rep_targets_[w]; bits;) {
+      const auto i = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+      bits = i % 64 == 63 ? 0 : rep_targets_[w] & (~std::uint64_t{0} << (i % 64 + 1));
+      if (rep_.link_free[i] > c) continue;
+      for (std::uint32_t k = 0, j = rep_.next_input[i]; k < partitions_; ++k, j = j + 1 == partitions_ ? 0 : j + 1) {
+        if (rep_head_[j] != i) continue;
+        tlm::tlm_generic_payload* p = replies_in_[j].front();
+        replies_in_[j].pop_front();
+        target(j);
+        bits = i % 64 == 63 ? 0 : rep_targets_[w] & (~std::uint64_t{0} << (i % 64 + 1));
+        const std::uint32_t flits = reply_flits(*p);
+        rep_.link_free[i] = c + flits;
+        rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
+        rep_.due = std::min(rep_.due, c + flits - 1 + latency_);
+        ++in_flight_;
+        rep_.next_input[i] = (j + 1) % partitions_;
+        if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
+        ++rep_packets_;
+        rep_flits_ += flits;
+        if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;
+        busy = true;
+        break;
+      }
+    }
   for (const auto& q : replies_in_) busy = busy || !q.empty();
   return busy;
 }
@@ -166,17 +194,12 @@ bool Crossbar::tick(sim::Cycle c) {
 // included: the END_REQ wakes the crossbar, but each tick tries again, so it ticks on).
 sim::Cycle Crossbar::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
-  for (const auto& t : sm_side)
-    if (t->busy()) return soon;
+  if (inputs_waiting_) return soon;
   for (const auto& q : replies_in_)
     if (!q.empty()) return soon;
   for (const auto& m : mem_side)
     if (m->responses_waiting()) return soon;
-  sim::Cycle next = ~sim::Cycle{0};
-  for (const Network* n : {&req_, &rep_})
-    for (const auto& flight : n->in_flight)
-      if (!flight.empty()) next = std::min(next, std::max(flight.front().deliver_at, soon));
-  return next;
+  return std::max(std::min(req_.due, rep_.due), soon);
 }
 
 std::vector<std::string> Crossbar::outstanding() const {

@@ -42,7 +42,9 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
     std::vector<sim::Cycle> link_free;             // per output
     std::vector<std::uint32_t> next_input;         // round-robin pointer per output
     std::vector<std::deque<InFlight>> in_flight;   // per output, in delivery order
+    sim::Cycle due = kNever;                       // the earliest delivery of any output's first packet
   };
+  static constexpr sim::Cycle kNever = ~sim::Cycle{0};
   bool step_requests(sim::Cycle c, sim::Picoseconds now);
   bool step_replies(sim::Cycle c, sim::Picoseconds now);
   sim::Cycle next_work(sim::Cycle c) const;
@@ -51,9 +53,12 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   const std::uint32_t partitions_, latency_, flit_size_;
   Network req_, rep_;
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
+  std::vector<std::uint32_t> waiting_;  // the inputs holding packets this cycle, in port order
+  bool inputs_waiting_ = false;         // ... after this cycle's grants
   std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle
   std::vector<std::uint32_t> rep_head_;  // per partition: the SM its head reply goes to, this cycle
   std::vector<std::uint32_t> wanted_;    // per partition: how many inputs' heads go to it, this cycle
+  std::vector<std::uint64_t> rep_targets_;  // bit i: some partition's head reply goes to SM i, this cycle
   sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
   sim::Probe& in_flight_probe_;
   std::uint64_t in_flight_ = 0;  // packets on the links, both ways

@@ -449,6 +449,8 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         });
         return;
       }
+      Operand one;  // a vector's element (built once: an operand is not cheap to make)
+      one.kind = OperandKind::reg;
       each([&](unsigned l) {
         Space space = in.space;
         std::uint64_t addr = 0;
@@ -460,18 +462,14 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         step.addresses.push_back(addr);
         for (unsigned k = 0; k < vec; ++k) {
           const Operand* part = &val_op;
-          Operand one;
           if (val_op.kind == OperandKind::vector) {
             if (val_op.regs[k] == ~0u) continue;
-            one.kind = OperandKind::reg;
             one.reg = val_op.regs[k];
             part = &one;
           }
           std::uint64_t v = 0;
           if (space == Space::param) {
-            Operand shifted = addr_op;
-            shifted.offset += static_cast<std::int64_t>(k * n);
-            std::uint8_t* p = param(fr, shifted, l, n);
+            std::uint8_t* p = param(fr, addr_op, l, n, k * n);
             if (is_load) std::memcpy(&v, p, n);
             else {
               v = read(fr, *part, l, t);

@@ -214,11 +214,11 @@ std::uint8_t* Warp::bytes(Frame&, Space& space, std::uint64_t& addr, unsigned la
 
 // A .param variable's bytes for one lane: the kernel's launch parameters, a device function's
 // parameters and returns, or the caller's call-site parameters.
-std::uint8_t* Warp::param(Frame& fr, const Operand& o, unsigned lane, unsigned n) {
+std::uint8_t* Warp::param(Frame& fr, const Operand& o, unsigned lane, unsigned n, std::uint64_t extra) {
   if (o.kind != OperandKind::address || o.based || o.global_symbol || fr.f->symbols.empty())
     throw Error(where() + ": .param accesses must name a parameter");
   const auto& v = fr.f->symbols.at(o.symbol);
-  const std::uint64_t off = v.offset + static_cast<std::uint64_t>(o.offset);
+  const std::uint64_t off = v.offset + static_cast<std::uint64_t>(o.offset) + extra;
   std::uint8_t* base;
   std::uint64_t size;
   if (v.argument && fr.f->kernel) {

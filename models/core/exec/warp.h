@@ -135,7 +135,7 @@ class Warp {
   void load(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n);
   void store(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, const void* in, unsigned n);
   std::uint8_t* bytes(Frame& fr, ptx::Space& space, std::uint64_t& addr, unsigned lane, unsigned n);
-  std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n);
+  std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n, std::uint64_t extra = 0);  // `extra` bytes on
   void execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
   void call(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
   std::uint32_t indirect_target(const Frame& fr, const ptx::Instruction& in, std::uint32_t active) const;
