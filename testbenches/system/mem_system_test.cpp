@@ -32,6 +32,21 @@ TEST(MemSystem, BackpressureLosesAndDuplicatesNothing) {
   EXPECT_GT(tb.sum(".atomic.operations"), 0);
 }
 
+TEST(MemSystem, CrossbarWiderThanABitmapWordLosesNothing) {
+  // 70 SMs: the crossbars' bitmaps of inputs and reply targets take two words; SMs 64-69, in the
+  // second, must be served as the others (a missed reply leaves work outstanding: the run fails).
+  Testbench tb({"gpu.num_sms=70", "traffic.pattern=random", "traffic.instructions=30", "traffic.warps=4",
+                "interconnect.input_buffer=1", "log.level=warn"},
+               "gtx480");
+  auto& m = tb.add<mem::MemorySystem>("memory");
+  tb.run();
+  EXPECT_EQ(m.pool().in_use(), 0u);
+  EXPECT_EQ(tb.sum("_traffic.instructions"), 70 * 30);
+  const double requests = tb.stat("memory.interconnect.request.packets");
+  EXPECT_EQ(tb.stat("memory.interconnect.reply.packets"), requests);
+  EXPECT_GT(tb.stat("memory.interconnect.contention_cycles"), 0);
+}
+
 class MemPresets : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(MemPresets, ElaborateAndRun) {
