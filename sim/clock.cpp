@@ -102,6 +102,9 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   if (active(c.slot_) && e.due <= due) return;  // already due no later
   activate(c.slot_);
   e.due = due;
+  // The component being stepped, or one after it: this edge's walk has yet to visit it and
+  // schedules the earliest edge it finds due.
+  if (stepping_ != kNotStepping && c.slot_ >= stepping_) return;
   schedule(due);
 }
 

@@ -387,7 +387,7 @@ bool L1Cache::tick(sim::Cycle c) {
     ++sim_.transactions();
     if (trace_) trace_->end(g.txn);
     if (g.access == Access::load && !g.to_unit && !g.uncached) {
-      miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(sim_.clock("core").domain().period()));
+      miss_latency_.sample(static_cast<double>(now - g.issued_ps) / static_cast<double>(scheduler()->domain().period()));
       filled(g, c);
     } else if (g.id != ~0ull) {
       MemAccess a;

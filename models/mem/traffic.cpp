@@ -183,7 +183,7 @@ bool TrafficGenerator::tick(sim::Cycle) {
       waiting_lines_[w] = static_cast<std::uint32_t>(queue_.size());
       pending_lines_ += queue_.size();
       issued_at_[w] = now;
-      const sim::Cycle cycle = sim_.clock("core").domain().cycle_at(now);
+      const sim::Cycle cycle = scheduler()->domain().cycle_at(now);
       history_slot_[w] = history_.size() < kHistory ? history_.size() : static_cast<std::size_t>(-1);
       if (history_.size() < kHistory) history_.emplace_back(cycle, 0);
       ++issued_;
@@ -200,7 +200,7 @@ bool TrafficGenerator::tick(sim::Cycle) {
 void TrafficGenerator::completed(const MemAccess& a) {
   --pending_lines_;
   if (--waiting_lines_[a.warp] == 0) {
-    const auto cycles = (sim::now_ps() - issued_at_[a.warp]) / sim_.clock("core").domain().period();
+    const auto cycles = (sim::now_ps() - issued_at_[a.warp]) / scheduler()->domain().period();
     latency_.sample(static_cast<double>(cycles));
     if (history_slot_[a.warp] != static_cast<std::size_t>(-1)) history_[history_slot_[a.warp]].second = cycles;
     sim_.note_progress();
