@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/bitmap.h"
+
 namespace irr::sim {
 
 ClockDomain::ClockDomain(std::string name, Picoseconds period) : name_(std::move(name)), period_(period) {
@@ -115,13 +117,11 @@ void ClockScheduler::schedule(Cycle c) {
   driver_->notify(c);
 }
 
-void ClockScheduler::notify(Cycle c) {
-  Picoseconds at = domain_.time_of(c);
-  if (observer_) {
-    const Picoseconds look = observer_->next_look();
-    if (look > now_ps() && look < at) at = look;
-  }
-  notify_at(at);
+void ClockScheduler::notify(Cycle c) { notify_at(with_look(domain_.time_of(c))); }
+
+Picoseconds ClockScheduler::with_look(Picoseconds t) const {
+  const Picoseconds look = observer_ ? observer_->next_look() : t;
+  return look > now_ps() && look < t ? look : t;
 }
 
 void ClockScheduler::notify_at(Picoseconds t) {
@@ -141,8 +141,7 @@ void ClockScheduler::catch_up_held() {
 
 void ClockScheduler::set_observer(EdgeObserver* o) {
   observer_ = o;
-  // An event already pending may come after the observer's first look.
-  if (o && notified_ && o->next_look() > now_ps() && o->next_look() < notified_at_) notify_at(o->next_look());
+  if (notified_) notify_at(with_look(notified_at_));  // a pending event may come after the observer's first look
 }
 
 void ClockScheduler::on_event() {
@@ -166,38 +165,35 @@ void ClockScheduler::on_edge() {
   bool stepped = false, any = false;
   Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
   stepping_cycle_ = cycle;
-  // The active entries in order, each word read again after a step: a component stepped here may
-  // wake one after it, which this edge must see as the loop over every entry did.
-  for (std::size_t w = 0; w < active_.size(); ++w)
-    for (std::uint64_t bits = active_[w]; bits;) {
-      const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-      Entry& e = entries_[i];
-      stepping_ = i;
-      if (e.due <= cycle) {
-        stepped = true;
-        ++ticks_;
-        active_[w] &= ~(std::uint64_t{1} << (i % 64));  // consumed; a wake() in the tick re-arms it
-        if (e.held) {
-          e.held = false;
-          --held_;
-        }
-        const bool rewake = e.rewake;
-        const Cycle rewake_due = e.rewake_due;
-        e.rewake = false;
-        if (e.component->tick(cycle)) {
-          activate(i);
-          e.due = cycle + 1;
-        } else if (rewake && (!active(i) || rewake_due < e.due)) {
-          activate(i);
-          e.due = rewake_due;
-        }
+  // The active entries in order: a component stepped here may wake one after it, which this edge
+  // must see as the loop over every entry did.
+  for_each_set_bit(active_, [&](std::size_t i) {
+    Entry& e = entries_[i];
+    stepping_ = i;
+    if (e.due <= cycle) {
+      stepped = true;
+      ++ticks_;
+      active_[i / 64] &= ~(std::uint64_t{1} << (i % 64));  // consumed; a wake() in the tick re-arms it
+      if (e.held) {
+        e.held = false;
+        --held_;
       }
-      if (active(i) && (!any || e.due < next)) {
-        any = true;
-        next = e.due;
+      const bool rewake = e.rewake;
+      const Cycle rewake_due = e.rewake_due;
+      e.rewake = false;
+      if (e.component->tick(cycle)) {
+        activate(i);
+        e.due = cycle + 1;
+      } else if (rewake && (!active(i) || rewake_due < e.due)) {
+        activate(i);
+        e.due = rewake_due;
       }
-      bits = i % 64 == 63 ? 0 : active_[w] & (~std::uint64_t{0} << (i % 64 + 1));
     }
+    if (active(i) && (!any || e.due < next)) {
+      any = true;
+      next = e.due;
+    }
+  });
   stepping_ = kNotStepping;
   if (stepped || held) ++active_edges_;
   if (stepped) {

@@ -16,6 +16,7 @@
 namespace irr::sim {
 
 using Cycle = std::uint64_t;
+inline constexpr Cycle kNever = ~Cycle{0};  // no cycle: nothing due
 
 class ClockDomain {
  public:
@@ -122,6 +123,7 @@ class ClockScheduler : public sc_core::sc_module {
   void schedule(Cycle c);
   void notify(Cycle c);  // the driver's event, at edge c (or the observer's look before it) unless due no later
   void notify_at(Picoseconds t);
+  Picoseconds with_look(Picoseconds t) const;  // t, or the observer's next look if that is ahead and earlier
 
   struct Entry {
     Clocked* component;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sim/bitmap.h"
+
 namespace irr::mem {
 
 using tlm_glue::Access;
@@ -61,7 +63,7 @@ std::uint32_t Crossbar::reply_flits(const tlm::tlm_generic_payload& p) const {
 
 bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
   if (req_.due <= c) {  // a packet arrives (or waits for its partition to take it)
-    req_.due = kNever;
+    req_.due = sim::kNever;
     for (std::uint32_t j = 0; j < partitions_; ++j) {
       auto& flight = req_.in_flight[j];
       if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
@@ -72,7 +74,7 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
       if (!flight.empty()) req_.due = std::min(req_.due, flight.front().deliver_at);
     }
   }
-  bool busy = req_.due != kNever;
+  bool busy = req_.due != sim::kNever;
   // The inputs holding packets, in port order, and each one's head packet and the output it
   // wants (none: partitions_), found once per cycle; the other inputs have nothing to do.
   waiting_.clear();
@@ -130,7 +132,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       replies_in_[port < 0 ? j : static_cast<std::uint32_t>(port)].push_back(&p);
     }
   if (rep_.due <= c) {
-    rep_.due = kNever;
+    rep_.due = sim::kNever;
     for (std::uint32_t i = 0; i < sms_; ++i) {
       auto& flight = rep_.in_flight[i];
       while (!flight.empty() && flight.front().deliver_at <= c) {
@@ -141,43 +143,41 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       if (!flight.empty()) rep_.due = std::min(rep_.due, flight.front().deliver_at);
     }
   }
-  bool busy = rep_.due != kNever;
+  bool busy = rep_.due != sim::kNever;
   // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave; the SMs
-  // some head goes to (a bitmap), visited in order, each word read again after a grant: the
-  // partition's next head may go to a later SM this cycle (to an earlier one: the next cycle).
+  // some head goes to (a bitmap), visited in order: the partition's next head may go to a later
+  // SM this cycle (to an earlier one: the next cycle).
   std::fill(rep_targets_.begin(), rep_targets_.end(), 0);
   auto target = [&](std::uint32_t j) {
     rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
     if (rep_head_[j] < sms_) rep_targets_[rep_head_[j] / 64] |= std::uint64_t{1} << (rep_head_[j] % 64);
   };
   for (std::uint32_t j = 0; j < partitions_; ++j) target(j);
-  for (std::size_t w = 0; w < rep_targets_.size(); ++w)
-    for (std::uint64_t bits = rep_targets_[w]; bits;) {
-      const auto i = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-      bits = i % 64 == 63 ? 0 : rep_targets_[w] & (~std::uint64_t{0} << (i % 64 + 1));
-      if (rep_.link_free[i] > c) continue;
-      for (std::uint32_t k = 0, j = rep_.next_input[i]; k < partitions_; ++k, j = j + 1 == partitions_ ? 0 : j + 1) {
-        if (rep_head_[j] != i) continue;
-        tlm::tlm_generic_payload* p = replies_in_[j].front();
-        replies_in_[j].pop_front();
-        target(j);
-        bits = i % 64 == 63 ? 0 : rep_targets_[w] & (~std::uint64_t{0} << (i % 64 + 1));
-        const std::uint32_t flits = reply_flits(*p);
-        rep_.link_free[i] = c + flits;
-        rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
-        rep_.due = std::min(rep_.due, c + flits - 1 + latency_);
-        ++in_flight_;
-        rep_.next_input[i] = (j + 1) % partitions_;
-        if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
-        ++rep_packets_;
-        rep_flits_ += flits;
-        if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;
-        busy = true;
-        break;
-      }
+  sim::for_each_set_bit(rep_targets_, [&](std::size_t sm) {
+    const auto i = static_cast<std::uint32_t>(sm);
+    if (rep_.link_free[i] > c) return;
+    for (std::uint32_t k = 0, j = rep_.next_input[i]; k < partitions_; ++k, j = j + 1 == partitions_ ? 0 : j + 1) {
+      if (rep_head_[j] != i) continue;
+      tlm::tlm_generic_payload* p = replies_in_[j].front();
+      replies_in_[j].pop_front();
+      target(j);
+      const std::uint32_t flits = reply_flits(*p);
+      rep_.link_free[i] = c + flits;
+      rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
+      rep_.due = std::min(rep_.due, c + flits - 1 + latency_);
+      ++in_flight_;
+      rep_.next_input[i] = (j + 1) % partitions_;
+      if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
+      ++rep_packets_;
+      rep_flits_ += flits;
+      if (gpu(*p).access != Access::store) rep_bytes_ += gpu(*p).bytes;
+      busy = true;
+      break;
     }
-  for (const auto& q : replies_in_) busy = busy || !q.empty();
-  return busy;
+  });
+  replies_waiting_ = false;
+  for (const auto& q : replies_in_) replies_waiting_ = replies_waiting_ || !q.empty();
+  return busy || replies_waiting_;
 }
 
 bool Crossbar::tick(sim::Cycle c) {
@@ -194,9 +194,7 @@ bool Crossbar::tick(sim::Cycle c) {
 // included: the END_REQ wakes the crossbar, but each tick tries again, so it ticks on).
 sim::Cycle Crossbar::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
-  if (inputs_waiting_) return soon;
-  for (const auto& q : replies_in_)
-    if (!q.empty()) return soon;
+  if (inputs_waiting_ || replies_waiting_) return soon;
   for (const auto& m : mem_side)
     if (m->responses_waiting()) return soon;
   return std::max(std::min(req_.due, rep_.due), soon);

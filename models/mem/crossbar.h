@@ -42,9 +42,8 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
     std::vector<sim::Cycle> link_free;             // per output
     std::vector<std::uint32_t> next_input;         // round-robin pointer per output
     std::vector<std::deque<InFlight>> in_flight;   // per output, in delivery order
-    sim::Cycle due = kNever;                       // the earliest delivery of any output's first packet
+    sim::Cycle due = sim::kNever;                  // the earliest delivery of any output's first packet
   };
-  static constexpr sim::Cycle kNever = ~sim::Cycle{0};
   bool step_requests(sim::Cycle c, sim::Picoseconds now);
   bool step_replies(sim::Cycle c, sim::Picoseconds now);
   sim::Cycle next_work(sim::Cycle c) const;
@@ -55,6 +54,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
   std::vector<std::uint32_t> waiting_;  // the inputs holding packets this cycle, in port order
   bool inputs_waiting_ = false;         // ... after this cycle's grants
+  bool replies_waiting_ = false;        // replies from the partitions not yet granted, after this cycle's grants
   std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle
   std::vector<std::uint32_t> rep_head_;  // per partition: the SM its head reply goes to, this cycle
   std::vector<std::uint32_t> wanted_;    // per partition: how many inputs' heads go to it, this cycle

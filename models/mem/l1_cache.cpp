@@ -465,7 +465,7 @@ bool L1Cache::tick(sim::Cycle c) {
     if (!copybacks_.empty() || !input_.empty() || !prefetch_queue_.empty()) return true;
     // Hits and misses wait out the L1's latency: nothing happens before the first falls due (a
     // miss the network does not take yet is tried each cycle).
-    const sim::Cycle hit = hits_.empty() ? ~sim::Cycle{0} : hits_.front().first;
+    const sim::Cycle hit = hits_.empty() ? sim::kNever : hits_.front().first;
     return idle_until(c, miss_queue_.empty() ? hit : std::min(hit, miss_queue_.front().ready));
   }
   if (wants_mshr_) {

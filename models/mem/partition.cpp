@@ -290,19 +290,18 @@ bool MemoryPartition::tick(sim::Cycle c) {
   mshr_probe_.set(mshr_.size());
   queue_probe_.set(std::min<std::uint64_t>(0xffff, replies_.size() + atomics_.size() + target.queued() + mshr_.size()));
   // Misses waiting for DRAM need no ticking: the channel wakes the partition when data returns.
-  if (!target.busy() && replies_.empty() && atomics_.empty() && dram_out_.empty() && dram_done_.empty() &&
-      from_unit_.empty())
-    return false;
-  return idle_until(c, next_work(c));
+  const sim::Cycle due = next_work(c);
+  return due != sim::kNever && idle_until(c, due);
 }
 
 // The first cycle after c at which a tick can change anything: the next one while requests wait
 // at the input or a fill is to be taken, else when the earliest reply, atomic or DRAM request
-// falls due (the L2's latency). Waiting atomics count a stall each cycle: they tick on.
+// falls due (the L2's latency); kNever if none waits. Waiting atomics count a stall each cycle:
+// they tick on.
 sim::Cycle MemoryPartition::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
   if (target.busy() || !from_unit_.empty() || !dram_done_.empty()) return soon;
-  sim::Cycle next = ~sim::Cycle{0};
+  sim::Cycle next = sim::kNever;
   if (!dram_out_.empty()) next = std::max(dram_out_.front().first, soon);  // in order: the head first
   for (const Ready& r : replies_) next = std::min(next, std::max(r.at, soon));
   for (const auto& a : atomics_) next = std::min(next, std::max(a.first, soon));

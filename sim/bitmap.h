@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// A walk over a bitmap that the visitor may change: the clock scheduler's active components and
+// the reply crossbar's wanted outputs are both visited in index order while a visit can set bits
+// further on, which the same walk must still reach.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace irr::sim {
+
+// Calls f(i) for each set bit i of `words` in increasing order; after each call the rest of the
+// word is read again, so a bit that f sets above i (in this word or a later one) is visited too,
+// and one it clears is not.
+template <class F>
+inline void for_each_set_bit(const std::vector<std::uint64_t>& words, F&& f) {
+  for (std::size_t w = 0; w < words.size(); ++w)
+    for (std::uint64_t bits = words[w]; bits;) {
+      const auto b = static_cast<unsigned>(__builtin_ctzll(bits));
+      f(w * 64 + b);
+      bits = b == 63 ? 0 : words[w] & (~std::uint64_t{0} << (b + 1));
+    }
+}
+
+}  // namespace irr::sim
