@@ -37,8 +37,9 @@ struct Row {
 };
 
 // Loads a, b, c (as 64-bit words) into registers of the row's class, runs the instruction,
-// stores the destination as a zero-extended 64-bit word.
-std::uint64_t run(const Row& row) {
+// stores the destination as a zero-extended 64-bit word. With 32 threads every lane computes the
+// same: the executor's whole-warp loops run instead of its lane-by-lane ones.
+std::uint64_t run(const Row& row, unsigned threads = 1) {
   auto reg = [](char k, int i) {
     switch (k) {
       case 'r': return "%r" + std::to_string(i);
@@ -86,7 +87,7 @@ std::uint64_t run(const Row& row) {
   const std::uint64_t in = dev.malloc(24), out = dev.malloc(8);
   const std::uint64_t v[3] = {row.a, row.b, row.c};
   dev.memcpy_to_device(in, v, 24);
-  dev.launch(dev.kernel(mod, "t"), Dim3{1}, Dim3{1}, Args() << in << out);
+  dev.launch(dev.kernel(mod, "t"), Dim3{1}, Dim3{threads}, Args() << in << out);
   std::uint64_t r;
   dev.memcpy_to_host(&r, out, 8);
   return r;
@@ -146,8 +147,38 @@ TEST(PtxSemantics, Integer) {
       {"cvt.sat.u8.s32 %D, %A;", 'r', 'r', s32(-5), 0, 0, 0},
       {"cvt.s64.s32 %D, %A;", 'r', 'l', s32(-2), 0, 0, static_cast<std::uint64_t>(-2)},
       {"cvt.u32.u64 %D, %A;", 'l', 'r', 0x123456789ull, 0, 0, 0x23456789},
+      // The forms the executor runs as whole-warp loops (warp_wide), at their edges.
+      {"add.s32 %D, %A, %B;", 'r', 'r', s32(kMax), 1, 0, s32(kMin)},  // wraps
+      {"sub.u32 %D, %A, %B;", 'r', 'r', 0, 1, 0, 0xffffffffu},
+      {"add.u64 %D, %A, %B;", 'l', 'l', ~0ull, 2, 0, 1},
+      {"sub.s64 %D, %A, %B;", 'l', 'l', 0, 1, 0, ~0ull},
+      {"mul.lo.s32 %D, %A, %B;", 'r', 'r', 0x10000, 0x10001, 0, 0x10000},
+      {"mul.lo.u64 %D, %A, %B;", 'l', 'l', 1ull << 63, 3, 0, 1ull << 63},
+      {"mad.lo.s32 %D, %A, %B, %C;", 'r', 'r', s32(-3), 4, s32(-5), s32(-17)},
+      {"mad.wide.s32 %rd24, %A, %B, %rd5; mov.b64 %D, %rd24;", 'r', 'l', s32(-3), 4, 2, static_cast<std::uint64_t>(-10)},
+      {"mad.wide.u32 %rd24, %A, %B, %rd5; mov.b64 %D, %rd24;", 'r', 'l', 0xffffffffu, 2, 2, 0x200000000ull},
+      {"and.b64 %D, %A, %B;", 'l', 'l', 0xff00ff00ff00ff00ull, 0x0ff00ff00ff00ff0ull, 0, 0x0f000f000f000f00ull},
+      {"or.b32 %D, %A, %B;", 'r', 'r', 0xf0, 0x0f, 0, 0xff},
+      {"xor.b32 %D, %A, %B;", 'r', 'r', 0xff, 0x0f, 0, 0xf0},
+      {"cvt.u32.u64 %r5, %B; shl.b64 %D, %A, %r5;", 'l', 'l', 1, 63, 0, 1ull << 63},
+      {"cvt.u32.u64 %r5, %B; shl.b64 %D, %A, %r5;", 'l', 'l', 1, 64, 0, 0},
+      {"cvt.u32.u64 %r5, %B; shr.s64 %D, %A, %r5;", 'l', 'l', 1ull << 63, 70, 0, ~0ull},
+      {"cvt.u32.u64 %r5, %B; shr.u64 %D, %A, %r5;", 'l', 'l', 1ull << 63, 63, 0, 1},
+      {"setp.ge.s32 %D, %A, %B;", 'r', 'p', s32(-1), s32(-2), 0, 1},
+      {"setp.le.s32 %D, %A, %B;", 'r', 'p', s32(-1), s32(-2), 0, 0},
+      {"setp.gt.s64 %D, %A, %B;", 'l', 'p', ~0ull, 0, 0, 0},
+      {"setp.ne.s32 %D, %A, %B;", 'r', 'p', 5, 5, 0, 0},
+      {"setp.eq.u64 %D, %A, %B;", 'l', 'p', 5, 5, 0, 1},
+      {"setp.hi.u32 %D, %A, %B;", 'r', 'p', s32(-1), 0, 0, 1},
+      {"setp.ls.u32 %D, %A, %B;", 'r', 'p', s32(-1), 0, 0, 0},
+      {"setp.lt.s32 %D, %A, 0;", 'r', 'p', s32(-1), 0, 0, 1},  // an immediate source
+      {"setp.ne.u32 %p1, %A, 0; selp.b32 %D, %B, %C, %p1;", 'r', 'r', 1, 7, 9, 7},
+      {"setp.ne.u32 %p1, %A, 0; selp.b32 %D, %B, %C, %p1;", 'r', 'r', 0, 7, 9, 9},
+      {"mov.b64 %D, %A;", 'l', 'l', 0x123456789ull, 0, 0, 0x123456789ull},
+      {"mov.u32 %D, 42;", 'r', 'r', 0, 0, 0, 42},
   };
-  for (const Row& r : rows) EXPECT_EQ(run(r), r.expect) << r.op << " a=" << r.a << " b=" << r.b;
+  for (unsigned threads : {1u, 32u})
+    for (const Row& r : rows) EXPECT_EQ(run(r, threads), r.expect) << r.op << " a=" << r.a << " b=" << r.b << ", " << threads << " threads";
 }
 
 TEST(PtxSemantics, FloatAndConversions) {
@@ -179,6 +210,11 @@ TEST(PtxSemantics, FloatAndConversions) {
       {"cvt.rn.f32.f64 %D, %A;", 'g', 'f', d(0.1), 0, 0, f(0.1f)},
       {"cvt.rzi.f32.f32 %D, %A;", 'f', 'f', f(-2.7f), 0, 0, f(-2.0f)},
       {"cvt.rn.f16.f32 %rs1, %A; cvt.f32.f16 %D, %rs1;", 'f', 'f', f(1.0009765625f), 0, 0, f(1.0009765625f)},
+      {"add.f32 %D, %A, %B;", 'f', 'f', f(1e30f), f(1e30f), 0, f(2e30f)},
+      {"sub.rn.f32 %D, %A, %B;", 'f', 'f', f(1), f(0.25f), 0, f(0.75f)},
+      {"mul.f32 %D, %A, %B;", 'f', 'f', f(3e38f), f(2), 0, f(std::numeric_limits<float>::infinity())},
+      {"fma.rn.f32 %D, %A, %B, %C;", 'f', 'f', f(1.0f + 0x1p-23f), f(1.0f - 0x1p-23f), f(-1), f(-0x1p-46f)},  // one rounding
   };
-  for (const Row& r : rows) EXPECT_EQ(run(r), r.expect) << r.op;
+  for (unsigned threads : {1u, 32u})
+    for (const Row& r : rows) EXPECT_EQ(run(r, threads), r.expect) << r.op << ", " << threads << " threads";
 }

@@ -2,6 +2,7 @@
 // Warp::execute: the semantics of each PTX instruction, for the active threads of a warp.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "models/core/exec/values.h"
@@ -77,6 +78,18 @@ std::uint64_t farith(const ptx::Instruction& in, double a, double b, double c) {
 // the float result directly is the same value.
 bool plain_f32(const ptx::Instruction& in) {
   return in.type == Type::f32 && !in.ftz && !in.sat && (in.round == Round::none || in.round == Round::rn);
+}
+
+// n (1, 2, 4 or 8) little-endian bytes as a value, without a call to memcpy for the variable size.
+std::uint64_t little_endian(const std::uint8_t* p, unsigned n) {
+  std::uint32_t w;
+  std::uint64_t v = 0;
+  switch (n) {
+    case 1: return *p;
+    case 4: std::memcpy(&w, p, 4); return w;
+    case 8: std::memcpy(&v, p, 8); return v;
+    default: std::memcpy(&v, p, n); return v;
+  }
 }
 
 std::uint64_t mulhi(std::uint64_t a, std::uint64_t b, unsigned n, bool s) {
@@ -216,6 +229,214 @@ std::uint64_t convert(const ptx::Instruction& in, std::uint64_t v) {
 
 }  // namespace
 
+// The frequent instructions as typed loops over the warp: each operand gathered once into a lane
+// array, the destination's lane array written directly, no per-lane decision on operand kinds or
+// write-backs (a full warp's loop has a fixed count the compiler can unroll). Same values as the
+// general path in execute(), which takes every other form; false: not one of these forms.
+bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
+  const Type t = in.type;
+  const std::size_t nops = in.ops.size();
+  auto lanes = [active](auto f) __attribute__((always_inline)) {
+    if (active == ~0u) {
+      for (unsigned l = 0; l < 32; ++l) f(l);
+    } else {
+      for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
+    }
+  };
+  // Operand i read as type ty for every active lane, into out[lane].
+  auto gather = [&](std::size_t i, Type ty, std::uint64_t* out) {
+    const Operand& o = in.ops.at(i);
+    const std::uint64_t m = low_bits(tb(ty) ? tb(ty) : 64);
+    if (o.kind == OperandKind::reg) {
+      const std::uint64_t* r = &fr.regs[o.reg * 32];
+      const std::uint64_t flip = o.negated ? 1 : 0;
+      lanes([&](unsigned l) { out[l] = (r[l] ^ flip) & m; });
+    } else if (o.kind == OperandKind::imm) {
+      const std::uint64_t v = o.bits & m;
+      lanes([&](unsigned l) { out[l] = v; });
+    } else {
+      lanes([&](unsigned l) { out[l] = read(fr, o, l, ty); });
+    }
+  };
+  // The destination's values, every active lane to be written (one destination an instruction:
+  // a second emplace could move the first).
+  std::uint64_t discard[32];
+  auto dest = [&](const Operand& d) -> std::uint64_t* {
+    if (d.kind == OperandKind::sink) return discard;
+    if (d.kind != OperandKind::reg) throw std::invalid_argument("the destination must be a register");
+    Step::Write& w = step.writes.emplace_back();
+    w.reg = d.reg;
+    w.mask = active;
+    return w.value;
+  };
+  if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector) return false;
+  const unsigned n = tb(t);
+  const std::uint64_t m = low_bits(n);
+  const bool s = sgn(t), wide_int = !flt(t) && (n == 32 || n == 64);
+  std::uint64_t a[32], b[32], c[32];
+  auto map2 = [&](auto f) {
+    gather(1, t, a);
+    gather(2, t, b);
+    std::uint64_t* out = dest(in.ops[0]);
+    lanes([&](unsigned l) { out[l] = f(a[l], b[l]); });
+  };
+  auto map3 = [&](Type ct, auto f) {
+    gather(1, t, a);
+    gather(2, t, b);
+    gather(3, ct, c);
+    std::uint64_t* out = dest(in.ops[0]);
+    lanes([&](unsigned l) { out[l] = f(a[l], b[l], c[l]); });
+  };
+  auto sx = [n](std::uint64_t v) { return sext(v, n); };
+  switch (in.op) {
+    case Op::mov:
+      if (nops != 2 || in.ops[1].kind == OperandKind::vector) return false;
+      gather(1, t, dest(in.ops[0]));
+      return true;
+    case Op::add: case Op::sub: case Op::mul:
+      if (nops != 3) return false;
+      if (plain_f32(in)) {
+        if (in.op == Op::add) map2([](std::uint64_t x, std::uint64_t y) { return bits(f32(x) + f32(y)); });
+        else if (in.op == Op::sub) map2([](std::uint64_t x, std::uint64_t y) { return bits(f32(x) - f32(y)); });
+        else map2([](std::uint64_t x, std::uint64_t y) { return bits(f32(x) * f32(y)); });
+        return true;
+      }
+      if (!wide_int || in.sat) return false;
+      if (in.op == Op::add) map2([m](std::uint64_t x, std::uint64_t y) { return (x + y) & m; });
+      else if (in.op == Op::sub) map2([m](std::uint64_t x, std::uint64_t y) { return (x - y) & m; });
+      else if (in.mode == Mode::wide && s) map2([sx](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint64_t>(sx(x) * sx(y)); });
+      else if (in.mode == Mode::wide) map2([](std::uint64_t x, std::uint64_t y) { return x * y; });
+      else if (in.mode != Mode::hi) map2([m](std::uint64_t x, std::uint64_t y) { return (x * y) & m; });
+      else return false;
+      return true;
+    case Op::and_: case Op::or_: case Op::xor_:
+      if (nops != 3 || !wide_int) return false;
+      if (in.op == Op::and_) map2([](std::uint64_t x, std::uint64_t y) { return x & y; });
+      else if (in.op == Op::or_) map2([](std::uint64_t x, std::uint64_t y) { return x | y; });
+      else map2([](std::uint64_t x, std::uint64_t y) { return x ^ y; });
+      return true;
+    case Op::shl: case Op::shr: {  // the shift amount an unsigned 32-bit value
+      if (nops != 3 || !wide_int) return false;
+      gather(1, t, a);
+      gather(2, Type::u32, b);
+      std::uint64_t* out = dest(in.ops[0]);
+      if (in.op == Op::shl) lanes([&](unsigned l) { out[l] = b[l] >= n ? 0 : (a[l] << b[l]) & m; });
+      else if (s) lanes([&](unsigned l) { out[l] = static_cast<std::uint64_t>(sx(a[l]) >> std::min<std::uint64_t>(b[l], n - 1)) & m; });
+      else lanes([&](unsigned l) { out[l] = b[l] >= n ? 0 : a[l] >> b[l]; });
+      return true;
+    }
+    case Op::mad: case Op::fma:
+      if (nops != 4) return false;
+      if (plain_f32(in)) {
+        map3(t, [](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return bits(std::fma(f32(x), f32(y), f32(z))); });
+        return true;
+      }
+      if (in.op != Op::mad || !wide_int || in.mode == Mode::hi) return false;
+      if (in.mode == Mode::wide && s)
+        map3(Type::s64, [sx](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return static_cast<std::uint64_t>(sx(x) * sx(y)) + z; });
+      else if (in.mode == Mode::wide)
+        map3(Type::u64, [](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return x * y + z; });
+      else
+        map3(t, [m](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return (x * y + z) & m; });
+      return true;
+    case Op::setp: {  // integers, one predicate, no combining
+      if (nops != 3 || in.boolop != BoolOp::none || flt(t) || !n) return false;
+      Cmp cmp = in.cmp;
+      if (!s) cmp = cmp == Cmp::lo ? Cmp::lt : cmp == Cmp::ls ? Cmp::le : cmp == Cmp::hi ? Cmp::gt : cmp == Cmp::hs ? Cmp::ge : cmp;
+      auto compare_as = [&](auto key) {
+        auto as = [&](auto f) {
+          map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t { return f(key(x), key(y)); });
+          return true;
+        };
+        switch (cmp) {
+          case Cmp::eq: return as(std::equal_to<>{});
+          case Cmp::ne: return as(std::not_equal_to<>{});
+          case Cmp::lt: return as(std::less<>{});
+          case Cmp::le: return as(std::less_equal<>{});
+          case Cmp::gt: return as(std::greater<>{});
+          case Cmp::ge: return as(std::greater_equal<>{});
+          default: return false;  // the general path names what is not defined
+        }
+      };
+      return s ? compare_as(sx) : compare_as([](std::uint64_t v) { return v; });
+    }
+    case Op::selp: {
+      if (nops != 4) return false;
+      gather(1, t, a);
+      gather(2, t, b);
+      gather(3, Type::pred, c);
+      std::uint64_t* out = dest(in.ops[0]);
+      lanes([&](unsigned l) { out[l] = (c[l] & 1) ? a[l] : b[l]; });
+      return true;
+    }
+    case Op::cvt: {  // integer to integer without saturation: extend the source, truncate
+      const Type from = in.type2;
+      if (nops != 2 || flt(t) || flt(from) || in.sat || !n || !tb(from)) return false;
+      const unsigned fn = tb(from);
+      gather(1, from, a);
+      std::uint64_t* out = dest(in.ops[0]);
+      if (sgn(from)) lanes([&](unsigned l) { out[l] = static_cast<std::uint64_t>(sext(a[l], fn)) & m; });
+      else lanes([&](unsigned l) { out[l] = a[l] & m; });
+      return true;
+    }
+    case Op::cvta: {  // between a window of the generic space and its state space (every form)
+      const std::uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
+      const std::uint64_t add = in.to ? 0 - window : window, mask = low_bits(n ? n : 64);
+      gather(1, Type::u64, a);
+      std::uint64_t* out = dest(in.ops[0]);
+      lanes([&](unsigned l) { out[l] = (a[l] + add) & mask; });
+      return true;
+    }
+    case Op::ld: case Op::ldu: case Op::st: {  // [%r+off] to or from one register
+      const bool is_load = in.op != Op::st;
+      if (nops != 2) return false;
+      const Operand& addr_op = in.ops[is_load ? 1 : 0];
+      const Operand& val_op = in.ops[is_load ? 0 : 1];
+      if (is_load && in.vec == 1 && in.space == Space::param && val_op.kind == OperandKind::reg && fr.f->kernel &&
+          addr_op.kind == OperandKind::address && !addr_op.based && !addr_op.global_symbol && !fr.f->symbols.empty() &&
+          fr.f->symbols.at(addr_op.symbol).argument) {  // a kernel parameter: the same bytes for every lane
+        std::uint64_t v = little_endian(param(fr, addr_op, 0, n / 8), n / 8);
+        if (s) v = static_cast<std::uint64_t>(sext(v, n));
+        std::uint64_t* out = dest(val_op);
+        step.addresses.resize(step.addresses.size() + static_cast<unsigned>(__builtin_popcount(active)), 0);
+        lanes([&](unsigned l) { out[l] = v; });
+        return true;
+      }
+      if (in.vec != 1 || in.space == Space::param || addr_op.kind != OperandKind::address || !addr_op.based ||
+          addr_op.global_symbol || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
+        return false;
+      const unsigned size = n / 8;
+      const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
+      const auto offset = static_cast<std::uint64_t>(addr_op.offset);
+      const std::uint64_t wrap = addr_op.narrow ? 0xffffffffull : ~0ull;
+      const bool shared = in.space == Space::shared;
+      if (!is_load) gather(1, t, b);
+      std::uint64_t* out = is_load ? dest(val_op) : nullptr;
+      const std::size_t first = step.addresses.size();
+      step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
+      std::uint64_t* addresses = step.addresses.data() + first;
+      std::uint8_t* const shared_bytes = cta_.shared.data();
+      const std::uint64_t shared_size = shared ? cta_.shared.size() : 0;
+      lanes([&](unsigned l) {
+        const std::uint64_t addr = (base[l] + offset) & wrap;
+        *addresses++ = addr;
+        const bool in_shared = addr + size <= shared_size;  // else load/store resolve it, or name the error
+        if (!is_load) {
+          if (in_shared) std::memcpy(shared_bytes + addr, &b[l], size);
+          else store(fr, in.space, addr, l, &b[l], size);
+          return;
+        }
+        std::uint64_t v = 0;
+        if (in_shared) v = little_endian(shared_bytes + addr, size);
+        else load(fr, in.space, addr, l, &v, size);
+        out[l] = s ? static_cast<std::uint64_t>(sext(v, n)) : v;
+      });
+      return true;
+    }
+    default: return false;
+  }
+}
+
 void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
   const Type t = in.type;
   // The last destination written: most instructions write one register lane after lane.
@@ -273,6 +494,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
   auto each = [&](auto f) {
     for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
   };
+  if (warp_wide(fr, in, active, step)) return;
   const std::size_t nops = in.ops.size();
 
   switch (in.op) {
@@ -304,13 +526,6 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
 
     case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::rem: case Op::min: case Op::max:
     case Op::and_: case Op::or_: case Op::xor_: case Op::shl: case Op::shr: case Op::copysign:
-      if (plain_f32(in) && (in.op == Op::add || in.op == Op::sub || in.op == Op::mul)) {
-        each([&](unsigned l) {
-          const float a = f32(src(1, l, t)), b = f32(src(2, l, t));
-          write(in.ops[0], l, bits(in.op == Op::add ? a + b : in.op == Op::sub ? a - b : a * b));
-        });
-        return;
-      }
       each([&](unsigned l) {
         const Type srct = (in.op == Op::shl || in.op == Op::shr) ? t : t;
         const std::uint64_t a = src(1, l, srct), b = src(2, l, (in.op == Op::shl || in.op == Op::shr) ? Type::u32 : t);
@@ -327,10 +542,6 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       return;
 
     case Op::mad: case Op::fma:
-      if (plain_f32(in)) {  // farith's result without its double round trip and rounding-mode checks
-        each([&](unsigned l) { write(in.ops[0], l, bits(std::fma(f32(src(1, l, t)), f32(src(2, l, t)), f32(src(3, l, t))))); });
-        return;
-      }
       each([&](unsigned l) {
         const Type ct = in.mode == Mode::wide ? (sgn(t) ? Type::s64 : Type::u64) : t;
         const std::uint64_t a = src(1, l, t), b = src(2, l, t), c = src(3, l, ct);
@@ -411,44 +622,11 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       each([&](unsigned l) { write(in.ops[0], l, convert(in, src(1, l, in.type2))); });
       return;
 
-    case Op::cvta:
-      each([&](unsigned l) {
-        std::uint64_t v = src(1, l, Type::u64);
-        const std::uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
-        if (in.space == Space::local && !in.to) v += 0;  // local symbols already carry the frame base
-        v = in.to ? v - window : v + window;
-        write(in.ops[0], l, zext(v, tb(t) ? tb(t) : 64));
-      });
-      return;
-
     case Op::ld: case Op::ldu: case Op::st: {
       const bool is_load = in.op != Op::st;
       const Operand& addr_op = in.ops[is_load ? 1 : 0];
       const Operand& val_op = in.ops[is_load ? 0 : 1];
       const unsigned n = tb(t) / 8, vec = in.vec;
-      // The common form, [%r+off] to or from one register, without the general path's per-lane
-      // operand decisions: the same addresses, bytes and checks (load/store).
-      if (vec == 1 && in.space != Space::param && addr_op.kind == OperandKind::address && addr_op.based &&
-          !addr_op.global_symbol && (val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm))) {
-        const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
-        const auto offset = static_cast<std::uint64_t>(addr_op.offset);
-        const std::size_t value_at = is_load ? 0 : 1;
-        each([&](unsigned l) {
-          std::uint64_t addr = base[l] + offset;
-          if (addr_op.narrow) addr &= 0xffffffffull;
-          step.addresses.push_back(addr);
-          std::uint64_t v = 0;
-          if (is_load) {
-            if (in.space == Space::shared && addr + n <= cta_.shared.size()) std::memcpy(&v, cta_.shared.data() + addr, n);
-            else load(fr, in.space, addr, l, &v, n);  // and the out-of-bounds error
-            write(val_op, l, sgn(t) ? zext(static_cast<std::uint64_t>(sext(v, tb(t))), 64) : v);
-          } else {
-            v = src(value_at, l, t);
-            store(fr, in.space, addr, l, &v, n);
-          }
-        });
-        return;
-      }
       Operand one;  // a vector's element (built once: an operand is not cheap to make)
       one.kind = OperandKind::reg;
       each([&](unsigned l) {
@@ -675,6 +853,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       ext->execute(call);
       return;
     }
+    case Op::cvta: break;  // every form runs in warp_wide
     case Op::testp: break;
   }
   throw std::invalid_argument(std::string(ptx::op_name(in.op)) + " is not supported at run time");

@@ -28,16 +28,16 @@ Cta::Cta(LaunchContext& c, const ptx::Function& k, Dim3 g, Dim3 b, Dim3 id, cons
          std::uint32_t dynamic_shared)
     : ctx(c), kernel(k), grid(g), block(b), ctaid(id), params(p),
       shared((c.module->shared_bytes + 15) / 16 * 16 + k.shared_bytes + dynamic_shared, 0),
-      kernel_rpc(reconvergence_points(k)) {
+      kernel_rpc(c.reconvergence(k)) {
   const auto threads = static_cast<std::uint32_t>(b.count());
   for (std::uint32_t t = 0, w = 0; t < threads; t += 32, ++w)
     warps_.push_back(std::make_unique<Warp>(*this, w, t, std::min(32u, threads - t)));
 }
 
-const std::vector<std::uint32_t>& Cta::rpc_for(const ptx::Function& f) {
-  auto& r = function_rpc_[f.name];
-  if (r.empty() && !f.code.empty()) r = reconvergence_points(f);
-  return r;
+const std::vector<std::uint32_t>& LaunchContext::reconvergence(const ptx::Function& f) {
+  auto it = reconvergence_cache.find(&f);
+  if (it == reconvergence_cache.end()) it = reconvergence_cache.emplace(&f, reconvergence_points(f)).first;
+  return it->second;
 }
 
 bool Cta::done() const {
@@ -74,9 +74,13 @@ Warp::Frame Warp::make_frame(const ptx::Function& f) {
   }
   fr.f = &f;
   fr.rpc = nullptr;
-  fr.regs.assign(f.registers.size() * 32, 0);
-  fr.args.assign(f.param_bytes * 32, 0);
-  fr.call_params.assign(f.call_param_bytes * 32, 0);
+  // Zeroed by value-initialisation (a memset), not assign's element loop.
+  fr.regs.clear();
+  fr.regs.resize(f.registers.size() * 32);
+  fr.args.clear();
+  fr.args.resize(f.param_bytes * 32);
+  fr.call_params.clear();
+  fr.call_params.resize(f.call_param_bytes * 32);
   fr.local_base = frames_.empty() ? 0 : frames_.back().local_base + frames_.back().f->local_bytes;
   fr.local_base = (fr.local_base + 15) / 16 * 16;
   local_extent_ = std::max<std::uint64_t>(local_extent_, fr.local_base + f.local_bytes);  // allocated when used
@@ -336,9 +340,12 @@ void Warp::issue(Step& step) {
     const ptx::Instruction& in = fr.f->code[pc];
     std::uint32_t active = top.mask;
     if (in.guarded) {
+      // Each lane's guard bit (negated if asked) at its place, one branch-free pass over the warp.
+      const std::uint64_t* p = &fr.regs[in.guard * 32];
+      const std::uint32_t flip = in.guard_negated ? 1 : 0;
       std::uint32_t g = 0;
-      for (unsigned l = 0; l < 32; ++l)
-        if ((active >> l & 1) && ((fr.regs[in.guard * 32 + l] & 1) != in.guard_negated)) g |= 1u << l;
+      for (unsigned l = 0; l < 32; ++l) g |= ((static_cast<std::uint32_t>(p[l]) & 1) ^ flip) << l;
+      g &= active;
       if (in.op == Op::bra || in.op == Op::ret || in.op == Op::exit) {
         step.inst = &in;
         step.pc = pc;
@@ -401,7 +408,7 @@ void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
   fr.stack.back().pc--;  // the caller resumes after the call once the callee returns
   Frame f = make_frame(callee);
   f.call = &in;
-  f.rpc = &cta_.rpc_for(callee);
+  f.rpc = &cta_.ctx.reconvergence(callee);
   f.stack.push_back({0, static_cast<std::uint32_t>(callee.code.size()), active});
   for (std::size_t a = 0; a < callee.params.size(); ++a) {
     const auto& p = callee.params[a];

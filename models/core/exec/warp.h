@@ -55,6 +55,10 @@ struct LaunchContext {
   // warp); functionally its grid runs to the end before the kernel's, so it may read only
   // parameters and thread indices — nothing the kernel writes.
   const ptx::Function* companion = nullptr;
+
+  // The reconvergence points of a function the launch runs, computed once for all its CTAs.
+  const std::vector<std::uint32_t>& reconvergence(const ptx::Function& f);
+  std::map<const ptx::Function*, std::vector<std::uint32_t>> reconvergence_cache;
 };
 
 class Cta;
@@ -137,6 +141,7 @@ class Warp {
   std::uint8_t* bytes(Frame& fr, ptx::Space& space, std::uint64_t& addr, unsigned lane, unsigned n);
   std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n, std::uint64_t extra = 0);  // `extra` bytes on
   void execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
+  bool warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
   void call(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
   std::uint32_t indirect_target(const Frame& fr, const ptx::Instruction& in, std::uint32_t active) const;
   void vprintf(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
@@ -176,13 +181,10 @@ class Cta {
   std::uint32_t sm = 0;  // the SM running it (timing mode; 0 in functional mode)
   const std::vector<std::uint8_t>& params;
   std::vector<std::uint8_t> shared;
-  std::vector<std::uint32_t> kernel_rpc;
-  // Reconvergence points of a device function, computed on its first call.
-  const std::vector<std::uint32_t>& rpc_for(const ptx::Function& f);
+  const std::vector<std::uint32_t>& kernel_rpc;
 
  private:
   std::vector<std::unique_ptr<Warp>> warps_;
-  std::map<std::string, std::vector<std::uint32_t>> function_rpc_;
 };
 
 // Runs a whole grid functionally: up to `resident` CTAs at a time, their warps interleaved
