@@ -110,6 +110,31 @@ TEST(Exec, ErrorsNameTheKernel) {
   EXPECT_THROW(d.launch(d.kernel(mod, "vadd"), Dim3{1}, Dim3{32}, Args() << 1), Error);  // wrong arity
 }
 
+// Accesses outside a parameter list or a CTA's shared memory fail naming what was overrun, in the
+// executor's whole-warp paths as in its general one (32 threads each).
+TEST(Exec, OutOfRangeAccessesAreNamed) {
+  auto fails = [](const std::string& body, const std::string& expect) {
+    mem::BackingStore m;
+    Device d(m);
+    const auto mod = d.load_module_text(".version 9.0\n.target sm_75\n.address_size 64\n"
+                                        ".func (.param .b32 r) f(.param .b32 x)\n{\n.reg .b32 %q<2>;\n"
+                                        "ld.param.b32 %q1, [x+4];\nst.param.b32 [r], %q1;\nret;\n}\n"
+                                        ".visible .entry k(.param .u32 p)\n{\n.shared .align 4 .b8 a[64];\n"
+                                        ".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n" + body + "ret;\n}\n",
+                                        "range.ptx");
+    try {
+      d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{32}, Args() << 1u);
+      ADD_FAILURE() << "no error for: " << body;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  };
+  fails("ld.param.u64 %rd1, [p];\n", "read past the kernel's parameters");
+  fails(".param .b32 x0;\n.param .b32 r0;\nst.param.b32 [x0], 1;\ncall.uni (r0), f, (x0);\n", "parameter access out of range");
+  fails("mov.u32 %r1, a;\nld.shared.u32 %r2, [%r1+64];\n", "shared access of 4 B at offset 64 outside its");
+  fails("mov.u32 %r1, a;\nst.shared.u32 [%r1+62], 5;\n", "outside its");
+}
+
 namespace {
 struct Kernels {
   mem::BackingStore m;

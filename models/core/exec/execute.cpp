@@ -244,7 +244,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
     }
   };
   // Operand i read as type ty for every active lane, into out[lane].
-  auto gather = [&](std::size_t i, Type ty, std::uint64_t* out) {
+  auto gather = [&](std::size_t i, Type ty, std::uint64_t* out) __attribute__((always_inline)) {
     const Operand& o = in.ops.at(i);
     const std::uint64_t m = low_bits(tb(ty) ? tb(ty) : 64);
     if (o.kind == OperandKind::reg) {
@@ -272,7 +272,8 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
   if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector) return false;
   const unsigned n = tb(t);
   const std::uint64_t m = low_bits(n);
-  const bool s = sgn(t), wide_int = !flt(t) && (n == 32 || n == 64);
+  // Integers of any width; the shifts only at 32 and 64 bits (iarith truncates a narrower one's amount).
+  const bool s = sgn(t), integer = !flt(t) && n, wide_int = integer && (n == 32 || n == 64);
   std::uint64_t a[32], b[32], c[32];
   auto map2 = [&](auto f) {
     gather(1, t, a);
@@ -301,7 +302,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
         else map2([](std::uint64_t x, std::uint64_t y) { return bits(f32(x) * f32(y)); });
         return true;
       }
-      if (!wide_int || in.sat) return false;
+      if (!integer || in.sat) return false;
       if (in.op == Op::add) map2([m](std::uint64_t x, std::uint64_t y) { return (x + y) & m; });
       else if (in.op == Op::sub) map2([m](std::uint64_t x, std::uint64_t y) { return (x - y) & m; });
       else if (in.mode == Mode::wide && s) map2([sx](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint64_t>(sx(x) * sx(y)); });
@@ -309,8 +310,8 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       else if (in.mode != Mode::hi) map2([m](std::uint64_t x, std::uint64_t y) { return (x * y) & m; });
       else return false;
       return true;
-    case Op::and_: case Op::or_: case Op::xor_:
-      if (nops != 3 || !wide_int) return false;
+    case Op::and_: case Op::or_: case Op::xor_:  // predicates too
+      if (nops != 3 || !integer) return false;
       if (in.op == Op::and_) map2([](std::uint64_t x, std::uint64_t y) { return x & y; });
       else if (in.op == Op::or_) map2([](std::uint64_t x, std::uint64_t y) { return x | y; });
       else map2([](std::uint64_t x, std::uint64_t y) { return x ^ y; });
@@ -331,7 +332,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
         map3(t, [](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return bits(std::fma(f32(x), f32(y), f32(z))); });
         return true;
       }
-      if (in.op != Op::mad || !wide_int || in.mode == Mode::hi) return false;
+      if (in.op != Op::mad || !integer || in.mode == Mode::hi) return false;
       if (in.mode == Mode::wide && s)
         map3(Type::s64, [sx](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return static_cast<std::uint64_t>(sx(x) * sx(y)) + z; });
       else if (in.mode == Mode::wide)
@@ -392,20 +393,39 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       if (nops != 2) return false;
       const Operand& addr_op = in.ops[is_load ? 1 : 0];
       const Operand& val_op = in.ops[is_load ? 0 : 1];
-      if (is_load && in.vec == 1 && in.space == Space::param && val_op.kind == OperandKind::reg && fr.f->kernel &&
-          addr_op.kind == OperandKind::address && !addr_op.based && !addr_op.global_symbol && !fr.f->symbols.empty() &&
-          fr.f->symbols.at(addr_op.symbol).argument) {  // a kernel parameter: the same bytes for every lane
-        std::uint64_t v = little_endian(param(fr, addr_op, 0, n / 8), n / 8);
-        if (s) v = static_cast<std::uint64_t>(sext(v, n));
-        std::uint64_t* out = dest(val_op);
+      const unsigned size = n / 8;
+      if (in.space == Space::param) {  // a named parameter: the kernel's (one for all lanes), a function's or a call site's
+        if (in.vec != 1 || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)) ||
+            addr_op.kind != OperandKind::address || addr_op.based || addr_op.global_symbol || fr.f->symbols.empty())
+          return false;
+        const ptx::Variable& v = fr.f->symbols.at(addr_op.symbol);
+        const std::uint64_t off = v.offset + static_cast<std::uint64_t>(addr_op.offset);
+        const bool kernel_param = v.argument && fr.f->kernel;
+        std::uint8_t* const at = kernel_param ? nullptr : v.argument ? fr.args.data() : fr.call_params.data();
+        const std::uint64_t stride = v.argument ? fr.f->param_bytes : fr.f->call_param_bytes;
+        if ((kernel_param && !is_load) || (!kernel_param && off + size > stride)) return false;  // param() names the error
         step.addresses.resize(step.addresses.size() + static_cast<unsigned>(__builtin_popcount(active)), 0);
-        lanes([&](unsigned l) { out[l] = v; });
+        if (!is_load) {
+          gather(1, t, b);
+          lanes([&](unsigned l) { std::memcpy(at + l * stride + off, &b[l], size); });
+          return true;
+        }
+        auto value = [&](const std::uint8_t* p) {
+          const std::uint64_t x = little_endian(p, size);
+          return s ? static_cast<std::uint64_t>(sext(x, n)) : x;
+        };
+        std::uint64_t* out = dest(val_op);
+        if (kernel_param) {
+          const std::uint64_t x = value(param(fr, addr_op, 0, size));
+          lanes([&](unsigned l) { out[l] = x; });
+        } else {
+          lanes([&](unsigned l) { out[l] = value(at + l * stride + off); });
+        }
         return true;
       }
-      if (in.vec != 1 || in.space == Space::param || addr_op.kind != OperandKind::address || !addr_op.based ||
-          addr_op.global_symbol || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
+      if (in.vec != 1 || addr_op.kind != OperandKind::address || !addr_op.based || addr_op.global_symbol ||
+          !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
         return false;
-      const unsigned size = n / 8;
       const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
       const auto offset = static_cast<std::uint64_t>(addr_op.offset);
       const std::uint64_t wrap = addr_op.narrow ? 0xffffffffull : ~0ull;
