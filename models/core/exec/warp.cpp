@@ -74,13 +74,9 @@ Warp::Frame Warp::make_frame(const ptx::Function& f) {
   }
   fr.f = &f;
   fr.rpc = nullptr;
-  // Zeroed by value-initialisation (a memset), not assign's element loop.
-  fr.regs.clear();
-  fr.regs.resize(f.registers.size() * 32);
-  fr.args.clear();
-  fr.args.resize(f.param_bytes * 32);
-  fr.call_params.clear();
-  fr.call_params.resize(f.call_param_bytes * 32);
+  fr.regs.assign(f.registers.size() * 32, 0);
+  fr.args.assign(f.param_bytes * 32, 0);
+  fr.call_params.assign(f.call_param_bytes * 32, 0);
   fr.local_base = frames_.empty() ? 0 : frames_.back().local_base + frames_.back().f->local_bytes;
   fr.local_base = (fr.local_base + 15) / 16 * 16;
   local_extent_ = std::max<std::uint64_t>(local_extent_, fr.local_base + f.local_bytes);  // allocated when used
