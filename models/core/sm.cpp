@@ -896,22 +896,29 @@ bool Sm::tick(sim::Cycle c) {
   for (std::size_t i = 0; i < ctas_.size(); ++i) {
     if (!ctas_[i] || !ctas_[i]->check) continue;
     ResidentCta& rc = *ctas_[i];
-    bool waiting_before = false;
-    for (std::size_t s : rc.slots) waiting_before = waiting_before || slots_[s].warp->state() == Warp::State::at_barrier;
-    rc.check = waiting_before;
-    rc.cta->check_barrier();
-    bool still_waiting = false;
+    // One pass over the CTA's warps (its slots): whether any waits at the barrier, whether all
+    // have finished with no access in flight.
+    bool waiting_before = false, finished = true;
     for (std::size_t s : rc.slots) {
-      const bool go = waiting_before && slots_[s].warp->state() == Warp::State::ready;
-      released = released || go;
-      if (go) touch(s);
-      still_waiting = still_waiting || slots_[s].warp->state() == Warp::State::at_barrier;
+      const Warp::State st = slots_[s].warp->state();
+      waiting_before = waiting_before || st == Warp::State::at_barrier;
+      finished = finished && st == Warp::State::done && slots_[s].loads == 0 && slots_[s].stores == 0;
     }
-    if (waiting_before && !still_waiting && !units_.empty())
-      for (auto& [route, unit] : units_) unit->barrier(rc.cta->linear_index(), false, *this);
-    bool done = rc.cta->done() && (!rc.companion || rc.companion->done());
-    for (std::size_t s : rc.slots) done = done && slots_[s].loads == 0 && slots_[s].stores == 0;
-    if (done) {
+    rc.check = waiting_before;
+    if (waiting_before) {  // a warp that waited is released (ready) or waits still: nothing retires
+      rc.cta->check_barrier();
+      bool still_waiting = false;
+      for (std::size_t s : rc.slots) {
+        const bool go = slots_[s].warp->state() == Warp::State::ready;
+        released = released || go;
+        if (go) touch(s);
+        still_waiting = still_waiting || slots_[s].warp->state() == Warp::State::at_barrier;
+      }
+      if (!still_waiting && !units_.empty())
+        for (auto& [route, unit] : units_) unit->barrier(rc.cta->linear_index(), false, *this);
+      continue;
+    }
+    if (finished && (!rc.companion || rc.companion->done())) {
       bool inflight = false;
       for (const auto& [t, p] : pending_) {
         for (std::size_t s : rc.slots) inflight = inflight || p.slot == s;

@@ -388,7 +388,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       lanes([&](unsigned l) { out[l] = (a[l] + add) & mask; });
       return true;
     }
-    case Op::ld: case Op::ldu: case Op::st: {  // [%r+off] to or from one register
+    case Op::ld: case Op::ldu: case Op::st: {  // one register from or to a named parameter or [%r+off]
       const bool is_load = in.op != Op::st;
       if (nops != 2) return false;
       const Operand& addr_op = in.ops[is_load ? 1 : 0];
