@@ -188,6 +188,13 @@ TEST(PtxSemantics, FloatAndConversions) {
       {"setp.ne.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 0},
       {"setp.neu.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(1), 0, 1},
       {"setp.nan.f32 %D, %A, %B;", 'f', 'p', f(1), f(kNaN), 0, 1},
+      {"setp.num.f32 %D, %A, %B;", 'f', 'p', f(1), f(kNaN), 0, 0},
+      {"setp.equ.f32 %D, %A, %B;", 'f', 'p', f(kNaN), f(kNaN), 0, 1},
+      {"setp.eq.f32 %D, %A, %B;", 'f', 'p', f(-0.0f), f(0.0f), 0, 1},  // signed zeros compare equal
+      {"setp.gtu.f32 %D, %A, %B;", 'f', 'p', f(1), f(2), 0, 0},
+      {"setp.ge.f64 %D, %A, %B;", 'g', 'p', d(2), d(2), 0, 1},
+      {"setp.lt.f64 %D, %A, %B;", 'g', 'p', d(std::nan("")), d(2), 0, 0},
+      {"setp.leu.f64 %D, %A, %B;", 'g', 'p', d(std::nan("")), d(2), 0, 1},
       {"min.f32 %D, %A, %B;", 'f', 'f', f(kNaN), f(2), 0, f(2)},   // NaN loses to a number
       {"div.rn.f32 %D, %A, %B;", 'f', 'f', f(1), f(3), 0, f(1.0f / 3.0f)},
       {"div.rz.f32 %D, %A, %B;", 'f', 'f', f(2), f(3), 0, f(0.66666663f)},

@@ -254,6 +254,9 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
     } else if (o.kind == OperandKind::imm) {
       const std::uint64_t v = o.bits & m;
       lanes([&](unsigned l) { out[l] = v; });
+    } else if (o.kind == OperandKind::special) {
+      const auto sp = static_cast<ptx::Special>(o.special);
+      lanes([&](unsigned l) { out[l] = special(sp, l) & m; });
     } else {
       lanes([&](unsigned l) { out[l] = read(fr, o, l, ty); });
     }
@@ -340,8 +343,37 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       else
         map3(t, [m](std::uint64_t x, std::uint64_t y, std::uint64_t z) { return (x * y + z) & m; });
       return true;
-    case Op::setp: {  // integers, one predicate, no combining
-      if (nops != 3 || in.boolop != BoolOp::none || flt(t) || !n) return false;
+    case Op::setp: {  // integers, f32 and f64; one predicate, no combining
+      if (nops != 3 || in.boolop != BoolOp::none || !n || t == Type::f16) return false;
+      if (flt(t)) {  // an ordered comparison is false with a NaN operand, an unordered one true
+        auto compare_as = [&](auto value) {
+          auto as = [&](bool on_nan, auto f) {
+            map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+              const auto u = value(x), v = value(y);
+              return u != u || v != v ? on_nan : f(u, v);
+            });
+            return true;
+          };
+          switch (in.cmp) {
+            case Cmp::eq: return as(false, std::equal_to<>{});
+            case Cmp::ne: return as(false, std::not_equal_to<>{});
+            case Cmp::lt: return as(false, std::less<>{});
+            case Cmp::le: return as(false, std::less_equal<>{});
+            case Cmp::gt: return as(false, std::greater<>{});
+            case Cmp::ge: return as(false, std::greater_equal<>{});
+            case Cmp::equ: return as(true, std::equal_to<>{});
+            case Cmp::neu: return as(true, std::not_equal_to<>{});
+            case Cmp::ltu: return as(true, std::less<>{});
+            case Cmp::leu: return as(true, std::less_equal<>{});
+            case Cmp::gtu: return as(true, std::greater<>{});
+            case Cmp::geu: return as(true, std::greater_equal<>{});
+            case Cmp::num: return as(false, [](auto, auto) { return true; });
+            case Cmp::nan: return as(true, [](auto, auto) { return false; });
+            default: return false;  // the general path names what is not defined
+          }
+        };
+        return t == Type::f64 ? compare_as([](std::uint64_t x) { return f64(x); }) : compare_as([](std::uint64_t x) { return f32(x); });
+      }
       Cmp cmp = in.cmp;
       if (!s) cmp = cmp == Cmp::lo ? Cmp::lt : cmp == Cmp::ls ? Cmp::le : cmp == Cmp::hi ? Cmp::gt : cmp == Cmp::hs ? Cmp::ge : cmp;
       auto compare_as = [&](auto key) {
