@@ -345,53 +345,46 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       return true;
     case Op::setp: {  // integers, f32 and f64; one predicate, no combining
       if (nops != 3 || in.boolop != BoolOp::none || !n || t == Type::f16) return false;
-      if (flt(t)) {  // an ordered comparison is false with a NaN operand, an unordered one true
-        auto compare_as = [&](auto value) {
-          auto as = [&](bool on_nan, auto f) {
-            map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
-              const auto u = value(x), v = value(y);
-              return u != u || v != v ? on_nan : f(u, v);
-            });
-            return true;
-          };
-          switch (in.cmp) {
-            case Cmp::eq: return as(false, std::equal_to<>{});
-            case Cmp::ne: return as(false, std::not_equal_to<>{});
-            case Cmp::lt: return as(false, std::less<>{});
-            case Cmp::le: return as(false, std::less_equal<>{});
-            case Cmp::gt: return as(false, std::greater<>{});
-            case Cmp::ge: return as(false, std::greater_equal<>{});
-            case Cmp::equ: return as(true, std::equal_to<>{});
-            case Cmp::neu: return as(true, std::not_equal_to<>{});
-            case Cmp::ltu: return as(true, std::less<>{});
-            case Cmp::leu: return as(true, std::less_equal<>{});
-            case Cmp::gtu: return as(true, std::greater<>{});
-            case Cmp::geu: return as(true, std::greater_equal<>{});
-            case Cmp::num: return as(false, [](auto, auto) { return true; });
-            case Cmp::nan: return as(true, [](auto, auto) { return false; });
-            default: return false;  // the general path names what is not defined
-          }
-        };
-        return t == Type::f64 ? compare_as([](std::uint64_t x) { return f64(x); }) : compare_as([](std::uint64_t x) { return f32(x); });
-      }
-      Cmp cmp = in.cmp;
-      if (!s) cmp = cmp == Cmp::lo ? Cmp::lt : cmp == Cmp::ls ? Cmp::le : cmp == Cmp::hi ? Cmp::gt : cmp == Cmp::hs ? Cmp::ge : cmp;
-      auto compare_as = [&](auto key) {
-        auto as = [&](auto f) {
-          map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t { return f(key(x), key(y)); });
-          return true;
-        };
-        switch (cmp) {
-          case Cmp::eq: return as(std::equal_to<>{});
-          case Cmp::ne: return as(std::not_equal_to<>{});
-          case Cmp::lt: return as(std::less<>{});
-          case Cmp::le: return as(std::less_equal<>{});
-          case Cmp::gt: return as(std::greater<>{});
-          case Cmp::ge: return as(std::greater_equal<>{});
+      // The relation of eq..ge as a functor for f (false: not one of them).
+      auto with_relation = [](Cmp c, auto f) {
+        switch (c) {
+          case Cmp::eq: return f(std::equal_to<>{});
+          case Cmp::ne: return f(std::not_equal_to<>{});
+          case Cmp::lt: return f(std::less<>{});
+          case Cmp::le: return f(std::less_equal<>{});
+          case Cmp::gt: return f(std::greater<>{});
+          case Cmp::ge: return f(std::greater_equal<>{});
           default: return false;  // the general path names what is not defined
         }
       };
-      return s ? compare_as(sx) : compare_as([](std::uint64_t v) { return v; });
+      auto compare_as = [&](Cmp c, bool on_nan, auto value) {
+        return with_relation(c, [&](auto rel) {
+          map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+            const auto u = value(x), v = value(y);
+            return u != u || v != v ? on_nan : rel(u, v);  // only a float is unequal to itself (NaN)
+          });
+          return true;
+        });
+      };
+      if (flt(t)) {  // an ordered comparison is false with a NaN operand, an unordered one true
+        auto as_float = [&](auto value) {
+          Cmp c = in.cmp;
+          if (c == Cmp::num || c == Cmp::nan) {
+            map2([&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
+              const auto u = value(x), v = value(y);
+              return (u != u || v != v) == (c == Cmp::nan);
+            });
+            return true;
+          }
+          const bool unordered = c >= Cmp::equ && c <= Cmp::geu;
+          if (unordered) c = static_cast<Cmp>(static_cast<int>(c) - static_cast<int>(Cmp::equ) + static_cast<int>(Cmp::eq));
+          return compare_as(c, unordered, value);
+        };
+        return t == Type::f64 ? as_float([](std::uint64_t x) { return f64(x); }) : as_float([](std::uint64_t x) { return f32(x); });
+      }
+      Cmp cmp = in.cmp;
+      if (!s) cmp = cmp == Cmp::lo ? Cmp::lt : cmp == Cmp::ls ? Cmp::le : cmp == Cmp::hi ? Cmp::gt : cmp == Cmp::hs ? Cmp::ge : cmp;
+      return s ? compare_as(cmp, false, sx) : compare_as(cmp, false, [](std::uint64_t v) { return v; });
     }
     case Op::selp: {
       if (nops != 4) return false;
