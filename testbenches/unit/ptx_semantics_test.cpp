@@ -176,6 +176,10 @@ TEST(PtxSemantics, Integer) {
       {"setp.ne.u32 %p1, %A, 0; selp.b32 %D, %B, %C, %p1;", 'r', 'r', 0, 7, 9, 9},
       {"mov.b64 %D, %A;", 'l', 'l', 0x123456789ull, 0, 0, 0x123456789ull},
       {"mov.u32 %D, 42;", 'r', 'r', 0, 0, 0, 42},
+      // Atomics on the input word itself: forms whose old value is the same for every thread.
+      {"atom.global.min.s32 %D, [%rd1], %B;", 'r', 'r', s32(-5), 3, 0, s32(-5)},
+      {"atom.global.cas.b32 %D, [%rd1], %B, %C;", 'r', 'r', 7, 8, 9, 7},
+      {"atom.global.max.u32 %D, [%rd1], %B;", 'r', 'r', 0xfffffff0u, 3, 0, 0xfffffff0u},
   };
   for (unsigned threads : {1u, 32u})
     for (const Row& r : rows) EXPECT_EQ(run(r, threads), r.expect) << r.op << " a=" << r.a << " b=" << r.b << ", " << threads << " threads";

@@ -92,6 +92,32 @@ std::uint64_t little_endian(const std::uint8_t* p, unsigned n) {
   }
 }
 
+// The value an atomic writes: its operation on the old value and the operands (c: cas's swap value).
+std::uint64_t atomic_result(const ptx::Instruction& in, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
+  const Type t = in.type;
+  if (flt(t)) {
+    if (in.mode != Mode::add && in.mode != Mode::exch && in.mode != Mode::min && in.mode != Mode::max)
+      throw std::invalid_argument("atomic on floats other than add, min, max, exch");
+    const double x = fv(old, t), y = fv(b, t);
+    return in.mode == Mode::add ? fb(x + y, t) : in.mode == Mode::exch ? b : fb(in.mode == Mode::min ? std::fmin(x, y) : std::fmax(x, y), t);
+  }
+  const unsigned w = tb(t);
+  const bool s = sgn(t);
+  switch (in.mode) {
+    case Mode::add: return zext(old + b, w);
+    case Mode::min: return s ? zext(static_cast<std::uint64_t>(std::min(sext(old, w), sext(b, w))), w) : std::min(zext(old, w), zext(b, w));
+    case Mode::max: return s ? zext(static_cast<std::uint64_t>(std::max(sext(old, w), sext(b, w))), w) : std::max(zext(old, w), zext(b, w));
+    case Mode::exch: return b;
+    case Mode::cas: return zext(old, w) == zext(b, w) ? c : old;
+    case Mode::and_: return old & b;
+    case Mode::or_: return old | b;
+    case Mode::xor_: return old ^ b;
+    case Mode::inc: return zext(old, w) >= zext(b, w) ? 0 : zext(old + 1, w);
+    case Mode::dec: return (zext(old, w) == 0 || zext(old, w) > zext(b, w)) ? b : zext(old - 1, w);
+    default: throw std::invalid_argument("atomic without an operation");
+  }
+}
+
 std::uint64_t mulhi(std::uint64_t a, std::uint64_t b, unsigned n, bool s) {
   if (n < 64) {
     if (s) return zext(static_cast<std::uint64_t>((sext(a, n) * sext(b, n)) >> n), n);
@@ -462,19 +488,50 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       std::uint64_t* addresses = step.addresses.data() + first;
       std::uint8_t* const shared_bytes = cta_.shared.data();
       const std::uint64_t shared_size = shared ? cta_.shared.size() : 0;
+      mem::BackingStore* const global = in.space == Space::global ? cta_.ctx.memory : nullptr;
       lanes([&](unsigned l) {
         const std::uint64_t addr = (base[l] + offset) & wrap;
         *addresses++ = addr;
         const bool in_shared = addr + size <= shared_size;  // else load/store resolve it, or name the error
         if (!is_load) {
           if (in_shared) std::memcpy(shared_bytes + addr, &b[l], size);
+          else if (global) global->write(addr, &b[l], size);
           else store(fr, in.space, addr, l, &b[l], size);
           return;
         }
         std::uint64_t v = 0;
         if (in_shared) v = little_endian(shared_bytes + addr, size);
+        else if (global) global->read(addr, &v, size);
         else load(fr, in.space, addr, l, &v, size);
         out[l] = s ? static_cast<std::uint64_t>(sext(v, n)) : v;
+      });
+      return true;
+    }
+    case Op::atom: case Op::red: {  // global, at [%r+off]: read-modify-write lane after lane
+      const bool has_dst = in.op == Op::atom;
+      const Operand& addr_op = in.ops.at(has_dst ? 1 : 0);
+      const std::size_t b_at = has_dst ? 2 : 1;
+      if (in.space != Space::global || addr_op.kind != OperandKind::address || !addr_op.based || addr_op.global_symbol)
+        return false;
+      gather(b_at, t, b);
+      if (in.mode == Mode::cas) gather(b_at + 1, t, c);
+      std::uint64_t* out = has_dst ? dest(in.ops[0]) : nullptr;
+      const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
+      const auto offset = static_cast<std::uint64_t>(addr_op.offset);
+      const std::uint64_t wrap = addr_op.narrow ? 0xffffffffull : ~0ull;
+      const unsigned size = n / 8;
+      const std::size_t first = step.addresses.size();
+      step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
+      std::uint64_t* addresses = step.addresses.data() + first;
+      mem::BackingStore& memory = *cta_.ctx.memory;
+      lanes([&](unsigned l) {
+        const std::uint64_t addr = (base[l] + offset) & wrap;
+        *addresses++ = addr;
+        std::uint64_t old = 0;
+        memory.read(addr, &old, size);
+        const std::uint64_t nv = atomic_result(in, old, b[l], in.mode == Mode::cas ? c[l] : 0);
+        memory.write(addr, &nv, size);  // each lane in lane order: contention serialises
+        if (out) out[l] = zext(old, n);
       });
       return true;
     }
@@ -723,29 +780,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
         const std::uint64_t c = in.mode == Mode::cas ? src(has_dst ? 3 : 2, l, t) : 0;
         std::uint64_t old = 0;
         load(fr, space, addr, l, &old, n);
-        std::uint64_t nv;
-        if (flt(t)) {
-          if (in.mode != Mode::add && in.mode != Mode::exch && in.mode != Mode::min && in.mode != Mode::max)
-            throw std::invalid_argument("atomic on floats other than add, min, max, exch");
-          const double x = fv(old, t), y = fv(b, t);
-          nv = in.mode == Mode::add ? fb(x + y, t) : in.mode == Mode::exch ? b : fb(in.mode == Mode::min ? std::fmin(x, y) : std::fmax(x, y), t);
-        } else {
-          const unsigned w = tb(t);
-          const bool s = sgn(t);
-          switch (in.mode) {
-            case Mode::add: nv = zext(old + b, w); break;
-            case Mode::min: nv = s ? zext(static_cast<std::uint64_t>(std::min(sext(old, w), sext(b, w))), w) : std::min(zext(old, w), zext(b, w)); break;
-            case Mode::max: nv = s ? zext(static_cast<std::uint64_t>(std::max(sext(old, w), sext(b, w))), w) : std::max(zext(old, w), zext(b, w)); break;
-            case Mode::exch: nv = b; break;
-            case Mode::cas: nv = zext(old, w) == zext(b, w) ? c : old; break;
-            case Mode::and_: nv = old & b; break;
-            case Mode::or_: nv = old | b; break;
-            case Mode::xor_: nv = old ^ b; break;
-            case Mode::inc: nv = zext(old, w) >= zext(b, w) ? 0 : zext(old + 1, w); break;
-            case Mode::dec: nv = (zext(old, w) == 0 || zext(old, w) > zext(b, w)) ? b : zext(old - 1, w); break;
-            default: throw std::invalid_argument("atomic without an operation");
-          }
-        }
+        const std::uint64_t nv = atomic_result(in, old, b, c);
         store(fr, space, addr, l, &nv, n);  // each lane in lane order: contention serialises
         if (has_dst) write(in.ops[0], l, zext(old, tb(t)));
       });
