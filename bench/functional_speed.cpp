@@ -26,7 +26,7 @@ int sc_main(int, char**) {
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("matmul %dx%d: %llu warp instructions in %.3f s: %.2f M warp instructions/s, %.1f M thread instructions/s\n",
               n, n, static_cast<unsigned long long>(st.warp_instructions), s, st.warp_instructions / s / 1e6,
-              st.warp_instructions * 32 / s / 1e6);
+              st.thread_instructions / s / 1e6);
   const auto red = d.load_module(dir + "reduce.ptx");
   const int count = 1 << 20;
   const auto pin = d.malloc(count * 4), pout = d.malloc(4);
@@ -35,7 +35,8 @@ int sc_main(int, char**) {
   t0 = std::chrono::steady_clock::now();
   st = d.launch(d.kernel(red, "reduce"), Dim3{count / 256}, Dim3{256}, Args() << pin << pout << count);
   s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("reduce %d: %llu warp instructions in %.3f s: %.2f M warp instructions/s\n", count,
-              static_cast<unsigned long long>(st.warp_instructions), s, st.warp_instructions / s / 1e6);
+  std::printf("reduce %d: %llu warp instructions in %.3f s: %.2f M warp instructions/s, %.1f M thread instructions/s\n",
+              count, static_cast<unsigned long long>(st.warp_instructions), s, st.warp_instructions / s / 1e6,
+              st.thread_instructions / s / 1e6);
   return 0;
 }
