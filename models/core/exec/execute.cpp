@@ -80,6 +80,16 @@ bool plain_f32(const ptx::Instruction& in) {
   return in.type == Type::f32 && !in.ftz && !in.sat && (in.round == Round::none || in.round == Round::rn);
 }
 
+// Calls f(lane) for each lane set in `active`, in lane order; a full warp as a loop of fixed count.
+template <class F>
+inline __attribute__((always_inline)) void for_lanes(std::uint32_t active, F&& f) {
+  if (active == ~0u) {
+    for (unsigned l = 0; l < 32; ++l) f(l);
+  } else {
+    for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
+  }
+}
+
 // n (1, 2, 4 or 8) little-endian bytes as a value, without a call to memcpy for the variable size.
 std::uint64_t little_endian(const std::uint8_t* p, unsigned n) {
   std::uint32_t w;
@@ -262,13 +272,7 @@ std::uint64_t convert(const ptx::Instruction& in, std::uint64_t v) {
 bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
   const Type t = in.type;
   const std::size_t nops = in.ops.size();
-  auto lanes = [active](auto f) __attribute__((always_inline)) {
-    if (active == ~0u) {
-      for (unsigned l = 0; l < 32; ++l) f(l);
-    } else {
-      for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
-    }
-  };
+  auto lanes = [active](auto f) __attribute__((always_inline)) { for_lanes(active, f); };
   // Operand i read as type ty for every active lane, into out[lane].
   auto gather = [&](std::size_t i, Type ty, std::uint64_t* out) __attribute__((always_inline)) {
     const Operand& o = in.ops.at(i);
@@ -297,6 +301,16 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
     w.reg = d.reg;
     w.mask = active;
     return w.value;
+  };
+  // The address [%r+off] names for every active lane, into at[lane] and, in lane order, the step's.
+  auto address = [&](const Operand& o, std::uint64_t* at) {
+    const std::uint64_t* base = &fr.regs[o.reg * 32];
+    const auto offset = static_cast<std::uint64_t>(o.offset);
+    const std::uint64_t wrap = o.narrow ? 0xffffffffull : ~0ull;  // 32-bit address arithmetic wraps
+    const std::size_t first = step.addresses.size();
+    step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
+    std::uint64_t* listed = step.addresses.data() + first;
+    lanes([&](unsigned l) { *listed++ = at[l] = (base[l] + offset) & wrap; });
   };
   if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector) return false;
   const unsigned n = tb(t);
@@ -445,53 +459,36 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       const Operand& addr_op = in.ops[is_load ? 1 : 0];
       const Operand& val_op = in.ops[is_load ? 0 : 1];
       const unsigned size = n / 8;
-      if (in.space == Space::param) {  // a named parameter: the kernel's (one for all lanes), a function's or a call site's
-        if (in.vec != 1 || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)) ||
-            addr_op.kind != OperandKind::address || addr_op.based || addr_op.global_symbol || fr.f->symbols.empty())
+      if (in.space == Space::param) {  // a named parameter: the kernel's, a function's or a call site's
+        if (in.vec != 1 || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
           return false;
-        const ptx::Variable& v = fr.f->symbols.at(addr_op.symbol);
-        const std::uint64_t off = v.offset + static_cast<std::uint64_t>(addr_op.offset);
-        const bool kernel_param = v.argument && fr.f->kernel;
-        std::uint8_t* const at = kernel_param ? nullptr : v.argument ? fr.args.data() : fr.call_params.data();
-        const std::uint64_t stride = v.argument ? fr.f->param_bytes : fr.f->call_param_bytes;
-        if ((kernel_param && !is_load) || (!kernel_param && off + size > stride)) return false;  // param() names the error
+        const ParamPlace place = param_place(fr, addr_op, size);
         step.addresses.resize(step.addresses.size() + static_cast<unsigned>(__builtin_popcount(active)), 0);
         if (!is_load) {
           gather(1, t, b);
-          lanes([&](unsigned l) { std::memcpy(at + l * stride + off, &b[l], size); });
+          lanes([&](unsigned l) { std::memcpy(place.lane0 + l * place.stride, &b[l], size); });
           return true;
         }
-        auto value = [&](const std::uint8_t* p) {
-          const std::uint64_t x = little_endian(p, size);
-          return s ? static_cast<std::uint64_t>(sext(x, n)) : x;
-        };
         std::uint64_t* out = dest(val_op);
-        if (kernel_param) {
-          const std::uint64_t x = value(param(fr, addr_op, 0, size));
-          lanes([&](unsigned l) { out[l] = x; });
-        } else {
-          lanes([&](unsigned l) { out[l] = value(at + l * stride + off); });
-        }
+        lanes([&](unsigned l) {
+          const std::uint64_t v = little_endian(place.lane0 + l * place.stride, size);
+          out[l] = s ? static_cast<std::uint64_t>(sext(v, n)) : v;
+        });
         return true;
       }
       if (in.vec != 1 || addr_op.kind != OperandKind::address || !addr_op.based || addr_op.global_symbol ||
           !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
         return false;
-      const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
-      const auto offset = static_cast<std::uint64_t>(addr_op.offset);
-      const std::uint64_t wrap = addr_op.narrow ? 0xffffffffull : ~0ull;
       const bool shared = in.space == Space::shared;
       if (!is_load) gather(1, t, b);
       std::uint64_t* out = is_load ? dest(val_op) : nullptr;
-      const std::size_t first = step.addresses.size();
-      step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
-      std::uint64_t* addresses = step.addresses.data() + first;
+      std::uint64_t at[32];
+      address(addr_op, at);
       std::uint8_t* const shared_bytes = cta_.shared.data();
       const std::uint64_t shared_size = shared ? cta_.shared.size() : 0;
       mem::BackingStore* const global = in.space == Space::global ? cta_.ctx.memory : nullptr;
       lanes([&](unsigned l) {
-        const std::uint64_t addr = (base[l] + offset) & wrap;
-        *addresses++ = addr;
+        const std::uint64_t addr = at[l];
         const bool in_shared = addr + size <= shared_size;  // else load/store resolve it, or name the error
         if (!is_load) {
           if (in_shared) std::memcpy(shared_bytes + addr, &b[l], size);
@@ -516,17 +513,12 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       gather(b_at, t, b);
       if (in.mode == Mode::cas) gather(b_at + 1, t, c);
       std::uint64_t* out = has_dst ? dest(in.ops[0]) : nullptr;
-      const std::uint64_t* base = &fr.regs[addr_op.reg * 32];
-      const auto offset = static_cast<std::uint64_t>(addr_op.offset);
-      const std::uint64_t wrap = addr_op.narrow ? 0xffffffffull : ~0ull;
+      std::uint64_t at[32];
+      address(addr_op, at);
       const unsigned size = n / 8;
-      const std::size_t first = step.addresses.size();
-      step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
-      std::uint64_t* addresses = step.addresses.data() + first;
       mem::BackingStore& memory = *cta_.ctx.memory;
       lanes([&](unsigned l) {
-        const std::uint64_t addr = (base[l] + offset) & wrap;
-        *addresses++ = addr;
+        const std::uint64_t addr = at[l];
         std::uint64_t old = 0;
         memory.read(addr, &old, size);
         const std::uint64_t nv = atomic_result(in, old, b[l], in.mode == Mode::cas ? c[l] : 0);
@@ -540,6 +532,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
 }
 
 void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step) {
+  if (warp_wide(fr, in, active, step)) return;  // before the general path's set-up
   const Type t = in.type;
   // The last destination written: most instructions write one register lane after lane.
   std::size_t last = ~std::size_t{0};
@@ -593,10 +586,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
     if (!so.general) return so.imm;
     return read(fr, in.ops[i], lane, ty);
   };
-  auto each = [&](auto f) {
-    for (std::uint32_t m = active; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
-  };
-  if (warp_wide(fr, in, active, step)) return;
+  auto each = [&](auto f) { for_lanes(active, f); };
   const std::size_t nops = in.ops.size();
 
   switch (in.op) {

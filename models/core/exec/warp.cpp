@@ -215,25 +215,24 @@ std::uint8_t* Warp::bytes(Frame&, Space& space, std::uint64_t& addr, unsigned la
 // A .param variable's bytes for one lane: the kernel's launch parameters, a device function's
 // parameters and returns, or the caller's call-site parameters.
 std::uint8_t* Warp::param(Frame& fr, const Operand& o, unsigned lane, unsigned n, std::uint64_t extra) {
+  const ParamPlace at = param_place(fr, o, n, extra);
+  return at.lane0 + lane * at.stride;
+}
+
+// Where a .param access's bytes are for lane 0, and how far apart the lanes' are (0: the kernel's
+// parameters, one copy for every lane); the errors name a bad operand or an access out of range.
+Warp::ParamPlace Warp::param_place(Frame& fr, const Operand& o, unsigned n, std::uint64_t extra) {
   if (o.kind != OperandKind::address || o.based || o.global_symbol || fr.f->symbols.empty())
     throw Error(where() + ": .param accesses must name a parameter");
   const auto& v = fr.f->symbols.at(o.symbol);
   const std::uint64_t off = v.offset + static_cast<std::uint64_t>(o.offset) + extra;
-  std::uint8_t* base;
-  std::uint64_t size;
   if (v.argument && fr.f->kernel) {
     if (off + n > cta_.params.size()) throw Error(where() + ": read past the kernel's parameters");
-    return const_cast<std::uint8_t*>(cta_.params.data()) + off;
+    return {const_cast<std::uint8_t*>(cta_.params.data()) + off, 0};
   }
-  if (v.argument) {
-    base = &fr.args[lane * fr.f->param_bytes];
-    size = fr.f->param_bytes;
-  } else {
-    base = &fr.call_params[lane * fr.f->call_param_bytes];
-    size = fr.f->call_param_bytes;
-  }
-  if (off + n > size) throw Error(where() + ": parameter access out of range");
-  return base + off;
+  const std::uint64_t stride = v.argument ? fr.f->param_bytes : fr.f->call_param_bytes;
+  if (off + n > stride) throw Error(where() + ": parameter access out of range");
+  return {(v.argument ? fr.args.data() : fr.call_params.data()) + off, stride};
 }
 
 void Warp::load(Frame& fr, Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n) {

@@ -140,6 +140,11 @@ class Warp {
   void store(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, const void* in, unsigned n);
   std::uint8_t* bytes(Frame& fr, ptx::Space& space, std::uint64_t& addr, unsigned lane, unsigned n);
   std::uint8_t* param(Frame& fr, const ptx::Operand& o, unsigned lane, unsigned n, std::uint64_t extra = 0);  // `extra` bytes on
+  struct ParamPlace {
+    std::uint8_t* lane0;
+    std::uint64_t stride;  // bytes from one lane's to the next's
+  };
+  ParamPlace param_place(Frame& fr, const ptx::Operand& o, unsigned n, std::uint64_t extra = 0);
   void execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
   bool warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active, Step& step);
   void call(Frame& fr, const ptx::Instruction& in, std::uint32_t active);
