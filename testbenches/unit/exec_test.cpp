@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 #include "models/runtime/device.h"
@@ -341,6 +342,95 @@ TEST(Exec, ThirtyTwoBitAddressesWrap) {
   const auto out = d.malloc(4);
   d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{1}, Args() << out);
   EXPECT_EQ(download<unsigned>(d, out, 1)[0], 77u);
+}
+
+// Registers are kept in rows by width (32-bit lanes for 32 bits or fewer, 64-bit lanes for 64):
+// declarations of every width interleaved, in the kernel and in a device function called twice
+// (the second call reuses the first one's frame) with another mix, each value read back whole.
+TEST(Exec, RegistersOfEveryWidthKeepTheirValues) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .func (.param .b64 mix_ret) mix(.param .b64 mix_param_0, .param .b32 mix_param_1)
+{
+  .reg .b64 %rd<3>;
+  .reg .pred %p<2>;
+  .reg .b16 %rs<2>;
+  .reg .f64 %fd<2>;
+  .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [mix_param_0];
+  ld.param.u32 %r1, [mix_param_1];
+  setp.ne.s32 %p1, %r1, 0;
+  mov.u16 %rs1, -2;
+  cvt.rn.f64.u32 %fd1, %r1;
+  cvt.rzi.u64.f64 %rd2, %fd1;
+  @%p1 add.s64 %rd1, %rd1, %rd2;
+  cvt.u64.u16 %rd2, %rs1;
+  add.s64 %rd1, %rd1, %rd2;
+  st.param.b64 [mix_ret], %rd1;
+  ret;
+}
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<2>;
+  .reg .b16 %rs<2>;
+  .reg .f64 %fd<2>;
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 40;
+  add.s64 %rd1, %rd1, %rd2;
+  cvt.u64.u32 %rd3, %r1;
+  shl.b64 %rd3, %rd3, 33;
+  or.b64 %rd3, %rd3, 5;
+  not.b32 %r2, %r1;
+  cvt.u16.u32 %rs1, %r2;
+  cvt.rn.f64.u32 %fd1, %r1;
+  add.f64 %fd1, %fd1, 0d3FE0000000000000;
+  cvt.rn.f32.u32 %f1, %r1;
+  setp.lt.u32 %p1, %r1, 7;
+  selp.b32 %r3, 1, 0, %p1;
+  { .param .b64 a0; .param .b32 a1; .param .b64 r0;
+    st.param.b64 [a0], %rd3;
+    st.param.b32 [a1], %r1;
+    call.uni (r0), mix, (a0, a1);
+    ld.param.b64 %rd4, [r0]; }
+  { .param .b64 a0; .param .b32 a1; .param .b64 r0;
+    st.param.b64 [a0], %rd4;
+    st.param.b32 [a1], 0;
+    call.uni (r0), mix, (a0, a1);
+    ld.param.b64 %rd5, [r0]; }
+  st.global.u64 [%rd1], %rd3;
+  st.global.u32 [%rd1+8], %r2;
+  st.global.u16 [%rd1+12], %rs1;
+  st.global.u32 [%rd1+16], %r3;
+  st.global.f32 [%rd1+20], %f1;
+  st.global.f64 [%rd1+24], %fd1;
+  st.global.u64 [%rd1+32], %rd5;
+  ret;
+}
+)", "widths.ptx");
+  const auto out = d.malloc(32 * 40);
+  d.launch(d.kernel(mod, "k"), Dim3{1}, Dim3{32}, Args() << out);
+  const auto bytes = download<std::uint8_t>(d, out, 32 * 40);
+  for (unsigned t = 0; t < 32; ++t) {
+    const std::uint8_t* p = bytes.data() + t * 40;
+    auto at = [p](unsigned off, auto v) { std::memcpy(&v, p + off, sizeof v); return v; };
+    const std::uint64_t wide = (std::uint64_t{t} << 33) | 5;
+    EXPECT_EQ(at(0, std::uint64_t{}), wide) << t;
+    EXPECT_EQ(at(8, std::uint32_t{}), ~t) << t;
+    EXPECT_EQ(at(12, std::uint16_t{}), static_cast<std::uint16_t>(~t)) << t;
+    EXPECT_EQ(at(16, std::uint32_t{}), t < 7 ? 1u : 0u) << t;
+    EXPECT_EQ(at(20, float{}), static_cast<float>(t)) << t;
+    EXPECT_EQ(at(24, double{}), t + 0.5) << t;
+    EXPECT_EQ(at(32, std::uint64_t{}), wide + t + 2 * 0xfffeull) << t;  // + tid once, + 0xfffe twice
+  }
 }
 
 // nvcc at -O0 keeps a device function's static __shared__ in the function: one variable per CTA,

@@ -278,9 +278,8 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
     const Operand& o = in.ops.at(i);
     const std::uint64_t m = low_bits(tb(ty) ? tb(ty) : 64);
     if (o.kind == OperandKind::reg) {
-      const std::uint64_t* r = &fr.regs[o.reg * 32];
       const std::uint64_t flip = o.negated ? 1 : 0;
-      lanes([&](unsigned l) { out[l] = (r[l] ^ flip) & m; });
+      fr.with_row(o.reg, [&](const auto* r) { lanes([&](unsigned l) { out[l] = (r[l] ^ flip) & m; }); });
     } else if (o.kind == OperandKind::imm) {
       const std::uint64_t v = o.bits & m;
       lanes([&](unsigned l) { out[l] = v; });
@@ -304,13 +303,12 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
   };
   // The address [%r+off] names for every active lane, into at[lane] and, in lane order, the step's.
   auto address = [&](const Operand& o, std::uint64_t* at) {
-    const std::uint64_t* base = &fr.regs[o.reg * 32];
     const auto offset = static_cast<std::uint64_t>(o.offset);
     const std::uint64_t wrap = o.narrow ? 0xffffffffull : ~0ull;  // 32-bit address arithmetic wraps
     const std::size_t first = step.addresses.size();
     step.addresses.resize(first + static_cast<unsigned>(__builtin_popcount(active)));
     std::uint64_t* listed = step.addresses.data() + first;
-    lanes([&](unsigned l) { *listed++ = at[l] = (base[l] + offset) & wrap; });
+    fr.with_row(o.reg, [&](const auto* base) { lanes([&](unsigned l) { *listed++ = at[l] = (base[l] + offset) & wrap; }); });
   };
   if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector) return false;
   const unsigned n = tb(t);
@@ -487,6 +485,27 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       std::uint8_t* const shared_bytes = cta_.shared.data();
       const std::uint64_t shared_size = shared ? cta_.shared.size() : 0;
       mem::BackingStore* const global = in.space == Space::global ? cta_.ctx.memory : nullptr;
+      if (shared && (size == 4 || size == 8)) {  // every lane inside the CTA's bytes: one loop of word copies
+        bool inside = true;
+        lanes([&](unsigned l) { inside &= at[l] + size <= shared_size; });
+        auto words = [&](auto word) {
+          using W = decltype(word);
+          if (is_load) {
+            lanes([&](unsigned l) {
+              W v;
+              std::memcpy(&v, shared_bytes + at[l], sizeof v);
+              out[l] = s ? static_cast<std::uint64_t>(sext(v, n)) : v;
+            });
+          } else {
+            lanes([&](unsigned l) {
+              const auto v = static_cast<W>(b[l]);
+              std::memcpy(shared_bytes + at[l], &v, sizeof v);
+            });
+          }
+          return true;
+        };
+        if (inside) return size == 4 ? words(std::uint32_t{}) : words(std::uint64_t{});
+      }
       lanes([&](unsigned l) {
         const std::uint64_t addr = at[l];
         const bool in_shared = addr + size <= shared_size;  // else load/store resolve it, or name the error
@@ -555,7 +574,8 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
   // Operands read lane after lane: a register's or an immediate's read without deciding its kind
   // again for every lane (the executor's most frequent work); others through read().
   struct Source {
-    const std::uint64_t* reg = nullptr;
+    const std::uint64_t* reg = nullptr;  // a 64-bit register's row, or
+    const std::uint32_t* reg32 = nullptr;  // a narrow one's
     std::uint64_t imm = 0, mask = 0, flip = 0;
     Type type = Type::none;
     bool general = true, built = false;
@@ -570,7 +590,10 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
     so.mask = low_bits(n);
     so.general = false;
     if (o.kind == OperandKind::reg) {
-      so.reg = &fr.regs[o.reg * 32];
+      fr.with_row(o.reg, [&so](auto* r) {
+        if constexpr (sizeof *r == 8) so.reg = r;
+        else so.reg32 = r;
+      });
       so.flip = o.negated ? 1 : 0;
     } else if (o.kind == OperandKind::imm) {
       so.imm = zext(o.bits, n);
@@ -583,6 +606,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
     Source& so = sources[i];
     if (!so.built || so.type != ty) build(so, i, ty);
     if (so.reg) return (so.reg[lane] ^ so.flip) & so.mask;
+    if (so.reg32) return (so.reg32[lane] ^ so.flip) & so.mask;
     if (!so.general) return so.imm;
     return read(fr, in.ops[i], lane, ty);
   };
@@ -608,7 +632,7 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
           const unsigned part = tb(t) / static_cast<unsigned>(in.ops[1].regs.size());
           std::uint64_t v = 0;
           for (std::size_t k = 0; k < in.ops[1].regs.size(); ++k)
-            v |= zext(fr.regs[in.ops[1].regs[k] * 32 + l], part) << (k * part);
+            v |= zext(fr.reg(in.ops[1].regs[k], l), part) << (k * part);
           write(in.ops[0], l, v);
         });
       } else {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "models/core/exec/cfg.h"
 #include "models/core/exec/values.h"
@@ -28,16 +29,21 @@ Cta::Cta(LaunchContext& c, const ptx::Function& k, Dim3 g, Dim3 b, Dim3 id, cons
          std::uint32_t dynamic_shared)
     : ctx(c), kernel(k), grid(g), block(b), ctaid(id), params(p),
       shared((c.module->shared_bytes + 15) / 16 * 16 + k.shared_bytes + dynamic_shared, 0),
-      kernel_rpc(c.reconvergence(k)) {
+      kernel_layout(c.layout(k)) {
   const auto threads = static_cast<std::uint32_t>(b.count());
   for (std::uint32_t t = 0, w = 0; t < threads; t += 32, ++w)
     warps_.push_back(std::make_unique<Warp>(*this, w, t, std::min(32u, threads - t)));
 }
 
-const std::vector<std::uint32_t>& LaunchContext::reconvergence(const ptx::Function& f) {
-  auto it = reconvergence_cache.find(&f);
-  if (it == reconvergence_cache.end()) it = reconvergence_cache.emplace(&f, reconvergence_points(f)).first;
-  return it->second;
+const FunctionLayout& LaunchContext::layout(const ptx::Function& f) {
+  auto [it, added] = layouts.try_emplace(&f);
+  FunctionLayout& l = it->second;
+  if (added) {
+    l.reconvergence = reconvergence_points(f);
+    for (const auto& r : f.registers)
+      l.row.push_back(ptx::type_bits(r.type) == 64 ? l.wide_rows++ << 1 | 1 : l.narrow_rows++ << 1);
+  }
+  return l;
 }
 
 bool Cta::done() const {
@@ -58,7 +64,6 @@ void Cta::check_barrier() {
 Warp::Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads)
     : cta_(cta), index_(index), first_thread_(first_thread), threads_(threads), local_(32) {
   Frame f = make_frame(cta.kernel);
-  f.rpc = &cta.kernel_rpc;
   f.stack.push_back({0, ~0u, threads == 32 ? ~0u : (1u << threads) - 1});
   frames_.push_back(std::move(f));
 }
@@ -73,8 +78,9 @@ Warp::Frame Warp::make_frame(const ptx::Function& f) {
     fr.call = nullptr;
   }
   fr.f = &f;
-  fr.rpc = nullptr;
-  fr.regs.assign(f.registers.size() * 32, 0);
+  fr.layout = &cta_.ctx.layout(f);
+  fr.narrow.assign(fr.layout->narrow_rows * 32, 0);
+  fr.wide.assign(fr.layout->wide_rows * 32, 0);
   fr.args.assign(f.param_bytes * 32, 0);
   fr.call_params.assign(f.call_param_bytes * 32, 0);
   fr.local_base = frames_.empty() ? 0 : frames_.back().local_base + frames_.back().f->local_bytes;
@@ -143,7 +149,7 @@ std::uint64_t Warp::read(const Frame& fr, const Operand& o, unsigned lane, Type 
   const unsigned n = ptx::type_bits(t) ? ptx::type_bits(t) : 64;
   switch (o.kind) {
     case OperandKind::reg: {
-      std::uint64_t v = fr.regs[o.reg * 32 + lane];
+      std::uint64_t v = fr.reg(o.reg, lane);
       if (o.negated) v ^= 1;
       return zext(v, n);
     }
@@ -164,7 +170,7 @@ std::uint64_t Warp::address_of(const Frame& fr, const Operand& o, unsigned lane,
   if (o.kind == OperandKind::address && o.based) {
     // [%r+off] with a 32-bit register is 32-bit address arithmetic: it wraps as the hardware's does
     // (nvcc forms shared addresses as base - k + off, the base below k).
-    const std::uint64_t sum = fr.regs[o.reg * 32 + lane] + a;
+    const std::uint64_t sum = fr.reg(o.reg, lane) + a;
     return o.narrow ? sum & 0xffffffffull : sum;  // decided when parsed: no look-up per lane
   }
   if (o.global_symbol) {
@@ -265,7 +271,7 @@ void Warp::branch(Frame& fr, std::uint32_t pc, const ptx::Instruction& in, std::
     top.pc = pc + 1;
     return;
   }
-  const std::uint32_t rpc = (*fr.rpc)[pc];
+  const std::uint32_t rpc = fr.layout->reconvergence[pc];
   top.pc = rpc;
   fr.stack.push_back({pc + 1, rpc, not_taken});
   fr.stack.push_back({target, rpc, taken});
@@ -336,10 +342,12 @@ void Warp::issue(Step& step) {
     std::uint32_t active = top.mask;
     if (in.guarded) {
       // Each lane's guard bit (negated if asked) at its place, one branch-free pass over the warp.
-      const std::uint64_t* p = &fr.regs[in.guard * 32];
       const std::uint32_t flip = in.guard_negated ? 1 : 0;
-      std::uint32_t g = 0;
-      for (unsigned l = 0; l < 32; ++l) g |= ((static_cast<std::uint32_t>(p[l]) & 1) ^ flip) << l;
+      std::uint32_t g = fr.with_row(in.guard, [flip](const auto* p) {
+        std::uint32_t bits = 0;
+        for (unsigned l = 0; l < 32; ++l) bits |= ((static_cast<std::uint32_t>(p[l]) & 1) ^ flip) << l;
+        return bits;
+      });
       g &= active;
       if (in.op == Op::bra || in.op == Op::ret || in.op == Op::exit) {
         step.inst = &in;
@@ -377,17 +385,18 @@ void Warp::complete(const Step& s) {
   // Writes go to the frame the instruction ran in; a call pushes a frame after its writes.
   Frame& fr = frames_.size() > 1 && s.inst && s.inst->op == Op::call ? frames_[frames_.size() - 2] : frames_.back();
   for (const auto& w : s.writes) {
-    if (std::size_t{w.reg} * 32 >= fr.regs.size())  // the frame it was meant for has returned
+    if (w.reg >= fr.layout->row.size())  // the frame it was meant for has returned
       throw std::logic_error(where() + ": a write-back to register " + std::to_string(w.reg) + " outlived its function's frame");
-    std::uint64_t* regs = &fr.regs[w.reg * 32];
-    if (w.mask == ~0u) {
-      std::memcpy(regs, w.value, sizeof w.value);
-      continue;
-    }
-    for (std::uint32_t m = w.mask; m; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
-      regs[l] = w.value[l];
-    }
+    fr.with_row(w.reg, [&w](auto* regs) {  // a narrow row keeps the value's low 32 bits
+      using Lane = std::remove_pointer_t<decltype(regs)>;
+      if (w.mask == ~0u)
+        for (unsigned l = 0; l < 32; ++l) regs[l] = static_cast<Lane>(w.value[l]);
+      else
+        for (std::uint32_t m = w.mask; m; m &= m - 1) {
+          const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+          regs[l] = static_cast<Lane>(w.value[l]);
+        }
+    });
   }
 }
 
@@ -403,7 +412,6 @@ void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
   fr.stack.back().pc--;  // the caller resumes after the call once the callee returns
   Frame f = make_frame(callee);
   f.call = &in;
-  f.rpc = &cta_.ctx.reconvergence(callee);
   f.stack.push_back({0, static_cast<std::uint32_t>(callee.code.size()), active});
   for (std::size_t a = 0; a < callee.params.size(); ++a) {
     const auto& p = callee.params[a];

@@ -30,6 +30,15 @@ constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;
 constexpr std::uint64_t kLocalWindow = 0x7e0000000000ull;
 constexpr std::uint64_t kWindowSize = 0x10000000000ull;
 
+// What a launch works out once for each function it runs: the reconvergence points of its
+// branches, and where each register is kept — a register of 32 bits or fewer in a row of 32-bit
+// lanes, a 64-bit one in a row of 64-bit lanes (half the bytes a resident warp holds and touches).
+struct FunctionLayout {
+  std::vector<std::uint32_t> reconvergence;  // per pc: where a branch there reconverges
+  std::vector<std::uint32_t> row;            // per register: its row's index << 1, | 1 for a 64-bit row
+  std::uint32_t narrow_rows = 0, wide_rows = 0;
+};
+
 // What a launch shares: the module, its variables' device addresses, device memory, printf.
 struct LaunchContext {
   const ptx::Module* module = nullptr;
@@ -56,9 +65,9 @@ struct LaunchContext {
   // parameters and thread indices — nothing the kernel writes.
   const ptx::Function* companion = nullptr;
 
-  // The reconvergence points of a function the launch runs, computed once for all its CTAs.
-  const std::vector<std::uint32_t>& reconvergence(const ptx::Function& f);
-  std::map<const ptx::Function*, std::vector<std::uint32_t>> reconvergence_cache;
+  // A function's layout, computed once for all the launch's CTAs.
+  const FunctionLayout& layout(const ptx::Function& f);
+  std::map<const ptx::Function*, FunctionLayout> layouts;
 };
 
 class Cta;
@@ -115,7 +124,7 @@ class Warp {
   std::uint32_t pc() const;
   std::uint64_t instructions() const { return instructions_; }
   // Register `reg` of lane `lane` in the innermost frame, as written so far.
-  std::uint64_t register_value(std::uint32_t reg, unsigned lane) const { return frames_.back().regs[reg * 32 + lane]; }
+  std::uint64_t register_value(std::uint32_t reg, unsigned lane) const { return frames_.back().reg(reg, lane); }
   std::string where() const;  // "kernel k, pc 12 (file.cu:34)" for errors and the watchdog
 
  private:
@@ -124,13 +133,26 @@ class Warp {
   };
   struct Frame {
     const ptx::Function* f;
-    const std::vector<std::uint32_t>* rpc;
-    std::vector<std::uint64_t> regs;       // register r of lane l at [r * 32 + l]
+    const FunctionLayout* layout;
+    std::vector<std::uint32_t> narrow;     // register rows of 32 bits or fewer: lane l of row i at [i * 32 + l]
+    std::vector<std::uint64_t> wide;       // 64-bit register rows
     std::vector<std::uint8_t> args;        // parameters / returns, per lane (param_bytes each)
     std::vector<std::uint8_t> call_params; // call-site .param variables, per lane
     std::uint64_t local_base;              // this frame's local segment in each thread's stack
     std::vector<Entry> stack;
     const ptx::Instruction* call = nullptr;  // the caller's call instruction
+
+    // Register r of lane `lane` (a narrow one zero-extended).
+    std::uint64_t reg(std::uint32_t r, unsigned lane) const {
+      const std::uint32_t x = layout->row[r];
+      return x & 1 ? wide[(x >> 1) * 32 + lane] : narrow[(x >> 1) * 32 + lane];
+    }
+    // f(lanes) with register r's row of lanes: a std::uint32_t* or a std::uint64_t*.
+    template <class F>
+    decltype(auto) with_row(std::uint32_t r, F&& f) {
+      const std::uint32_t x = layout->row[r];
+      return x & 1 ? f(&wide[(x >> 1) * 32]) : f(&narrow[(x >> 1) * 32]);
+    }
   };
 
   Frame* settle();
@@ -186,7 +208,7 @@ class Cta {
   std::uint32_t sm = 0;  // the SM running it (timing mode; 0 in functional mode)
   const std::vector<std::uint8_t>& params;
   std::vector<std::uint8_t> shared;
-  const std::vector<std::uint32_t>& kernel_rpc;
+  const FunctionLayout& kernel_layout;
 
  private:
   std::vector<std::unique_ptr<Warp>> warps_;
