@@ -708,7 +708,8 @@ void Sm::completed(const mem::MemAccess& a) {
   const bool store = a.access == tlm_glue::Access::store;
   if (store) --slot.stores;
   it->second.served = std::max(it->second.served, a.served);
-  if (--it->second.lines_left == 0) {
+  const bool last_line = --it->second.lines_left == 0;
+  if (last_line) {
     if (store) {
       drop_pending(it);
       // A warp at a fence waits on memory with no load out: its stores' acknowledgements end it.
@@ -722,8 +723,14 @@ void Sm::completed(const mem::MemAccess& a) {
                                      : static_cast<MemoryLevel>(static_cast<int>(it->second.served)));
     }
   }
-  touch(s);
-  note_event(s);
+  // A line before an access's last changes nothing the warp or its CTA is checked for (its
+  // registers stay pending, its loads and pending entry in flight) unless it was the warp's last
+  // store out: the SM's answers stand. It still steps at the next edge, as it always has (the
+  // edge counts as active; its stalls are counted there).
+  if (last_line || (store && !slot.stores)) {
+    touch(s);
+    note_event(s);
+  }
   wake();
 }
 
