@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "models/core/exec/warp.h"
@@ -109,7 +110,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     bool taken = false;    // a load an observing unit answers (SmUnit::issued): no memory access
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
-  using PendingMap = std::map<std::size_t, Pending>;
+  using PendingMap = std::unordered_map<std::size_t, Pending>;  // found by token at each reply line, write-back
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
   enum class Stall { none, empty, dependence, memory, barrier, unit, sfu_busy, ldst_full };
   // Where a scheduler's memory-stall cycles are charged: the level of the load whose return ended
