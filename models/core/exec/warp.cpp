@@ -28,8 +28,7 @@ using ptx::Type;
 Cta::Cta(LaunchContext& c, const ptx::Function& k, Dim3 g, Dim3 b, Dim3 id, const std::vector<std::uint8_t>& p,
          std::uint32_t dynamic_shared)
     : ctx(c), kernel(k), grid(g), block(b), ctaid(id), params(p),
-      shared((c.module->shared_bytes + 15) / 16 * 16 + k.shared_bytes + dynamic_shared, 0),
-      kernel_layout(c.layout(k)) {
+      shared((c.module->shared_bytes + 15) / 16 * 16 + k.shared_bytes + dynamic_shared, 0) {
   const auto threads = static_cast<std::uint32_t>(b.count());
   for (std::uint32_t t = 0, w = 0; t < threads; t += 32, ++w)
     warps_.push_back(std::make_unique<Warp>(*this, w, t, std::min(32u, threads - t)));

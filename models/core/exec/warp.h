@@ -208,7 +208,6 @@ class Cta {
   std::uint32_t sm = 0;  // the SM running it (timing mode; 0 in functional mode)
   const std::vector<std::uint8_t>& params;
   std::vector<std::uint8_t> shared;
-  const FunctionLayout& kernel_layout;
 
  private:
   std::vector<std::unique_ptr<Warp>> warps_;
