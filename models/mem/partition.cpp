@@ -53,7 +53,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
 }
 
 void MemoryPartition::schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at) {
-  replies_.push_back({at, order_++, &p});
+  replies_.push({at, order_++, &p});
 }
 
 void MemoryPartition::to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors) {
@@ -240,20 +240,22 @@ void MemoryPartition::run_atomics(sim::Cycle c) {
     }
     tlm::tlm_generic_payload* p = it->second;
     const std::uint64_t addr = p->get_address();
-    auto busy = atomic_busy_.find(addr);
+    auto busy = std::find_if(atomic_busy_.begin(), atomic_busy_.end(), [addr](const auto& b) { return b.first == addr; });
     if (busy != atomic_busy_.end() && busy->second > c) {  // an earlier operation on this address
       ++atomic_stall_cycles_;
       ++it;
       continue;
     }
-    atomic_busy_[addr] = c + atomic_latency_;
+    if (busy != atomic_busy_.end()) busy->second = c + atomic_latency_;
+    else atomic_busy_.emplace_back(addr, c + atomic_latency_);
     l2_.mark_dirty(gpu(*p).line);
     ++atomics_done_;
     schedule_reply(*p, c + atomic_latency_);
     it = atomics_.erase(it);
     ++started;
   }
-  for (auto it = atomic_busy_.begin(); it != atomic_busy_.end();) it = it->second <= c ? atomic_busy_.erase(it) : std::next(it);
+  atomic_busy_.erase(std::remove_if(atomic_busy_.begin(), atomic_busy_.end(), [c](const auto& b) { return b.second <= c; }),
+                     atomic_busy_.end());
 }
 
 bool MemoryPartition::tick(sim::Cycle c) {
@@ -279,12 +281,9 @@ bool MemoryPartition::tick(sim::Cycle c) {
     dram_out_.pop_front();
   }
   // One reply per cycle onto the reply network, earliest first.
-  auto next = std::min_element(replies_.begin(), replies_.end(), [](const Ready& a, const Ready& b) {
-    return a.at != b.at ? a.at < b.at : a.order < b.order;
-  });
-  if (next != replies_.end() && next->at <= c) {
-    tlm::tlm_generic_payload* p = next->p;
-    replies_.erase(next);
+  if (!replies_.empty() && replies_.top().at <= c) {
+    tlm::tlm_generic_payload* p = replies_.top().p;
+    replies_.pop();
     respond(*p);
   }
   mshr_probe_.set(mshr_.size());
@@ -303,8 +302,11 @@ sim::Cycle MemoryPartition::next_work(sim::Cycle c) const {
   if (target.busy() || !from_unit_.empty() || !dram_done_.empty()) return soon;
   sim::Cycle next = sim::kNever;
   if (!dram_out_.empty()) next = std::max(dram_out_.front().first, soon);  // in order: the head first
-  for (const Ready& r : replies_) next = std::min(next, std::max(r.at, soon));
-  for (const auto& a : atomics_) next = std::min(next, std::max(a.first, soon));
+  if (!replies_.empty()) next = std::min(next, std::max(replies_.top().at, soon));
+  for (const auto& a : atomics_) {
+    if (a.first <= soon) return soon;
+    next = std::min(next, a.first);
+  }
   return next;
 }
 

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <deque>
-#include <map>
+#include <functional>
 #include <memory>
+#include <queue>
+#include <vector>
 
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
@@ -63,6 +65,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
     sim::Cycle at;
     std::uint64_t order;
     tlm::tlm_generic_payload* p;
+    bool operator>(const Ready& o) const { return at != o.at ? at > o.at : order > o.order; }
   };
   bool handle(tlm::tlm_generic_payload& p, sim::Cycle c);
   bool load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat);
@@ -93,10 +96,11 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   std::unique_ptr<DramChannel> dram_;
   std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
   bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
-  std::vector<Ready> replies_;
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> replies_;  // earliest (then first scheduled) on top
   std::deque<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
-  std::map<std::uint64_t, sim::Cycle> atomic_busy_;                        // address -> free at
+  // (address, free at) of the operations in the unit: at most throughput x latency, so a vector.
+  std::vector<std::pair<std::uint64_t, sim::Cycle>> atomic_busy_;
   std::uint64_t order_ = 0;
   sim::Counter &accesses_, &hits_, &misses_, &mshr_merges_, &reservation_fails_, &writebacks_, &atomics_done_,
       &atomic_stall_cycles_;
