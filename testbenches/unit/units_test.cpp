@@ -21,6 +21,23 @@ TEST(Units, Sizes) {
   // An exponent beyond a double's (found by fuzz_config and fuzz_schema): a bad value, not std::out_of_range.
   EXPECT_THROW(parse_size("12333333333333333E333"), std::invalid_argument);
   EXPECT_THROW(parse_frequency("1E84073773 MHz"), std::invalid_argument);
+  // The grammar: spaces, digits, an optional fraction and exponent, spaces, the unit, spaces.
+  EXPECT_EQ(parse_size(" \t48 KiB  "), 48u * 1024);
+  EXPECT_EQ(parse_size("1e3"), 1000u);
+  EXPECT_EQ(parse_size("2E+3B"), 2000u);
+  EXPECT_EQ(parse_size("0.5e1KiB"), 5u * 1024);
+  EXPECT_THROW(parse_size("1.KiB"), std::invalid_argument);
+  EXPECT_THROW(parse_size(".5KiB"), std::invalid_argument);
+  EXPECT_THROW(parse_size("4 Ki B"), std::invalid_argument);
+  EXPECT_THROW(parse_size("4KiB x"), std::invalid_argument);
+  EXPECT_THROW(parse_size("4K1B"), std::invalid_argument);
+  EXPECT_THROW(parse_size(""), std::invalid_argument);
+  try {  // "2e" is 2 with the unit "e" (no exponent digits follow), as "2 e" would be
+    parse_size("2e");
+    ADD_FAILURE() << "2e parsed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown size unit"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(format_size(48 * 1024), "48KiB");
   EXPECT_EQ(format_size(786 * 1024), "786KiB");
   EXPECT_EQ(format_size(100), "100B");
