@@ -14,5 +14,6 @@ struct EmbeddedFile {
 
 std::vector<EmbeddedFile> schema_files();  // every folder's schema.yaml
 std::vector<EmbeddedFile> preset_files();  // configs/*.yaml
+const char* compiled_schema();             // schema_files() as the build parsed them: Schema::serialize()
 
 }  // namespace irr::sim

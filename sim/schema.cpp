@@ -6,7 +6,15 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+
+// A key's optional bounds in the compiled schema: null when absent.
+template <typename T>
+struct nlohmann::adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& o) { j = o ? json(*o) : json(); }
+  static void from_json(const json& j, std::optional<T>& o) { o = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>()); }
+};
 
 namespace irr::sim {
 namespace {
@@ -171,9 +179,9 @@ std::string KeySpec::range_text() const {
          (max_text.empty() ? std::string("inf") : max_text) + "]";
 }
 
-Schema Schema::builtin() {
+Schema Schema::from_files(const std::vector<EmbeddedFile>& files) {
   Schema s;
-  for (const auto& f : schema_files()) s.add(f);
+  for (const auto& f : files) s.add(f);
   return s;
 }
 
@@ -235,6 +243,39 @@ void Schema::walk(const YAML::Node& node, const std::string& prefix, const std::
     keys_[path] = k;
     order_.push_back(path);
   }
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Value, type, b, i, u, d, s, entries, items, text, canonical)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KeySpec, path, type, description, unit, default_text, default_value, min, max,
+                                   min_text, max_text, values, element, planned, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SectionSpec, path, description, planned)
+
+std::string Schema::serialize() const {
+  nlohmann::json keys = nlohmann::json::array(), sections = nlohmann::json::array();
+  for (const auto& path : order_) {
+    const KeySpec& k = keys_.at(path);
+    if ((k.min && !std::isfinite(*k.min)) || (k.max && !std::isfinite(*k.max)) || !std::isfinite(k.default_value.d))
+      throw std::logic_error(k.source + ": " + path + ": a bound or default JSON cannot carry");
+    keys.push_back(k);
+  }
+  for (const auto& path : section_order_) sections.push_back(sections_.at(path));
+  return nlohmann::json{{"keys", keys}, {"sections", sections}}.dump();
+}
+
+Schema Schema::deserialize(const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text);
+  Schema s;
+  for (const auto& jk : j.at("keys")) {
+    auto k = jk.get<KeySpec>();
+    s.order_.push_back(k.path);
+    s.keys_.emplace(k.path, std::move(k));
+  }
+  for (const auto& js : j.at("sections")) {
+    auto sec = js.get<SectionSpec>();
+    s.section_order_.push_back(sec.path);
+    s.sections_.emplace(sec.path, std::move(sec));
+  }
+  return s;
 }
 
 const KeySpec* Schema::key(const std::string& path) const {

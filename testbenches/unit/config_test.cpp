@@ -25,6 +25,32 @@ std::string error_of(F f, Error::Kind kind = Error::Kind::config) {
 }
 }  // namespace
 
+// The schema a run reads (parsed by the build, read back from JSON) is the schema files as parsed
+// now: every key and section with every field, defaults and bounds exact.
+TEST(Config, CompiledSchemaIsTheSchemaFiles) {
+  const Schema parsed = Schema::from_files(schema_files());
+  const Schema compiled = Schema::builtin();
+  EXPECT_EQ(compiled.serialize(), parsed.serialize());
+  ASSERT_EQ(compiled.order(), parsed.order());
+  ASSERT_EQ(compiled.section_order(), parsed.section_order());
+  for (const auto& [path, k] : parsed.keys()) {
+    const KeySpec* c = compiled.key(path);
+    ASSERT_NE(c, nullptr) << path;
+    EXPECT_EQ(c->default_value.canonical, k.default_value.canonical) << path;
+    EXPECT_EQ(c->default_value.d, k.default_value.d) << path;
+    EXPECT_EQ(c->default_value.u, k.default_value.u) << path;
+    EXPECT_EQ(c->min, k.min) << path;
+    EXPECT_EQ(c->max, k.max) << path;
+    EXPECT_EQ(c->values, k.values) << path;
+  }
+  EXPECT_EQ(compiled.markdown(), parsed.markdown());
+  // A key's value parses the same against either.
+  Config a(compiled), b(parsed);
+  a.set("l1.size=64KiB");
+  b.set("l1.size=64KiB");
+  EXPECT_EQ(a.get_size("l1.size"), b.get_size("l1.size"));
+}
+
 TEST(Config, BuiltinSchemaAndEveryPresetLoad) {
   Schema s = Schema::builtin();
   ASSERT_NE(s.key("sim.seed"), nullptr);
