@@ -64,7 +64,7 @@ struct SectionSpec {
 class Schema {
  public:
   // The schema compiled into irrgpu: the schema files as the build parsed them (schema_compile.cpp),
-  // read from JSON: parsing the YAML took about 25 ms, a sixth of a small run.
+  // read from JSON: parsing the YAML took about 20 ms, a sixth of a small run.
   static Schema builtin();
   static Schema from_files(const std::vector<EmbeddedFile>& files);  // parses them (YAML)
   void add(const EmbeddedFile& file);
