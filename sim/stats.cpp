@@ -96,13 +96,20 @@ const Stat* StatsRegistry::find(const std::string& name) const {
 }
 
 double StatsRegistry::sum(const std::string& prefix, const std::string& suffix) const {
-  double total = 0;
-  for (auto it = stats_.lower_bound(prefix); it != stats_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-    const std::string& n = it->first;
-    if (n.size() >= prefix.size() + suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        n.find(".total.") == std::string::npos)
-      total += it->second->value();
+  if (sums_for_ != stats_.size()) {  // a statistic was added: find the matches again
+    sums_.clear();
+    sums_for_ = stats_.size();
   }
+  auto [found, fresh] = sums_.try_emplace({prefix, suffix});
+  if (fresh)
+    for (auto it = stats_.lower_bound(prefix); it != stats_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+      const std::string& n = it->first;
+      if (n.size() >= prefix.size() + suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+          n.find(".total.") == std::string::npos)
+        found->second.push_back(it->second.get());
+    }
+  double total = 0;
+  for (const Stat* stat : found->second) total += stat->value();
   return total;
 }
 
@@ -118,10 +125,13 @@ void StatsRegistry::snapshot(const std::string& label, std::uint64_t time_ps) {
 void StatsRegistry::sample(std::uint64_t time_ps) {
   std::size_t points = sample_times_.size();
   sample_times_.push_back(time_ps);
-  for (const auto& [name, stat] : stats_) {
-    auto& series = series_[name];
-    series.resize(points, 0.0);  // a statistic declared late starts at zero
-    series.push_back(stat->value());
+  if (sampled_.size() != stats_.size()) {  // a statistic was added (a series' place never moves)
+    sampled_.clear();
+    for (const auto& [name, stat] : stats_) sampled_.emplace_back(stat.get(), &series_[name]);
+  }
+  for (auto& [stat, series] : sampled_) {
+    series->resize(points, 0.0);  // a statistic declared late starts at zero
+    series->push_back(stat->value());
   }
 }
 

@@ -56,6 +56,8 @@ TEST(Stats, SnapshotsAndTimeSeries) {
   ++late;
   r.snapshot("kernel 1", 2000);
   r.sample(2000);
+  n += 1;  // a sample with no statistic added since the last reads the same series, values now
+  r.sample(3000);
   nlohmann::json j = r.to_json();
   ASSERT_EQ(j["snapshots"].size(), 2u);
   EXPECT_EQ(j["snapshots"][0]["label"], "kernel 0");
@@ -63,9 +65,9 @@ TEST(Stats, SnapshotsAndTimeSeries) {
   EXPECT_EQ(j["snapshots"][0]["values"]["k.insts"], 10);
   EXPECT_FALSE(j["snapshots"][0]["values"].contains("k.late"));
   EXPECT_EQ(j["snapshots"][1]["values"]["k.insts"], 15);
-  EXPECT_EQ(j["samples"]["time_ps"], (std::vector<int>{1000, 2000}));
-  EXPECT_EQ(j["samples"]["series"]["k.insts"], (std::vector<double>{10, 15}));
-  EXPECT_EQ(j["samples"]["series"]["k.late"], (std::vector<double>{0, 1}));
+  EXPECT_EQ(j["samples"]["time_ps"], (std::vector<int>{1000, 2000, 3000}));
+  EXPECT_EQ(j["samples"]["series"]["k.insts"], (std::vector<double>{10, 15, 16}));
+  EXPECT_EQ(j["samples"]["series"]["k.late"], (std::vector<double>{0, 1, 1}));
 }
 
 TEST(Stats, CsvAndFilteredTable) {
@@ -89,7 +91,8 @@ TEST(Stats, CsvAndFilteredTable) {
 
 TEST(Stats, SumOverInstancesLeavesSummariesOut) {
   StatsRegistry r;
-  r.counter("gpu.sm0.l1.hits", "", "") += 3;
+  Counter& sm0 = r.counter("gpu.sm0.l1.hits", "", "");
+  sm0 += 3;
   r.counter("gpu.sm1.l1.hits", "", "") += 4;
   r.counter("gpu.sm1.l1.hits_extra", "", "") += 100;  // another suffix
   r.counter("memory.sm0_l1.hits", "", "") += 10;      // another prefix
@@ -97,4 +100,10 @@ TEST(Stats, SumOverInstancesLeavesSummariesOut) {
   EXPECT_EQ(r.sum("gpu.", ".l1.hits"), 7);
   EXPECT_EQ(r.sum("", "l1.hits"), 17);
   EXPECT_EQ(r.sum("nothing.", ".l1.hits"), 0);
+  // The matches are found once: values are still read at each sum, and a statistic added later counts.
+  sm0 += 1;
+  EXPECT_EQ(r.sum("gpu.", ".l1.hits"), 8);
+  r.counter("gpu.sm2.l1.hits", "", "") += 5;
+  EXPECT_EQ(r.sum("gpu.", ".l1.hits"), 13);
+  EXPECT_EQ(r.sum("", "l1.hits"), 23);
 }
