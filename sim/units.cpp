@@ -22,10 +22,9 @@ struct Unit {
 std::pair<double, std::string> split(const std::string& text) {
   const std::size_t n = text.size();
   std::size_t i = 0;
-  auto is = [&](auto pred) { return i < n && pred(static_cast<unsigned char>(text[i])); };
-  auto skip = [&](auto pred) {
+  auto skip = [&](auto pred) {  // past the characters `pred` takes; whether there were any
     const std::size_t from = i;
-    while (is(pred)) ++i;
+    while (i < n && pred(static_cast<unsigned char>(text[i]))) ++i;
     return i > from;
   };
   auto space = [](unsigned char c) { return std::isspace(c) != 0; };
