@@ -574,11 +574,11 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   if (SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr) {
     op.token = token;
     p.unit = true;
-    pending_.emplace(token, std::move(p));
+    pending_.insert(token) = std::move(p);
     slot.unit_wait = true;
     unit->accept(op, *this);
   } else if (!p.step.writes.empty()) {
-    pending_.emplace(token, std::move(p));
+    pending_.insert(token) = std::move(p);
     alu_done_.emplace(c + latency(in), token);
   }
   const std::size_t sched = s % schedulers_;
@@ -587,15 +587,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
 }
 
 Sm::Pending& Sm::add_pending(std::size_t token, std::size_t slot, std::uint32_t lines, Step* step) {
-  PendingMap::iterator it;
-  if (spare_pending_.empty()) {
-    it = pending_.emplace(token, Pending{}).first;
-  } else {
-    spare_pending_.back().key() = token;
-    it = pending_.insert(std::move(spare_pending_.back())).position;
-    spare_pending_.pop_back();
-  }
-  Pending& p = it->second;
+  Pending& p = pending_.insert(token);
   Step kept = std::move(p.step);  // its buffers, for the caller's next step or this one's clearing
   p = Pending{slot, Step{}, lines};
   p.step = std::move(kept);
@@ -605,22 +597,22 @@ Sm::Pending& Sm::add_pending(std::size_t token, std::size_t slot, std::uint32_t 
 }
 
 void Sm::finish(std::size_t token) {
-  auto it = pending_.find(token);
-  if (it == pending_.end()) return;
-  Slot& slot = slots_[it->second.slot];
-  touch(it->second.slot);
-  note_event(it->second.slot);
-  if (it->second.unit) slot.unit_wait = false;
-  if (it->second.sleep) slot.asleep = false;
-  if (it->second.taken) {  // a load a unit answered: its memory wait ends as an L1 hit's would
+  Pending* p = pending_.find(token);
+  if (!p) return;
+  Slot& slot = slots_[p->slot];
+  touch(p->slot);
+  note_event(p->slot);
+  if (p->unit) slot.unit_wait = false;
+  if (p->sleep) slot.asleep = false;
+  if (p->taken) {  // a load a unit answered: its memory wait ends as an L1 hit's would
     --slot.loads;
     --loads_in_flight_;
-    charge_memory(it->second.slot % schedulers_, level_l1);
+    charge_memory(p->slot % schedulers_, level_l1);
   }
-  if (!it->second.applied) slot.warp->complete(it->second.step);
-  for (const auto& w : it->second.step.writes)
+  if (!p->applied) slot.warp->complete(p->step);
+  for (const auto& w : p->step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
-  drop_pending(it);
+  pending_.erase(token);
 }
 
 SmUnit* Sm::unit_for(const ptx::Instruction& in, const KernelLaunch& k) const {
@@ -654,18 +646,18 @@ void Sm::kernel_end(const KernelLaunch& k) {
 }
 
 void Sm::complete(std::uint64_t token) {
-  auto it = pending_.find(token);
-  if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  if (!pending_.contains(token))
+    throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
   writeback_.push_back(token);
   wake();
 }
 
 void Sm::complete(std::uint64_t token, const std::vector<LaneValue>& values) {
-  auto it = pending_.find(token);
-  if (it == pending_.end()) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
-  if (it->second.applied && !values.empty())
+  Pending* p = pending_.find(token);
+  if (!p) throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  if (p->applied && !values.empty())
     throw std::logic_error(std::string(name()) + ": a unit gave values to a companion warp's operation");
-  Step& step = it->second.step;
+  Step& step = p->step;
   for (const LaneValue& v : values) {
     const ptx::Operand& d = step.inst->ops.at(v.operand);
     if (d.kind == ptx::OperandKind::sink) continue;
@@ -697,21 +689,21 @@ void Sm::completed(const mem::MemAccess& a) {
     wake();
     return;
   }
-  auto it = pending_.find(a.id);
-  if (it == pending_.end()) return;
+  Pending* p = pending_.find(a.id);
+  if (!p) return;
   // Asleep holding work (for the L1's input, or arithmetic's results), the SM would have been
   // stepped, its stalls counted, up to the cycle before this one: the stall this reply ends is
   // charged with them.
   if (slept_held_) charge_sleep(scheduler()->now_cycle());
-  const std::size_t s = it->second.slot;
+  const std::size_t s = p->slot;
   Slot& slot = slots_[s];
   const bool store = a.access == tlm_glue::Access::store;
   if (store) --slot.stores;
-  it->second.served = std::max(it->second.served, a.served);
-  const bool last_line = --it->second.lines_left == 0;
+  p->served = std::max(p->served, a.served);
+  const bool last_line = --p->lines_left == 0;
   if (last_line) {
     if (store) {
-      drop_pending(it);
+      pending_.erase(a.id);
       // A warp at a fence waits on memory with no load out: its stores' acknowledgements end it.
       if (!slot.stores && !slot.loads && static_cast<Stall>(slot.stall) == Stall::memory)
         charge_memory(s % schedulers_, level_other);
@@ -720,7 +712,7 @@ void Sm::completed(const mem::MemAccess& a) {
       --loads_in_flight_;
       writeback_.push_back(a.id);
       charge_memory(s % schedulers_, a.access == tlm_glue::Access::atomic ? level_atomic
-                                     : static_cast<MemoryLevel>(static_cast<int>(it->second.served)));
+                                     : static_cast<MemoryLevel>(static_cast<int>(p->served)));
     }
   }
   // A line before an access's last changes nothing the warp or its CTA is checked for (its
@@ -927,10 +919,10 @@ bool Sm::tick(sim::Cycle c) {
     }
     if (finished && (!rc.companion || rc.companion->done())) {
       bool inflight = false;
-      for (const auto& [t, p] : pending_) {
+      pending_.for_each([&](std::uint64_t, const Pending& p) {
         for (std::size_t s : rc.slots) inflight = inflight || p.slot == s;
         inflight = inflight || (rc.companion && p.slot == rc.companion_slot);
-      }
+      });
       if (!inflight) retire_cta(i);
     }
   }

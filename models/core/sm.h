@@ -21,6 +21,7 @@
 #include "models/core/unit_port.h"
 #include "models/mem/coalescer.h"
 #include "models/mem/l1_cache.h"
+#include "sim/id_map.h"
 #include "sim/simulation.h"
 
 namespace irr::core {
@@ -110,7 +111,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     bool taken = false;    // a load an observing unit answers (SmUnit::issued): no memory access
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
   };
-  using PendingMap = std::unordered_map<std::size_t, Pending>;  // found by token at each reply line, write-back
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
   enum class Stall { none, empty, dependence, memory, barrier, unit, sfu_busy, ldst_full };
   // Where a scheduler's memory-stall cycles are charged: the level of the load whose return ended
@@ -131,7 +131,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // The in-flight entry for `token`, its node and buffers a finished entry's; `step` (the one
   // issue() filled) is swapped in, leaving the caller a spare step; null: no registers written.
   Pending& add_pending(std::size_t token, std::size_t slot, std::uint32_t lines, Step* step);
-  void drop_pending(PendingMap::iterator it) { spare_pending_.push_back(pending_.extract(it)); }
   void retire_cta(std::size_t idx);
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
   void charge_sleep(sim::Cycle c);
@@ -169,9 +168,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::uint64_t used_shared_ = 0, next_age_ = 0;
   std::vector<std::size_t> last_issued_;    // per scheduler: slot issued last (GTO greed, LRR rotation)
   std::vector<sim::Cycle> scheduler_free_;  // per scheduler: cycle its issue port frees (SIMD passes)
-  PendingMap pending_;  // token -> instruction in flight
-  // Finished entries, kept to be reused with their step's buffers: no allocation an instruction.
-  std::vector<PendingMap::node_type> spare_pending_;
+  // Token -> instruction in flight; a finished entry is reused with its step's buffers (no
+  // allocation an instruction).
+  sim::IdMap<Pending> pending_;
   // (completion cycle, token), earliest first; tokens grow with issue, so ties go in issue order.
   std::priority_queue<std::pair<sim::Cycle, std::size_t>, std::vector<std::pair<sim::Cycle, std::size_t>>,
                       std::greater<>> alu_done_;

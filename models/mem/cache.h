@@ -11,8 +11,9 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include "sim/id_map.h"
 
 namespace irr::mem {
 
@@ -206,23 +207,26 @@ class CachePolicies {
 template <typename Req>
 class Mshr {
  public:
-  Mshr(std::size_t entries, std::size_t merge) : entries_(entries), merge_(merge) { table_.reserve(entries); }
-  bool pending(std::uint64_t line) const { return table_.count(line) != 0; }
+  Mshr(std::size_t entries, std::size_t merge) : entries_(entries), merge_(merge) {}
+  bool pending(std::uint64_t line) const { return table_.contains(line); }
   bool can_merge(std::uint64_t line) const {
-    auto it = table_.find(line);
-    return it != table_.end() && it->second.reqs.size() < merge_;
+    const Entry* e = table_.find(line);
+    return e && e->reqs.size() < merge_;
   }
   // The sectors in flight for the line (0 when none).
   std::uint32_t fetching(std::uint64_t line) const {
-    auto it = table_.find(line);
-    return it == table_.end() ? 0 : it->second.fetching;
+    const Entry* e = table_.find(line);
+    return e ? e->fetching : 0;
   }
   const std::vector<Req>& requests(std::uint64_t line) const { return table_.at(line).reqs; }
   bool can_allocate() const { return table_.size() < entries_; }
   // A request for the line finds no MSHR nor merge slot: only a fill can let it in.
-  bool refuses(std::uint64_t line) const { return pending(line) ? !can_merge(line) : !can_allocate(); }
+  bool refuses(std::uint64_t line) const {
+    const Entry* e = table_.find(line);
+    return e ? e->reqs.size() >= merge_ : !can_allocate();
+  }
   void allocate(std::uint64_t line, Req r, std::uint32_t sectors = kWholeLine) {
-    Entry& e = table_[line];
+    Entry& e = table_.insert(line);  // a released entry, its request list emptied
     e.reqs.push_back(std::move(r));
     e.fetching = sectors;
     e.outstanding = 1;
@@ -239,19 +243,19 @@ class Mshr {
   // arrived), and every one left when it was the line's last fetch.
   template <typename SectorsOf>
   std::vector<Req> release(std::uint64_t line, std::uint32_t sectors, SectorsOf sectors_of) {
-    auto it = table_.find(line);
-    if (it == table_.end()) return {};
-    Entry& e = it->second;
-    e.arrived |= sectors;
+    Entry* e = table_.find(line);
+    if (!e) return {};
+    e->arrived |= sectors;
     std::vector<Req> done;
-    if (--e.outstanding == 0) {
-      done = std::move(e.reqs);
-      table_.erase(it);
+    if (--e->outstanding == 0) {
+      done.assign(e->reqs.begin(), e->reqs.end());
+      e->reqs.clear();  // keeps its capacity for the entry's next line
+      table_.erase(line);
       return done;
     }
     std::vector<Req> waiting;
-    for (Req& r : e.reqs) (sectors_of(r) & ~e.arrived ? waiting : done).push_back(std::move(r));
-    e.reqs = std::move(waiting);
+    for (Req& r : e->reqs) (sectors_of(r) & ~e->arrived ? waiting : done).push_back(std::move(r));
+    e->reqs = std::move(waiting);
     return done;
   }
   std::size_t size() const { return table_.size(); }
@@ -263,7 +267,7 @@ class Mshr {
     std::uint32_t fetching = kWholeLine, outstanding = 1, arrived = 0;
   };
   std::size_t entries_, merge_;
-  std::unordered_map<std::uint64_t, Entry> table_;  // never walked: its order is no one's
+  sim::IdMap<Entry> table_;
 };
 
 }  // namespace irr::mem
