@@ -144,8 +144,14 @@ WarpInstruction TrafficGenerator::next_instruction(std::uint32_t warp) {
 
 bool TrafficGenerator::tick(sim::Cycle) {
   const sim::Picoseconds now = sim::now_ps();
-  // One line access into the L1 per cycle.
-  if (!queue_.empty() && l1_->can_accept(now)) {
+  // One line access into the L1 per cycle. While the L1's input is full a tick would only find
+  // it so: the generator sleeps, holding (each cycle still counts as active), until the L1 takes
+  // an access (input_freed).
+  if (!queue_.empty()) {
+    if (!l1_->can_accept(now)) {
+      hold();
+      return false;
+    }
     l1_->accept(queue_.front(), now);
     queue_.pop_front();
   }
@@ -195,6 +201,10 @@ bool TrafficGenerator::tick(sim::Cycle) {
   }
   return !queue_.empty() || (issued_ < total_ && std::any_of(waiting_lines_.begin(), waiting_lines_.end(),
                                                             [](std::uint32_t n) { return n == 0; }));
+}
+
+void TrafficGenerator::input_freed() {  // the L1 took an access at this edge: it takes the next from the next edge on
+  if (!queue_.empty()) wake_at(scheduler()->now_cycle() + 1);
 }
 
 void TrafficGenerator::completed(const MemAccess& a) {

@@ -45,6 +45,7 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   void connect(L1Cache& l1) { l1_ = &l1; }
   bool tick(sim::Cycle cycle) override;
   void completed(const MemAccess& a) override;
+  void input_freed() override;
   std::vector<std::string> outstanding() const override;
   bool done() const { return issued_ == total_ && pending_lines_ == 0 && queue_.empty(); }
   // The first kHistory instructions: (issue cycle, latency in core cycles), for tests and traces.
