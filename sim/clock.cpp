@@ -76,8 +76,10 @@ void ClockScheduler::hold(Clocked& c) {
 }
 
 std::uint64_t ClockScheduler::active_edges() const {
-  const Cycle now = now_cycle();
-  return active_edges_ + (held_ && now > seen_ + 1 ? now - seen_ - 1 : 0);
+  // Held edges since the last one run at, up to those before now: an edge at this very instant is
+  // not yet (a sample sees what earlier edges left), one earlier in the cycle in progress is.
+  const Cycle upto = domain_.edge_at_or_after(now_ps());
+  return active_edges_ + (held_ && upto > seen_ + 1 ? upto - seen_ - 1 : 0);
 }
 
 void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
@@ -137,6 +139,19 @@ void ClockScheduler::catch_up_held() {
   const Cycle edge = domain_.edge_at_or_after(now_ps());
   for (const Entry& e : entries_)
     if (e.held) e.component->catch_up(edge);
+}
+
+void ClockScheduler::settle_held() {
+  if (!held_) return;
+  const Picoseconds t = now_ps();
+  Cycle upto = domain_.edge_at_or_after(t);  // the first edge not passed, unless its instant is now and its event has run
+  if (domain_.time_of(upto) == t && !(driver_->notified_ && driver_->notified_at_ == t)) ++upto;
+  if (upto > seen_ + 1) {
+    active_edges_ += upto - seen_ - 1;
+    seen_ = upto - 1;
+  }
+  for (const Entry& e : entries_)
+    if (e.held) e.component->catch_up(upto);
 }
 
 void ClockScheduler::set_observer(EdgeObserver* o) {

@@ -111,6 +111,10 @@ class ClockScheduler : public sc_core::sc_module {
   void set_observer(EdgeObserver* o);
   // Before a sample: each holding component catches up (Clocked::catch_up) to the first edge at or after now.
   void catch_up_held();
+  // Before a snapshot taken after the edges of its instant have run (a kernel's end, which SystemC
+  // runs a delta after them): held components catch up through now's edge, if this domain has one
+  // whose event has run, and the edges they held count as active up to it.
+  void settle_held();
   // Steps `other`, a domain of the same period, from this scheduler's SystemC process: at each
   // edge both are due at, this one's components first, then other's. Domains share a period
   // often (core, interconnect and L2 on most presets); one event an edge instead of one a domain.

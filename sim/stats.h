@@ -53,6 +53,11 @@ class Average : public Stat {
  public:
   using Stat::Stat;
   void sample(double x) { sum_ += x; ++n_; }
+  // The same value `times` over: for whole numbers (sums below 2^53), exactly as many samples.
+  void sample(double x, std::uint64_t times) {
+    sum_ += x * static_cast<double>(times);
+    n_ += times;
+  }
   std::uint64_t count() const { return n_; }
   double value() const override { return n_ ? sum_ / static_cast<double>(n_) : 0.0; }
   std::vector<std::pair<std::string, double>> fields() const override;

@@ -64,6 +64,9 @@ void DramChannel::accept(const DramRequest& r, sim::Picoseconds now) {
 
 bool DramChannel::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
+  if (slept_) catch_up(c);
+  slept_ = false;
+  last_tick_ = c;
   // Requests that crossed from the partition join the scheduler's queue.
   while (queue_.can_pop(now) && waiting_.size() < t_.queue) {
     const DramRequest r = queue_.pop(now);
@@ -84,7 +87,23 @@ bool DramChannel::tick(sim::Cycle c) {
   }
   queue_occupancy_.sample(static_cast<double>(waiting_.size()));
   queue_probe_.set(std::min<std::uint64_t>(waiting_.size() + in_flight_.size(), (1ull << queue_probe_.width()) - 1));
-  return more || !waiting_.empty() || !in_flight_.empty() || !queue_.empty();
+  if (!more && waiting_.empty() && in_flight_.empty() && queue_.empty()) return false;
+  // The first cycle at which a tick can change anything: a command (the next cycle after one
+  // issued, else the first a waiting request's bank and the bus allow), a request joining from the
+  // partition's queue (which wakes the channel as it arrives), an access finishing. Until then
+  // the channel sleeps holding: every cycle counts as worked, its occupancy charged on waking.
+  sim::Cycle next = sim::kNever;
+  if (!waiting_.empty()) next = quiet_until_ > c ? quiet_until_ : c + 1;
+  if (!queue_.empty() && waiting_.size() < t_.queue) next = c + 1;
+  if (!in_flight_.empty()) next = std::min(next, in_flight_.front().done);
+  slept_ = next > c + 1;
+  return idle_until(c, next);
+}
+
+void DramChannel::catch_up(sim::Cycle edge) {
+  if (edge <= last_tick_ + 1) return;
+  queue_occupancy_.sample(static_cast<double>(waiting_.size()), edge - last_tick_ - 1);  // as each tick would
+  last_tick_ = edge - 1;
 }
 
 void DramChannel::start(const Pending& p) {

@@ -56,6 +56,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   bool can_accept(sim::Picoseconds now) const { return queue_.can_push(now); }
   void accept(const DramRequest& r, sim::Picoseconds now);
   bool tick(sim::Cycle cycle) override;
+  void catch_up(sim::Cycle edge) override;
   std::vector<std::string> outstanding() const override;
   const DramTiming& timing() const { return t_; }
 
@@ -94,6 +95,10 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   // waiting requests change (the scheduler's walk is skipped before it; 0: not known).
   sim::Cycle quiet_until_ = 0;
   sim::Cycle first_possible(sim::Cycle c) const;
+  // Asleep with work since cycle last_tick_ (nothing can change before a known cycle): the cycles
+  // slept through are charged as ticking them would have (catch_up).
+  bool slept_ = false;
+  sim::Cycle last_tick_ = 0;
   std::vector<bool> hits_pending_;  // scratch, per bank
   std::uint64_t serial_ = 0;
   sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;

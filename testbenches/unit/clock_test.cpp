@@ -3,6 +3,7 @@
 // components, in a fixed order, independent of SystemC's process order.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <tuple>
 #include <systemc>
@@ -391,6 +392,58 @@ TEST(ClockScheduler, IdleUntilWokenByAnEarlierComponentStepsAtThatEdge) {
 }
 
 namespace {
+// Records the domain's active edges at its one look.
+struct ActiveLooker : EdgeObserver {
+  ClockScheduler* sched = nullptr;
+  Picoseconds look = 0;
+  std::uint64_t seen = 0;
+  void before_edges() override {
+    if (now_ps() < look) return;
+    seen = sched->active_edges();
+    look = ~Picoseconds{0};
+  }
+  void after_edge() override {}
+  Picoseconds next_look() const override { return look; }
+};
+// Ticks every cycle up to `until`: what a component idling until then stands for.
+struct TickThrough : Clocked {
+  Cycle until = 8;
+  bool tick(Cycle c) override { return c + 1 < until; }
+};
+
+// The active edges at `look` of a domain whose one component ticks through cycles 0-7 and of one
+// whose component holds through them (Waiter: steps at 0 and 8).
+std::pair<std::uint64_t, std::uint64_t> active_at(Picoseconds look) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler ticking("a", ClockDomain("a", 1000)), holding("b", ClockDomain("b", 1000));
+  TickThrough t;
+  Waiter w;
+  ticking.add(t);
+  holding.add(w);
+  t.wake();
+  w.wake();
+  ActiveLooker at_ticking, at_holding;
+  at_ticking.sched = &ticking;
+  at_holding.sched = &holding;
+  at_ticking.look = at_holding.look = look;
+  ticking.set_observer(&at_ticking);
+  holding.set_observer(&at_holding);
+  sc_core::sc_start();
+  return {at_ticking.seen, at_holding.seen};
+}
+}  // namespace
+
+TEST(ClockScheduler, ActiveEdgesMidCycleCountTheHeldEdgeAlreadyPassed) {
+  // Looked at 3.5 cycles in (as another domain's sample may): edges 0-3 have passed. A component
+  // holding through them counts them as one ticking through them does.
+  EXPECT_EQ(active_at(3500), std::make_pair(std::uint64_t{4}, std::uint64_t{4}));
+}
+
+TEST(ClockScheduler, ActiveEdgesAtAnEdgeCountOnlyThoseBeforeIt) {  // a sample comes before the instant's edges
+  EXPECT_EQ(active_at(3000), std::make_pair(std::uint64_t{3}, std::uint64_t{3}));
+}
+
+namespace {
 // Looks once, at `look` ps, and records the instants of its before_edges() calls.
 struct Looker : EdgeObserver {
   Picoseconds look = 0;
@@ -434,4 +487,55 @@ TEST(ClockScheduler, AnObserversLookAfterTheLastWorkMakesNoEvent) {
   sc_core::sc_start();
   EXPECT_EQ(looker.before, (std::vector<Picoseconds>{0, 1000, 2000}));
   EXPECT_EQ(now_ps(), 2000u);  // the run ends with its work, not at the look
+}
+
+namespace {
+// Holds from its first step until `until` and records the edges it is told to catch up to.
+struct CatchingWaiter : Waiter {
+  std::vector<Cycle> caught;
+  void catch_up(Cycle edge) override { caught.push_back(edge); }
+};
+// At its cycle `at`, announces an end a delta later (as the GPU's last CTA does); then `settle`
+// runs: the snapshot's catch-up of another domain.
+struct Ender : sc_core::sc_module, Clocked {
+  SC_HAS_PROCESS(Ender);
+  Cycle at = 5;
+  sc_core::sc_event end;
+  std::function<void()> settle;
+  explicit Ender(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {
+    SC_METHOD(on_end);
+    sensitive << end;
+    dont_initialize();
+  }
+  bool tick(Cycle c) override {
+    if (c == at) end.notify(sc_core::SC_ZERO_TIME);
+    return c < at;
+  }
+  void on_end() { settle(); }
+};
+}  // namespace
+
+TEST(ClockScheduler, SettlingForASnapshotCountsHeldEdgesThroughThoseThatHaveRun) {
+  // A kernel ends at core cycle 5 (5000 ps); its snapshot runs a delta later, after every edge at
+  // 5000. The other domain (500 ps) holds from 0 to 40: ticking, it would have stepped edges 0-10
+  // by then, edge 10 at 5000 itself; settled, it counts them and its component catches up to 11.
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  ClockScheduler core("core", ClockDomain("core", 1000)), dram("dram", ClockDomain("dram", 500));
+  Ender ender("ender");
+  CatchingWaiter w;
+  w.until = 40;
+  core.add(ender);
+  dram.add(w);
+  std::uint64_t active = 0;
+  ender.settle = [&] {
+    dram.settle_held();
+    active = dram.active_edges();
+  };
+  ender.wake();
+  w.wake();
+  sc_core::sc_start();
+  EXPECT_EQ(active, 11u);
+  EXPECT_EQ(w.caught, (std::vector<Cycle>{11}));
+  EXPECT_EQ(w.at, (std::vector<Cycle>{0, 40}));
+  EXPECT_EQ(dram.active_edges(), 41u);  // 0-40, the settled ones not counted twice
 }
