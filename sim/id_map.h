@@ -60,9 +60,10 @@ class IdMap {
   // Removes `key` if present; its value stays in the pool for a later insert.
   void erase(std::uint64_t key) {
     std::size_t i = home(key);
-    for (; index_[i].key != key; i = (i + 1) & mask_)
+    for (;; i = (i + 1) & mask_) {
       if (!index_[i].at) return;
-    if (!index_[i].at) return;
+      if (index_[i].key == key) break;
+    }
     free_.push_back(index_[i].at);
     --size_;
     // Backward shift: move later entries of the probe run into the hole when their home allows,

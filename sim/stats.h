@@ -52,9 +52,8 @@ class Counter : public Stat {
 class Average : public Stat {
  public:
   using Stat::Stat;
-  void sample(double x) { sum_ += x; ++n_; }
-  // The same value `times` over: for whole numbers (sums below 2^53), exactly as many samples.
-  void sample(double x, std::uint64_t times) {
+  // `times` samples of x at once: for whole numbers (sums below 2^53), exactly as many one by one.
+  void sample(double x, std::uint64_t times = 1) {
     sum_ += x * static_cast<double>(times);
     n_ += times;
   }
