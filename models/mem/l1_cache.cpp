@@ -460,16 +460,16 @@ bool L1Cache::tick(sim::Cycle c) {
   mshr_probe_.set(mshr_.size());
   miss_queue_probe_.set(miss_queue_.size());
   // Waiting for replies needs no ticking: the network wakes the cache when one arrives. Nor does
-  // an input held for an MSHR: only a fill frees one.
+  // an input held for an MSHR: only a fill frees one (the retries it skips are counted as failed).
+  if (wants_mshr_) blocked_at_ = c;
   if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) {
-    if (!copybacks_.empty() || !input_.empty() || !prefetch_queue_.empty()) return true;
+    if (!copybacks_.empty() || (!input_.empty() && !wants_mshr_) || !prefetch_queue_.empty()) return true;
     // Hits and misses wait out the L1's latency: nothing happens before the first falls due (a
     // miss the network does not take yet is tried each cycle).
     const sim::Cycle hit = hits_.empty() ? sim::kNever : hits_.front().first;
     return idle_until(c, miss_queue_.empty() ? hit : std::min(hit, miss_queue_.front().ready));
   }
   if (wants_mshr_) {
-    blocked_at_ = c;
     hold();
     return false;
   }
