@@ -260,6 +260,8 @@ void MemoryPartition::run_atomics(sim::Cycle c) {
 
 bool MemoryPartition::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
+  catch_up(c);
+  blocked_at_ = sim::kNever;
   target.accept_pending(now);
   while (dram_done_.can_pop(now)) {
     DramRequest r = dram_done_.pop(now);
@@ -289,17 +291,27 @@ bool MemoryPartition::tick(sim::Cycle c) {
   mshr_probe_.set(mshr_.size());
   queue_probe_.set(std::min<std::uint64_t>(0xffff, replies_.size() + atomics_.size() + target.queued() + mshr_.size()));
   // Misses waiting for DRAM need no ticking: the channel wakes the partition when data returns.
+  // Nor does an input whose head waits for an MSHR: only a fill frees one.
+  if (wants_mshr_) blocked_at_ = c;
   const sim::Cycle due = next_work(c);
+  if (due == sim::kNever && wants_mshr_) hold();
   return due != sim::kNever && idle_until(c, due);
 }
 
+void MemoryPartition::catch_up(sim::Cycle c) {
+  if (blocked_at_ != sim::kNever && c > blocked_at_ + 1) {  // each skipped cycle would have retried and failed alike
+    reservation_fails_ += c - blocked_at_ - 1;
+    blocked_at_ = c - 1;
+  }
+}
+
 // The first cycle after c at which a tick can change anything: the next one while requests wait
-// at the input or a fill is to be taken, else when the earliest reply, atomic or DRAM request
-// falls due (the L2's latency); kNever if none waits. Waiting atomics count a stall each cycle:
-// they tick on.
+// at the input (but for a head waiting for an MSHR) or a fill is to be taken, else when the
+// earliest reply, atomic or DRAM request falls due (the L2's latency); kNever if none waits.
+// Waiting atomics count a stall each cycle: they tick on.
 sim::Cycle MemoryPartition::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
-  if (target.busy() || !from_unit_.empty() || !dram_done_.empty()) return soon;
+  if ((target.busy() && !wants_mshr_) || !from_unit_.empty() || !dram_done_.empty()) return soon;
   sim::Cycle next = sim::kNever;
   if (!dram_out_.empty()) next = std::max(dram_out_.front().first, soon);  // in order: the head first
   if (!replies_.empty()) next = std::min(next, std::max(replies_.top().at, soon));

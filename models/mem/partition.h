@@ -42,6 +42,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
 
   MemoryPartition(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const AddressMap& map);
   bool tick(sim::Cycle cycle) override;
+  void catch_up(sim::Cycle edge) override;
   std::vector<std::string> outstanding() const override;
   void attach(PartitionUnit* unit) { unit_ = unit; }
   // Sends a reply now (used by an attached unit for requests it took). A unit that spans the
@@ -96,6 +97,9 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   std::unique_ptr<DramChannel> dram_;
   std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
   bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
+  // The last cycle that head was retried, while it waits so: the partition sleeps until a fill (or
+  // other work) wakes it and counts the retries it skipped as failed. kNever: none waits.
+  sim::Cycle blocked_at_ = sim::kNever;
   std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> replies_;  // earliest (then first scheduled) on top
   std::deque<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
