@@ -88,8 +88,8 @@ bool DramChannel::tick(sim::Cycle c) {
   queue_occupancy_.sample(static_cast<double>(waiting_.size()));
   queue_probe_.set(std::min<std::uint64_t>(waiting_.size() + in_flight_.size(), (1ull << queue_probe_.width()) - 1));
   if (!more && waiting_.empty() && in_flight_.empty() && queue_.empty()) return false;
-  // The first cycle at which a tick can change anything: a command (the next cycle after one
-  // issued, else the first a waiting request's bank and the bus allow), a request joining from the
+  // The first cycle at which a tick can change anything: a command (the first a waiting request's
+  // bank and the bus allow, worked out after this cycle's command, if any), a request joining from the
   // partition's queue (which wakes the channel as it arrives), an access finishing. Until then
   // the channel sleeps holding: every cycle counts as worked, its occupancy charged on waking.
   sim::Cycle next = sim::kNever;
@@ -169,18 +169,21 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     else ++row_misses_;
     (p.req.write ? writes_ : reads_) += 1;
     start(p);
-    quiet_until_ = 0;
+    quiet_until_ = first_possible(c);
     return true;
   }
   // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is
   // closed (activate) or open on another row that no waiting request still hits (precharge), so
-  // other banks' rows open while the data bus serves row hits. FCFS: only for the oldest.
-  // Banks whose open row some waiting request still hits: those are not closed.
+  // other banks' rows open while the data bus serves row hits. FCFS: only for the oldest, whose
+  // row is opened whatever younger requests hit (they wait for it: keeping their row open for
+  // them would deadlock).
+  // Banks whose open row some waiting request still hits (FR-FCFS): those are not closed.
   hits_pending_.assign(banks_.size(), false);
-  for (const Pending& p : waiting_) {
-    const Bank& b = banks_[p.bank];
-    if (b.open && b.row == p.row) hits_pending_[p.bank] = true;
-  }
+  if (t_.fr_fcfs)
+    for (const Pending& p : waiting_) {
+      const Bank& b = banks_[p.bank];
+      if (b.open && b.row == p.row) hits_pending_[p.bank] = true;
+    }
   for (const Pending& p : waiting_) {
     Bank& b = banks_[p.bank];
     const std::uint64_t row = p.row;
@@ -192,7 +195,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
       b.pre_ready = c + t_.tRAS;
       b.conflict = b.opened_for == p.serial;  // this request closed another row first
       b.opened_for = p.serial;
-      quiet_until_ = 0;
+      quiet_until_ = first_possible(c);
       return true;
     }
     if (b.open && b.row != row && b.pre_ready <= c) {
@@ -200,7 +203,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
         b.open = false;
         b.act_ready = c + t_.tRP;
         b.opened_for = p.serial;  // marks the precharge as this request's
-        quiet_until_ = 0;
+        quiet_until_ = first_possible(c);
         return true;
       }
     }

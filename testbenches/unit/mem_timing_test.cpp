@@ -91,6 +91,38 @@ TEST(MemTiming, DramRowMissRowHitRowConflict) {
   EXPECT_EQ(r.row_conflicts, 1);
 }
 
+// A row, another row of the same bank, the first row again, all waiting at once (one load a
+// warp). FR-FCFS serves the third (a row hit) before the second; FCFS strictly in order, the
+// second closing the row the third wants (FCFS once kept that row open for the third, which
+// waited behind the second: a deadlock).
+namespace {
+Outcome same_bank_rows(const char* scheduler) {
+  return run(one(0, "ld", 0x0) + one(1, "ld", 0x8000) + one(2, "ld", 0x80),
+             {"traffic.warps=3", "dram.model=detailed", "dram.tRCD=10", "dram.tCL=6", "dram.tRP=8", "dram.tRAS=20",
+              "dram.bus_width=8B", "dram.data_rate=4", "dram.banks=16", "dram.row_size=2KiB",
+              "dram.controller_latency=0", std::string("dram.scheduler=") + scheduler});
+}
+sim::Cycle done(const Outcome& r, std::size_t i) { return r.history[i].first + r.history[i].second; }
+}  // namespace
+
+TEST(MemTiming, DramFrFcfsServesARowHitBeforeAnOlderConflict) {
+  const Outcome r = same_bank_rows("fr_fcfs");
+  ASSERT_EQ(r.history.size(), 3u);
+  EXPECT_EQ(r.row_misses, 1);
+  EXPECT_EQ(r.row_hits, 1);
+  EXPECT_EQ(r.row_conflicts, 1);
+  EXPECT_LT(done(r, 2), done(r, 1));
+}
+
+TEST(MemTiming, DramFcfsServesStrictlyInOrder) {
+  const Outcome r = same_bank_rows("fcfs");
+  ASSERT_EQ(r.history.size(), 3u);
+  EXPECT_EQ(r.row_misses, 1);
+  EXPECT_EQ(r.row_hits, 0);
+  EXPECT_EQ(r.row_conflicts, 2);
+  EXPECT_LT(done(r, 1), done(r, 2));
+}
+
 TEST(MemTiming, MshrMergeCompletesBothWithOneFill) {
   // Warp 1 issues a cycle later and reaches the L1 two cycles after warp 0 (the L1 takes one
   // access per cycle and its input frees only after the cycle it was read).
