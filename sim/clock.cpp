@@ -116,7 +116,7 @@ void ClockScheduler::schedule(Cycle c) {
   if (scheduled_ && scheduled_cycle_ <= c) return;
   scheduled_ = true;
   scheduled_cycle_ = c;
-  driver_->notify(c);
+  if (!driver_->in_event_) driver_->notify(c);  // else the driver's event notifies as it ends
 }
 
 void ClockScheduler::notify(Cycle c) { notify_at(with_look(domain_.time_of(c))); }
@@ -163,9 +163,11 @@ void ClockScheduler::on_event() {
   notified_ = false;
   if (observer_) observer_->before_edges();
   const Cycle cycle = domain_.cycle_at(now_ps());
+  in_event_ = true;
   for (ClockScheduler* s : driven_)
     if (s->scheduled_ && s->scheduled_cycle_ <= cycle) s->on_edge();
-  // Each stepped domain asked for its next edge as it finished; the others still wait for theirs.
+  in_event_ = false;
+  // The next edge any driven domain has asked for (its components', stepped or woken meanwhile).
   for (ClockScheduler* s : driven_)
     if (s->scheduled_) notify(s->scheduled_cycle_);
 }

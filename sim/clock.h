@@ -147,6 +147,7 @@ class ClockScheduler : public sc_core::sc_module {
   ClockScheduler* driver_ = this;         // whose event steps this domain
   std::vector<ClockScheduler*> driven_;   // a driver's domains, itself first, in stepping order
   bool notified_ = false;                 // a driver's pending event, at notified_at_
+  bool in_event_ = false;                 // a driver stepping its domains: their schedule() waits for its end
   Picoseconds notified_at_ = 0;
   std::uint64_t edges_ = 0, ticks_ = 0;
   std::uint64_t active_edges_ = 0;  // counted up to edge seen_
