@@ -142,8 +142,15 @@ sim::Cycle DramChannel::first_possible(sim::Cycle c) const {
 bool DramChannel::tick_detailed(sim::Cycle c) {
   if (waiting_.empty()) return false;
   if (c < quiet_until_) return true;  // nothing can issue yet: the walk below would find nothing
-  // FR-FCFS: the oldest request to an open row whose column command can go now; otherwise the
-  // oldest request, for which a precharge or an activate is issued. One command per cycle.
+  issue_command(c);
+  quiet_until_ = first_possible(c);  // after this cycle's command, if any
+  return true;
+}
+
+// This cycle's command, if one can go. FR-FCFS: the oldest request to an open row whose column
+// command can go now; otherwise the oldest request, for which a precharge or an activate is
+// issued. One command per cycle.
+void DramChannel::issue_command(sim::Cycle c) {
   auto col_ok = [&](const Pending& p) {
     const Bank& b = banks_[p.bank];
     return b.open && b.row == p.row && b.col_ready <= c && bus_free_ <= c + t_.tCL;
@@ -169,8 +176,7 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
     else ++row_misses_;
     (p.req.write ? writes_ : reads_) += 1;
     start(p);
-    quiet_until_ = first_possible(c);
-    return true;
+    return;
   }
   // No column command this cycle: prepare a bank. FR-FCFS: for the oldest request whose bank is
   // closed (activate) or open on another row that no waiting request still hits (precharge), so
@@ -195,22 +201,18 @@ bool DramChannel::tick_detailed(sim::Cycle c) {
       b.pre_ready = c + t_.tRAS;
       b.conflict = b.opened_for == p.serial;  // this request closed another row first
       b.opened_for = p.serial;
-      quiet_until_ = first_possible(c);
-      return true;
+      return;
     }
     if (b.open && b.row != row && b.pre_ready <= c) {
       if (!hits_pending_[p.bank]) {
         b.open = false;
         b.act_ready = c + t_.tRP;
         b.opened_for = p.serial;  // marks the precharge as this request's
-        quiet_until_ = first_possible(c);
-        return true;
+        return;
       }
     }
     if (!t_.fr_fcfs) break;
   }
-  quiet_until_ = first_possible(c);  // no command this cycle
-  return true;
 }
 
 std::vector<std::string> DramChannel::outstanding() const {

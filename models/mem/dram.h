@@ -79,6 +79,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   void start(const Pending& p);  // a column command issued: into in_flight_ in order
   bool tick_fixed(sim::Cycle c);
   bool tick_detailed(sim::Cycle c);
+  void issue_command(sim::Cycle c);  // this cycle's command, if one can go
   std::uint32_t bank_of(std::uint64_t a) const { return static_cast<std::uint32_t>(a / t_.row_size % t_.banks); }
   std::uint64_t row_of(std::uint64_t a) const { return a / t_.row_size / t_.banks; }
 
@@ -91,7 +92,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   std::vector<Pending> in_flight_;                 // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
-  // After a cycle that issued no command: the first cycle at which one could issue, until the
+  // After each scheduling cycle: the first cycle at which a command could issue, until the
   // waiting requests change (the scheduler's walk is skipped before it; 0: not known).
   sim::Cycle quiet_until_ = 0;
   sim::Cycle first_possible(sim::Cycle c) const;
