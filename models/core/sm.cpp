@@ -168,6 +168,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   std::size_t idx = 0;
   while (idx < ctas_.size() && ctas_[idx]) ++idx;
   if (idx == ctas_.size()) ctas_.emplace_back();
+  cta_check_ = true;  // its check (ResidentCta::check) starts set
   for (auto& w : rc->cta->warps()) {
     const std::size_t s = take_slot();
     Slot& slot = slots_[s];
@@ -892,7 +893,9 @@ bool Sm::tick(sim::Cycle c) {
   // issue, a write-back or a memory reply of its own (the only events that change either), or
   // while a warp of it waits at a barrier (its other warps are then re-checked every cycle).
   bool released = false;
-  for (std::size_t i = 0; i < ctas_.size(); ++i) {
+  const bool any_check = cta_check_;
+  cta_check_ = false;
+  for (std::size_t i = 0; any_check && i < ctas_.size(); ++i) {
     if (!ctas_[i] || !ctas_[i]->check) continue;
     ResidentCta& rc = *ctas_[i];
     // One pass over the CTA's warps (its slots): whether any waits at the barrier, whether all
@@ -904,6 +907,7 @@ bool Sm::tick(sim::Cycle c) {
       finished = finished && st == Warp::State::done && slots_[s].loads == 0 && slots_[s].stores == 0;
     }
     rc.check = waiting_before;
+    cta_check_ = cta_check_ || waiting_before;
     if (waiting_before) {  // a warp that waited is released (ready) or waits still: nothing retires
       rc.cta->check_barrier();
       bool still_waiting = false;
@@ -974,6 +978,7 @@ void Sm::touch(std::size_t s) {
 
 void Sm::note_event(std::size_t s) {
   ctas_[slots_[s].cta]->check = true;
+  cta_check_ = true;
 }
 
 void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {

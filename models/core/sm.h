@@ -162,6 +162,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
+  bool cta_check_ = false;                          // some CTA's check is set
   std::size_t resident_ = 0;                        // CTAs in ctas_
   std::vector<std::size_t> free_slots_;
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_registers_ = 0;
