@@ -183,13 +183,13 @@ void DramChannel::issue_command(sim::Cycle c) {
   // other banks' rows open while the data bus serves row hits. FCFS: only for the oldest, whose
   // row is opened whatever younger requests hit (they wait for it: keeping their row open for
   // them would deadlock).
-  // Banks whose open row some waiting request still hits (FR-FCFS): those are not closed.
-  hits_pending_.assign(banks_.size(), false);
-  if (t_.fr_fcfs)
+  if (t_.fr_fcfs) {  // banks whose open row some waiting request still hits: those are not closed
+    hits_pending_.assign(banks_.size(), false);
     for (const Pending& p : waiting_) {
       const Bank& b = banks_[p.bank];
       if (b.open && b.row == p.row) hits_pending_[p.bank] = true;
     }
+  }
   for (const Pending& p : waiting_) {
     Bank& b = banks_[p.bank];
     const std::uint64_t row = p.row;
@@ -203,13 +203,11 @@ void DramChannel::issue_command(sim::Cycle c) {
       b.opened_for = p.serial;
       return;
     }
-    if (b.open && b.row != row && b.pre_ready <= c) {
-      if (!hits_pending_[p.bank]) {
-        b.open = false;
-        b.act_ready = c + t_.tRP;
-        b.opened_for = p.serial;  // marks the precharge as this request's
-        return;
-      }
+    if (b.open && b.row != row && b.pre_ready <= c && (!t_.fr_fcfs || !hits_pending_[p.bank])) {
+      b.open = false;
+      b.act_ready = c + t_.tRP;
+      b.opened_for = p.serial;  // marks the precharge as this request's
+      return;
     }
     if (!t_.fr_fcfs) break;
   }
