@@ -6,25 +6,34 @@
 
 namespace irr::mem {
 
-const BackingStore::Page* BackingStore::find(std::uint64_t page) const {
-  if (page == last_page_) return last_;
-  auto it = pages_.find(page);
-  if (it == pages_.end()) return nullptr;
-  last_page_ = page;
+BackingStore::Region* BackingStore::region(std::uint64_t r) const {
+  if (r == last_region_) return last_;
+  auto it = regions_.find(r);
+  if (it == regions_.end()) return nullptr;
+  last_region_ = r;
   last_ = it->second.get();
   return last_;
 }
 
+const BackingStore::Page* BackingStore::find(std::uint64_t page) const {
+  const Region* t = region(page >> kRegionBits);
+  return t ? (*t)[page & ((1u << kRegionBits) - 1)].get() : nullptr;
+}
+
 BackingStore::Page& BackingStore::touch(std::uint64_t page) {
-  if (page == last_page_) return *last_;
-  auto& slot = pages_[page];
-  if (!slot) {
-    slot = std::make_unique<Page>();
-    slot->fill(0);
+  Region* t = region(page >> kRegionBits);
+  if (!t) {
+    auto& slot = regions_[page >> kRegionBits];
+    slot = std::make_unique<Region>();
+    t = slot.get();
   }
-  last_page_ = page;
-  last_ = slot.get();
-  return *slot;
+  auto& p = (*t)[page & ((1u << kRegionBits) - 1)];
+  if (!p) {
+    p = std::make_unique<Page>();
+    p->fill(0);
+    ++pages_;
+  }
+  return *p;
 }
 
 void BackingStore::read(std::uint64_t addr, void* out, std::size_t n) const {

@@ -35,16 +35,22 @@ class BackingStore {
   // compare value and `swap` the new one. Throws std::invalid_argument for another size.
   std::uint64_t atomic(std::uint64_t addr, unsigned size, tlm_glue::AtomicOp op, std::uint64_t operand,
                        std::uint64_t swap = 0);
-  std::size_t pages() const { return pages_.size(); }
+  std::size_t pages() const { return pages_; }
 
  private:
   using Page = std::array<std::uint8_t, kPageBytes>;
+  // Pages are found through a table per 16 MiB region (4,096 page slots): a gather over a graph's
+  // arrays looks up one slot of a table it just used instead of a hash node per page.
+  static constexpr unsigned kRegionBits = 12;  // pages per region: 2^12
+  using Region = std::array<std::unique_ptr<Page>, std::size_t{1} << kRegionBits>;
   const Page* find(std::uint64_t page) const;
   Page& touch(std::uint64_t page);
-  // Looked up only, never iterated: hashing is safe for determinism and faster for gathers.
-  std::unordered_map<std::uint64_t, std::unique_ptr<Page>> pages_;
-  mutable std::uint64_t last_page_ = ~0ull;
-  mutable Page* last_ = nullptr;
+  Region* region(std::uint64_t r) const;  // the region's table, or nullptr if none of its pages exists
+  // Looked up only, never iterated: hashing is safe for determinism.
+  std::unordered_map<std::uint64_t, std::unique_ptr<Region>> regions_;
+  std::size_t pages_ = 0;
+  mutable std::uint64_t last_region_ = ~0ull;
+  mutable Region* last_ = nullptr;
 };
 
 }  // namespace irr::mem

@@ -3,6 +3,8 @@
 // trace reader.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "models/mem/address_map.h"
 #include "models/mem/backing_store.h"
 #include "models/mem/cache.h"
@@ -61,6 +63,23 @@ TEST(BackingStore, SparsePagesAndAtomics) {
   m.atomic(0x3000, 4, AtomicOp::inc, 3);  // PTX atom.inc: old >= operand ? 0 : old + 1
   EXPECT_EQ(m.load<std::uint32_t>(0x3000), 0u);
   EXPECT_THROW(m.atomic(0x3000, 2, AtomicOp::add, 1), std::invalid_argument);
+}
+
+TEST(BackingStore, AccessesAcrossRegionsOfPages) {
+  // Pages are kept in tables of 16 MiB regions: a copy over a region's end, and gathers that
+  // alternate between regions, see every byte where it was written.
+  BackingStore m;
+  constexpr std::uint64_t kRegion = 16ull << 20;
+  std::vector<std::uint8_t> in(3 * BackingStore::kPageBytes), out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  m.write(kRegion - BackingStore::kPageBytes - 5, in.data(), in.size());  // its last page, then the next region's
+  m.read(kRegion - BackingStore::kPageBytes - 5, out.data(), out.size());
+  EXPECT_EQ(in, out);
+  EXPECT_EQ(m.pages(), 4u);
+  for (std::uint32_t i = 0; i < 64; ++i) m.store<std::uint32_t>((i % 4) * 5 * kRegion + i * 4096, i + 1);
+  for (std::uint32_t i = 0; i < 64; ++i) EXPECT_EQ(m.load<std::uint32_t>((i % 4) * 5 * kRegion + i * 4096), i + 1);
+  EXPECT_EQ(m.load<std::uint32_t>(7 * kRegion), 0u);  // a region never touched
+  EXPECT_EQ(m.load<std::uint32_t>(kRegion + 100 * 4096), 0u);  // an untouched page of a touched region
 }
 
 TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
