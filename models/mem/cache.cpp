@@ -15,6 +15,8 @@ CacheArray::CacheArray(std::uint64_t size, std::uint32_t ways, std::uint32_t lin
                 Error::Kind::config);
   sets_ = static_cast<std::uint32_t>(size / (static_cast<std::uint64_t>(ways) * line_size));
   ways_array_.resize(static_cast<std::size_t>(sets_) * ways_);
+  pow2_ = sets_ && (line_size_ & (line_size_ - 1)) == 0 && (sets_ & (sets_ - 1)) == 0;
+  while (pow2_ && (std::uint64_t{1} << line_shift_) < line_size_) ++line_shift_;
 }
 
 CacheArray::Way* CacheArray::find(std::uint64_t line) {

@@ -75,7 +75,9 @@ class CacheArray {
   std::uint32_t sets() const { return sets_; }
   std::uint32_t ways() const { return ways_; }
   std::uint32_t line_size() const { return line_size_; }
-  std::uint32_t set_of(std::uint64_t line) const { return static_cast<std::uint32_t>(line / line_size_ % sets_); }
+  std::uint32_t set_of(std::uint64_t line) const {
+    return static_cast<std::uint32_t>(pow2_ ? line >> line_shift_ & (sets_ - 1) : line / line_size_ % sets_);
+  }
 
  private:
   struct Way {
@@ -91,6 +93,8 @@ class CacheArray {
   const Way* choose_victim(std::uint64_t line) const;
   static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first, w.copyback}; }
   std::uint32_t sets_, ways_, line_size_;
+  bool pow2_ = false;            // line size and sets powers of two: set_of shifts and masks
+  std::uint32_t line_shift_ = 0;
   bool sectored_ = false;
   std::vector<Way> ways_array_;
   std::uint64_t clock_ = 0;

@@ -3,6 +3,7 @@
 // trace reader.
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "models/mem/address_map.h"
@@ -100,6 +101,14 @@ TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
   EXPECT_FALSE(small.fill(s0[1], false, true, &installed).has_value());
   EXPECT_FALSE(installed);  // every way locked
   EXPECT_THROW(CacheArray(1000, 4, 128, "bad"), Error);
+}
+
+TEST(CacheArray, SetsFoundByShiftingOrDividing) {
+  // set_of shifts and masks when line size and sets are powers of two: the same sets as dividing.
+  for (const auto& [size, ways, line] : {std::tuple{16384u, 4u, 128u}, {786u * 1024, 8u, 128u}, {3u * 96 * 2, 2u, 96u}}) {
+    CacheArray c(size, ways, line, "x");
+    for (std::uint64_t a = 0; a < 1u << 20; a += 4088) EXPECT_EQ(c.set_of(a), a / line % c.sets()) << size << " " << a;
+  }
 }
 
 TEST(Mshr, RefusesOnlyWhatOnlyAFillCanLetIn) {
