@@ -23,4 +23,12 @@ inline void for_each_set_bit(const std::vector<std::uint64_t>& words, F&& f) {
     }
 }
 
+inline void set_bit(std::vector<std::uint64_t>& words, std::size_t i) { words[i / 64] |= std::uint64_t{1} << (i % 64); }
+inline void clear_bit(std::vector<std::uint64_t>& words, std::size_t i) { words[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
+inline bool any_bit(const std::vector<std::uint64_t>& words) {
+  for (std::uint64_t w : words)
+    if (w) return true;
+  return false;
+}
+
 }  // namespace irr::sim

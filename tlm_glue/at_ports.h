@@ -10,12 +10,24 @@
 
 #include <tlm>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "sim/bitmap.h"
 #include "sim/clock.h"
 #include "sim/timed_queue.h"
 
 namespace irr::tlm_glue {
+
+// Where a port marks that something arrived: bit `index` of `bits`, if any.
+struct ArrivalFlag {
+  std::vector<std::uint64_t>* bits = nullptr;
+  std::size_t index = 0;
+  void set() const {
+    if (bits) sim::set_bit(*bits, index);
+  }
+};
 
 class AtInitiator : public tlm::tlm_bw_transport_if<> {
  public:
@@ -43,6 +55,9 @@ class AtInitiator : public tlm::tlm_bw_transport_if<> {
   tlm::tlm_generic_payload& pop_response(sim::Picoseconds now) { return *responses_.pop(now); }
   bool idle() const { return !waiting_ && responses_.empty(); }
   bool responses_waiting() const { return !responses_.empty(); }
+  // An owner of many ports may ask for bit i of `bits` to be set when a response arrives, and visit
+  // only the ports whose bits are set (it clears a bit once the port has nothing waiting).
+  void flag_arrivals(std::vector<std::uint64_t>& bits, std::size_t i) { flag_ = {&bits, i}; }
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time&) override {
     const sim::Picoseconds now = sim::now_ps();
@@ -58,6 +73,7 @@ class AtInitiator : public tlm::tlm_bw_transport_if<> {
         freed_at_ = now;
       }
       responses_.push(&p, now);
+      flag_.set();
       owner_.wake();
       return tlm::TLM_COMPLETED;
     }
@@ -70,6 +86,7 @@ class AtInitiator : public tlm::tlm_bw_transport_if<> {
   tlm::tlm_generic_payload* waiting_ = nullptr;
   sim::Picoseconds freed_at_ = 0;
   sim::TimedQueue<tlm::tlm_generic_payload*> responses_;
+  ArrivalFlag flag_;
 };
 
 class AtTarget : public tlm::tlm_fw_transport_if<> {
@@ -101,11 +118,15 @@ class AtTarget : public tlm::tlm_fw_transport_if<> {
   }
   bool busy() const { return pending_ || !requests_.empty(); }
   std::size_t queued() const { return requests_.size(); }
+  // As AtInitiator::flag_arrivals, for requests: bit i is set when one arrives (the owner clears
+  // it once the port is not busy).
+  void flag_arrivals(std::vector<std::uint64_t>& bits, std::size_t i) { flag_ = {&bits, i}; }
   bool backpressured() const { return pending_ != nullptr; }
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time&) override {
     if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
     const sim::Picoseconds now = sim::now_ps();
+    flag_.set();
     owner_.wake();
     if (!pending_ && requests_.can_push(now)) {
       requests_.push(&p, now);
@@ -126,6 +147,7 @@ class AtTarget : public tlm::tlm_fw_transport_if<> {
   sim::Clocked& owner_;
   tlm::tlm_generic_payload* pending_ = nullptr;
   sim::TimedQueue<tlm::tlm_generic_payload*> requests_;
+  ArrivalFlag flag_;
 };
 
 }  // namespace irr::tlm_glue

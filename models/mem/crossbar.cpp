@@ -40,9 +40,14 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   for (const auto& s : sources) sm_side.push_back(std::make_unique<tlm_glue::AtTarget>((s + "_side").c_str(), *this, buffer));
   for (std::uint32_t j = 0; j < partitions; ++j)
     mem_side.push_back(std::make_unique<tlm_glue::AtInitiator>(("mem_side_" + std::to_string(j)).c_str(), *this));
+  inputs_busy_.resize((sms_ + 63) / 64);
+  responses_waiting_.resize((partitions + 63) / 64);
+  for (std::uint32_t i = 0; i < sms_; ++i) sm_side[i]->flag_arrivals(inputs_busy_, i);
+  for (std::uint32_t j = 0; j < partitions; ++j) mem_side[j]->flag_arrivals(responses_waiting_, j);
   req_ = {std::vector<sim::Cycle>(partitions, 0), std::vector<std::uint32_t>(partitions, 0),
-          std::vector<std::deque<InFlight>>(partitions)};
-  rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<std::deque<InFlight>>(sms_)};
+          std::vector<std::deque<InFlight>>(partitions), std::vector<std::uint64_t>((partitions + 63) / 64)};
+  rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<std::deque<InFlight>>(sms_),
+          std::vector<std::uint64_t>((sms_ + 63) / 64)};
   head_.resize(sms_);
   wanted_.resize(partitions);
   rep_head_.resize(partitions);
@@ -64,15 +69,16 @@ std::uint32_t Crossbar::reply_flits(const tlm::tlm_generic_payload& p) const {
 bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
   if (req_.due <= c) {  // a packet arrives (or waits for its partition to take it)
     req_.due = sim::kNever;
-    for (std::uint32_t j = 0; j < partitions_; ++j) {
+    sim::for_each_set_bit(req_.flying, [&](std::size_t j) {
       auto& flight = req_.in_flight[j];
-      if (!flight.empty() && flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
+      if (flight.front().deliver_at <= c && mem_side[j]->can_send(now)) {
         mem_side[j]->send(*flight.front().p, now);
         flight.pop_front();
         --in_flight_;
       }
       if (!flight.empty()) req_.due = std::min(req_.due, flight.front().deliver_at);
-    }
+      else sim::clear_bit(req_.flying, j);
+    });
   }
   bool busy = req_.due != sim::kNever;
   // The inputs holding packets, in port order, and each one's head packet and the output it
@@ -80,9 +86,8 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
   waiting_.clear();
   std::fill(wanted_.begin(), wanted_.end(), 0);  // per output: how many heads go to it
   bool any = false;
-  for (std::uint32_t i = 0; i < sms_; ++i) {
-    if (!sm_side[i]->busy()) continue;
-    waiting_.push_back(i);
+  sim::for_each_set_bit(inputs_busy_, [&](std::size_t i) { waiting_.push_back(static_cast<std::uint32_t>(i)); });
+  for (std::uint32_t i : waiting_) {
     head_[i] = partitions_;
     if (sm_side[i]->has_request(now)) {
       head_[i] = gpu(sm_side[i]->front()).partition;
@@ -104,6 +109,7 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
       const std::uint32_t flits = request_flits(p);
       req_.link_free[j] = c + flits;
       req_.in_flight[j].push_back({c + flits - 1 + latency_, &p});
+      sim::set_bit(req_.flying, j);
       req_.due = std::min(req_.due, c + flits - 1 + latency_);
       ++in_flight_;
       req_.next_input[j] = (i + 1) % sms_;
@@ -119,21 +125,24 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
   for (std::uint32_t i : waiting_) {
     sm_side[i]->accept_pending(now);
     if (sm_side[i]->has_request(now)) ++contention_;  // its head waited this cycle
-    inputs_waiting_ = inputs_waiting_ || sm_side[i]->busy();
+    if (sm_side[i]->busy()) inputs_waiting_ = true;
+    else sim::clear_bit(inputs_busy_, i);
   }
   return busy || inputs_waiting_;
 }
 
 bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
-  for (std::uint32_t j = 0; j < partitions_; ++j)
+  sim::for_each_set_bit(responses_waiting_, [&](std::size_t j) {
     while (mem_side[j]->has_response(now)) {
       tlm::tlm_generic_payload& p = mem_side[j]->pop_response(now);
       const std::int32_t port = gpu(p).reply_port;
-      replies_in_[port < 0 ? j : static_cast<std::uint32_t>(port)].push_back(&p);
+      replies_in_[port < 0 ? j : static_cast<std::size_t>(port)].push_back(&p);
     }
+    if (!mem_side[j]->responses_waiting()) sim::clear_bit(responses_waiting_, j);
+  });
   if (rep_.due <= c) {
     rep_.due = sim::kNever;
-    for (std::uint32_t i = 0; i < sms_; ++i) {
+    sim::for_each_set_bit(rep_.flying, [&](std::size_t i) {
       auto& flight = rep_.in_flight[i];
       while (!flight.empty() && flight.front().deliver_at <= c) {
         sm_side[i]->respond(*flight.front().p);
@@ -141,7 +150,8 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
         --in_flight_;
       }
       if (!flight.empty()) rep_.due = std::min(rep_.due, flight.front().deliver_at);
-    }
+      else sim::clear_bit(rep_.flying, i);
+    });
   }
   bool busy = rep_.due != sim::kNever;
   // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave; the SMs
@@ -164,6 +174,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       const std::uint32_t flits = reply_flits(*p);
       rep_.link_free[i] = c + flits;
       rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
+      sim::set_bit(rep_.flying, i);
       rep_.due = std::min(rep_.due, c + flits - 1 + latency_);
       ++in_flight_;
       rep_.next_input[i] = (j + 1) % partitions_;
@@ -194,9 +205,7 @@ bool Crossbar::tick(sim::Cycle c) {
 // included: the END_REQ wakes the crossbar, but each tick tries again, so it ticks on).
 sim::Cycle Crossbar::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
-  if (inputs_waiting_ || replies_waiting_) return soon;
-  for (const auto& m : mem_side)
-    if (m->responses_waiting()) return soon;
+  if (inputs_waiting_ || replies_waiting_ || sim::any_bit(responses_waiting_)) return soon;
   return std::max(std::min(req_.due, rep_.due), soon);
 }
 

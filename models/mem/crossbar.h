@@ -42,6 +42,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
     std::vector<sim::Cycle> link_free;             // per output
     std::vector<std::uint32_t> next_input;         // round-robin pointer per output
     std::vector<std::deque<InFlight>> in_flight;   // per output, in delivery order
+    std::vector<std::uint64_t> flying;             // bit per output: packets in flight on it
     sim::Cycle due = sim::kNever;                  // the earliest delivery of any output's first packet
   };
   bool step_requests(sim::Cycle c, sim::Picoseconds now);
@@ -52,6 +53,10 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   const std::uint32_t partitions_, latency_, flit_size_;
   Network req_, rep_;
   std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
+  // Bit per port, set by the port when something arrives, cleared once it has nothing waiting: a
+  // cycle visits only these ports (each one its own object, a host cache miss or two to look at).
+  std::vector<std::uint64_t> inputs_busy_;        // SM-side inputs holding requests
+  std::vector<std::uint64_t> responses_waiting_;  // partition-side ports holding responses
   std::vector<std::uint32_t> waiting_;  // the inputs holding packets this cycle, in port order
   bool inputs_waiting_ = false;         // ... after this cycle's grants
   bool replies_waiting_ = false;        // replies from the partitions not yet granted, after this cycle's grants
