@@ -20,8 +20,7 @@ runs=(
 count() {  # count BUILD ARGS...: the host instructions of one run
   local irrgpu="$1/apps/irrgpu/irrgpu"
   shift
-  # shellcheck disable=SC2068
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" "$irrgpu" run -q $@ -o "$tmp/run" 2>&1 >/dev/null |
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" "$irrgpu" run -q "$@" -o "$tmp/run" 2>&1 >/dev/null |
     awk '$2 == "Collected" { print $4 }'
 }
 if [ -n "$base" ]; then

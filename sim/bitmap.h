@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// A walk over a bitmap that the visitor may change: the clock scheduler's active components and
-// the reply crossbar's wanted outputs are both visited in index order while a visit can set bits
-// further on, which the same walk must still reach.
+// Bitmaps as vectors of 64-bit words: single bits, and a walk the visitor may change (the clock
+// scheduler's active components and the crossbar's ports with work are visited in index order
+// while a visit can set bits further on, which the same walk must still reach).
 #pragma once
 
 #include <cstddef>
@@ -23,6 +23,7 @@ inline void for_each_set_bit(const std::vector<std::uint64_t>& words, F&& f) {
     }
 }
 
+inline bool test_bit(const std::vector<std::uint64_t>& words, std::size_t i) { return words[i / 64] >> (i % 64) & 1; }
 inline void set_bit(std::vector<std::uint64_t>& words, std::size_t i) { words[i / 64] |= std::uint64_t{1} << (i % 64); }
 inline void clear_bit(std::vector<std::uint64_t>& words, std::size_t i) { words[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
 inline bool any_bit(const std::vector<std::uint64_t>& words) {

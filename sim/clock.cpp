@@ -190,7 +190,7 @@ void ClockScheduler::on_edge() {
     if (e.due <= cycle) {
       stepped = true;
       ++ticks_;
-      active_[i / 64] &= ~(std::uint64_t{1} << (i % 64));  // consumed; a wake() in the tick re-arms it
+      clear_bit(active_, i);  // consumed; a wake() in the tick re-arms it
       if (e.held) {
         e.held = false;
         --held_;

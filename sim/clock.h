@@ -11,6 +11,7 @@
 #include <systemc>
 #include <vector>
 
+#include "sim/bitmap.h"
 #include "sim/units.h"
 
 namespace irr::sim {
@@ -136,8 +137,8 @@ class ClockScheduler : public sc_core::sc_module {
     Cycle rewake_due = 0;
     bool held = false;    // asleep holding work (Clocked::hold) since its last step
   };
-  bool active(std::size_t i) const { return active_[i / 64] >> (i % 64) & 1; }
-  void activate(std::size_t i) { active_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  bool active(std::size_t i) const { return test_bit(active_, i); }
+  void activate(std::size_t i) { set_bit(active_, i); }
   ClockDomain domain_;
   std::vector<Entry> entries_;
   std::vector<std::uint64_t> active_;  // bit i: entries_[i] has work due (an edge visits only those)

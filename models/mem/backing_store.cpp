@@ -17,7 +17,7 @@ BackingStore::Region* BackingStore::region(std::uint64_t r) const {
 
 const BackingStore::Page* BackingStore::find(std::uint64_t page) const {
   const Region* t = region(page >> kRegionBits);
-  return t ? (*t)[page & ((1u << kRegionBits) - 1)].get() : nullptr;
+  return t ? (*t)[page & kSlotMask].get() : nullptr;
 }
 
 BackingStore::Page& BackingStore::touch(std::uint64_t page) {
@@ -27,7 +27,7 @@ BackingStore::Page& BackingStore::touch(std::uint64_t page) {
     slot = std::make_unique<Region>();
     t = slot.get();
   }
-  auto& p = (*t)[page & ((1u << kRegionBits) - 1)];
+  auto& p = (*t)[page & kSlotMask];
   if (!p) {
     p = std::make_unique<Page>();
     p->fill(0);

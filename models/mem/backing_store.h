@@ -42,6 +42,7 @@ class BackingStore {
   // Pages are found through a table per 16 MiB region (4,096 page slots): a gather over a graph's
   // arrays looks up one slot of a table it just used instead of a hash node per page.
   static constexpr unsigned kRegionBits = 12;  // pages per region: 2^12
+  static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kRegionBits) - 1;  // a page's slot in its region
   using Region = std::array<std::unique_ptr<Page>, std::size_t{1} << kRegionBits>;
   const Page* find(std::uint64_t page) const;
   Page& touch(std::uint64_t page);

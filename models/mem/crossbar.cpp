@@ -160,7 +160,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
   std::fill(rep_targets_.begin(), rep_targets_.end(), 0);
   auto target = [&](std::uint32_t j) {
     rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
-    if (rep_head_[j] < sms_) rep_targets_[rep_head_[j] / 64] |= std::uint64_t{1} << (rep_head_[j] % 64);
+    if (rep_head_[j] < sms_) sim::set_bit(rep_targets_, rep_head_[j]);
   };
   for (std::uint32_t j = 0; j < partitions_; ++j) target(j);
   sim::for_each_set_bit(rep_targets_, [&](std::size_t sm) {

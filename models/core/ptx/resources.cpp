@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sim/bitmap.h"
 #include "sim/error.h"
 
 namespace irr::core::ptx {
@@ -83,8 +84,8 @@ unsigned estimate_registers(const Function& f) {
       for (std::size_t s : next)
         for (std::size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
       defs_uses(f.code[pc], defs, uses);
-      for (auto d : defs) out[d / 64] &= ~(1ull << (d % 64));
-      for (auto u : uses) out[u / 64] |= 1ull << (u % 64);
+      for (auto d : defs) sim::clear_bit(out, d);
+      for (auto u : uses) sim::set_bit(out, u);
       if (out != live_in[pc]) {
         live_in[pc] = std::move(out);
         changed = true;
@@ -95,7 +96,7 @@ unsigned estimate_registers(const Function& f) {
   for (std::size_t pc = 0; pc < n; ++pc) {
     unsigned units = 0;
     for (std::size_t r = 0; r < regs; ++r)
-      if (live_in[pc][r / 64] >> (r % 64) & 1) {
+      if (sim::test_bit(live_in[pc], r)) {
         const Type t = f.registers[r].type;
         if (t != Type::pred) units += type_bits(t) > 32 ? 2 : 1;
       }
