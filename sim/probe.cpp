@@ -40,12 +40,12 @@ std::string range(const Probe& p) { return p.width() > 1 ? "[" + std::to_string(
 }  // namespace
 
 Probe::Probe(std::string name, unsigned width, std::string description)
-    : name_(std::move(name)), width_(width), description_(std::move(description)) {
-  if (width_ == 0 || width_ > 64) throw std::logic_error("probe " + name_ + ": width must be 1..64 bits");
+    : width_(width), names_(std::make_unique<Names>(Names{std::move(name), std::move(description), {}})) {
+  if (width_ == 0 || width_ > 64) throw std::logic_error("probe " + this->name() + ": width must be 1..64 bits");
 }
 
 void Probe::out_of_range(std::uint64_t v) const {
-  throw std::logic_error("probe " + name_ + ": value " + std::to_string(v) + " does not fit in " +
+  throw std::logic_error("probe " + name() + ": value " + std::to_string(v) + " does not fit in " +
                          std::to_string(width_) + " bits");
 }
 
@@ -70,7 +70,7 @@ void VcdWriter::start(const std::vector<Probe*>& probes, Picoseconds now) {
   std::vector<std::string> open;
   for (std::size_t i = 0; i < probes_.size(); ++i) {
     Probe& p = *probes_[i];
-    p.code_ = vcd_code(i);
+    p.names_->code = vcd_code(i);
     p.sink_ = this;
     std::vector<std::string> parts = split_name(p.name());
     std::size_t common = 0;
@@ -78,7 +78,7 @@ void VcdWriter::start(const std::vector<Probe*>& probes, Picoseconds now) {
     for (; open.size() > common; open.pop_back()) out_ << "$upscope $end\n";
     for (; open.size() + 1 < parts.size(); open.push_back(parts[open.size()]))
       out_ << "$scope module " << parts[open.size()] << " $end\n";
-    out_ << "$var wire " << p.width() << " " << p.code_ << " " << parts.back() << (p.width() > 1 ? " " + range(p) : "")
+    out_ << "$var wire " << p.width() << " " << p.names_->code << " " << parts.back() << (p.width() > 1 ? " " + range(p) : "")
          << " $end\n";
   }
   for (; !open.empty(); open.pop_back()) out_ << "$upscope $end\n";
@@ -96,8 +96,8 @@ void VcdWriter::stamp(Picoseconds now) {
 }
 
 void VcdWriter::value(const Probe& p) {
-  if (p.width() == 1) out_ << (p.value() ? '1' : '0') << p.code_ << "\n";
-  else out_ << "b" << bits(p.value(), p.width()) << " " << p.code_ << "\n";
+  if (p.width() == 1) out_ << (p.value() ? '1' : '0') << p.names_->code << "\n";
+  else out_ << "b" << bits(p.value(), p.width()) << " " << p.names_->code << "\n";
 }
 
 void VcdWriter::change(const Probe& p, Picoseconds now) {
@@ -147,17 +147,16 @@ void CycleVcd::high() {
 
 Probe& ProbeRegistry::add(const std::string& name, unsigned width, const std::string& description) {
   for (const auto& p : probes_)
-    if (p->name() == name) throw std::logic_error("probe '" + name + "' declared twice");
-  probes_.push_back(std::make_unique<Probe>(name, width, description));
-  return *probes_.back();
+    if (p.name() == name) throw std::logic_error("probe '" + name + "' declared twice");
+  return probes_.emplace_back(name, width, description);
 }
 
-std::vector<Probe*> ProbeRegistry::select(const std::vector<std::string>& patterns) const {
+std::vector<Probe*> ProbeRegistry::select(const std::vector<std::string>& patterns) {
   std::vector<Probe*> out;
-  for (const auto& p : probes_) {
+  for (auto& p : probes_) {
     bool match = patterns.empty();
-    for (const auto& pat : patterns) match = match || glob_match(pat, p->name());
-    if (match) out.push_back(p.get());
+    for (const auto& pat : patterns) match = match || glob_match(pat, p.name());
+    if (match) out.push_back(&p);
   }
   // Ordered by hierarchy, so that every scope's probes are contiguous.
   std::sort(out.begin(), out.end(), [](const Probe* a, const Probe* b) { return split_name(a->name()) < split_name(b->name()); });

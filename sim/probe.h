@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -30,21 +31,24 @@ class Probe {
     if (sink_) record();
   }
   std::uint64_t value() const { return value_; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return names_->name; }
   unsigned width() const { return width_; }
-  const std::string& description() const { return description_; }
+  const std::string& description() const { return names_->description; }
   bool traced() const { return sink_ != nullptr; }
 
  private:
   friend class VcdWriter;
   [[noreturn]] void out_of_range(std::uint64_t v) const;
   void record();
-  std::string name_;
-  unsigned width_;
-  std::string description_;
   std::uint64_t value_ = 0;
   VcdWriter* sink_ = nullptr;
-  std::string code_;  // VCD identifier
+  unsigned width_;
+  // Out of line, as a statistic's (sim/stats.h): the registry keeps probes side by side.
+  struct Names {
+    std::string name, description;
+    std::string code;  // VCD identifier
+  };
+  std::unique_ptr<Names> names_;
 };
 
 // Writes the probes bound to it as a VCD file (timescale 1 ps).
@@ -77,11 +81,10 @@ class ProbeRegistry {
   // Declares a probe; a second one of the same name is a programming error.
   Probe& add(const std::string& name, unsigned width, const std::string& description);
   // Probes whose names match any of the globs (all when the list is empty), sorted by name.
-  std::vector<Probe*> select(const std::vector<std::string>& patterns) const;
-  const std::vector<std::unique_ptr<Probe>>& all() const { return probes_; }
+  std::vector<Probe*> select(const std::vector<std::string>& patterns);
 
  private:
-  std::vector<std::unique_ptr<Probe>> probes_;
+  std::deque<Probe> probes_;  // in declaration order (a deque: addresses stay put)
 };
 
 // A waveform of a block stepped cycle by cycle outside SystemC (a model beside its RTL): the

@@ -17,7 +17,7 @@ bool glob_match(const std::string& pattern, const std::string& name) {
 }
 
 nlohmann::json Stat::to_json() const {
-  return {{"value", value()}, {"unit", unit_}, {"description", description_}};
+  return {{"value", value()}, {"unit", unit()}, {"description", description()}};
 }
 
 nlohmann::json Counter::to_json() const {
@@ -69,10 +69,9 @@ std::vector<std::pair<std::string, double>> Distribution::fields() const {
 template <typename T, typename... A>
 T& StatsRegistry::add(const std::string& name, A&&... args) {
   if (stats_.count(name)) throw std::logic_error("statistic '" + name + "' declared twice");
-  auto p = std::make_unique<T>(name, std::forward<A>(args)...);
-  T& ref = *p;
-  stats_[name] = std::move(p);
-  return ref;
+  T& stat = std::get<std::deque<T>>(pools_).emplace_back(name, std::forward<A>(args)...);
+  stats_[name] = &stat;
+  return stat;
 }
 
 Counter& StatsRegistry::counter(const std::string& n, const std::string& d, const std::string& u) {
@@ -92,7 +91,7 @@ Formula& StatsRegistry::formula(const std::string& n, const std::string& d, cons
 
 const Stat* StatsRegistry::find(const std::string& name) const {
   auto it = stats_.find(name);
-  return it == stats_.end() ? nullptr : it->second.get();
+  return it == stats_.end() ? nullptr : it->second;
 }
 
 double StatsRegistry::sum(const std::string& prefix, const std::string& suffix) const {
@@ -106,7 +105,7 @@ double StatsRegistry::sum(const std::string& prefix, const std::string& suffix) 
       const std::string& n = it->first;
       if (n.size() >= prefix.size() + suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 &&
           n.find(".total.") == std::string::npos)
-        found->second.push_back(it->second.get());
+        found->second.push_back(it->second);
     }
   double total = 0;
   for (const Stat* stat : found->second) total += stat->value();
@@ -127,7 +126,7 @@ void StatsRegistry::sample(std::uint64_t time_ps) {
   sample_times_.push_back(time_ps);
   if (sampled_.size() != stats_.size()) {  // a statistic was added (a series' place never moves)
     sampled_.clear();
-    for (const auto& [name, stat] : stats_) sampled_.emplace_back(stat.get(), &series_[name]);
+    for (const auto& [name, stat] : stats_) sampled_.emplace_back(stat, &series_[name]);
   }
   for (auto& [stat, series] : sampled_) {
     series->resize(points, 0.0);  // a statistic declared late starts at zero

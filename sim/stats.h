@@ -7,11 +7,13 @@
 #include <nlohmann/json_fwd.hpp>  // the whole header only where JSON is built or read: it is slow to compile
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace irr::sim {
@@ -19,11 +21,11 @@ namespace irr::sim {
 class Stat {
  public:
   Stat(std::string name, std::string description, std::string unit)
-      : name_(std::move(name)), description_(std::move(description)), unit_(std::move(unit)) {}
+      : names_(std::make_unique<const Names>(Names{std::move(name), std::move(description), std::move(unit)})) {}
   virtual ~Stat() = default;
-  const std::string& name() const { return name_; }
-  const std::string& description() const { return description_; }
-  const std::string& unit() const { return unit_; }
+  const std::string& name() const { return names_->name; }
+  const std::string& description() const { return names_->description; }
+  const std::string& unit() const { return names_->unit; }
   // The headline number: what snapshots, samples and the table show.
   virtual double value() const = 0;
   // The full record for stats.json (value, and for distributions count/min/max/buckets).
@@ -32,7 +34,12 @@ class Stat {
   virtual std::vector<std::pair<std::string, double>> fields() const { return {}; }
 
  private:
-  std::string name_, description_, unit_;
+  // Out of line: a statistic is then a few words, and the registry keeps those of a kind side by
+  // side, so the counters a component bumps every cycle share host cache lines.
+  struct Names {
+    std::string name, description, unit;
+  };
+  std::unique_ptr<const Names> names_;
 };
 
 class Counter : public Stat {
@@ -113,7 +120,6 @@ class StatsRegistry {
   // The values of every statistic named prefix...suffix added up (".l2.hits" over all
   // partitions), summary formulas (a ".total." in the name) left out.
   double sum(const std::string& prefix, const std::string& suffix) const;
-  const std::map<std::string, std::unique_ptr<Stat>>& all() const { return stats_; }
 
   // Records every statistic's value now, labelled (e.g. "kernel 3: bfs_kernel").
   void snapshot(const std::string& label, std::uint64_t time_ps);
@@ -131,7 +137,9 @@ class StatsRegistry {
   template <typename T, typename... A>
   T& add(const std::string& name, A&&... args);
 
-  std::map<std::string, std::unique_ptr<Stat>> stats_;  // sorted by name: deterministic output
+  // Each kind in declaration order (a deque: addresses stay put), found by name through stats_.
+  std::tuple<std::deque<Counter>, std::deque<Average>, std::deque<Distribution>, std::deque<Formula>> pools_;
+  std::map<std::string, Stat*> stats_;  // sorted by name: deterministic output
   struct Snapshot {
     std::string label;
     std::uint64_t time_ps;

@@ -64,6 +64,20 @@ TEST(Probes, ValuesAndWidths) {
   EXPECT_EQ(r.select({}).size(), 3u);
 }
 
+// As statistics (stats_test): a probe is a few words, those declared together side by side.
+TEST(Probes, DeclaredTogetherSitSideBySide) {
+  EXPECT_LE(sizeof(Probe), 32u);
+  ProbeRegistry r;
+  Probe& a = r.add("sm.a", 4, "first");
+  Probe& b = r.add("sm.b", 4, "second");
+  EXPECT_EQ(reinterpret_cast<char*>(&b) - reinterpret_cast<char*>(&a), static_cast<std::ptrdiff_t>(sizeof(Probe)));
+  for (int i = 0; i < 1000; ++i) r.add("more.p" + std::to_string(i), 1, "");
+  a.set(9);
+  EXPECT_EQ(r.select({"sm.a"}).front(), &a);
+  EXPECT_EQ(a.value(), 9u);
+  EXPECT_EQ(b.description(), "second");
+}
+
 TEST(Probes, VcdHasValuesAtTheirSimulatedTimes) {
   TempDir d;
   Testbench tb({"clocks.core=1GHz"});

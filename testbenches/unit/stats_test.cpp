@@ -32,6 +32,23 @@ TEST(Stats, CounterAverageDistributionFormula) {
   EXPECT_THROW(r.distribution("a.bad", "", "", 0, 0, 3), std::logic_error);
 }
 
+// A statistic is a few words with its names out of line, and those of a kind are kept side by side
+// in declaration order: the counters a component bumps every cycle share host cache lines. Their
+// addresses stay put as more are declared.
+TEST(Stats, CountersDeclaredTogetherSitSideBySide) {
+  EXPECT_LE(sizeof(Counter), 32u);
+  StatsRegistry r;
+  std::vector<Counter*> c;
+  for (int i = 0; i < 8; ++i) c.push_back(&r.counter("sm.c" + std::to_string(i), "d", "u"));
+  for (int i = 1; i < 8; ++i)
+    EXPECT_EQ(reinterpret_cast<char*>(c[i]) - reinterpret_cast<char*>(c[i - 1]), static_cast<std::ptrdiff_t>(sizeof(Counter)));
+  for (int i = 0; i < 1000; ++i) r.counter("more.c" + std::to_string(i), "", "");
+  *c[0] += 3;
+  EXPECT_EQ(r.find("sm.c0"), c[0]);
+  EXPECT_EQ(r.find("sm.c0")->value(), 3.0);
+  EXPECT_EQ(c[7]->name(), "sm.c7");
+}
+
 TEST(Stats, JsonHasDescriptionsUnitsAndDistributions) {
   StatsRegistry r;
   r.counter("x.n", "things", "things") += 3;
