@@ -68,12 +68,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       replay_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_replay_cycles"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
-      last_issued_(schedulers_, 0),
-      scheduler_free_(schedulers_, 0),
-      slept_why_(schedulers_, Stall::empty),
-      settled_(schedulers_, Settled::no),
-      memory_episode_(schedulers_, 0),
-      last_level_(schedulers_, level_other),
+      scheds_(schedulers_),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
       thread_instructions_(sim.counter(*this, "thread_instructions", "thread instructions issued (active lanes)", "instructions")),
       cycles_active_(sim.counter(*this, "active_cycles", "cycles with a resident CTA", "cycles")),
@@ -498,8 +493,8 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = s % schedulers_;
-  scheduler_free_[sched] = c + (executed_beside ? 1 : passes_);  // beside the lanes: one issue cycle
-  last_issued_[sched] = s;
+  scheds_[sched].free = c + (executed_beside ? 1 : passes_);  // beside the lanes: one issue cycle
+  scheds_[sched].last_issued = s;
 }
 
 void Sm::count_registers(const ptx::Instruction& in) {
@@ -583,8 +578,8 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
     alu_done_.emplace(c + latency(in), token);
   }
   const std::size_t sched = s % schedulers_;
-  scheduler_free_[sched] = c + passes_;
-  last_issued_[sched] = s;
+  scheds_[sched].free = c + passes_;
+  scheds_[sched].last_issued = s;
 }
 
 Sm::Pending& Sm::add_pending(std::size_t token, std::size_t slot, std::uint32_t lines, Step* step) {
@@ -642,7 +637,7 @@ void Sm::kernel_end(const KernelLaunch& k) {
   const std::uint64_t active = cycles_active_.value() - active_at_start_;
   if (length > active) idle_cycles_ += length - active;
   for (std::uint32_t sch = 0; sch < schedulers_; ++sch)
-    if (memory_episode_[sch]) charge_memory(sch, last_level_[sch]);
+    if (scheds_[sch].memory_episode) charge_memory(sch, scheds_[sch].last_level);
   for (auto& [route, unit] : units_) unit->kernel_end(k, *this);
 }
 
@@ -780,7 +775,7 @@ void Sm::index_slots() {
               [&](std::size_t a, std::size_t b) { return slots_[a].age < slots_[b].age; });
   }
   slots_changed_ = false;
-  std::fill(settled_.begin(), settled_.end(), Settled::no);
+  for (Scheduler& x : scheds_) x.settled = Settled::no;
 }
 
 bool Sm::tick(sim::Cycle c) {
@@ -818,7 +813,8 @@ bool Sm::tick(sim::Cycle c) {
   bool issued_any = false, soon = false, sfu_wait = false;
   std::uint32_t issued_now = 0;
   for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
-    if (scheduler_free_[sch] > c) {
+    Scheduler& q = scheds_[sch];
+    if (q.free > c) {
       soon = true;
       continue;
     }
@@ -826,10 +822,10 @@ bool Sm::tick(sim::Cycle c) {
     // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
     // over its active set only.
     if (slots_changed_) index_slots();
-    if (settled_[sch] == Settled::events || (settled_[sch] == Settled::queue && ldst_.size() >= kLdstQueue)) {
+    if (q.settled == Settled::events || (q.settled == Settled::queue && ldst_.size() >= kLdstQueue)) {
       // Every warp waits on an event (or, some, on the still full LD/ST queue) and none has had one:
       // the stall is last cycle's.
-      count_stall(sch, slept_why_[sch], 1);
+      count_stall(sch, q.slept_why, 1);
       continue;
     }
     // The candidates in order, without copying the lists: GTO visits the last issued first (at
@@ -837,7 +833,7 @@ bool Sm::tick(sim::Cycle c) {
     const std::vector<std::size_t>* order = policy_ == Policy::lrr ? &by_slot_[sch] : &by_age_[sch];
     std::size_t n = order->size(), start = 0, greedy = n;
     if (policy_ == Policy::gto) {
-      greedy = static_cast<std::size_t>(std::find(order->begin(), order->end(), last_issued_[sch]) - order->begin());
+      greedy = static_cast<std::size_t>(std::find(order->begin(), order->end(), q.last_issued) - order->begin());
     } else {
       if (policy_ == Policy::two_level) {
         refill_active(sch, *order);
@@ -846,7 +842,7 @@ bool Sm::tick(sim::Cycle c) {
         order = &order_;
         n = order->size();
       }
-      start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), last_issued_[sch]) - order->begin());
+      start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), q.last_issued) - order->begin());
     }
     Stall why = Stall::empty;
     bool went = false, settled = policy_ != Policy::two_level, queue = false;
@@ -882,11 +878,11 @@ bool Sm::tick(sim::Cycle c) {
       }
     }
     if (went) {
-      if (memory_episode_[sch]) charge_memory(sch, last_level_[sch]);  // the write-back's cycles, or new work
+      if (q.memory_episode) charge_memory(sch, q.last_level);  // the write-back's cycles, or new work
     } else {
       count_stall(sch, why, 1);
-      slept_why_[sch] = why;
-      settled_[sch] = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
+      q.slept_why = why;
+      q.settled = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
     }
   }
   // Barriers, and CTAs whose warps have all finished with nothing in flight: a CTA only after an
@@ -941,7 +937,7 @@ bool Sm::tick(sim::Cycle c) {
   bool again = issued_any || released || soon || sfu_wait || !writeback_.empty() || (queued && !l1_full);
   const bool computing = !again && !alu_done_.empty();
   if (computing)
-    again = std::any_of(settled_.begin(), settled_.end(), [](Settled s) { return s != Settled::events; }) ||
+    again = std::any_of(scheds_.begin(), scheds_.end(), [](const Scheduler& x) { return x.settled != Settled::events; }) ||
             alu_done_.top().first <= c + 1;
   last_step_ = c;
   slept_resident_ = !again && !idle();
@@ -966,14 +962,14 @@ void Sm::charge_sleep(sim::Cycle c) {
   if ((slept_resident_ || slept_held_) && c > last_step_ + 1) {
     const std::uint64_t gap = c - last_step_ - 1;
     if (slept_resident_) cycles_active_ += gap;
-    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, slept_why_[sch], gap);
+    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, scheds_[sch].slept_why, gap);
     last_step_ = c - 1;
   }
 }
 
 void Sm::touch(std::size_t s) {
   slots_[s].dirty = true;
-  settled_[s % schedulers_] = Settled::no;
+  scheds_[s % schedulers_].settled = Settled::no;
 }
 
 void Sm::note_event(std::size_t s) {
@@ -984,14 +980,14 @@ void Sm::note_event(std::size_t s) {
 void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {
   *stall_[static_cast<int>(why)] += cycles;
   if (why > Stall::unit) stall_structural_ += cycles;
-  if (why == Stall::memory) memory_episode_[sch] += cycles;
+  if (why == Stall::memory) scheds_[sch].memory_episode += cycles;
 }
 
 // A reply that lets warps of `sch` go again ends the memory stall its scheduler was in.
 void Sm::charge_memory(std::size_t sch, MemoryLevel level) {
-  *memory_by_level_[level] += memory_episode_[sch];
-  memory_episode_[sch] = 0;
-  last_level_[sch] = level;
+  *memory_by_level_[level] += scheds_[sch].memory_episode;
+  scheds_[sch].memory_episode = 0;
+  scheds_[sch].last_level = level;
 }
 
 std::vector<std::string> Sm::outstanding() const {

@@ -116,6 +116,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // Where a scheduler's memory-stall cycles are charged: the level of the load whose return ended
   // them (atomic: an atomic's round trip; other: a fence's stores, or nothing returned).
   enum MemoryLevel { level_l1, level_l2, level_dram, level_atomic, level_other, kMemoryLevels };
+  enum class Settled : std::uint8_t { no, events, queue };  // see Scheduler::settled
 
   Stall ready(std::size_t s, const ptx::Instruction*& in);
   Stall check(std::size_t s, const ptx::Instruction*& in);
@@ -167,18 +168,39 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<std::size_t> free_slots_;
   std::uint32_t used_threads_ = 0, used_warps_ = 0, used_registers_ = 0;
   std::uint64_t used_shared_ = 0, next_age_ = 0;
-  std::vector<std::size_t> last_issued_;    // per scheduler: slot issued last (GTO greed, LRR rotation)
-  std::vector<sim::Cycle> scheduler_free_;  // per scheduler: cycle its issue port frees (SIMD passes)
-  // Token -> instruction in flight; a finished entry is reused with its step's buffers (no
-  // allocation an instruction).
-  sim::IdMap<Pending> pending_;
+  // Per scheduler, side by side (every step reads them).
+  struct Scheduler {
+    sim::Cycle free = 0;               // the cycle its issue port frees (SIMD passes)
+    std::size_t last_issued = 0;       // the slot issued last (GTO greed, LRR rotation)
+    std::uint64_t memory_episode = 0;  // memory-stall cycles not yet charged
+    Stall slept_why = Stall::empty;    // what held it when the SM went to sleep
+    // Its last check found every warp waiting on an event (an answer ready() keeps until the warp
+    // is touched) or, `queue`, some on the LD/ST queue, and none has been touched since: while
+    // that holds (and the queue stays full), its stall stays slept_why.
+    Settled settled = Settled::no;
+    MemoryLevel last_level = level_other;  // where the last charge of memory-stall cycles went
+  };
+  std::vector<Scheduler> scheds_;
+  // What every step reads, side by side (a step's host cache misses are mostly one per line read).
+  sim::Cycle now_cycle_ = 0;  // the cycle being stepped
+  // A sleeping SM (nothing can happen until a reply or a CTA wakes it) is not stepped; the next
+  // step charges the cycles slept to what held each scheduler when it went to sleep.
+  sim::Cycle last_step_ = 0;
+  bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
+  bool slept_held_ = false;      // ... or holding work: accesses the L1 could not take, arithmetic in flight
+  bool slots_changed_ = true;    // a CTA started or retired: rebuild by_slot_ and by_age_
+  std::uint64_t loads_in_flight_ = 0;
   // (completion cycle, token), earliest first; tokens grow with issue, so ties go in issue order.
   std::priority_queue<std::pair<sim::Cycle, std::size_t>, std::vector<std::pair<sim::Cycle, std::size_t>>,
                       std::greater<>> alu_done_;
+  std::deque<std::size_t> writeback_;    // tokens whose results wait for a write port
+  std::deque<mem::MemAccess> ldst_;      // line accesses waiting to enter the L1
+  std::deque<mem::MemAccess> ldst_low_;  // units' low-priority accesses: only when ldst_ is empty
   std::multimap<sim::Cycle, std::size_t> sleep_done_;  // a nanosleep's end -> token
-  std::deque<std::size_t> writeback_;       // tokens whose results wait for a write port
-  std::deque<mem::MemAccess> ldst_;         // line accesses waiting to enter the L1
-  std::deque<mem::MemAccess> ldst_low_;     // units' low-priority accesses: only when ldst_ is empty
+  std::vector<std::vector<std::size_t>> by_slot_, by_age_;  // per scheduler: its warps, two orders
+  // Token -> instruction in flight; a finished entry is reused with its step's buffers (no
+  // allocation an instruction).
+  sim::IdMap<Pending> pending_;
   std::map<std::string, SmUnit*> units_;    // by route
   std::vector<SmUnit*> observers_;          // units that see every issued instruction
   std::map<std::uint64_t, std::pair<SmUnit*, std::uint64_t>> unit_tags_;  // access id -> unit, tag
@@ -187,24 +209,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   Step scratch_;
   std::vector<std::uint32_t> defs_, uses_;
   std::vector<std::size_t> order_;
-  std::vector<std::vector<std::size_t>> by_slot_, by_age_;  // per scheduler: its warps, two orders
-  bool slots_changed_ = true;  // a CTA started or retired: rebuild by_slot_ and by_age_
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
-  sim::Cycle now_cycle_ = 0;    // the cycle being stepped
-  // A sleeping SM (nothing can happen until a reply or a CTA wakes it) is not stepped; the next
-  // step charges the cycles slept to what held each scheduler when it went to sleep.
-  sim::Cycle last_step_ = 0;
-  bool slept_resident_ = false;  // the last step went to sleep with a CTA resident
-  bool slept_held_ = false;      // ... or holding work: accesses the L1 could not take, arithmetic in flight
-  std::vector<Stall> slept_why_;                // per scheduler
-  // Per scheduler: its last check found every warp waiting on an event (an answer ready() keeps
-  // until the warp is touched) or, `queue`, some on the LD/ST queue, and none has been touched
-  // since: while that holds (and the queue stays full), its stall stays slept_why_.
-  enum class Settled : std::uint8_t { no, events, queue };
-  std::vector<Settled> settled_;
-  std::vector<std::uint64_t> memory_episode_;   // per scheduler: memory-stall cycles not yet charged
-  std::vector<MemoryLevel> last_level_;         // per scheduler: where the last charge went
   sim::Cycle kernel_start_ = 0;
   std::uint64_t active_at_start_ = 0;
   sim::Counter* issued_by_class_[6] = {};
@@ -217,7 +223,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Counter* stall_[8] = {};                   // by Stall (the two structural causes included)
   sim::Counter* memory_by_level_[kMemoryLevels] = {};
   sim::Probe &active_warps_probe_, &issue_probe_, &loads_probe_;
-  std::uint64_t loads_in_flight_ = 0;
 };
 
 }  // namespace irr::core
