@@ -50,7 +50,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
           std::vector<std::uint64_t>((sms_ + 63) / 64)};
   head_.resize(sms_);
   wanted_.resize(partitions);
-  rep_head_.resize(partitions);
+  rep_head_.assign(partitions, sms_);
   rep_targets_.resize((sms_ + 63) / 64);
   sim.clock("interconnect").add(*this);
   sim.watch(this->name(), *this);
@@ -136,7 +136,10 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     while (mem_side[j]->has_response(now)) {
       tlm::tlm_generic_payload& p = mem_side[j]->pop_response(now);
       const std::int32_t port = gpu(p).reply_port;
-      replies_in_[port < 0 ? j : static_cast<std::size_t>(port)].push_back(&p);
+      const std::size_t in = port < 0 ? j : static_cast<std::size_t>(port);
+      if (replies_in_[in].empty()) rep_head_[in] = gpu(p).sm;
+      replies_in_[in].push_back(&p);
+      ++replies_queued_;
     }
     if (!mem_side[j]->responses_waiting()) sim::clear_bit(responses_waiting_, j);
   });
@@ -154,15 +157,11 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
     });
   }
   bool busy = rep_.due != sim::kNever;
-  // Each partition's head reply and the SM it goes to (none: sms_), kept as heads leave; the SMs
-  // some head goes to (a bitmap), visited in order: the partition's next head may go to a later
-  // SM this cycle (to an earlier one: the next cycle).
+  // The SMs some partition's head reply goes to (a bitmap), visited in order: the partition's next
+  // head may go to a later SM this cycle (to an earlier one: the next cycle).
   std::fill(rep_targets_.begin(), rep_targets_.end(), 0);
-  auto target = [&](std::uint32_t j) {
-    rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
+  for (std::uint32_t j = 0; replies_queued_ && j < partitions_; ++j)
     if (rep_head_[j] < sms_) sim::set_bit(rep_targets_, rep_head_[j]);
-  };
-  for (std::uint32_t j = 0; j < partitions_; ++j) target(j);
   sim::for_each_set_bit(rep_targets_, [&](std::size_t sm) {
     const auto i = static_cast<std::uint32_t>(sm);
     if (rep_.link_free[i] > c) return;
@@ -170,7 +169,9 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       if (rep_head_[j] != i) continue;
       tlm::tlm_generic_payload* p = replies_in_[j].front();
       replies_in_[j].pop_front();
-      target(j);
+      --replies_queued_;
+      rep_head_[j] = replies_in_[j].empty() ? sms_ : gpu(*replies_in_[j].front()).sm;
+      if (rep_head_[j] < sms_) sim::set_bit(rep_targets_, rep_head_[j]);
       const std::uint32_t flits = reply_flits(*p);
       rep_.link_free[i] = c + flits;
       rep_.in_flight[i].push_back({c + flits - 1 + latency_, p});
@@ -186,9 +187,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       break;
     }
   });
-  replies_waiting_ = false;
-  for (const auto& q : replies_in_) replies_waiting_ = replies_waiting_ || !q.empty();
-  return busy || replies_waiting_;
+  return busy || replies_queued_;
 }
 
 bool Crossbar::tick(sim::Cycle c) {
@@ -205,13 +204,13 @@ bool Crossbar::tick(sim::Cycle c) {
 // included: the END_REQ wakes the crossbar, but each tick tries again, so it ticks on).
 sim::Cycle Crossbar::next_work(sim::Cycle c) const {
   const sim::Cycle soon = c + 1;
-  if (inputs_waiting_ || replies_waiting_ || sim::any_bit(responses_waiting_)) return soon;
+  if (inputs_waiting_ || replies_queued_ || sim::any_bit(responses_waiting_)) return soon;
   return std::max(std::min(req_.due, rep_.due), soon);
 }
 
 std::vector<std::string> Crossbar::outstanding() const {
   std::uint64_t n = in_flight_;
-  for (const auto& q : replies_in_) n += q.size();
+  n += replies_queued_;
   for (const auto& t : sm_side) n += t->queued();
   if (!n) return {};
   return {std::to_string(n) + " packets queued or on links"};

@@ -59,9 +59,9 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   std::vector<std::uint64_t> responses_waiting_;  // partition-side ports holding responses
   std::vector<std::uint32_t> waiting_;  // the inputs holding packets this cycle, in port order
   bool inputs_waiting_ = false;         // ... after this cycle's grants
-  bool replies_waiting_ = false;        // replies from the partitions not yet granted, after this cycle's grants
+  std::uint64_t replies_queued_ = 0;    // replies from the partitions not yet granted (in replies_in_)
   std::vector<std::uint32_t> head_;  // per SM input: the partition its head packet goes to, this cycle
-  std::vector<std::uint32_t> rep_head_;  // per partition: the SM its head reply goes to, this cycle
+  std::vector<std::uint32_t> rep_head_;  // per partition: the SM its head reply goes to (none: sms_), kept as heads change
   std::vector<std::uint32_t> wanted_;    // per partition: how many inputs' heads go to it, this cycle
   std::vector<std::uint64_t> rep_targets_;  // bit i: some partition's head reply goes to SM i, this cycle
   sim::Counter &req_packets_, &req_flits_, &rep_packets_, &rep_flits_, &req_bytes_, &rep_bytes_, &contention_;
