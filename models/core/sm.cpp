@@ -931,13 +931,14 @@ bool Sm::tick(sim::Cycle c) {
   // Awake while anything can change by itself: the SFU frees with time. A full LD/ST queue
   // drains only when the L1 takes an access, and the L1 wakes the SM when it frees its input, so
   // the SM sleeps meanwhile, holding (it has work: clocks.core.active_cycles counts those edges).
-  // Arithmetic in flight while every scheduler's warps wait on events changes nothing before its
-  // first result: the SM sleeps, holding, until then.
+  // Arithmetic in flight while every scheduler's warps wait on events, or on that full queue,
+  // changes nothing before its first result: the SM sleeps, holding, until then (or until the L1
+  // takes an access).
   const bool queued = !ldst_.empty() || !ldst_low_.empty();
   bool again = issued_any || released || soon || sfu_wait || !writeback_.empty() || (queued && !l1_full);
   const bool computing = !again && !alu_done_.empty();
   if (computing)
-    again = std::any_of(scheds_.begin(), scheds_.end(), [](const Scheduler& x) { return x.settled != Settled::events; }) ||
+    again = std::any_of(scheds_.begin(), scheds_.end(), [](const Scheduler& x) { return x.settled == Settled::no; }) ||
             alu_done_.top().first <= c + 1;
   last_step_ = c;
   slept_resident_ = !again && !idle();
