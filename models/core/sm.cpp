@@ -338,7 +338,6 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
 
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
-  note_event(s);
   if (slot.gang) return issue_companion(s, in, c);
   touch(s);
   KernelLaunch& k = *ctas_[slot.cta]->launch;
@@ -855,6 +854,7 @@ bool Sm::tick(sim::Cycle c) {
       if (st == Stall::none) {
         const bool free = folded(*in, *ctas_[slots_[s].cta]->launch);
         issue(s, *in, c);
+        note_event(s);  // after the issue: the warp may have reached a barrier or its end
         went = issued_any = true;
         if (!free) {
           ++issued_now;  // the probe counts issue slots used
@@ -974,7 +974,12 @@ void Sm::touch(std::size_t s) {
 }
 
 void Sm::note_event(std::size_t s) {
-  ctas_[slots_[s].cta]->check = true;
+  // A warp still running can neither release a barrier nor retire its CTA, and a barrier another
+  // warp waits at keeps its CTA checked every cycle: only a warp at a barrier or finished (or a
+  // companion) has its CTA checked, sparing a walk of the CTA's warps after most events.
+  const Slot& slot = slots_[s];
+  if (!slot.gang && slot.warp && slot.warp->state() == Warp::State::ready) return;
+  ctas_[slot.cta]->check = true;
   cta_check_ = true;
 }
 

@@ -135,7 +135,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void retire_cta(std::size_t idx);
   void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
   void charge_sleep(sim::Cycle c);
-  void note_event(std::size_t slot);  // something of this slot's CTA changed: check it
+  void note_event(std::size_t slot);  // the slot's warp changed: check its CTA if it can release a barrier or retire it
   void touch(std::size_t slot);       // something the slot's warp waits on changed: check it
   void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
