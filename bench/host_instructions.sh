@@ -18,6 +18,9 @@ if [ "${1:-}" = --misses ]; then
 fi
 build=${1:-build}
 base=${2:-}
+for d in "$build" ${base:+"$base"}; do
+  [ -x "$d/apps/irrgpu/irrgpu" ] || { echo "host_instructions: no $d/apps/irrgpu/irrgpu (build it, or name the build directory)" >&2; exit 2; }
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if $misses; then
