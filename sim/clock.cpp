@@ -32,6 +32,9 @@ ClockScheduler::ClockScheduler(const sc_core::sc_module_name& name, ClockDomain 
   SC_METHOD(on_event);
   sensitive << edge_;
   dont_initialize();
+  SC_METHOD(on_sync);
+  sensitive << sync_;
+  dont_initialize();
   driven_.push_back(this);
 }
 
@@ -130,8 +133,31 @@ void ClockScheduler::notify_at(Picoseconds t) {
   if (notified_ && notified_at_ <= t) return;
   notified_ = true;
   notified_at_ = t;
+  ++detail::g_notifications;
   // An earlier notification replaces a later pending one (IEEE 1666 sc_event::notify).
-  edge_.notify(sc_core::sc_time::from_value(t - now_ps()));
+  edge_.notify(sc_core::sc_time::from_value(t - systemc_ps()));  // from SystemC's time, behind a run-ahead's
+}
+
+void ClockScheduler::run_ahead(bool on, Picoseconds horizon) {
+  run_ahead_ = on;
+  horizon_ = horizon;
+}
+
+bool ClockScheduler::ahead_to(Picoseconds t) {
+  if (!run_ahead_ || t >= horizon_) return false;
+  const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
+  if (sim->sim_status() != sc_core::SC_SIM_OK) return false;  // sc_stop()
+  // SystemC's next activity other than this driver's (0 from now: a process runnable now), asked
+  // again only when a step notified something: nothing else runs while a driver steps.
+  if (!others_known_ || others_notifications_ != detail::g_notifications) {
+    others_known_ = true;
+    others_notifications_ = detail::g_notifications;
+    others_at_ = systemc_ps() + sc_core::sc_time_to_pending_activity(sim).value();
+  }
+  // Strictly before it: an activity at t might see t's edges or not.
+  if (others_at_ <= t) return false;
+  detail::g_ahead = t;
+  return true;
 }
 
 void ClockScheduler::catch_up_held() {
@@ -160,16 +186,34 @@ void ClockScheduler::set_observer(EdgeObserver* o) {
 }
 
 void ClockScheduler::on_event() {
-  notified_ = false;
-  if (observer_) observer_->before_edges();
-  const Cycle cycle = domain_.cycle_at(now_ps());
-  in_event_ = true;
-  for (ClockScheduler* s : driven_)
-    if (s->scheduled_ && s->scheduled_cycle_ <= cycle) s->on_edge();
-  in_event_ = false;
-  // The next edge any driven domain has asked for (its components', stepped or woken meanwhile).
-  for (ClockScheduler* s : driven_)
-    if (s->scheduled_) notify(s->scheduled_cycle_);
+  others_known_ = false;
+  for (;;) {
+    notified_ = false;
+    if (observer_) observer_->before_edges();
+    const Cycle cycle = domain_.cycle_at(now_ps());
+    in_event_ = true;
+    for (ClockScheduler* s : driven_)
+      if (s->scheduled_ && s->scheduled_cycle_ <= cycle) s->on_edge();
+    in_event_ = false;
+    // The next edge any driven domain has asked for (its components', stepped or woken meanwhile),
+    // or the observer's look before it: stepped here if SystemC has nothing before, else its event.
+    Picoseconds next = ~Picoseconds{0};
+    for (ClockScheduler* s : driven_)
+      if (s->scheduled_) next = std::min(next, with_look(domain_.time_of(s->scheduled_cycle_)));
+    if (next == ~Picoseconds{0}) break;
+    if (!ahead_to(next)) {
+      notify_at(next);
+      break;
+    }
+  }
+  const Picoseconds t = now_ps(), behind = systemc_ps();
+  if (t == behind) return;
+  if (sc_core::sc_pending_activity_at_current_time())
+    throw std::logic_error("clock domain " + domain_.name() + ": a step run ahead of SystemC's time notified a SystemC "
+                           "event or wrote a signal at SystemC's time instead of its own; notify through "
+                           "sim::notify_after, or set sim.run_ahead: false");
+  // Nothing more to step: SystemC's time catches up with the last edge (a run ends at its time).
+  if (!notified_) sync_.notify(sc_core::sc_time::from_value(t - behind));
 }
 
 void ClockScheduler::on_edge() {

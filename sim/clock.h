@@ -121,9 +121,17 @@ class ClockScheduler : public sc_core::sc_module {
   // often (core, interconnect and L2 on most presets); one event an edge instead of one a domain.
   // Any order of the two is the model's order too: a component woken at t steps after t.
   void drive(ClockScheduler& other);
+  // Lets this driver step its next edges within one SystemC event while SystemC has nothing else
+  // to run up to and including them, and they fall before `horizon` (ps; ~0: no end): SystemC's
+  // event per edge costs more than a typical edge's work. now_ps() reports the edge's time; a
+  // model's own SystemC notification from a step goes through notify_after. Off (the default
+  // here; Simulation turns it on unless sim.run_ahead is false) each edge is its own event.
+  void run_ahead(bool on, Picoseconds horizon = ~Picoseconds{0});
 
  private:
-  void on_event();  // the SystemC process: steps each driven scheduler due now
+  void on_event();  // the SystemC process: steps each driven scheduler due now (and on, run ahead)
+  void on_sync() {}  // SystemC's time brought up to a run-ahead's last edge
+  bool ahead_to(Picoseconds t);  // run ahead to t, if nothing else in SystemC comes first
   void on_edge();   // steps this domain's components due now
   void schedule(Cycle c);
   void notify(Cycle c);  // the driver's event, at edge c (or the observer's look before it) unless due no later
@@ -143,6 +151,12 @@ class ClockScheduler : public sc_core::sc_module {
   std::vector<Entry> entries_;
   std::vector<std::uint64_t> active_;  // bit i: entries_[i] has work due (an edge visits only those)
   sc_core::sc_event edge_;
+  sc_core::sc_event sync_;  // at the last edge run ahead to, when no edge follows it
+  bool run_ahead_ = false;
+  Picoseconds horizon_ = ~Picoseconds{0};
+  bool others_known_ = false;            // others_at_ holds in this event while no step notified anything
+  std::uint64_t others_notifications_ = 0;
+  Picoseconds others_at_ = 0;            // SystemC's next activity not this driver's
   bool scheduled_ = false;  // this domain's next edge with work (its components')
   Cycle scheduled_cycle_ = 0;
   ClockScheduler* driver_ = this;         // whose event steps this domain
@@ -160,8 +174,29 @@ class ClockScheduler : public sc_core::sc_module {
   EdgeObserver* observer_ = nullptr;
 };
 
-// The current simulated time in picoseconds: SystemC's time unit is 1 ps (the default
-// resolution, which Simulation sets and ClockScheduler checks). Inline: every model asks often.
-inline Picoseconds now_ps() { return static_cast<Picoseconds>(sc_core::sc_get_curr_simcontext()->time_stamp().value()); }
+// SystemC's time in picoseconds: its time unit is 1 ps (the default resolution, which Simulation
+// sets and ClockScheduler checks).
+inline Picoseconds systemc_ps() { return static_cast<Picoseconds>(sc_core::sc_get_curr_simcontext()->time_stamp().value()); }
+
+namespace detail {
+inline Picoseconds g_ahead = 0;  // the edge a driver runs ahead at (ClockScheduler::run_ahead), else behind SystemC's time
+inline std::uint64_t g_notifications = 0;  // SystemC notifications through ClockScheduler and notify_after
+}
+
+// The current simulated time in picoseconds: SystemC's, or the edge a clock driver has run ahead
+// to within one of SystemC's events. Inline: every model asks often.
+inline Picoseconds now_ps() {
+  const Picoseconds t = systemc_ps();
+  return detail::g_ahead > t ? detail::g_ahead : t;
+}
+
+// e.notify(delay) from now_ps(): from a step run ahead of SystemC's time too (a delta
+// notification, delay 0, becomes a timed one at the step's time then).
+inline void notify_after(sc_core::sc_event& e, Picoseconds delay = 0) {
+  const Picoseconds at = now_ps() + delay, t = systemc_ps();
+  ++detail::g_notifications;
+  if (at == t) e.notify(sc_core::SC_ZERO_TIME);
+  else e.notify(sc_core::sc_time::from_value(at - t));
+}
 
 }  // namespace irr::sim

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <systemc>
 
+#include "sim/clock.h"
+
 namespace irr::sim {
 namespace {
 
@@ -17,7 +19,7 @@ namespace {
 class SimTimeFlag : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
-    std::string t = sc_core::sc_time_stamp().to_string();
+    std::string t = sc_core::sc_time::from_value(now_ps()).to_string();
     dest.append(t.data(), t.data() + t.size());
   }
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<SimTimeFlag>(); }

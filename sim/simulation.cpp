@@ -203,6 +203,7 @@ Simulation::Simulation(Config config, const std::string& log_file)
   const Cycle every = config_.get_uint("stats.sample_every");
   sample_interval_ = every ? clock(config_.get_string("stats.sample_domain")).domain().time_of(every) : 0;
   watchdog_cycles_ = config_.get_uint("sim.watchdog_cycles");
+  run_ahead_ = config_.get_bool("sim.run_ahead");
   check_protocol_ = config_.get_bool("sim.check_protocol");
 #ifdef IRRGPU_DEBUG_BUILD
   check_protocol_ = true;  // debug builds check every hop
@@ -275,7 +276,10 @@ RunReport Simulation::run() {
   }
   monitor_ = std::make_unique<Monitor>(*this, sample_interval_, watchdog_cycles_, observe_.progress,
                                        observe_.progress_interval_ms);
-  for (auto& c : clocks_) c->set_observer(monitor_.get());
+  for (auto& c : clocks_) {
+    c->set_observer(monitor_.get());
+    c->run_ahead(run_ahead_, time_limit_ ? time_limit_ : ~Picoseconds{0});  // sc_start stops at the limit
+  }
 
   std::string failure;
   auto t0 = std::chrono::steady_clock::now();

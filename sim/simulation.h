@@ -137,6 +137,7 @@ class Simulation {
   Picoseconds time_limit_;
   Picoseconds sample_interval_ = 0;
   std::uint64_t watchdog_cycles_ = 0;
+  bool run_ahead_ = true;  // sim.run_ahead
   bool check_protocol_ = false;
   mutable std::size_t random_streams_ = 0;
   std::vector<std::unique_ptr<ClockScheduler>> clocks_;

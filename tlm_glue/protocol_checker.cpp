@@ -26,7 +26,7 @@ ProtocolChecker::ProtocolChecker(sc_core::sc_module_name name)
 void ProtocolChecker::fail(const tlm::tlm_generic_payload& p, const std::string& what, const char* rule) const {
   std::ostringstream s;
   s << name() << ": TLM-2.0 base protocol violated (IEEE 1666-2011 " << rule << "): " << what << " [transaction at "
-    << sc_core::sc_time_stamp() << ": " << (p.is_read() ? "read" : p.is_write() ? "write" : "ignore") << " 0x" << std::hex
+    << sc_core::sc_time::from_value(sim::now_ps()) << ": " << (p.is_read() ? "read" : p.is_write() ? "write" : "ignore") << " 0x" << std::hex
     << p.get_address() << std::dec;
   if (const auto* g = p.get_extension<GpuRequest>()) s << ", request #" << g->id << " from SM " << g->sm << " warp " << g->warp;
   s << "]";
@@ -58,13 +58,13 @@ void ProtocolChecker::begin_request(tlm::tlm_generic_payload& p, const sc_core::
   f.command = p.get_command();
   f.address = p.get_address();
   f.length = p.get_data_length();
-  f.begun = f.latest = sc_core::sc_time_stamp() + t;
+  f.begun = f.latest = sc_core::sc_time::from_value(sim::now_ps()) + t;
   in_flight_.emplace(&p, f);
   request_open_ = &p;
 }
 
 void ProtocolChecker::move_to(tlm::tlm_generic_payload& p, InFlight& f, const tlm::tlm_phase& phase, const sc_core::sc_time& t) {
-  const sc_core::sc_time at = sc_core::sc_time_stamp() + t;
+  const sc_core::sc_time at = sc_core::sc_time::from_value(sim::now_ps()) + t;
   if (at < f.latest) fail(p, phase_name(phase) + " annotated earlier than the transaction's previous phase", "15.2.7 c)");
   if (p.get_command() != f.command || p.get_address() != f.address || p.get_data_length() != f.length)
     fail(p, "command, address or data length changed during the transaction", "14.7");

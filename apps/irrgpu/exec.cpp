@@ -118,7 +118,7 @@ int exec(const RunOptions& o) {
     if (o.mode == "timing") {
       timed_gpu = std::make_unique<TimedGpu>(o, extensions);
       timed = timed_gpu->sim.get();
-      gpu::Host host("host", [&] { run_program(*timed_gpu->device, [] { return sc_core::sc_time_stamp().value(); }); });
+      gpu::Host host("host", [&] { run_program(*timed_gpu->device, [] { return sim::now_ps(); }); });
       timed->run();
     } else {
       mem::BackingStore store;

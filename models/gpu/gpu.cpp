@@ -204,7 +204,7 @@ void Gpu::cta_finished(std::uint64_t cta) {
   if (!current_) return;
   sim_.note_progress();
   scheduler_->finished(*current_, cta, sms_);
-  if (current_->finished_ctas == current_->ctas()) done_.notify(sc_core::SC_ZERO_TIME);
+  if (current_->finished_ctas == current_->ctas()) sim::notify_after(done_);  // from a step, maybe run ahead
 }
 
 void Gpu::copy(std::uint64_t bytes) {

@@ -50,6 +50,7 @@ sim::Config make_config(const std::vector<std::string>& sets, const std::string&
 Testbench::Testbench(const std::vector<std::string>& sets, const std::string& preset) {
   std::vector<std::string> all{"sim.check_protocol=true"};
   if (const char* seed = std::getenv("IRRGPU_TEST_SEED")) all.push_back(std::string("sim.seed=") + seed);
+  if (const char* set = std::getenv("IRRGPU_TEST_SET")) all.push_back(set);
   all.insert(all.end(), sets.begin(), sets.end());
   sim_ = std::make_unique<sim::Simulation>(make_config(all, preset));
 }

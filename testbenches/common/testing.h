@@ -51,7 +51,8 @@ sim::Config make_config(const std::vector<std::string>& sets = {}, const std::st
 double stat_sum(sim::Simulation& sim, const std::string& suffix);
 
 // Every testbench checks the TLM base protocol on every hop (a test may set it off); with
-// IRRGPU_TEST_SEED set, its seed is that unless the test sets its own.
+// IRRGPU_TEST_SEED set, its seed is that unless the test sets its own; IRRGPU_TEST_SET ("key=value")
+// is set unless the test sets that key (the determinism test's run with sim.run_ahead=false).
 class Testbench {
  public:
   explicit Testbench(const std::vector<std::string>& sets = {}, const std::string& preset = "");

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Determinism of every simulating test (docs/reliability.md): runs each test case of the given
 GoogleTest executables three times, each Testbench writing its outputs (IRRGPU_TEST_OUTPUTS):
-twice with the same seed, which must give byte-identical stats.json and stats.csv, and once with
-another seed (IRRGPU_TEST_SEED), which must leave the set of statistics unchanged, every value
-too in a run that drew no seeded random stream, and change some value in a run that drew one.
+twice with the same seed, which must give byte-identical stats.json and stats.csv, once with
+every clock edge its own SystemC event (IRRGPU_TEST_SET=sim.run_ahead=false), which must give them
+byte-identical too, and once with another seed (IRRGPU_TEST_SEED), which must leave the set of
+statistics unchanged, every value too in a run that drew no seeded random stream, and change some
+value in a run that drew one.
 
 Usage: determinism_test.py WORKDIR EXECUTABLE...
 """
@@ -30,10 +32,12 @@ def test_cases(exe):
             suite = line
 
 
-def run(exe, case, out, seed):
+def run(exe, case, out, seed, setting):
     env = dict(os.environ, IRRGPU_TEST_OUTPUTS=out)
     if seed:
         env["IRRGPU_TEST_SEED"] = seed
+    if setting:
+        env["IRRGPU_TEST_SET"] = setting
     r = subprocess.run([exe, "--gtest_filter=" + case], env=env, capture_output=True, text=True)
     # With another seed a test's own expectations may fail; its outputs are what is compared.
     if r.returncode != 0 and not seed:
@@ -50,9 +54,10 @@ def main():
     work, exes = sys.argv[1], sys.argv[2:]
     shutil.rmtree(work, ignore_errors=True)
     jobs = [(exe, case) for exe in exes for case in test_cases(exe)]
-    passes = {"a": None, "b": None, "seed": OTHER_SEED}
+    passes = {"a": (None, None), "b": (None, None), "stepped": (None, "sim.run_ahead=false"), "seed": (OTHER_SEED, None)}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [pool.submit(run, exe, case, os.path.join(work, p), seed) for exe, case in jobs for p, seed in passes.items()]
+        futures = [pool.submit(run, exe, case, os.path.join(work, p), seed, setting)
+                   for exe, case in jobs for p, (seed, setting) in passes.items()]
         failures = [f.result() for f in futures if f.result()]
     if failures:
         print("\n".join(failures))
@@ -60,10 +65,12 @@ def main():
     runs = sorted(os.listdir(os.path.join(work, "a"))) if os.path.isdir(os.path.join(work, "a")) else []
     problems, random_runs, changed = [], 0, 0
     for name in runs:
-        a, b, c = (os.path.join(work, p, name) for p in passes)
+        a, b, stepped, c = (os.path.join(work, p, name) for p in passes)
         for f in ("stats.json", "stats.csv"):
             if not os.path.exists(os.path.join(b, f)) or read(os.path.join(a, f)) != read(os.path.join(b, f)):
                 problems.append(f"{name}: {f} differs between two runs with the same seed")
+            if not os.path.exists(os.path.join(stepped, f)) or read(os.path.join(a, f)) != read(os.path.join(stepped, f)):
+                problems.append(f"{name}: {f} differs with every edge its own SystemC event (sim.run_ahead: false)")
         if not os.path.exists(os.path.join(c, "stats.json")):
             problems.append(f"{name}: no outputs with seed {OTHER_SEED}")
             continue
@@ -77,7 +84,8 @@ def main():
         else:
             random_runs += 1
             changed += bool(differing)
-    print(f"{len(jobs)} test cases, {len(runs)} simulations compared (each run twice and with another seed); "
+    print(f"{len(jobs)} test cases, {len(runs)} simulations compared (each run twice, without run-ahead and "
+          f"with another seed); "
           f"{random_runs} draw seeded random streams, {changed} of them changed by the seed")
     if not runs:
         problems.append("no test wrote outputs (IRRGPU_TEST_OUTPUTS not honoured?)")
