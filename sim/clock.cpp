@@ -8,6 +8,9 @@
 #include "sim/bitmap.h"
 
 namespace irr::sim {
+namespace {
+std::vector<ClockScheduler*> g_drivers;  // every driver alive (a scheduler not driven): a look at the others' next events
+}  // namespace
 
 ClockDomain::ClockDomain(std::string name, Picoseconds period) : name_(std::move(name)), period_(period) {
   if (period_ == 0) throw std::invalid_argument("clock domain " + name_ + ": period must be at least 1 ps");
@@ -36,6 +39,12 @@ ClockScheduler::ClockScheduler(const sc_core::sc_module_name& name, ClockDomain 
   sensitive << sync_;
   dont_initialize();
   driven_.push_back(this);
+  g_drivers.push_back(this);
+}
+
+ClockScheduler::~ClockScheduler() {
+  auto it = std::find(g_drivers.begin(), g_drivers.end(), this);
+  if (it != g_drivers.end()) g_drivers.erase(it);
 }
 
 void ClockScheduler::drive(ClockScheduler& other) {
@@ -46,6 +55,7 @@ void ClockScheduler::drive(ClockScheduler& other) {
     throw std::logic_error("clock domain " + other.domain_.name() + " is driven already, or drives others");
   other.driver_ = this;
   other.driven_.clear();
+  g_drivers.erase(std::find(g_drivers.begin(), g_drivers.end(), &other));
   driven_.push_back(&other);
   if (other.scheduled_) notify(other.scheduled_cycle_);
 }
@@ -152,7 +162,12 @@ bool ClockScheduler::ahead_to(Picoseconds t) {
   if (!others_known_ || others_notifications_ != detail::g_notifications) {
     others_known_ = true;
     others_notifications_ = detail::g_notifications;
-    others_at_ = systemc_ps() + sc_core::sc_time_to_pending_activity(sim).value();
+    // Another driver's event first (two domains of different periods mostly take turns): no
+    // need to ask SystemC, whose look costs as much as a few edges.
+    others_at_ = ~Picoseconds{0};
+    for (const ClockScheduler* s : g_drivers)
+      if (s != this && s->notified_) others_at_ = std::min(others_at_, s->notified_at_);
+    if (others_at_ > t) others_at_ = std::min<Picoseconds>(others_at_, systemc_ps() + sc_core::sc_time_to_pending_activity(sim).value());
   }
   // Strictly before it: an activity at t might see t's edges or not.
   if (others_at_ <= t) return false;

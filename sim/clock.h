@@ -96,6 +96,7 @@ class ClockScheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(ClockScheduler);
   ClockScheduler(const sc_core::sc_module_name& name, ClockDomain domain);
+  ~ClockScheduler() override;
 
   const ClockDomain& domain() const { return domain_; }
   // Steps `c` in this domain, after those added before it. It starts idle.
