@@ -23,9 +23,8 @@ ClockDomain ClockDomain::from_frequency(std::string name, double hz) {
   return ClockDomain(std::move(name), static_cast<Picoseconds>(ps));
 }
 
-void Clocked::wake() {
-  if (!scheduler_) throw std::logic_error("Clocked::wake before the component was added to a clock domain");
-  scheduler_->wake(*this);
+void Clocked::unattached(const char* call) {
+  throw std::logic_error(std::string("Clocked::") + call + " before the component was added to a clock domain");
 }
 
 ClockScheduler::ClockScheduler(const sc_core::sc_module_name& name, ClockDomain domain)
@@ -70,23 +69,6 @@ void ClockScheduler::add(Clocked& c) {
 
 Cycle ClockScheduler::now_cycle() const { return domain_.cycle_at(now_ps()); }
 
-void Clocked::wake_at(Cycle cycle) {
-  if (!scheduler_) throw std::logic_error("Clocked::wake_at before the component was added to a clock domain");
-  scheduler_->wake_at(*this, cycle);
-}
-
-void ClockScheduler::wake(Clocked& c) { wake_at(c, 0); }
-
-void Clocked::hold() {
-  if (!scheduler_) throw std::logic_error("Clocked::hold before the component was added to a clock domain");
-  scheduler_->hold(*this);
-}
-
-void ClockScheduler::hold(Clocked& c) {
-  Entry& e = entries_.at(c.slot_);
-  if (!e.held) ++held_;
-  e.held = true;
-}
 
 std::uint64_t ClockScheduler::active_edges() const {
   // Held edges since the last one run at, up to those before now: an edge at this very instant is

@@ -49,7 +49,7 @@ class Clocked {
  public:
   virtual ~Clocked() = default;
   virtual bool tick(Cycle cycle) = 0;
-  void wake();
+  void wake();  // inline below, as wake_at and hold: components call them at most steps
   void wake_at(Cycle cycle);
   // Called in tick() before it returns false: the component sleeps, as it would tick uselessly
   // until something wakes it, but counts as having work at every edge until it is stepped again;
@@ -73,6 +73,7 @@ class Clocked {
 
  private:
   friend class ClockScheduler;
+  [[noreturn]] static void unattached(const char* call);
   ClockScheduler* scheduler_ = nullptr;
   std::size_t slot_ = 0;
 };
@@ -101,10 +102,14 @@ class ClockScheduler : public sc_core::sc_module {
   const ClockDomain& domain() const { return domain_; }
   // Steps `c` in this domain, after those added before it. It starts idle.
   void add(Clocked& c);
-  void wake(Clocked& c);
+  void wake(Clocked& c) { wake_at(c, 0); }
   // Steps `c` from edge `cycle` on (or from the first edge after now, if that is later): a timer.
   void wake_at(Clocked& c, Cycle cycle);
-  void hold(Clocked& c);
+  void hold(Clocked& c) {
+    Entry& e = entries_[c.slot_];
+    if (!e.held) ++held_;
+    e.held = true;
+  }
   Cycle now_cycle() const;           // the cycle in progress now
   std::uint64_t edges_stepped() const { return edges_; }  // edges at which anything was stepped
   // Edges at which some component had work: stepped, or holding (Clocked::hold), up to now.
@@ -174,6 +179,19 @@ class ClockScheduler : public sc_core::sc_module {
   Cycle stepping_cycle_ = 0;
   EdgeObserver* observer_ = nullptr;
 };
+
+inline void Clocked::wake() {
+  if (!scheduler_) unattached("wake");
+  scheduler_->wake(*this);
+}
+inline void Clocked::wake_at(Cycle cycle) {
+  if (!scheduler_) unattached("wake_at");
+  scheduler_->wake_at(*this, cycle);
+}
+inline void Clocked::hold() {
+  if (!scheduler_) unattached("hold");
+  scheduler_->hold(*this);
+}
 
 // SystemC's time in picoseconds: its time unit is 1 ps (the default resolution, which Simulation
 // sets and ClockScheduler checks).
