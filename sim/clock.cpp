@@ -69,7 +69,6 @@ void ClockScheduler::add(Clocked& c) {
 
 Cycle ClockScheduler::now_cycle() const { return domain_.cycle_at(now_ps()); }
 
-
 std::uint64_t ClockScheduler::active_edges() const {
   // Held edges since the last one run at, up to those before now: an edge at this very instant is
   // not yet (a sample sees what earlier edges left), one earlier in the cycle in progress is.

@@ -212,10 +212,8 @@ inline Picoseconds now_ps() {
 // e.notify(delay) from now_ps(): from a step run ahead of SystemC's time too (a delta
 // notification, delay 0, becomes a timed one at the step's time then).
 inline void notify_after(sc_core::sc_event& e, Picoseconds delay = 0) {
-  const Picoseconds at = now_ps() + delay, t = systemc_ps();
   ++detail::g_notifications;
-  if (at == t) e.notify(sc_core::SC_ZERO_TIME);
-  else e.notify(sc_core::sc_time::from_value(at - t));
+  e.notify(sc_core::sc_time::from_value(now_ps() + delay - systemc_ps()));  // zero: a delta notification
 }
 
 }  // namespace irr::sim
