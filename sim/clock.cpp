@@ -47,16 +47,13 @@ ClockScheduler::~ClockScheduler() {
 }
 
 void ClockScheduler::drive(ClockScheduler& other) {
-  if (other.domain_.period() != domain_.period())
-    throw std::logic_error("clock domain " + domain_.name() + " cannot drive " + other.domain_.name() +
-                           ": their periods differ");
   if (driver_ != this || other.driver_ != &other || other.driven_.size() > 1 || &other == this)
     throw std::logic_error("clock domain " + other.domain_.name() + " is driven already, or drives others");
   other.driver_ = this;
   other.driven_.clear();
   g_drivers.erase(std::find(g_drivers.begin(), g_drivers.end(), &other));
   driven_.push_back(&other);
-  if (other.scheduled_) notify(other.scheduled_cycle_);
+  if (other.scheduled_) other.notify(other.scheduled_cycle_);
 }
 
 void ClockScheduler::add(Clocked& c) {
@@ -110,10 +107,11 @@ void ClockScheduler::schedule(Cycle c) {
   if (scheduled_ && scheduled_cycle_ <= c) return;
   scheduled_ = true;
   scheduled_cycle_ = c;
-  if (!driver_->in_event_) driver_->notify(c);  // else the driver's event notifies as it ends
+  scheduled_at_ = domain_.time_of(c);
+  if (!driver_->in_event_) notify(c);  // else the driver's event notifies as it ends
 }
 
-void ClockScheduler::notify(Cycle c) { notify_at(with_look(domain_.time_of(c))); }
+void ClockScheduler::notify(Cycle c) { driver_->notify_at(driver_->with_look(domain_.time_of(c))); }
 
 Picoseconds ClockScheduler::with_look(Picoseconds t) const {
   const Picoseconds look = observer_ ? observer_->next_look() : t;
@@ -186,17 +184,18 @@ void ClockScheduler::on_event() {
   for (;;) {
     notified_ = false;
     if (observer_) observer_->before_edges();
-    const Cycle cycle = domain_.cycle_at(now_ps());
+    const Picoseconds now = now_ps();
     in_event_ = true;
     for (ClockScheduler* s : driven_)
-      if (s->scheduled_ && s->scheduled_cycle_ <= cycle) s->on_edge();
+      if (s->scheduled_ && s->scheduled_at_ <= now) s->on_edge();
     in_event_ = false;
     // The next edge any driven domain has asked for (its components', stepped or woken meanwhile),
     // or the observer's look before it: stepped here if SystemC has nothing before, else its event.
     Picoseconds next = ~Picoseconds{0};
     for (ClockScheduler* s : driven_)
-      if (s->scheduled_) next = std::min(next, with_look(domain_.time_of(s->scheduled_cycle_)));
+      if (s->scheduled_) next = std::min(next, s->scheduled_at_);
     if (next == ~Picoseconds{0}) break;
+    next = with_look(next);
     if (!ahead_to(next)) {
       notify_at(next);
       break;

@@ -122,10 +122,12 @@ class ClockScheduler : public sc_core::sc_module {
   // runs a delta after them): held components catch up through now's edge, if this domain has one
   // whose event has run, and the edges they held count as active up to it.
   void settle_held();
-  // Steps `other`, a domain of the same period, from this scheduler's SystemC process: at each
-  // edge both are due at, this one's components first, then other's. Domains share a period
-  // often (core, interconnect and L2 on most presets); one event an edge instead of one a domain.
-  // Any order of the two is the model's order too: a component woken at t steps after t.
+  // Steps `other` from this scheduler's SystemC process: at each instant, this one's edge first,
+  // then the driven domains' in the order they were added, each only if due then. Domains share a
+  // period often (core, interconnect and L2 on most presets), and with run-ahead one driver steps
+  // all domains in time order without a SystemC event between two edges of different domains
+  // (core and DRAM take turns). Any order at an instant is the model's order too: a component
+  // woken at t steps after t.
   void drive(ClockScheduler& other);
   // Lets this driver step its next edges within one SystemC event while SystemC has nothing else
   // to run up to and including them, and they fall before `horizon` (ps; ~0: no end): SystemC's
@@ -140,7 +142,7 @@ class ClockScheduler : public sc_core::sc_module {
   bool ahead_to(Picoseconds t);  // run ahead to t, if nothing else in SystemC comes first
   void on_edge();   // steps this domain's components due now
   void schedule(Cycle c);
-  void notify(Cycle c);  // the driver's event, at edge c (or the observer's look before it) unless due no later
+  void notify(Cycle c);  // the driver's event, at this domain's edge c (or the observer's look before it) unless due no later
   void notify_at(Picoseconds t);
   Picoseconds with_look(Picoseconds t) const;  // t, or the observer's next look if that is ahead and earlier
 
@@ -165,6 +167,7 @@ class ClockScheduler : public sc_core::sc_module {
   Picoseconds others_at_ = 0;            // SystemC's next activity not this driver's
   bool scheduled_ = false;  // this domain's next edge with work (its components')
   Cycle scheduled_cycle_ = 0;
+  Picoseconds scheduled_at_ = 0;  // its time
   ClockScheduler* driver_ = this;         // whose event steps this domain
   std::vector<ClockScheduler*> driven_;   // a driver's domains, itself first, in stepping order
   bool notified_ = false;                 // a driver's pending event, at notified_at_

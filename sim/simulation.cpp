@@ -171,7 +171,8 @@ Simulation::Simulation(Config config, const std::string& log_file)
     : config_(std::move(config)),
       logging_(log_file),
       seed_(config_.get_uint("sim.seed")),
-      time_limit_(config_.get_time("sim.time_limit")) {
+      time_limit_(config_.get_time("sim.time_limit")),
+      run_ahead_(config_.get_bool("sim.run_ahead")) {
   // SystemC prints a banner when its kernel starts unless told not to.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   logging_.add_level("*", config_.get_string("log.level"));
@@ -189,9 +190,10 @@ Simulation::Simulation(Config config, const std::string& log_file)
     stats_.formula(std::string("clocks.") + d + ".active_cycles",
                    "edges of the " + std::string(d) + " clock at which some component had work", "cycles",
                    [s] { return static_cast<double>(s->active_edges()); });
-    // Domains of one period step from one SystemC process, the first one's (ClockScheduler::drive).
+    // One SystemC process steps the domains (ClockScheduler::drive), the first one's: all of them
+    // in time order when run ahead, those of one period otherwise (each edge its own event then).
     for (auto& c : clocks_)
-      if (c->domain().period() == domain.period()) {
+      if (run_ahead_ || c->domain().period() == domain.period()) {
         c->drive(*s);
         break;
       }
@@ -203,7 +205,6 @@ Simulation::Simulation(Config config, const std::string& log_file)
   const Cycle every = config_.get_uint("stats.sample_every");
   sample_interval_ = every ? clock(config_.get_string("stats.sample_domain")).domain().time_of(every) : 0;
   watchdog_cycles_ = config_.get_uint("sim.watchdog_cycles");
-  run_ahead_ = config_.get_bool("sim.run_ahead");
   check_protocol_ = config_.get_bool("sim.check_protocol");
 #ifdef IRRGPU_DEBUG_BUILD
   check_protocol_ = true;  // debug builds check every hop

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Determinism of every simulating test (docs/reliability.md): runs each test case of the given
-GoogleTest executables three times, each Testbench writing its outputs (IRRGPU_TEST_OUTPUTS):
+GoogleTest executables four times, each Testbench writing its outputs (IRRGPU_TEST_OUTPUTS):
 twice with the same seed, which must give byte-identical stats.json and stats.csv, once with
-every clock edge its own SystemC event (IRRGPU_TEST_SET=sim.run_ahead=false), which must give them
+each clock period its own SystemC process and every edge its own SystemC event
+(IRRGPU_TEST_SET=sim.run_ahead=false), which must give them
 byte-identical too, and once with another seed (IRRGPU_TEST_SEED), which must leave the set of
 statistics unchanged, every value too in a run that drew no seeded random stream, and change some
 value in a run that drew one.
