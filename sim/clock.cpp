@@ -74,7 +74,7 @@ std::uint64_t ClockScheduler::active_edges() const {
 }
 
 void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
-  Entry& e = entries_.at(c.slot_);
+  Entry& e = entries_[c.slot_];
   if (e.held && stepping_ < c.slot_ && cycle <= stepping_cycle_) {
     // Woken by a component stepped before it at this edge: holding, it would have been due at
     // this edge, ticking, so it is stepped at this edge still and, as a wake at the instant it is
@@ -85,8 +85,8 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
     e.due = stepping_cycle_;
     return;
   }
-  Picoseconds t = now_ps();
-  Cycle due = std::max(cycle, sc_core::sc_is_running() ? domain_.edge_after(t) : domain_.edge_at_or_after(t));
+  const Picoseconds t = now_ps();
+  const Cycle due = std::max(cycle, first_due(t));
   if (active(c.slot_) && domain_.time_of(e.due) <= t) {
     // Due at this very instant and not stepped yet: that step may run before the work that
     // prompted this wake is visible, so step again at `due` unless it asks to anyway.
@@ -101,6 +101,14 @@ void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
   // schedules the earliest edge it finds due.
   if (stepping_ != kNotStepping && c.slot_ >= stepping_) return;
   schedule(due);
+}
+
+Cycle ClockScheduler::first_due(Picoseconds t) {
+  if (t == after_t_) return after_;
+  if (!sc_core::sc_is_running()) return domain_.edge_at_or_after(t);
+  after_t_ = t;
+  after_ = domain_.edge_after(t);
+  return after_;
 }
 
 void ClockScheduler::schedule(Cycle c) {
@@ -213,7 +221,11 @@ void ClockScheduler::on_event() {
 
 void ClockScheduler::on_edge() {
   scheduled_ = false;
-  const Cycle cycle = domain_.cycle_at(now_ps());
+  // The driver steps a domain at its scheduled edge's time; the division only if not (no such case).
+  const Picoseconds now = now_ps();
+  const Cycle cycle = scheduled_at_ == now ? scheduled_cycle_ : domain_.cycle_at(now);
+  after_t_ = now;  // wakes from this edge's steps: from the next one
+  after_ = cycle + 1;
   // The edges since the last one run at were active if a component held work through them.
   const bool held = held_ > 0;
   if (held && cycle > seen_ + 1) active_edges_ += cycle - seen_ - 1;

@@ -144,13 +144,14 @@ class ClockScheduler : public sc_core::sc_module {
   void schedule(Cycle c);
   void notify(Cycle c);  // the driver's event, at this domain's edge c (or the observer's look before it) unless due no later
   void notify_at(Picoseconds t);
+  Cycle first_due(Picoseconds t);  // the first edge a wake at t can step: after t (at t during elaboration)
   Picoseconds with_look(Picoseconds t) const;  // t, or the observer's next look if that is ahead and earlier
 
-  struct Entry {
+  struct Entry {  // 32 bytes: two to a host cache line
     Clocked* component;
     Cycle due;            // when active (its bit in active_)
-    bool rewake = false;  // woken while due at the current instant (see wake_at)
     Cycle rewake_due = 0;
+    bool rewake = false;  // woken while due at the current instant (see wake_at)
     bool held = false;    // asleep holding work (Clocked::hold) since its last step
   };
   bool active(std::size_t i) const { return test_bit(active_, i); }
@@ -180,6 +181,8 @@ class ClockScheduler : public sc_core::sc_module {
   static constexpr std::size_t kNotStepping = ~std::size_t{0};
   std::size_t stepping_ = kNotStepping;  // the entry on_edge is at (kNotStepping: outside on_edge)
   Cycle stepping_cycle_ = 0;
+  Picoseconds after_t_ = ~Picoseconds{0};  // first_due's last t while running, and its answer: wakes come in bursts
+  Cycle after_ = 0;
   EdgeObserver* observer_ = nullptr;
 };
 
