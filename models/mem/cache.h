@@ -243,24 +243,30 @@ class Mshr {
     e.fetching |= sectors;
     ++e.outstanding;
   }
-  // One fetch of `sectors` returned: the requests it completes (`sectors_of(request)` all
-  // arrived), and every one left when it was the line's last fetch.
+  // One fetch of `sectors` returned: `done` becomes the requests it completes (`sectors_of(request)`
+  // all arrived), and every one left when it was the line's last fetch, in the order they came. The
+  // caller's list is reused (its capacity and the entry's change hands): no allocation per fill.
   template <typename SectorsOf>
-  std::vector<Req> release(std::uint64_t line, std::uint32_t sectors, SectorsOf sectors_of) {
+  void release(std::uint64_t line, std::uint32_t sectors, SectorsOf sectors_of, std::vector<Req>& done) {
+    done.clear();
     Entry* e = table_.find(line);
-    if (!e) return {};
+    if (!e) return;
     e->arrived |= sectors;
-    std::vector<Req> done;
     if (--e->outstanding == 0) {
-      done.assign(e->reqs.begin(), e->reqs.end());
-      e->reqs.clear();  // keeps its capacity for the entry's next line
+      done.swap(e->reqs);  // the entry keeps done's emptied capacity for its next line
       table_.erase(line);
-      return done;
+      return;
     }
-    std::vector<Req> waiting;
-    for (Req& r : e->reqs) (sectors_of(r) & ~e->arrived ? waiting : done).push_back(std::move(r));
-    e->reqs = std::move(waiting);
-    return done;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < e->reqs.size(); ++i) {
+      if (sectors_of(e->reqs[i]) & ~e->arrived) {
+        if (kept != i) e->reqs[kept] = std::move(e->reqs[i]);
+        ++kept;
+      } else {
+        done.push_back(std::move(e->reqs[i]));
+      }
+    }
+    e->reqs.resize(kept);
   }
   std::size_t size() const { return table_.size(); }
   std::size_t capacity() const { return entries_; }

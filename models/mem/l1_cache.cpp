@@ -276,11 +276,14 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
     replaced(ev, c);
   }
-  for (MemAccess a : mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; })) {
+  std::vector<MemAccess> done = std::move(released_);  // the spare list (empty if a completion fills again)
+  mshr_.release(g.line, g.sectors, [](const MemAccess& m) { return m.sectors; }, done);
+  for (MemAccess a : done) {
     if (a.id == kPrefetchId) continue;
     a.served = g.served;
     complete(a);
   }
+  released_ = std::move(done);
 }
 
 // A load missing in the array finds its line in `buffer` (the victim buffer, or the prefetch

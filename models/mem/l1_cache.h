@@ -110,6 +110,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   L1Client& client_;
   CacheArray array_;
   Mshr<MemAccess> mshr_;
+  std::vector<MemAccess> released_;  // a fill's completed requests (kept: its capacity)
   CachePolicies policies_;
   VictimBuffer victims_;
   VictimBuffer prefetch_buffer_;  // l1.prefetch_buffer: where prefetched lines wait (else the array)

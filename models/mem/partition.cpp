@@ -78,7 +78,9 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
   if (allocate) left(l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f), c);
   const std::uint32_t all = sector_mask(line_ / sector_);
-  for (auto* p : mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; })) {
+  std::vector<tlm::tlm_generic_payload*> done = std::move(released_);  // the spare list
+  mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; }, done);
+  for (auto* p : done) {
     gpu(*p).served = tlm_glue::Served::dram;
     if (!policies_.empty() && to_l1(gpu(*p))) {
       const CacheRequest answered = request(gpu(*p));
@@ -88,6 +90,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
     if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
     else schedule_reply(*p, c);
   }
+  released_ = std::move(done);
 }
 
 bool PartitionUnit::accept(tlm::tlm_generic_payload&, MemoryPartition& partition) {

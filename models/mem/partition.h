@@ -87,6 +87,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   AddressMap map_;
   CacheArray l2_;
   Mshr<tlm::tlm_generic_payload*> mshr_;
+  std::vector<tlm::tlm_generic_payload*> released_;  // a fill's completed requests (kept: its capacity)
   CachePolicies policies_;
   PartitionUnit* unit_ = nullptr;
   const std::uint32_t latency_, unit_latency_, line_, sector_;

@@ -121,9 +121,31 @@ TEST(Mshr, RefusesOnlyWhatOnlyAFillCanLetIn) {
   EXPECT_FALSE(m.refuses(128));  // an MSHR free
   m.allocate(128, 3);
   EXPECT_TRUE(m.refuses(256));   // every MSHR taken
-  m.release(0, kWholeLine, [](int) { return 1u; });
+  std::vector<int> done;
+  m.release(0, kWholeLine, [](int) { return 1u; }, done);
+  EXPECT_EQ(done, (std::vector<int>{1, 2}));
   EXPECT_FALSE(m.refuses(0));
   EXPECT_FALSE(m.refuses(256));
+}
+
+TEST(Mshr, EachFetchReleasesTheRequestsItCompletesInOrder) {
+  Mshr<int> m(1, 4);
+  auto sectors_of = [](int r) { return r == 2 ? 2u : 1u; };  // request 2 wants sector 1, the others sector 0
+  m.allocate(0, 1, 1u);
+  m.merge(0, 2);
+  m.merge(0, 3);
+  m.widen(0, 2u);  // a second fetch, for sector 1
+  std::vector<int> done{7};  // the caller's list: cleared first
+  m.release(0, 1u, sectors_of, done);
+  EXPECT_EQ(done, (std::vector<int>{1, 3}));
+  EXPECT_EQ(m.requests(0), (std::vector<int>{2}));
+  m.release(0, 2u, sectors_of, done);
+  EXPECT_EQ(done, (std::vector<int>{2}));
+  EXPECT_FALSE(m.pending(0));
+  m.allocate(128, 4);  // the entry again, its list empty
+  EXPECT_EQ(m.requests(128), (std::vector<int>{4}));
+  m.release(256, 1u, sectors_of, done);  // no such line
+  EXPECT_TRUE(done.empty());
 }
 
 TEST(AddressMap, InterleavingAndLocalAddresses) {
