@@ -230,37 +230,36 @@ void ClockScheduler::on_edge() {
   const bool held = held_ > 0;
   if (held && cycle > seen_ + 1) active_edges_ += cycle - seen_ - 1;
   seen_ = cycle;
-  bool stepped = false, any = false;
-  Cycle next = 0;  // the earliest edge any component is due at after this one (a wake schedules its own)
+  bool stepped = false;
+  Cycle next = kNever;  // the earliest edge any component is due at after this one (a wake schedules its own)
   stepping_cycle_ = cycle;
   // The active entries in order: a component stepped here may wake one after it, which this edge
   // must see as the loop over every entry did.
   for_each_set_bit(active_, [&](std::size_t i) {
     Entry& e = entries_[i];
+    if (e.due > cycle) {  // a timer not yet due (only its own step clears its bit)
+      next = std::min(next, e.due);
+      return;
+    }
     stepping_ = i;
-    if (e.due <= cycle) {
-      stepped = true;
-      ++ticks_;
-      clear_bit(active_, i);  // consumed; a wake() in the tick re-arms it
-      if (e.held) {
-        e.held = false;
-        --held_;
-      }
-      const bool rewake = e.rewake;
-      const Cycle rewake_due = e.rewake_due;
-      e.rewake = false;
-      if (e.component->tick(cycle)) {
-        activate(i);
-        e.due = cycle + 1;
-      } else if (rewake && (!active(i) || rewake_due < e.due)) {
-        activate(i);
-        e.due = rewake_due;
-      }
+    stepped = true;
+    ++ticks_;
+    clear_bit(active_, i);  // consumed; a wake() in the tick re-arms it
+    if (e.held) {
+      e.held = false;
+      --held_;
     }
-    if (active(i) && (!any || e.due < next)) {
-      any = true;
-      next = e.due;
+    const bool rewake = e.rewake;
+    const Cycle rewake_due = e.rewake_due;
+    e.rewake = false;
+    if (e.component->tick(cycle)) {
+      activate(i);
+      e.due = cycle + 1;
+    } else if (rewake && (!active(i) || rewake_due < e.due)) {
+      activate(i);
+      e.due = rewake_due;
     }
+    if (active(i)) next = std::min(next, e.due);
   });
   stepping_ = kNotStepping;
   if (stepped || held) ++active_edges_;
@@ -268,7 +267,7 @@ void ClockScheduler::on_edge() {
     ++edges_;
     if (observer_) observer_->after_edge();
   }
-  if (any) schedule(next);
+  if (next != kNever) schedule(next);
 }
 
 }  // namespace irr::sim
