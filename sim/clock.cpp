@@ -73,7 +73,7 @@ std::uint64_t ClockScheduler::active_edges() const {
   return active_edges_ + (held_ && upto > seen_ + 1 ? upto - seen_ - 1 : 0);
 }
 
-void ClockScheduler::wake_at(Clocked& c, Cycle cycle) {
+void ClockScheduler::wake_any(Clocked& c, Cycle cycle) {
   Entry& e = entries_[c.slot_];
   if (e.held && stepping_ < c.slot_ && cycle <= stepping_cycle_) {
     // Woken by a component stepped before it at this edge: holding, it would have been due at

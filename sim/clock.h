@@ -104,7 +104,16 @@ class ClockScheduler : public sc_core::sc_module {
   void add(Clocked& c);
   void wake(Clocked& c) { wake_at(c, 0); }
   // Steps `c` from edge `cycle` on (or from the first edge after now, if that is later): a timer.
-  void wake_at(Clocked& c, Cycle cycle);
+  void wake_at(Clocked& c, Cycle cycle) {
+    // A component's own step asking for a later edge (Clocked::idle_until), most wakes: only the
+    // bit and the edge to set, as the general case below finds.
+    if (c.slot_ == stepping_ && cycle > stepping_cycle_ && !active(c.slot_)) {
+      activate(c.slot_);
+      entries_[c.slot_].due = cycle;
+      return;
+    }
+    wake_any(c, cycle);
+  }
   void hold(Clocked& c) {
     Entry& e = entries_[c.slot_];
     if (!e.held) ++held_;
@@ -137,6 +146,7 @@ class ClockScheduler : public sc_core::sc_module {
   void run_ahead(bool on, Picoseconds horizon = ~Picoseconds{0});
 
  private:
+  void wake_any(Clocked& c, Cycle cycle);
   void on_event();  // the SystemC process: steps each driven scheduler due now (and on, run ahead)
   void on_sync() {}  // SystemC's time brought up to a run-ahead's last edge
   bool ahead_to(Picoseconds t);  // run ahead to t, if nothing else in SystemC comes first
