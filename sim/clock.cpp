@@ -221,7 +221,7 @@ void ClockScheduler::on_event() {
 
 void ClockScheduler::on_edge() {
   scheduled_ = false;
-  // The driver steps a domain at its scheduled edge's time; the division only if not (no such case).
+  // The driver steps a domain at its scheduled edge's time: that edge, without a division.
   const Picoseconds now = now_ps();
   const Cycle cycle = scheduled_at_ == now ? scheduled_cycle_ : domain_.cycle_at(now);
   after_t_ = now;  // wakes from this edge's steps: from the next one
