@@ -102,7 +102,7 @@ class ClockScheduler : public sc_core::sc_module {
   const ClockDomain& domain() const { return domain_; }
   // Steps `c` in this domain, after those added before it. It starts idle.
   void add(Clocked& c);
-  void wake(Clocked& c) { wake_at(c, 0); }
+  void wake(Clocked& c) { wake_any(c, 0); }  // never wake_at's own-step case (cycle 0)
   // Steps `c` from edge `cycle` on (or from the first edge after now, if that is later): a timer.
   void wake_at(Clocked& c, Cycle cycle) {
     // A component's own step asking for a later edge (Clocked::idle_until), most wakes: only the

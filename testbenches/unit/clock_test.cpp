@@ -271,22 +271,33 @@ struct TickCounter : EdgeObserver {
 };
 }  // namespace
 
+namespace {
+// Two components logging each step as "name@cycle": x works `x_busy` cycles in `xs`, y `y_busy`
+// in `ys` (added to its domain first), both woken during elaboration.
+struct TwoLogged {
+  std::vector<std::string> order;
+  Recorder x, y;
+  TwoLogged(ClockScheduler& xs, int x_busy, ClockScheduler& ys, int y_busy) {
+    x.name = "x";
+    y.name = "y";
+    x.order = y.order = &order;
+    x.busy_for = x.left = x_busy;
+    y.busy_for = y.left = y_busy;
+    ys.add(y);
+    xs.add(x);
+    y.wake();
+    x.wake();
+  }
+};
+}  // namespace
+
 TEST(ClockScheduler, DrivenDomainsStepAfterTheDriversFromOneEvent) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   // Created second, `icnt` still steps first: it drives.
   ClockScheduler l2("l2", ClockDomain("l2", 1000)), icnt("icnt", ClockDomain("icnt", 1000));
   icnt.drive(l2);
-  std::vector<std::string> order;
-  Recorder x, y;
-  x.name = "x";
-  y.name = "y";
-  x.order = y.order = &order;
-  x.busy_for = x.left = 3;
-  y.busy_for = y.left = 2;
-  l2.add(y);
-  icnt.add(x);
-  y.wake();
-  x.wake();
+  TwoLogged t(icnt, 3, l2, 2);
+  auto& [order, x, y] = t;
   TickCounter counter;
   counter.watched = {&x, &y};
   icnt.set_observer(&counter);
@@ -356,17 +367,8 @@ void expect_time_order(bool ahead) {
   ClockScheduler a("a", ClockDomain("a", 1000)), b("b", ClockDomain("b", 1500));
   a.drive(b);
   a.run_ahead(ahead);
-  std::vector<std::string> order;
-  Recorder x, y;
-  x.name = "x";
-  y.name = "y";
-  x.order = y.order = &order;
-  x.busy_for = x.left = 4;
-  y.busy_for = y.left = 3;
-  b.add(y);
-  a.add(x);
-  y.wake();
-  x.wake();
+  TwoLogged t(a, 4, b, 3);
+  auto& [order, x, y] = t;
   sc_core::sc_start();
   EXPECT_EQ(order, (std::vector<std::string>{"x@0", "y@0", "x@1", "y@1", "x@2", "x@3", "y@2"}));
   EXPECT_EQ(y.times, (std::vector<Picoseconds>{0, 1500, 3000}));
