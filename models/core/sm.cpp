@@ -361,9 +361,10 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   };
   const std::size_t token = next_token_++;
   bool global = false;
-  std::uint64_t addr[32] = {};
+  std::uint64_t addr[32];  // set for memory instructions only (most are not)
   std::uint32_t mask = 0;
   if (is_memory(in.op) && step.active) {
+    std::fill(std::begin(addr), std::end(addr), 0);
     std::size_t i = 0;
     for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
       if (step.active >> l & 1) {

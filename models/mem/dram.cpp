@@ -114,7 +114,7 @@ void DramChannel::start(const Pending& p) {
 bool DramChannel::tick_fixed(sim::Cycle c) {
   if (!waiting_.empty()) {
     Pending p = waiting_.front();
-    waiting_.pop_front();
+    waiting_.erase(waiting_.begin());
     p.done = c + t_.latency;
     (p.req.write ? writes_ : reads_) += 1;
     start(p);
@@ -184,10 +184,10 @@ void DramChannel::issue_command(sim::Cycle c) {
   // row is opened whatever younger requests hit (they wait for it: keeping their row open for
   // them would deadlock).
   if (t_.fr_fcfs) {  // banks whose open row some waiting request still hits: those are not closed
-    hits_pending_.assign(banks_.size(), false);
+    hits_pending_.assign(banks_.size(), 0);
     for (const Pending& p : waiting_) {
       const Bank& b = banks_[p.bank];
-      if (b.open && b.row == p.row) hits_pending_[p.bank] = true;
+      if (b.open && b.row == p.row) hits_pending_[p.bank] = 1;
     }
   }
   for (const Pending& p : waiting_) {

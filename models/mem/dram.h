@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sim/clock.h"
@@ -88,7 +87,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   sim::TimedQueue<DramRequest> queue_;  // from the partition
   sim::TimedQueue<DramRequest>& done_;
   sim::Clocked& owner_;
-  std::deque<Pending> waiting_;                    // accepted, not yet issued (scheduler's queue)
+  std::vector<Pending> waiting_;                   // accepted, not yet issued (scheduler's queue: dram.queue at most, a few usually)
   std::vector<Pending> in_flight_;                 // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
@@ -100,7 +99,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   // slept through are charged as ticking them would have (catch_up).
   bool slept_ = false;
   sim::Cycle last_tick_ = 0;
-  std::vector<bool> hits_pending_;  // scratch, per bank
+  std::vector<std::uint8_t> hits_pending_;  // scratch, per bank
   std::uint64_t serial_ = 0;
   sim::Counter &reads_, &writes_, &row_hits_, &row_misses_, &row_conflicts_, &bus_busy_;
   sim::Average& queue_occupancy_;

@@ -57,6 +57,13 @@ std::vector<std::vector<WarpInstruction>> read_trace(const std::string& path, st
   return per_sm;
 }
 
+TrafficGenerator::Pattern TrafficGenerator::pattern_of(const std::string& name) {
+  for (const auto& [n, p] : {std::pair{"stream", Pattern::stream}, {"strided", Pattern::strided}, {"random", Pattern::random},
+                             {"frontier", Pattern::frontier}, {"trace", Pattern::trace}})
+    if (name == n) return p;
+  throw Error("traffic.pattern: unknown pattern '" + name + "'", Error::Kind::config);  // the schema lists the same
+}
+
 TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sm,
                                    BackingStore& store, std::vector<WarpInstruction> trace)
     : sc_core::sc_module(name),
@@ -67,15 +74,20 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Sim
       store_(store),
       coalescer_(Coalescer::from_config(sim.config())),
       rng_(sim.rng(this->name())),
-      pattern_(sim.config().get_string("traffic.pattern")),
+      pattern_(pattern_of(sim.config().get_string("traffic.pattern"))),
       footprint_(sim.config().get_size("traffic.footprint")),
       stride_(sim.config().get_uint("traffic.stride")),
       base_(sim.config().get_uint("traffic.base")),
       store_fraction_(sim.config().get_real("traffic.store_fraction")),
       atomic_fraction_(sim.config().get_real("traffic.atomic_fraction")),
       size_(static_cast<unsigned>(sim.config().get_uint("traffic.access_size"))),
+      vertex_bits_([n = footprint_ / size_] {
+        unsigned bits = 0;
+        while (bits < 64 && (1ull << bits) < n) ++bits;
+        return bits;
+      }()),
       trace_(warps_),
-      total_(pattern_ == "trace" ? trace.size() : sim.config().get_uint("traffic.instructions")),
+      total_(pattern_ == Pattern::trace ? trace.size() : sim.config().get_uint("traffic.instructions")),
       per_warp_issued_(warps_, 0),
       waiting_lines_(warps_, 0),
       issued_at_(warps_, 0),
@@ -99,8 +111,7 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Sim
 std::uint64_t TrafficGenerator::vertex() {
   // R-MAT's source-vertex distribution (a = 0.57, b = 0.19: a bit is 1 with probability c + d = 0.24).
   const std::uint64_t n = footprint_ / size_;
-  unsigned bits = 0;
-  while ((1ull << bits) < n) ++bits;
+  const unsigned bits = vertex_bits_;
   std::bernoulli_distribution one(0.24);
   std::uint64_t v = 0;
   for (unsigned b = 0; b < bits; ++b) v = v << 1 | one(rng_);
@@ -113,7 +124,7 @@ std::uint64_t TrafficGenerator::vertex() {
 }
 
 WarpInstruction TrafficGenerator::next_instruction(std::uint32_t warp) {
-  if (pattern_ == "trace") {
+  if (pattern_ == Pattern::trace) {
     if (trace_[warp].empty()) return {};
     WarpInstruction ins = trace_[warp].front();
     trace_[warp].pop_front();
@@ -121,7 +132,7 @@ WarpInstruction TrafficGenerator::next_instruction(std::uint32_t warp) {
   }
   WarpInstruction ins;
   ins.warp = warp;
-  ins.pc = 0x100 * (1 + (pattern_ == "frontier"));
+  ins.pc = 0x100 * (1 + (pattern_ == Pattern::frontier));
   ins.size = size_;
   ins.mask = ~0u;
   std::uniform_real_distribution<double> u(0, 1);
@@ -133,9 +144,9 @@ WarpInstruction TrafficGenerator::next_instruction(std::uint32_t warp) {
   for (unsigned t = 0; t < 32; ++t) {
     const std::uint64_t idx = (k * sms_ * warps_ + global_warp) * 32 + t;
     std::uint64_t word;
-    if (pattern_ == "stream") word = idx % words;
-    else if (pattern_ == "strided") word = idx * stride_ % words;
-    else if (pattern_ == "random") word = std::uniform_int_distribution<std::uint64_t>(0, words - 1)(rng_);
+    if (pattern_ == Pattern::stream) word = idx % words;
+    else if (pattern_ == Pattern::strided) word = idx * stride_ % words;
+    else if (pattern_ == Pattern::random) word = std::uniform_int_distribution<std::uint64_t>(0, words - 1)(rng_);
     else word = vertex();
     ins.addr[t] = base_ + word * size_;
   }

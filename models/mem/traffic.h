@@ -62,10 +62,13 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   L1Cache* l1_ = nullptr;
   Coalescer coalescer_;
   std::mt19937_64 rng_;
-  const std::string pattern_;
+  enum class Pattern { stream, strided, random, frontier, trace };
+  static Pattern pattern_of(const std::string& name);
+  const Pattern pattern_;  // traffic.pattern, named once: each thread's address asks which
   const std::uint64_t footprint_, stride_, base_;
   const double store_fraction_, atomic_fraction_;
   const unsigned size_;
+  const unsigned vertex_bits_;  // bits of a vertex id in pattern frontier: enough for footprint / size words
   std::vector<std::deque<WarpInstruction>> trace_;  // per warp, in trace order
   std::uint64_t total_, issued_ = 0;
   std::vector<std::uint32_t> per_warp_issued_;
