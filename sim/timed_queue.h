@@ -6,10 +6,10 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
 #include <stdexcept>
 #include <utility>
 
+#include "sim/fifo.h"
 #include "sim/units.h"
 
 namespace irr::sim {
@@ -51,7 +51,7 @@ class TimedQueue {
     Picoseconds time;
   };
   std::size_t capacity_;
-  std::deque<Item> items_;
+  Fifo<Item> items_;
   Picoseconds pop_time_ = ~Picoseconds{0};
   std::size_t pops_at_pop_time_ = 0;
 };

@@ -8,7 +8,6 @@
 // effect at issue (core::Warp), so the timed results equal the functional ones.
 #pragma once
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -21,6 +20,7 @@
 #include "models/core/unit_port.h"
 #include "models/mem/coalescer.h"
 #include "models/mem/l1_cache.h"
+#include "sim/fifo.h"
 #include "sim/id_map.h"
 #include "sim/simulation.h"
 
@@ -193,9 +193,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // (completion cycle, token), earliest first; tokens grow with issue, so ties go in issue order.
   std::priority_queue<std::pair<sim::Cycle, std::size_t>, std::vector<std::pair<sim::Cycle, std::size_t>>,
                       std::greater<>> alu_done_;
-  std::deque<std::size_t> writeback_;    // tokens whose results wait for a write port
-  std::deque<mem::MemAccess> ldst_;      // line accesses waiting to enter the L1
-  std::deque<mem::MemAccess> ldst_low_;  // units' low-priority accesses: only when ldst_ is empty
+  sim::Fifo<std::size_t> writeback_;    // tokens whose results wait for a write port
+  sim::Fifo<mem::MemAccess> ldst_;      // line accesses waiting to enter the L1
+  sim::Fifo<mem::MemAccess> ldst_low_;  // units' low-priority accesses: only when ldst_ is empty
   std::multimap<sim::Cycle, std::size_t> sleep_done_;  // a nanosleep's end -> token
   std::vector<std::vector<std::size_t>> by_slot_, by_age_;  // per scheduler: its warps, two orders
   // Token -> instruction in flight; a finished entry is reused with its step's buffers (no

@@ -45,8 +45,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   for (std::uint32_t i = 0; i < sms_; ++i) sm_side[i]->flag_arrivals(inputs_busy_, i);
   for (std::uint32_t j = 0; j < partitions; ++j) mem_side[j]->flag_arrivals(responses_waiting_, j);
   req_ = {std::vector<sim::Cycle>(partitions, 0), std::vector<std::uint32_t>(partitions, 0),
-          std::vector<std::deque<InFlight>>(partitions), std::vector<std::uint64_t>((partitions + 63) / 64)};
-  rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<std::deque<InFlight>>(sms_),
+          std::vector<sim::Fifo<InFlight>>(partitions), std::vector<std::uint64_t>((partitions + 63) / 64)};
+  rep_ = {std::vector<sim::Cycle>(sms_, 0), std::vector<std::uint32_t>(sms_, 0), std::vector<sim::Fifo<InFlight>>(sms_),
           std::vector<std::uint64_t>((sms_ + 63) / 64)};
   head_.resize(sms_);
   wanted_.resize(partitions);

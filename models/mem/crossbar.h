@@ -9,10 +9,10 @@
 // behind it (an input-queued crossbar).
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "sim/fifo.h"
 #include "sim/simulation.h"
 #include "tlm_glue/at_ports.h"
 #include "tlm_glue/gpu_payload.h"
@@ -41,7 +41,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   struct Network {
     std::vector<sim::Cycle> link_free;             // per output
     std::vector<std::uint32_t> next_input;         // round-robin pointer per output
-    std::vector<std::deque<InFlight>> in_flight;   // per output, in delivery order
+    std::vector<sim::Fifo<InFlight>> in_flight;    // per output, in delivery order
     std::vector<std::uint64_t> flying;             // bit per output: packets in flight on it
     sim::Cycle due = sim::kNever;                  // the earliest delivery of any output's first packet
   };
@@ -52,7 +52,7 @@ class Crossbar : public sc_core::sc_module, public sim::Clocked, public sim::Out
   const std::uint32_t sms_;  // inputs: the SMs and the other sources
   const std::uint32_t partitions_, latency_, flit_size_;
   Network req_, rep_;
-  std::vector<std::deque<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
+  std::vector<sim::Fifo<tlm::tlm_generic_payload*>> replies_in_;  // per partition, from its socket
   // Bit per port, set by the port when something arrives, cleared once it has nothing waiting: a
   // cycle visits only these ports (each one its own object, a host cache miss or two to look at).
   std::vector<std::uint64_t> inputs_busy_;        // SM-side inputs holding requests

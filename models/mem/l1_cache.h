@@ -25,6 +25,7 @@
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
 #include "models/mem/prefetch.h"
+#include "sim/fifo.h"
 #include "sim/simulation.h"
 #include "tlm_glue/at_ports.h"
 #include "tlm_glue/gpu_payload.h"
@@ -122,8 +123,8 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
     MemAccess access;
     std::uint32_t fetch;  // a fill of these sectors (the reply carries them); 0: the access itself goes
   };
-  std::deque<Outgoing> miss_queue_;
-  std::deque<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion), l1.copyback_order
+  sim::Fifo<Outgoing> miss_queue_;
+  sim::Fifo<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion), l1.copyback_order
   std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back

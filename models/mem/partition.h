@@ -14,6 +14,7 @@
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
 #include "models/mem/dram.h"
+#include "sim/fifo.h"
 #include "sim/simulation.h"
 #include "tlm_glue/at_ports.h"
 #include "tlm_glue/gpu_payload.h"
@@ -96,13 +97,13 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   DramTiming dram_timing_;
   sim::TimedQueue<DramRequest> dram_done_;
   std::unique_ptr<DramChannel> dram_;
-  std::deque<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
+  sim::Fifo<std::pair<sim::Cycle, DramRequest>> dram_out_;  // (ready cycle, request)
   bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
   // The last cycle that head was retried, while it waits so: the partition sleeps until a fill (or
   // other work) wakes it and counts the retries it skipped as failed. kNever: none waits.
   sim::Cycle blocked_at_ = sim::kNever;
   std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> replies_;  // earliest (then first scheduled) on top
-  std::deque<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
+  sim::Fifo<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
   // (address, free at) of the operations in the unit: at most throughput x latency, so a vector.
   std::vector<std::pair<std::uint64_t, sim::Cycle>> atomic_busy_;

@@ -19,6 +19,7 @@
 #include "models/mem/backing_store.h"
 #include "models/mem/coalescer.h"
 #include "models/mem/l1_cache.h"
+#include "sim/fifo.h"
 #include "sim/simulation.h"
 
 namespace irr::mem {
@@ -74,7 +75,7 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   std::vector<std::uint32_t> per_warp_issued_;
   std::vector<std::uint32_t> waiting_lines_;    // per warp: line accesses not yet completed
   std::vector<sim::Picoseconds> issued_at_;
-  std::deque<MemAccess> queue_;                 // line accesses waiting to enter the L1
+  sim::Fifo<MemAccess> queue_;                 // line accesses waiting to enter the L1
   std::uint32_t next_warp_ = 0;
   std::uint64_t pending_lines_ = 0, next_id_ = 0;
   std::vector<std::pair<sim::Cycle, sim::Cycle>> history_;
