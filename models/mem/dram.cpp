@@ -75,16 +75,14 @@ bool DramChannel::tick(sim::Cycle c) {
   }
   const bool more = fixed_ ? tick_fixed(c) : tick_detailed(c);
   // Finished accesses go back to the partition, in completion order then arrival (in_flight_'s).
-  std::size_t n = 0;
-  while (n < in_flight_.size() && in_flight_[n].done <= c) {
-    done_.push(in_flight_[n].req, now);
-    latency_.sample(static_cast<double>(c - in_flight_[n].arrived));
-    ++n;
+  bool finished = false;
+  while (!in_flight_.empty() && in_flight_.front().done <= c) {
+    done_.push(in_flight_.front().req, now);
+    latency_.sample(static_cast<double>(c - in_flight_.front().arrived));
+    in_flight_.pop_front();
+    finished = true;
   }
-  if (n) {
-    in_flight_.erase(in_flight_.begin(), in_flight_.begin() + static_cast<std::ptrdiff_t>(n));
-    owner_.wake();
-  }
+  if (finished) owner_.wake();
   queue_occupancy_.sample(static_cast<double>(waiting_.size()));
   queue_probe_.set(std::min<std::uint64_t>(waiting_.size() + in_flight_.size(), (1ull << queue_probe_.width()) - 1));
   if (!more && waiting_.empty() && in_flight_.empty() && queue_.empty()) return false;
@@ -107,8 +105,8 @@ void DramChannel::catch_up(sim::Cycle edge) {
 }
 
 void DramChannel::start(const Pending& p) {
-  auto later = [](const Pending& a, const Pending& b) { return a.done != b.done ? a.done < b.done : a.arrived < b.arrived; };
-  in_flight_.insert(std::upper_bound(in_flight_.begin(), in_flight_.end(), p, later), p);
+  // At the back, almost always: the data bus serves commands in issue order.
+  in_flight_.insert_ordered(p, [](const Pending& a, const Pending& b) { return a.done != b.done ? a.done < b.done : a.arrived < b.arrived; });
 }
 
 bool DramChannel::tick_fixed(sim::Cycle c) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/clock.h"
+#include "sim/fifo.h"
 #include "sim/simulation.h"
 #include "sim/timed_queue.h"
 
@@ -88,7 +89,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   sim::TimedQueue<DramRequest>& done_;
   sim::Clocked& owner_;
   std::vector<Pending> waiting_;                   // accepted, not yet issued (scheduler's queue: dram.queue at most, a few usually)
-  std::vector<Pending> in_flight_;                 // column command issued, data not finished; by (done, arrived)
+  sim::Fifo<Pending> in_flight_;                   // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;
   // After each scheduling cycle: the first cycle at which a command could issue, until the

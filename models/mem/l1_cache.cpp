@@ -305,8 +305,7 @@ bool L1Cache::from_buffer(VictimBuffer& buffer, const MemAccess& a, const CacheR
   ++hits_stat_;
   if (&buffer == &victims_) ++*victim_hits_;
   const sim::Cycle done = c + latency_ + extra;
-  hits_.insert(std::upper_bound(hits_.begin(), hits_.end(), done, [](sim::Cycle d, const auto& h) { return d < h.first; }),
-               {done, a});
+  hits_.insert_ordered({done, a}, [](const auto& x, const auto& y) { return x.first < y.first; });
   if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
   release(a);
   train(a, false);

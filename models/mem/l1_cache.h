@@ -125,7 +125,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   };
   sim::Fifo<Outgoing> miss_queue_;
   sim::Fifo<MemAccess> copybacks_;  // clean lines going back to the L2 (exclusion), l1.copyback_order
-  std::deque<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency
+  sim::Fifo<std::pair<sim::Cycle, MemAccess>> hits_;  // completing after the hit latency, in order
   std::vector<MemAccess> done_;                        // completed this cycle
   std::uint64_t pending_network_ = 0;                  // requests sent, reply not yet back
   // The cycle the input's head last failed for want of an MSHR, with nothing else to do: the cache

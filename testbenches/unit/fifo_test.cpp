@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // sim::Fifo, the ring buffer behind the ports' and the LD/ST, miss and link queues: the same
-// contents as std::deque under random pushes and pops (wrap-around, growth while wrapped).
+// contents as std::deque under random pushes and pops (wrap-around, growth while wrapped), and
+// ordered inserts where std::upper_bound would put them.
 #include "sim/fifo.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 #include <string>
@@ -63,4 +65,26 @@ TEST(Fifo, MatchesADequeUnderRandomPushesAndPops) {
     ASSERT_EQ(f.empty(), ref.empty());
   }
   EXPECT_EQ(contents(f), std::vector<std::string>(ref.begin(), ref.end()));
+}
+
+TEST(Fifo, InsertOrderedGoesWhereUpperBoundWould) {
+  std::mt19937_64 rng(12);
+  Fifo<std::pair<int, int>> f;  // (key, serial): equal keys keep their arrival order
+  std::deque<std::pair<int, int>> ref;
+  auto before = [](const auto& a, const auto& b) { return a.first < b.first; };
+  for (int step = 0; step < 5000; ++step) {
+    if (!ref.empty() && rng() % 3 == 0) {
+      f.pop_front();
+      ref.pop_front();
+      continue;
+    }
+    // Mostly at or after the back, as the DRAM's and the L1's completions come; sometimes earlier.
+    const int back = ref.empty() ? 0 : ref.back().first;
+    const int key = rng() % 4 ? back + static_cast<int>(rng() % 3) : back - static_cast<int>(rng() % 20);
+    const std::pair<int, int> v{key, step};
+    f.insert_ordered(v, before);
+    ref.insert(std::upper_bound(ref.begin(), ref.end(), v, before), v);
+    const std::vector<std::pair<int, int>> want(ref.begin(), ref.end());
+    ASSERT_EQ(contents(f), want) << "step " << step;
+  }
 }
