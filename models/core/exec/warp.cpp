@@ -286,6 +286,14 @@ void Warp::do_return(std::uint32_t active) {
 // Pops reconverged stack entries and returns finished device-function frames; the frame whose
 // top entry holds the next instruction, or nullptr once the warp is done.
 Warp::Frame* Warp::settle() {
+  if (!settled_) {
+    settled_frame_ = settle_now();
+    settled_ = true;
+  }
+  return settled_frame_;
+}
+
+Warp::Frame* Warp::settle_now() {
   while (!frames_.empty()) {
     Frame& fr = frames_.back();
     while (fr.stack.size() > 1 && (fr.stack.back().mask == 0 || fr.stack.back().pc == fr.stack.back().rpc))
@@ -334,6 +342,7 @@ void Warp::issue(Step& step) {
   {
     Frame* fp = settle();
     if (!fp) return;
+    settled_ = false;  // what follows may move the pc, reconverge, call or return
     Frame& fr = *fp;
     Entry& top = fr.stack.back();
     const std::uint32_t pc = top.pc;

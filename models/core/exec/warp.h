@@ -155,7 +155,8 @@ class Warp {
     }
   };
 
-  Frame* settle();
+  Frame* settle();  // the frame the next instruction is in (nullptr: the warp is done), settled once per issue
+  Frame* settle_now();
   std::uint64_t read(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Type t) const;
   std::uint64_t address_of(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Space& space) const;
   void load(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n);
@@ -184,6 +185,10 @@ class Warp {
   std::uint32_t exited_ = 0;  // threads that executed exit / returned from the kernel
   State state_ = State::ready;
   std::vector<Frame> frames_;
+  // settle()'s answer until the next issue (the only change to the frames and their stacks): the
+  // scheduler asks for the next instruction again each time it looks at a warp.
+  bool settled_ = false;
+  Frame* settled_frame_ = nullptr;
   std::vector<Frame> spare_;  // returned callees' frames, for the next call
   std::vector<std::vector<std::uint8_t>> local_;  // per lane: the local stack, allocated on first use
   std::uint64_t local_extent_ = 0;                 // its size: the deepest frames' locals so far
