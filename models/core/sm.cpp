@@ -449,7 +449,8 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
           push(line, 1u << ((addr[l] - line) / coalescer_.sector_size()), size, addr[l]);
         }
     } else {  // one request per line; an atomic's carries its threads' operations (atomic.coalescing: line)
-      for (const auto& la : coalescer_.coalesce(addr, mask, size)) {
+      coalescer_.coalesce(addr, mask, size, lines_);
+      for (const auto& la : lines_) {
         std::uint32_t bytes = 0;
         if (atomic) bytes = static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size;
         else

@@ -149,6 +149,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const std::uint32_t index_;
   std::unique_ptr<mem::L1Cache> l1_;
   mem::Coalescer coalescer_;
+  std::vector<mem::LineAccess> lines_;  // the coalescer's answer for the instruction being issued
   const bool atomic_per_line_;  // atomic.coalescing: line (GPGPU-Sim) rather than one request per thread
   std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
   // Limits.

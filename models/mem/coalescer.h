@@ -25,11 +25,16 @@ class Coalescer {
   // Lines in order of the lowest active thread touching them. An access crossing a line boundary
   // touches both lines.
   std::vector<LineAccess> coalesce(const std::uint64_t* addresses, std::uint32_t active_mask, unsigned size) const;
+  // The same into `out` (cleared first): a caller coalescing every memory instruction keeps one.
+  void coalesce(const std::uint64_t* addresses, std::uint32_t active_mask, unsigned size, std::vector<LineAccess>& out) const;
   std::uint32_t line_size() const { return line_; }
   std::uint32_t sector_size() const { return sector_; }
 
  private:
   std::uint32_t line_, sector_;
+  // Both sizes powers of two (every preset): line and sector numbers by shifts, not divisions.
+  bool shifts_;
+  unsigned line_shift_ = 0, sector_shift_ = 0;
 };
 
 }  // namespace irr::mem

@@ -190,7 +190,8 @@ bool TrafficGenerator::tick(sim::Cycle) {
             queue_.push_back({next_id_++, w, ins.pc, Access::atomic, tlm_glue::AtomicOp::add, line, 0, ins.size, ins.addr[t]});
           }
       } else {
-        for (const LineAccess& l : coalescer_.coalesce(ins.addr, ins.mask, ins.size)) {
+        coalescer_.coalesce(ins.addr, ins.mask, ins.size, lines_);
+        for (const LineAccess& l : lines_) {
           unsigned bytes = 0;
           for (std::uint32_t s = l.sectors; s; s &= s - 1) bytes += coalescer_.sector_size();
           queue_.push_back({next_id_++, w, ins.pc, ins.access, tlm_glue::AtomicOp::none, l.line, l.sectors, bytes, l.line});

@@ -62,6 +62,7 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
   BackingStore& store_;
   L1Cache* l1_ = nullptr;
   Coalescer coalescer_;
+  std::vector<LineAccess> lines_;  // the coalescer's answer for the instruction being issued
   std::mt19937_64 rng_;
   enum class Pattern { stream, strided, random, frontier, trace };
   static Pattern pattern_of(const std::string& name);

@@ -3,6 +3,9 @@
 // trace reader.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <random>
 #include <tuple>
 #include <vector>
 
@@ -40,6 +43,50 @@ TEST(Coalescer, MinimalLineRequestsWithSectorMasks) {
   EXPECT_EQ(r[0].sectors, 0x8u);
   EXPECT_EQ(r[1].sectors, 0x1u);
   EXPECT_THROW(Coalescer(100, 32), std::invalid_argument);
+}
+
+namespace {
+
+// Byte by byte, in thread order: the lines (in order of first touch), sectors and threads.
+std::vector<LineAccess> coalesce_bytewise(std::uint32_t line, std::uint32_t sector, const std::uint64_t* a,
+                                          std::uint32_t mask, unsigned size) {
+  std::vector<LineAccess> out;
+  for (unsigned t = 0; t < 32; ++t)
+    for (std::uint64_t b = a[t]; mask >> t & 1 && b < a[t] + size; ++b) {
+      const std::uint64_t l = b / line * line;
+      auto it = std::find_if(out.begin(), out.end(), [&](const LineAccess& x) { return x.line == l; });
+      if (it == out.end()) it = out.insert(out.end(), {l, 0, 0});
+      it->sectors |= 1u << ((b - l) / sector);
+      it->threads |= 1u << t;
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST(Coalescer, ShiftsAndDivisionsAgreeWithAByteByByteCount) {
+  // Powers of two (shifts; 4-byte sectors make 32 per line, the top sector bit included) and not
+  // (divisions), on random gathers, runs and line-crossing accesses, into a reused vector.
+  std::mt19937_64 rng(7);
+  for (const auto& [line, sector] : {std::pair{128u, 32u}, {128u, 4u}, {64u, 64u}, {96u, 32u}, {120u, 40u}}) {
+    const Coalescer c(line, sector);
+    std::vector<LineAccess> got;
+    for (int i = 0; i < 300; ++i) {
+      std::uint64_t a[32];
+      const std::uint64_t base = rng() % 100000;
+      for (unsigned t = 0; t < 32; ++t) a[t] = i % 2 ? base + rng() % 4096 : base + t * (1 + i % 9);
+      const unsigned size = std::array<unsigned, 4>{1, 4, 8, 16}[rng() % 4];
+      const auto mask = static_cast<std::uint32_t>(rng());
+      c.coalesce(a, mask, size, got);
+      const auto want = coalesce_bytewise(line, sector, a, mask, size);
+      ASSERT_EQ(got.size(), want.size()) << line << "/" << sector << " case " << i;
+      for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(got[k].line, want[k].line);
+        EXPECT_EQ(got[k].sectors, want[k].sectors) << line << "/" << sector << " case " << i << " line " << k;
+        EXPECT_EQ(got[k].threads, want[k].threads);
+      }
+    }
+  }
 }
 
 TEST(BackingStore, SparsePagesAndAtomics) {
