@@ -64,7 +64,10 @@ void ClockScheduler::add(Clocked& c) {
   active_.resize((entries_.size() + 63) / 64);
 }
 
-Cycle ClockScheduler::now_cycle() const { return domain_.cycle_at(now_ps()); }
+Cycle ClockScheduler::now_cycle() const {
+  const Picoseconds t = now_ps();
+  return t == after_t_ ? after_ - 1 : domain_.cycle_at(t);  // first_due's answer at t is the edge after t's cycle
+}
 
 std::uint64_t ClockScheduler::active_edges() const {
   // Held edges since the last one run at, up to those before now: an edge at this very instant is

@@ -493,7 +493,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     sleep_done_.emplace(c + (step.sleep_ns * 1000 + period - 1) / period, token);
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
-  const std::size_t sched = s % schedulers_;
+  const std::size_t sched = sched_of(s);
   scheds_[sched].free = c + (executed_beside ? 1 : passes_);  // beside the lanes: one issue cycle
   scheds_[sched].last_issued = s;
 }
@@ -578,7 +578,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
     pending_.insert(token) = std::move(p);
     alu_done_.emplace(c + latency(in), token);
   }
-  const std::size_t sched = s % schedulers_;
+  const std::size_t sched = sched_of(s);
   scheds_[sched].free = c + passes_;
   scheds_[sched].last_issued = s;
 }
@@ -604,7 +604,7 @@ void Sm::finish(std::size_t token) {
   if (p->taken) {  // a load a unit answered: its memory wait ends as an L1 hit's would
     --slot.loads;
     --loads_in_flight_;
-    charge_memory(p->slot % schedulers_, level_l1);
+    charge_memory(sched_of(p->slot), level_l1);
   }
   if (!p->applied) slot.warp->complete(p->step);
   for (const auto& w : p->step.writes)
@@ -703,12 +703,12 @@ void Sm::completed(const mem::MemAccess& a) {
       pending_.erase(a.id);
       // A warp at a fence waits on memory with no load out: its stores' acknowledgements end it.
       if (!slot.stores && !slot.loads && static_cast<Stall>(slot.stall) == Stall::memory)
-        charge_memory(s % schedulers_, level_other);
+        charge_memory(sched_of(s), level_other);
     } else {
       --slot.loads;
       --loads_in_flight_;
       writeback_.push_back(a.id);
-      charge_memory(s % schedulers_, a.access == tlm_glue::Access::atomic ? level_atomic
+      charge_memory(sched_of(s), a.access == tlm_glue::Access::atomic ? level_atomic
                                      : static_cast<MemoryLevel>(static_cast<int>(p->served)));
     }
   }
@@ -972,7 +972,7 @@ void Sm::charge_sleep(sim::Cycle c) {
 
 void Sm::touch(std::size_t s) {
   slots_[s].dirty = true;
-  scheds_[s % schedulers_].settled = Settled::no;
+  scheds_[sched_of(s)].settled = Settled::no;
 }
 
 void Sm::note_event(std::size_t s) {
