@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "sim/divide.h"
+
 namespace irr::mem {
 
 struct AddressMap {
@@ -13,13 +15,13 @@ struct AddressMap {
   bool xor_hash = false;
 
   std::uint32_t partition(std::uint64_t addr) const {
-    std::uint64_t chunk = addr / granularity;
+    std::uint64_t chunk = sim::quotient(addr, granularity);
     if (xor_hash) chunk ^= chunk / partitions ^ chunk / (static_cast<std::uint64_t>(partitions) * partitions);
-    return static_cast<std::uint32_t>(chunk % partitions);
+    return static_cast<std::uint32_t>(sim::remainder(chunk, partitions));
   }
   // The address within its partition's DRAM channel: the partition's chunks packed together.
   std::uint64_t local(std::uint64_t addr) const {
-    return addr / (granularity * partitions) * granularity + addr % granularity;
+    return sim::quotient(addr, granularity * partitions) * granularity + sim::remainder(addr, granularity);
   }
 };
 

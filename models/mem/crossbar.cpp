@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/bitmap.h"
+#include "sim/divide.h"
 
 namespace irr::mem {
 
@@ -58,12 +59,12 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, sim::Simulation& sim, st
 
 std::uint32_t Crossbar::request_flits(const tlm::tlm_generic_payload& p) const {
   const auto& g = gpu(p);
-  return g.access == Access::load ? 1 : 1 + (g.bytes + flit_size_ - 1) / flit_size_;
+  return g.access == Access::load ? 1 : 1 + static_cast<std::uint32_t>(sim::quotient(g.bytes + flit_size_ - 1, flit_size_));
 }
 
 std::uint32_t Crossbar::reply_flits(const tlm::tlm_generic_payload& p) const {
   const auto& g = gpu(p);
-  return g.access == Access::store ? 1 : 1 + (g.bytes + flit_size_ - 1) / flit_size_;
+  return g.access == Access::store ? 1 : 1 + static_cast<std::uint32_t>(sim::quotient(g.bytes + flit_size_ - 1, flit_size_));
 }
 
 bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
@@ -112,7 +113,7 @@ bool Crossbar::step_requests(sim::Cycle c, sim::Picoseconds now) {
       sim::set_bit(req_.flying, j);
       req_.due = std::min(req_.due, c + flits - 1 + latency_);
       ++in_flight_;
-      req_.next_input[j] = (i + 1) % sms_;
+      req_.next_input[j] = i + 1 == sms_ ? 0 : i + 1;
       if (trace_) trace_->hop(gpu(p).txn, req_tracks_[j], "request");
       ++req_packets_;
       req_flits_ += flits;
@@ -178,7 +179,7 @@ bool Crossbar::step_replies(sim::Cycle c, sim::Picoseconds now) {
       sim::set_bit(rep_.flying, i);
       rep_.due = std::min(rep_.due, c + flits - 1 + latency_);
       ++in_flight_;
-      rep_.next_input[i] = (j + 1) % partitions_;
+      rep_.next_input[i] = j + 1 == partitions_ ? 0 : j + 1;
       if (trace_) trace_->hop(gpu(*p).txn, rep_tracks_[i], "reply");
       ++rep_packets_;
       rep_flits_ += flits;

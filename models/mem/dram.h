@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/clock.h"
+#include "sim/divide.h"
 #include "sim/fifo.h"
 #include "sim/simulation.h"
 #include "sim/timed_queue.h"
@@ -42,7 +43,7 @@ struct DramTiming {
   // data_rate transfers per cycle.
   std::uint32_t burst_cycles(std::uint32_t bytes) const {
     const std::uint32_t burst_bytes = burst_length * bus_width;
-    const std::uint32_t bursts = (bytes + burst_bytes - 1) / burst_bytes;
+    const auto bursts = static_cast<std::uint32_t>(sim::quotient(bytes + burst_bytes - 1, burst_bytes));
     return bursts * ((burst_length + data_rate - 1) / data_rate);
   }
 };
@@ -80,8 +81,10 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   bool tick_fixed(sim::Cycle c);
   bool tick_detailed(sim::Cycle c);
   void issue_command(sim::Cycle c);  // this cycle's command, if one can go
-  std::uint32_t bank_of(std::uint64_t a) const { return static_cast<std::uint32_t>(a / t_.row_size % t_.banks); }
-  std::uint64_t row_of(std::uint64_t a) const { return a / t_.row_size / t_.banks; }
+  std::uint32_t bank_of(std::uint64_t a) const {
+    return static_cast<std::uint32_t>(sim::remainder(sim::quotient(a, t_.row_size), t_.banks));
+  }
+  std::uint64_t row_of(std::uint64_t a) const { return sim::quotient(sim::quotient(a, t_.row_size), t_.banks); }
 
   DramTiming t_;
   const bool fixed_;                    // t_.model is fixed

@@ -34,6 +34,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       line_(static_cast<std::uint32_t>(sim.config().get_size("l1.line_size"))),
       sector_(static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
       miss_queue_size_(static_cast<std::uint32_t>(sim.config().get_uint("l1.miss_queue"))),
+      all_sectors_(sector_mask(line_ / sector_)),
       write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
       perfect_(sim.config().get_bool("l1.perfect")),
       copybacks_first_(sim.config().get_string("l1.copyback_order") == "before_misses"),
@@ -188,7 +189,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   std::uint32_t fetch = kWholeLine;
   if (array_.sectored()) {
     const std::uint32_t present = look == CacheArray::Lookup::sector_miss ? array_.valid_sectors(a.line) : 0;
-    fetch = policies_.fetch(r, present) & ~present & sector_mask(line_ / sector_);
+    fetch = policies_.fetch(r, present) & ~present & all_sectors_;
   }
   MemAccess m = a;
   if (!policies_.empty()) {

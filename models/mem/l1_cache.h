@@ -116,6 +116,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   VictimBuffer victims_;
   VictimBuffer prefetch_buffer_;  // l1.prefetch_buffer: where prefetched lines wait (else the array)
   const std::uint32_t latency_, victim_latency_, line_, sector_, miss_queue_size_;
+  const std::uint32_t all_sectors_;  // sector_mask(line_ / sector_)
   const bool write_back_, perfect_, copybacks_first_;
   sim::TimedQueue<MemAccess> input_;
   struct Outgoing {

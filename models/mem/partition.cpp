@@ -26,6 +26,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
                         : latency_),  // 0: l2.latency
       line_(static_cast<std::uint32_t>(sim.config().get_size("l2.line_size"))),
       sector_(static_cast<std::uint32_t>(sim.config().get_size("l1.sector_size"))),
+      all_sectors_(sector_mask(line_ / sector_)),
       write_back_(sim.config().get_string("l2.write_policy") == "write_back"),
       atomic_throughput_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.throughput"))),
       atomic_latency_(static_cast<std::uint32_t>(sim.config().get_uint("atomic.latency"))),
@@ -77,7 +78,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   // Atomics' lines are always installed: they are performed in the L2 [G L965].
   if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
   if (allocate) left(l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f), c);
-  const std::uint32_t all = sector_mask(line_ / sector_);
+  const std::uint32_t all = all_sectors_;
   std::vector<tlm::tlm_generic_payload*> done = std::move(released_);  // the spare list
   mshr_.release(line, sectors, [all](tlm::tlm_generic_payload* q) { return gpu(*q).sectors & all; }, done);
   for (auto* p : done) {
@@ -150,7 +151,7 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
 bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat) {
   auto& g = gpu(p);
   const std::uint64_t line = g.line;
-  const std::uint32_t all = sector_mask(line_ / sector_);
+  const std::uint32_t all = all_sectors_;
   const CacheRequest r = request(g);
   const bool bypass = g.access == Access::load && g.no_allocate;
   const bool pending = mshr_.pending(line);
@@ -209,7 +210,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
 }
 
 CacheRequest MemoryPartition::request(const tlm_glue::GpuRequest& g) const {
-  return {g.line, g.pc, l2_.sectored() ? g.sectors & sector_mask(line_ / sector_) : kWholeLine, g.sm, g.copyback, g.hint};
+  return {g.line, g.pc, l2_.sectored() ? g.sectors & all_sectors_ : kWholeLine, g.sm, g.copyback, g.hint};
 }
 
 bool MemoryPartition::to_l1(const tlm_glue::GpuRequest& g) {

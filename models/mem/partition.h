@@ -92,6 +92,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   CachePolicies policies_;
   PartitionUnit* unit_ = nullptr;
   const std::uint32_t latency_, unit_latency_, line_, sector_;
+  const std::uint32_t all_sectors_;  // sector_mask(line_ / sector_), asked at every request
   const bool write_back_;
   const std::uint32_t atomic_throughput_, atomic_latency_;
   DramTiming dram_timing_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
+#include "sim/divide.h"
 #include "sim/units.h"
 
 using namespace irr::sim;
@@ -70,4 +71,14 @@ TEST(Units, Bandwidths) {
   EXPECT_DOUBLE_EQ(parse_bandwidth("177.4GB/s"), 177.4e9);
   EXPECT_THROW(parse_bandwidth("224GB"), std::invalid_argument);
   EXPECT_EQ(format_bandwidth(224e9), "224GB/s");
+}
+
+// sim::quotient and sim::remainder (sim/divide.h): a shift and a mask for a power of two, a
+// division otherwise — the same answers either way.
+TEST(Divide, ShiftsForPowersOfTwoAndDividesOtherwise) {
+  for (std::uint64_t d : {1ull, 2ull, 6ull, 32ull, 256ull, 384ull, 1536ull, 2048ull, 1ull << 40})
+    for (std::uint64_t a : {0ull, 1ull, 5ull, 255ull, 256ull, 1000003ull, 0x123456789abcull, ~0ull}) {
+      EXPECT_EQ(irr::sim::quotient(a, d), a / d) << a << " / " << d;
+      EXPECT_EQ(irr::sim::remainder(a, d), a % d) << a << " % " << d;
+    }
 }
