@@ -20,6 +20,7 @@
 #include "models/core/unit_port.h"
 #include "models/mem/coalescer.h"
 #include "models/mem/l1_cache.h"
+#include "sim/divide.h"
 #include "sim/fifo.h"
 #include "sim/id_map.h"
 #include "sim/simulation.h"
@@ -154,9 +155,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
-  // Slot s's scheduler, s % schedulers_: a mask when that is a power of two (every preset), as
-  // it is asked at every issue and write-back.
-  std::size_t sched_of(std::size_t s) const { return schedulers_ & (schedulers_ - 1) ? s % schedulers_ : s & (schedulers_ - 1); }
+  // Slot s's scheduler: a mask when their number is a power of two (every preset), as it is asked
+  // at every issue and write-back.
+  std::size_t sched_of(std::size_t s) const { return sim::remainder(s, schedulers_); }
   const std::uint64_t max_shared_;
   enum class Policy { lrr, gto, two_level };
   const Policy policy_;
