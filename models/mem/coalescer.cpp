@@ -4,18 +4,14 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/divide.h"
 #include "sim/error.h"
 
 namespace irr::mem {
 
-Coalescer::Coalescer(std::uint32_t line_size, std::uint32_t sector_size)
-    : line_(line_size), sector_(sector_size), shifts_(line_size && sector_size && !(line_size & (line_size - 1)) && !(sector_size & (sector_size - 1))) {
+Coalescer::Coalescer(std::uint32_t line_size, std::uint32_t sector_size) : line_(line_size), sector_(sector_size) {
   if (!line_ || !sector_ || line_ % sector_ || line_ / sector_ > 32)
     throw std::invalid_argument("coalescer: the line size must be a multiple of the sector size, at most 32 sectors");
-  if (shifts_) {
-    line_shift_ = static_cast<unsigned>(__builtin_ctz(line_));
-    sector_shift_ = static_cast<unsigned>(__builtin_ctz(sector_));
-  }
 }
 
 Coalescer Coalescer::from_config(const sim::Config& c) {
@@ -39,11 +35,10 @@ void Coalescer::coalesce(const std::uint64_t* addr, std::uint32_t mask, unsigned
   for (std::uint32_t m = mask; m; m &= m - 1) {
     const auto t = static_cast<unsigned>(__builtin_ctz(m));
     const std::uint64_t first = addr[t], last = addr[t] + (size ? size : 1) - 1;
-    const std::uint64_t start = shifts_ ? first >> line_shift_ << line_shift_ : first / line_ * line_;
-    for (std::uint64_t line = start; line <= last; line += line_) {
+    // Shifts, not divisions, for power-of-two sizes (sim/divide.h): up to three per thread.
+    for (std::uint64_t line = sim::quotient(first, line_) * line_; line <= last; line += line_) {
       const std::uint64_t lo = std::max(first, line), hi = std::min(last, line + line_ - 1);
-      const std::uint64_t s_lo = shifts_ ? (lo - line) >> sector_shift_ : (lo - line) / sector_;
-      const std::uint64_t s_hi = shifts_ ? (hi - line) >> sector_shift_ : (hi - line) / sector_;
+      const std::uint64_t s_lo = sim::quotient(lo - line, sector_), s_hi = sim::quotient(hi - line, sector_);
       const auto sectors = static_cast<std::uint32_t>((std::uint64_t{2} << s_hi) - (std::uint64_t{1} << s_lo));  // bits s_lo..s_hi
       LineAccess* hit = nullptr;
       for (auto& a : out)

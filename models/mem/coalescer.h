@@ -32,9 +32,6 @@ class Coalescer {
 
  private:
   std::uint32_t line_, sector_;
-  // Both sizes powers of two (every preset): line and sector numbers by shifts, not divisions.
-  bool shifts_;
-  unsigned line_shift_ = 0, sector_shift_ = 0;
 };
 
 }  // namespace irr::mem

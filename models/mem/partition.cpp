@@ -151,7 +151,6 @@ bool MemoryPartition::handle(tlm::tlm_generic_payload& p, sim::Cycle c) {
 bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint32_t lat) {
   auto& g = gpu(p);
   const std::uint64_t line = g.line;
-  const std::uint32_t all = all_sectors_;
   const CacheRequest r = request(g);
   const bool bypass = g.access == Access::load && g.no_allocate;
   const bool pending = mshr_.pending(line);
@@ -201,7 +200,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
   std::uint32_t fetch = kWholeLine;
   if (l2_.sectored()) {
     const std::uint32_t present = look == CacheArray::Lookup::sector_miss ? l2_.valid_sectors(line) : 0;
-    fetch = policies_.fetch(r, present) & ~present & all;
+    fetch = policies_.fetch(r, present) & ~present & all_sectors_;
   }
   if (!policies_.empty()) policies_.accessed(r, look);
   mshr_.allocate(line, &p, fetch);
