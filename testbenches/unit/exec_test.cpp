@@ -615,6 +615,58 @@ $L__end:
   EXPECT_EQ(download<unsigned>(d, out, 1)[0], 7u);
 }
 
+TEST(Exec, WarpsTakeTurnsOneInstructionEachInCtaThenWarpOrder) {
+  // Lane 0 of each warp logs its global warp (CTA * 2 + warp) at an atomic counter's slot, once
+  // before a barrier and once after. Warp 1 of each CTA runs two instructions more before its
+  // first atomic: one instruction a turn, CTA by CTA and warp by warp, puts every CTA's warp 0
+  // first (0 2 4), then the warp 1s (1 3 5); after the barrier they go in step (0 1 2 3 4 5).
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry order(.param .u64 counter, .param .u64 log)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<5>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [counter];
+  ld.param.u64 %rd2, [log];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  mov.u32 %r3, %ctaid.x;
+  shl.b32 %r4, %r3, 1;
+  add.u32 %r4, %r4, %r2;
+  and.b32 %r5, %r1, 31;
+  setp.ne.u32 %p1, %r5, 0;
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra $L__go;
+  add.u32 %r6, %r4, 0;
+  add.u32 %r6, %r4, 0;
+$L__go:
+  @%p1 bra $L__sync;
+  atom.global.add.u32 %r7, [%rd1], 1;
+  mul.wide.u32 %rd3, %r7, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r4;
+$L__sync:
+  bar.sync 0;
+  @%p1 bra $L__end;
+  atom.global.add.u32 %r7, [%rd1], 1;
+  mul.wide.u32 %rd3, %r7, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r4;
+$L__end:
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(text, "order.ptx");
+  const auto counter = upload(d, std::vector<unsigned>{0}), log = upload(d, std::vector<unsigned>(12, 99));
+  d.launch(d.kernel(mod, "order"), Dim3{3}, Dim3{64}, Args() << counter << log);
+  EXPECT_EQ(download<unsigned>(d, log, 12), (std::vector<unsigned>{0, 2, 4, 1, 3, 5, 0, 1, 2, 3, 4, 5}));
+}
+
 namespace {
 // Function pointers as nvcc writes them at -O0 -G: a function's name moved into a register, a
 // .callprototype, and a call through the register. Warp 0 calls twice, warp 1 three times.
