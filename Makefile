@@ -13,7 +13,7 @@ CMAKE_FLAGS += "-DCMAKE_CXX_FLAGS=-fsanitize=$(SANITIZE) -fno-sanitize-recover=a
 endif
 IRRGPU = $(BUILD)/apps/irrgpu/irrgpu
 
-.PHONY: all deps configure build run test test-slow fuzz docs waveforms clean
+.PHONY: all deps configure build run test test-slow fuzz docs waveforms clean pgo
 
 all: build
 
@@ -36,6 +36,11 @@ test: build
 
 test-slow: build
 	cd $(BUILD) && ctest -L slow -j $(JOBS) --output-on-failure
+
+# A profile-guided build in build-pgo, for long sweeps: instrument, train, rebuild with the profile,
+# check the statistics unchanged (scripts/pgo-build.sh; docs/performance.md).
+pgo: deps
+	@scripts/pgo-build.sh build-pgo
 
 # Coverage-guided fuzzing of every parser (clang's libFuzzer; docs/reliability.md):
 # FUZZ_SECONDS a target, in its own build folder.
