@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # A profile-guided build of irrgpu (`make pgo`; docs/performance.md "Profile-guided build"):
 # instruments the simulator, trains it on short timed, functional and memory-system runs, then
-# builds everything with the profile. Last it re-runs the training runs on the optimised binary and
+# builds it (and the CUDA runtime library of `irrgpu exec`) with the profile and link-time
+# optimisation. Last it re-runs the training runs on the optimised binary and
 # fails unless every statistic is byte-identical to the instrumented binary's: the optimisation
 # must not change what a run reports.
 # Usage: scripts/pgo-build.sh [BUILD_DIR]   (default build-pgo)
@@ -40,13 +41,13 @@ run_all() {  # run_all TAG: every training run, its output in $train/TAG<i>
 
 echo "pgo-build: 1/3 instrumented build in $build"
 cmake -S . -B "$build" -G Ninja -DIRRGPU_PGO=generate >/dev/null
-cmake --build "$build" --target irrgpu
+cmake --build "$build" --target irrgpu_cli
 find "$build" -name '*.gcda' -delete  # a profile from this training alone
 echo "pgo-build: 2/3 training (${#runs[@]} runs)"
 run_all train
 echo "pgo-build: 3/3 optimised build"
 cmake -S . -B "$build" -DIRRGPU_PGO=use >/dev/null
-cmake --build "$build"
+cmake --build "$build" --target irrgpu_cli irrgpu_cudart
 
 run_all check
 i=0
