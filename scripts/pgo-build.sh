@@ -3,9 +3,9 @@
 # A profile-guided build of irrgpu (`make pgo`; docs/performance.md "Profile-guided build"):
 # instruments the simulator, trains it on short timed, functional and memory-system runs, then
 # builds it (and the CUDA runtime library of `irrgpu exec`) with the profile and link-time
-# optimisation. Last it re-runs the training runs on the optimised binary and
-# fails unless every statistic is byte-identical to the instrumented binary's: the optimisation
-# must not change what a run reports.
+# optimisation. Last it re-runs the training runs on the optimised binary and fails unless every
+# statistic is byte-identical to the instrumented binary's: the optimisation must not change what
+# a run reports.
 # Usage: scripts/pgo-build.sh [BUILD_DIR]   (default build-pgo)
 set -euo pipefail
 build=$(realpath -m "${1:-build-pgo}")
