@@ -30,12 +30,17 @@ runs=(
   "-c gtx480 --mode functional --workload bfs --variant data --graph rmat:scale=12"
   "-c gtx480 --mode functional --workload pr --variant topology --graph rmat:scale=11"
 )
-run_all() {  # run_all TAG: every training run, its output in $train/TAG<i>
-  local i=0
+run_all() {  # run_all TAG: every training run, its output in $train/TAG<i>; TAG check: each
+  local i=0 f  # compared with the instrumented binary's (tag train)
   for r in "${runs[@]}"; do
     i=$((i + 1))
     # shellcheck disable=SC2086  # each entry is a list of arguments
     "$irrgpu" run -q $r -o "$train/$1$i" >/dev/null || { echo "pgo-build: training run failed: irrgpu run $r" >&2; exit 1; }
+    [ "$1" = check ] || continue
+    f=stats.json
+    [ -f "$train/train$i/$f" ] || f=result.txt  # functional runs: the workload's result
+    cmp -s "$train/train$i/$f" "$train/check$i/$f" ||
+      { echo "pgo-build: the optimised binary's $f differs from the instrumented one's on irrgpu run $r" >&2; exit 1; }
   done
 }
 
@@ -50,12 +55,4 @@ cmake -S . -B "$build" -DIRRGPU_PGO=use >/dev/null
 cmake --build "$build" --target irrgpu_cli irrgpu_cudart
 
 run_all check
-i=0
-for r in "${runs[@]}"; do
-  i=$((i + 1))
-  f=stats.json
-  [ -f "$train/train$i/$f" ] || f=result.txt  # functional runs: the workload's result
-  cmp -s "$train/train$i/$f" "$train/check$i/$f" ||
-    { echo "pgo-build: the optimised binary's $f differs from the instrumented one's on irrgpu run $r" >&2; exit 1; }
-done
 echo "pgo-build: $irrgpu built with the profile; its statistics match on all ${#runs[@]} training runs"
