@@ -88,7 +88,7 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
       gpu(*p).feedback = policies_.feedback(answered);
       gpu(*p).owned = policies_.copy_back(answered);
     }
-    if (gpu(*p).access == Access::atomic) atomics_.emplace_back(c, p);
+    if (gpu(*p).access == Access::atomic) add_atomic(c, p);
     else schedule_reply(*p, c);
   }
   released_ = std::move(done);
@@ -168,7 +168,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
           if (!policies_.keep_on_hit(r)) left(l2_.invalidate(line), c + lat);
         }
       }
-      if (g.access == Access::atomic) atomics_.emplace_back(c + lat, &p);
+      if (g.access == Access::atomic) add_atomic(c + lat, &p);
       else schedule_reply(p, c + lat);
       return true;
     }
@@ -234,10 +234,18 @@ void MemoryPartition::left(const std::optional<CacheArray::Evicted>& ev, sim::Cy
   }
 }
 
+void MemoryPartition::add_atomic(sim::Cycle at, tlm::tlm_generic_payload* p) {
+  atomics_.emplace_back(at, p);
+  atomics_due_ = std::min(atomics_due_, at);
+}
+
 void MemoryPartition::run_atomics(sim::Cycle c) {
+  if (atomics_due_ > c) return;  // none due: nothing starts or stalls (most cycles, with long L2 latencies)
   std::uint32_t started = 0;
-  for (auto it = atomics_.begin(); it != atomics_.end() && started < atomic_throughput_;) {
-    if (it->first > c) {
+  sim::Cycle due = sim::kNever;  // the earliest left waiting
+  for (auto it = atomics_.begin(); it != atomics_.end();) {
+    if (it->first > c || started == atomic_throughput_) {
+      due = std::min(due, it->first);
       ++it;
       continue;
     }
@@ -246,6 +254,7 @@ void MemoryPartition::run_atomics(sim::Cycle c) {
     auto busy = std::find_if(atomic_busy_.begin(), atomic_busy_.end(), [addr](const auto& b) { return b.first == addr; });
     if (busy != atomic_busy_.end() && busy->second > c) {  // an earlier operation on this address
       ++atomic_stall_cycles_;
+      due = std::min(due, it->first);
       ++it;
       continue;
     }
@@ -257,6 +266,7 @@ void MemoryPartition::run_atomics(sim::Cycle c) {
     it = atomics_.erase(it);
     ++started;
   }
+  atomics_due_ = due;
   atomic_busy_.erase(std::remove_if(atomic_busy_.begin(), atomic_busy_.end(), [c](const auto& b) { return b.second <= c; }),
                      atomic_busy_.end());
 }
@@ -318,11 +328,8 @@ sim::Cycle MemoryPartition::next_work(sim::Cycle c) const {
   sim::Cycle next = sim::kNever;
   if (!dram_out_.empty()) next = std::max(dram_out_.front().first, soon);  // in order: the head first
   if (!replies_.empty()) next = std::min(next, std::max(replies_.top().at, soon));
-  for (const auto& a : atomics_) {
-    if (a.first <= soon) return soon;
-    next = std::min(next, a.first);
-  }
-  return next;
+  if (atomics_due_ <= soon) return soon;
+  return std::min(next, atomics_due_);
 }
 
 std::vector<std::string> MemoryPartition::outstanding() const {

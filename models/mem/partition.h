@@ -78,6 +78,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   void to_dram(std::uint64_t line, bool write, sim::Cycle at, std::uint32_t bytes, std::uint32_t sectors = kWholeLine);
 
   void schedule_reply(tlm::tlm_generic_payload& p, sim::Cycle at);
+  void add_atomic(sim::Cycle at, tlm::tlm_generic_payload* p);
   void run_atomics(sim::Cycle c);
   sim::Cycle next_work(sim::Cycle c) const;
   void fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle c);
@@ -106,6 +107,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> replies_;  // earliest (then first scheduled) on top
   sim::Fifo<tlm::tlm_generic_payload*> from_unit_;                       // the unit's own requests
   std::deque<std::pair<sim::Cycle, tlm::tlm_generic_payload*>> atomics_;  // waiting for the unit
+  sim::Cycle atomics_due_ = sim::kNever;  // the earliest of their cycles
   // (address, free at) of the operations in the unit: at most throughput x latency, so a vector.
   std::vector<std::pair<std::uint64_t, sim::Cycle>> atomic_busy_;
   std::uint64_t order_ = 0;
