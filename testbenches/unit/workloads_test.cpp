@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <tuple>
 
 #include "testbenches/common/testing.h"
 #include "workloads/graphmem/graphmem.h"
@@ -93,6 +95,31 @@ TEST(Graphs, ReadersTakeALowerVertexBound) {
   EXPECT_EQ(error_at(read_snap, "0 14\n"), "no error");
   EXPECT_EQ(error_at(read_dimacs, "p sp 16 1\na 1 2 3\n"), "g:1: too many vertices (16; at most 15)");
   EXPECT_EQ(error_at(read_mtx, "%%MatrixMarket matrix coordinate pattern general\n15 15 1\n1 2\n"), "no error");
+}
+
+TEST(Graphs, EdgesAreSortedBySourceDestinationThenWeight) {
+  // A hub, parallel edges with different weights, self loops, isolated vertices: the CSR is the
+  // edges in the order of a sort by (source, destination, weight), every edge kept.
+  std::mt19937 rng(7);
+  std::vector<Edge> edges;
+  for (int i = 0; i < 4000; ++i)
+    edges.push_back({i % 3 ? static_cast<std::uint32_t>(rng() % 50) : 3u, static_cast<std::uint32_t>(rng() % 20),
+                     static_cast<std::uint32_t>(rng() % 4)});
+  std::vector<Edge> sorted = edges;
+  std::sort(sorted.begin(), sorted.end(), [](const Edge& a, const Edge& b) {
+    return std::tie(a.from, a.to, a.weight) < std::tie(b.from, b.to, b.weight);
+  });
+  const Graph g = from_edges(60, edges, "mixed");
+  ASSERT_EQ(g.edges(), sorted.size());
+  ASSERT_EQ(g.row.size(), 61u);
+  for (std::uint32_t v = 0; v < g.n; ++v)
+    for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) {
+      ASSERT_EQ(sorted[e].from, v) << e;
+      ASSERT_EQ(sorted[e].to, g.col[e]) << e;
+      ASSERT_EQ(sorted[e].weight, g.weight[e]) << e;
+    }
+  EXPECT_EQ(g.degree(55), 0u);
+  EXPECT_EQ(from_edges(3, {}, "none").row, (std::vector<std::uint32_t>{0, 0, 0, 0}));
 }
 
 TEST(Graphs, GeneratorsAreDeterministicWithTheirShapes) {
