@@ -242,7 +242,7 @@ void ClockScheduler::on_edge() {
     Entry& e = entries_[i];
     if (e.due > cycle) {  // a timer not yet due (only its own step clears its bit)
       next = std::min(next, e.due);
-      return;
+      return false;  // nothing changed: the walk need not read the word again
     }
     stepping_ = i;
     stepped = true;
@@ -263,6 +263,7 @@ void ClockScheduler::on_edge() {
       e.due = rewake_due;
     }
     if (active(i)) next = std::min(next, e.due);
+    return true;
   });
   stepping_ = kNotStepping;
   if (stepped || held) ++active_edges_;
