@@ -49,30 +49,33 @@ std::uint64_t CacheArray::pc_of(std::uint64_t line) const {
   return w ? w->pc : 0;
 }
 
-const CacheArray::Way* CacheArray::choose_victim(std::uint64_t line) const {
-  const Way* set = &ways_array_[static_cast<std::size_t>(set_of(line)) * ways_];
-  const Way* victim = nullptr;
+CacheArray::Place CacheArray::place(std::uint64_t line) {
+  Way* set = &ways_array_[static_cast<std::size_t>(set_of(line)) * ways_];
+  Way *free = nullptr, *lru = nullptr;
   for (std::uint32_t i = 0; i < ways_; ++i) {
-    const Way& w = set[i];
-    if (w.locked) continue;
-    if (!w.valid) return &w;
-    if (!victim || w.used < victim->used) victim = &w;
+    Way& w = set[i];
+    if (w.valid) {
+      if (w.line == line) return {&w, nullptr};
+      if (!w.locked && (!lru || w.used < lru->used)) lru = &w;
+    } else if (!free && !w.locked) {
+      free = &w;
+    }
   }
-  return victim;
+  return {nullptr, free ? free : lru};
 }
 
 std::optional<std::uint64_t> CacheArray::victim(std::uint64_t line) const {
-  if (find(line)) return std::nullopt;
-  const Way* v = choose_victim(line);
-  if (!v || !v->valid) return std::nullopt;
-  return v->line;
+  const Place p = const_cast<CacheArray*>(this)->place(line);
+  if (p.hit || !p.victim || !p.victim->valid) return std::nullopt;
+  return p.victim->line;
 }
 
 std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dirty, bool mru, bool* installed,
                                                     const LineFill& f) {
   if (installed) *installed = true;
   const std::uint32_t sectors = sectored_ ? f.sectors : kWholeLine;
-  if (Way* w = find(line)) {
+  auto [w, victim] = place(line);
+  if (w) {
     w->dirty = w->dirty || dirty;
     w->copyback = w->copyback || f.copyback;
     w->used = ++clock_;
@@ -80,7 +83,6 @@ std::optional<CacheArray::Evicted> CacheArray::fill(std::uint64_t line, bool dir
     w->touched |= f.used;
     return std::nullopt;
   }
-  Way* victim = const_cast<Way*>(choose_victim(line));
   if (!victim) {
     if (installed) *installed = false;
     return std::nullopt;

@@ -90,7 +90,13 @@ class CacheArray {
   };
   Way* find(std::uint64_t line);
   const Way* find(std::uint64_t line) const;
-  const Way* choose_victim(std::uint64_t line) const;
+  // One walk of line's set: the way holding it, or else the way a fill takes (the first free way
+  // not locked, else the least recently used one not locked; none if all are locked).
+  struct Place {
+    Way* hit;
+    Way* victim;
+  };
+  Place place(std::uint64_t line);
   static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first, w.copyback}; }
   std::uint32_t sets_, ways_, line_size_;
   bool pow2_ = false;            // line size and sets powers of two: set_of shifts and masks

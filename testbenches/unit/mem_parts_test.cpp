@@ -150,6 +150,34 @@ TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
   EXPECT_THROW(CacheArray(1000, 4, 128, "bad"), Error);
 }
 
+// A fill's way, found in the same walk that looks for the line: the first free way, else the
+// least recently used one; locked ways are never chosen, but a locked line is still found.
+TEST(CacheArray, FillTakesTheFirstFreeWayElseTheLruUnlocked) {
+  CacheArray c(4 * 128, 4, 128, "x");  // one set of 4 ways
+  auto line = [](std::uint64_t i) { return i * 128; };
+  for (std::uint64_t i = 0; i < 4; ++i) EXPECT_FALSE(c.fill(line(i), false, true).has_value());
+  EXPECT_EQ(c.victim(line(5)), line(0));
+  EXPECT_FALSE(c.victim(line(2)).has_value());  // present: nothing leaves
+  ASSERT_TRUE(c.invalidate(line(1)).has_value());
+  EXPECT_FALSE(c.victim(line(5)).has_value());  // a free way, though line 0 is older
+  EXPECT_FALSE(c.fill(line(4), false, true).has_value());
+  c.lock(line(0), true);
+  EXPECT_EQ(c.victim(line(5)), line(2));  // the oldest unlocked
+  EXPECT_FALSE(c.fill(line(2), false, true).has_value());  // a hit: refreshed in place
+  EXPECT_EQ(c.victim(line(5)), line(3));
+  c.lock(line(3), true);
+  bool installed = false;
+  EXPECT_FALSE(c.fill(line(3), true, true, &installed).has_value());  // a locked line is found too
+  EXPECT_TRUE(installed);
+  auto ev = c.fill(line(5), false, true);
+  ASSERT_TRUE(ev.has_value());
+  EXPECT_EQ(ev->line, line(4));  // 0 and 3 locked, 2 refreshed
+  ASSERT_TRUE(c.invalidate(line(2)).has_value());
+  EXPECT_FALSE(c.fill(line(6), false, true).has_value());  // into the freed way
+  EXPECT_TRUE(c.contains(line(0)) && c.contains(line(3)) && c.contains(line(5)) && c.contains(line(6)));
+  EXPECT_TRUE(c.invalidate(line(3))->dirty);  // the hit's dirty bit kept
+}
+
 TEST(CacheArray, SetsFoundByShiftingOrDividing) {
   // set_of shifts and masks when line size and sets are powers of two: the same sets as dividing.
   for (const auto& [size, ways, line] : {std::tuple{16384u, 4u, 128u}, {786u * 1024, 8u, 128u}, {3u * 96 * 2, 2u, 96u}}) {
