@@ -91,11 +91,7 @@ void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fet
 
 bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
   if (a.unit_partition >= 0) {  // for a partition's unit: straight to the network
-    if (miss_queue_.size() >= miss_queue_size_) {
-      ++reservation_fails_;
-      ++fails_queue_;
-      return false;
-    }
+    if (miss_queue_.size() >= miss_queue_size_) return fail(fails_queue_);
     to_network(a, c + latency_, 0);
     return true;
   }
@@ -107,11 +103,7 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     return true;
   }
   if (a.access != Access::load || a.uncached) {
-    if (miss_queue_.size() >= miss_queue_size_) {
-      ++reservation_fails_;
-      ++fails_queue_;
-      return false;
-    }
+    if (miss_queue_.size() >= miss_queue_size_) return fail(fails_queue_);
     ++accesses_;
     if (a.access == Access::store) {  // their copies would be stale
       victims_.erase(a.line);
@@ -136,6 +128,15 @@ bool L1Cache::handle(const MemAccess& a, sim::Cycle c) {
     return true;
   }
   return load(a, c);
+}
+
+// The input's head waits (`why`): until a fill, an MSHR taken or the miss queue moving, each retry
+// fails alike, so the retries are counted without being tried.
+bool L1Cache::fail(sim::Counter& why) {
+  ++reservation_fails_;
+  ++why;
+  head_fails_ = &why;
+  return false;
 }
 
 // A load: a hit, a miss merged into (or widening) the line's fetch in flight, or a new miss.
@@ -179,10 +180,8 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
   }
   const bool no_mshr = pending || !mshr_.can_allocate();
   if (no_mshr || miss_queue_.size() >= miss_queue_size_) {
-    ++reservation_fails_;
-    ++(no_mshr ? fails_mshr_ : fails_queue_);
     wants_mshr_ = mshr_.refuses(a.line);  // then it fails alike until a fill
-    return false;
+    return fail(no_mshr ? fails_mshr_ : fails_queue_);
   }
   ++accesses_;
   ++misses_;
@@ -238,6 +237,7 @@ void L1Cache::prefetch(sim::Cycle c) {
     m.line = m.address = line;
     m.sectors = kWholeLine;
     mshr_.allocate(line, m, kWholeLine);
+    head_fails_ = nullptr;
     to_network(m, c + latency_, kWholeLine);
     prefetched_.insert(line);
     ++*prefetches_;
@@ -253,6 +253,7 @@ void L1Cache::unused(std::uint64_t line) {
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   wants_mshr_ = false;
+  head_fails_ = nullptr;
   bool install = true, mru = true;
   LineFill f{g.sectors};
   if (!policies_.empty()) {  // what the policies decide with and learn from (no cost without them)
@@ -416,6 +417,9 @@ bool L1Cache::tick(sim::Cycle c) {
     if (wants_mshr_) {  // the head failed for want of an MSHR and no fill has come: it fails alike
       ++reservation_fails_;
       ++fails_mshr_;
+    } else if (head_fails_) {
+      ++reservation_fails_;
+      ++*head_fails_;
     } else if (handle(input_.front(), c)) {
       input_.pop(now);
       client_.input_freed();
@@ -428,7 +432,10 @@ bool L1Cache::tick(sim::Cycle c) {
   if ((copyback || miss_ready) && mem_side.can_send(now)) {
     const Outgoing o = copyback ? Outgoing{c, copybacks_.front(), 0} : miss_queue_.front();
     if (copyback) copybacks_.pop_front();
-    else miss_queue_.pop_front();
+    else {
+      miss_queue_.pop_front();
+      head_fails_ = nullptr;
+    }
     tlm::tlm_generic_payload& p = pool_.allocate();
     auto& g = gpu(p);
     g.id = o.access.id;

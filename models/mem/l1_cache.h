@@ -81,6 +81,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
     victims_.clear();
     prefetch_buffer_.clear();
     locks_.clear();
+    head_fails_ = nullptr;
   }
   // Counted line locks (DAC's lock counters in the tag array [seed 001 L621]): a lock held for
   // warp `warp` keeps `line` from being replaced — once it is in the cache, or as soon as its fill
@@ -93,6 +94,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
  private:
   bool handle(const MemAccess& a, sim::Cycle c);
   bool load(const MemAccess& a, sim::Cycle c);
+  bool fail(sim::Counter& why);  // the input's head waits: counted, and not retried until something changes
   void filled(const tlm_glue::GpuRequest& g, sim::Cycle c);
   // A hit in the victim or the prefetch buffer, `extra` cycles after an array hit's.
   bool from_buffer(VictimBuffer& buffer, const MemAccess& a, const CacheRequest& r, sim::Cycle c, std::uint32_t extra);
@@ -133,6 +135,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   // sleeps until a fill (or a new access) wakes it, and counts the retries it skipped as failed.
   std::optional<sim::Cycle> blocked_at_;
   bool wants_mshr_ = false;  // the input's head failed for want of an MSHR or merge slot alone, since the last fill
+  sim::Counter* head_fails_ = nullptr;  // the input's head failed for this reason, nothing changed since
   std::map<std::uint64_t, std::vector<std::uint32_t>> locks_;  // line -> the warps holding a lock on it
   sim::Counter &accesses_, &hits_stat_, &misses_, &mshr_merges_, &reservation_fails_, &fails_mshr_, &fails_queue_, &stores_,
       &atomics_;

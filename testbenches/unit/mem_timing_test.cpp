@@ -344,3 +344,17 @@ TEST(MemTiming, BypassedFillIsNotInstalled) {
   EXPECT_EQ(r.history[5].second, kL2Hit);  // not installed: from the L2
   EXPECT_EQ(r.history[6].second, kL1Hit);  // the victim stayed
 }
+
+TEST(MemTiming, ReservationStallWaitsForTheMissQueue) {
+  // A one-entry miss queue: a miss waits in it out the L1's latency, so a second miss (another
+  // line, an MSHR free) fails for want of the queue until the first leaves for the network.
+  constexpr unsigned L = 10;
+  const unsigned M = dram_miss(Ld) + (L - Ll);
+  Outcome r = run(one(0, "ld", 0x1000) + one(1, "ld", 0x2000), {"l1.miss_queue=1", "l1.latency=" + std::to_string(L)});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[0].second, M);
+  // First tried two cycles after warp 0's access was taken (as in the merge above), it fails
+  // until the cycle the first miss leaves (L after it was taken), and is taken the cycle after.
+  EXPECT_EQ(r.reservation_fails, L - 1);
+  EXPECT_EQ(r.history[1].second, M + L);
+}
