@@ -414,12 +414,9 @@ bool L1Cache::tick(sim::Cycle c) {
   catch_up(c);
   blocked_at_.reset();
   if (input_.can_pop(now)) {
-    if (wants_mshr_) {  // the head failed for want of an MSHR and no fill has come: it fails alike
+    if (wants_mshr_ || head_fails_) {  // the head failed and nothing it waits for has changed: it fails alike
       ++reservation_fails_;
-      ++fails_mshr_;
-    } else if (head_fails_) {
-      ++reservation_fails_;
-      ++*head_fails_;
+      ++(wants_mshr_ ? fails_mshr_ : *head_fails_);
     } else if (handle(input_.front(), c)) {
       input_.pop(now);
       client_.input_freed();
