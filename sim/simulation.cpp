@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "sim/output_file.h"
+#include "sim/signals.h"
 #include "sim/version.h"
 
 namespace irr::sim {
@@ -43,33 +44,6 @@ std::string si(double v, const std::string& unit) {
   return s.str();
 }
 
-// Ctrl-C or SIGTERM while a run is simulating: the first asks the monitor to stop at the next
-// clock edge (so the statistics so far are written); the handler resets itself, so a second one
-// ends the process at once.
-volatile std::sig_atomic_t g_signal = 0;
-
-extern "C" void on_signal(int sig) { g_signal = sig; }
-
-class SignalGuard {
- public:
-  SignalGuard() {
-    g_signal = 0;
-    struct sigaction a {};
-    a.sa_handler = on_signal;
-    sigemptyset(&a.sa_mask);
-    a.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &a, &old_int_);
-    sigaction(SIGTERM, &a, &old_term_);
-  }
-  ~SignalGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
-
 }  // namespace
 
 // Housekeeping after each stepped clock edge: time-series samples, the watchdog and the progress
@@ -84,8 +58,8 @@ class Simulation::Monitor : public EdgeObserver {
         started_(std::chrono::steady_clock::now()), last_print_(started_) {}
 
   void after_edge() override {
-    if (g_signal && interrupted_.empty()) {
-      interrupted_ = std::string(g_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)") + " at " +
+    if (const int sig = SignalCatcher::caught(); sig && interrupted_.empty()) {
+      interrupted_ = std::string(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)") + " at " +
                      si(static_cast<double>(now_ps()) * 1e-12, "s");
       sc_core::sc_stop();
       return;
@@ -285,7 +259,9 @@ RunReport Simulation::run() {
   std::string failure;
   auto t0 = std::chrono::steady_clock::now();
   try {
-    SignalGuard signals;
+    // Ctrl-C or SIGTERM: the first asks the monitor to stop at the next clock edge (the statistics
+    // so far are written); the handler resets itself, so a second one ends the process at once.
+    SignalCatcher signals({SIGINT, SIGTERM}, true);
     if (time_limit_) sc_core::sc_start(sc_core::sc_time(static_cast<double>(time_limit_), sc_core::SC_PS));
     else sc_core::sc_start();
   } catch (const sc_core::sc_report& r) {

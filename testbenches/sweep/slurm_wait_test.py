@@ -6,13 +6,16 @@ Stand-ins for sbatch and squeue (first on PATH; no cluster needed): sbatch keeps
 script, and the first squeue runs every task of it, as a job array that finishes just then would,
 and answers with an empty queue. Every run's status is then on disk, so the wait must report all
 of them done; reading the statuses before asking the queue (the bug this guards, seen on the test
-cluster as "1 ended without a status") reported them missing.
+cluster as "1 ended without a status") reported them missing. Then a job that never ends: Ctrl-C
+stops the wait (exit 130), the job left to Slurm.
 
 Usage: slurm_wait_test.py IRRGPU WORK_DIR"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 irrgpu, work = sys.argv[1], os.path.abspath(sys.argv[2])
 shutil.rmtree(work, ignore_errors=True)
@@ -48,3 +51,18 @@ print(p.stdout, p.stderr)
 if p.returncode != 0 or "3/3 done, 0 failed\n" not in p.stdout:
     sys.exit(f"the wait missed runs whose job ended between its looks (exit {p.returncode})")
 print("every run of a job array that ended between the wait's looks was counted")
+
+# Ctrl-C while the wait looks at a job that never ends: it stops waiting, saying the jobs go on.
+tool("squeue", "echo 7\n")
+wait = subprocess.Popen([irrgpu, "sweep", "run", spec, "-o", "out2", "--backend", "slurm", "--wait"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=work)
+deadline = time.time() + 120
+while not os.path.exists(os.path.join(work, "script")) and time.time() < deadline:  # submitted: the wait starts
+    time.sleep(0.1)
+time.sleep(1)
+wait.send_signal(signal.SIGINT)
+out, err = wait.communicate(timeout=60)
+print(out, err)
+if wait.returncode != 130 or "stopped waiting; the jobs go on" not in out:
+    sys.exit(f"Ctrl-C did not stop the wait (exit {wait.returncode})")
+print("Ctrl-C stopped the wait and left the job to Slurm")

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run: the example model end to end, snapshots, time series, limits, random streams.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 #include "models/example/pipeline.h"
+#include "sim/signals.h"
 #include "sim/simulation.h"
 #include "sim/timed_queue.h"
 #include "testbenches/common/testing.h"
@@ -109,4 +113,56 @@ TEST(TimedQueue, PushAndPopVisibleOnlyAfterTheirInstant) {
   EXPECT_TRUE(q.can_push(201));
   EXPECT_THROW(q.push(3, 200), std::logic_error);
   EXPECT_THROW(TimedQueue<int>(0), std::invalid_argument);
+}
+
+// The signal catcher the run, the sweep and its tasks share: caught into a flag, the handlers from
+// before it back when it ends, passed on to a child.
+TEST(SignalCatcher, CatchesAndRestores) {
+  struct sigaction before {};
+  sigaction(SIGTERM, nullptr, &before);
+  {
+    sim::SignalCatcher catcher;
+    EXPECT_EQ(sim::SignalCatcher::caught(), 0);
+    raise(SIGTERM);
+    EXPECT_EQ(sim::SignalCatcher::caught(), SIGTERM);
+    raise(SIGINT);  // caught again: not once
+    EXPECT_EQ(sim::SignalCatcher::caught(), SIGINT);
+    EXPECT_THROW(sim::SignalCatcher{}, std::logic_error);  // one at a time
+  }
+  struct sigaction after {};
+  sigaction(SIGTERM, nullptr, &after);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  sim::SignalCatcher again({SIGUSR1}, true);  // a new one starts clear
+  EXPECT_EQ(sim::SignalCatcher::caught(), 0);
+  raise(SIGUSR1);
+  EXPECT_EQ(sim::SignalCatcher::caught(), SIGUSR1);
+  struct sigaction now {};
+  sigaction(SIGUSR1, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);  // once: a second one would act as before
+}
+
+TEST(SignalCatcher, ForwardsToTheChild) {
+  sim::SignalCatcher catcher;
+  raise(SIGTERM);  // before the fork: sent on as soon as the child is known
+  // The child takes SIGTERM only once it acts on it by default (it starts with the catcher's handler).
+  sigset_t term, held;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, &held);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    signal(SIGTERM, SIG_DFL);
+    alarm(10);  // not forwarded: ends by SIGALRM instead
+    sigset_t none;
+    sigemptyset(&none);
+    sigsuspend(&none);
+    _exit(0);
+  }
+  sigprocmask(SIG_SETMASK, &held, nullptr);
+  catcher.forward_to(child);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
 }

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "sim/output_file.h"
+#include "sim/signals.h"
 
 namespace irr::app::sweep {
 namespace fs = std::filesystem;
@@ -62,14 +63,6 @@ std::string error_line(const std::string& run_dir) {
   while (std::getline(out, line))
     if (line.rfind("check: FAIL", 0) == 0) return line;
   return found;
-}
-
-volatile std::sig_atomic_t g_signal = 0;
-volatile pid_t g_child = 0;
-
-void forward(int sig) {
-  g_signal = sig;
-  if (g_child > 0) kill(g_child, sig);
 }
 
 }  // namespace
@@ -175,10 +168,7 @@ int run_task(const Folder& folder, const std::string& id) {
   gethostname(host, sizeof host - 1);
   s.host = host;
   s.started_at = now_utc();
-  struct sigaction a {}, old_int {}, old_term {};
-  a.sa_handler = forward;
-  sigaction(SIGINT, &a, &old_int);
-  sigaction(SIGTERM, &a, &old_term);
+  sim::SignalCatcher signals;  // passed on to the run once it is forked
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
@@ -194,14 +184,11 @@ int run_task(const Folder& folder, const std::string& id) {
     dprintf(2, "irrgpu: error: cannot run %s: %s\n", irrgpu.c_str(), std::strerror(errno));
     _exit(127);
   }
-  g_child = pid;
-  if (g_signal) kill(pid, g_signal);  // a signal between the handler and the fork
+  signals.forward_to(pid);
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
-  g_child = 0;
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  signals.forward_to(0);
   rusage ru{};
   getrusage(RUSAGE_CHILDREN, &ru);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -210,10 +197,10 @@ int run_task(const Folder& folder, const std::string& id) {
   s.signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
   if (s.exit_code == 0) {
     s.state = State::done;
-  } else if (g_signal || s.exit_code == 130) {
+  } else if (signals.caught() || s.exit_code == 130) {
     // Stopped from outside (Ctrl-C, a killed sweep, scancel, Slurm's time limit): run again on resume.
     s.state = State::interrupted;
-    s.error = g_signal == SIGTERM ? "interrupted (SIGTERM: a stopped sweep, scancel or Slurm's time limit)"
+    s.error = signals.caught() == SIGTERM ? "interrupted (SIGTERM: a stopped sweep, scancel or Slurm's time limit)"
                                   : "interrupted (SIGINT)";
   } else {
     s.state = State::failed;

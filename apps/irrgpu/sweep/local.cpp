@@ -15,13 +15,11 @@
 #include <thread>
 
 #include "apps/irrgpu/sweep/backends.h"
+#include "sim/signals.h"
 
 namespace irr::app::sweep {
 
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void on_stop(int sig) { g_stop = sig; }
 
 std::string duration(double s) {
   char buf[32];
@@ -41,11 +39,7 @@ int run_local(const Folder& folder, const std::vector<std::string>& ids, unsigne
   std::map<pid_t, std::pair<std::string, std::chrono::steady_clock::time_point>> running;
   std::size_t done = 0, failed = 0, interrupted = 0;
   double busy = 0;  // seconds of finished runs, for the ETA
-  struct sigaction a {}, old_int {}, old_term {};
-  a.sa_handler = on_stop;
-  g_stop = 0;
-  sigaction(SIGINT, &a, &old_int);
-  sigaction(SIGTERM, &a, &old_term);
+  const sim::SignalCatcher signals;
   const auto t0 = std::chrono::steady_clock::now();
   auto show = [&](bool final) {
     if (!tty) return;
@@ -61,12 +55,13 @@ int run_local(const Folder& folder, const std::vector<std::string>& ids, unsigne
   };
   bool forwarded = false;
   while (!queue.empty() || !running.empty()) {
-    if (g_stop && !forwarded) {  // stop starting runs; the running ones end interrupted
+    const int stop = signals.caught();
+    if (stop && !forwarded) {  // stop starting runs; the running ones end interrupted
       queue.clear();
-      for (const auto& [pid, r] : running) kill(pid, g_stop);
+      for (const auto& [pid, r] : running) kill(pid, stop);
       forwarded = true;
     }
-    while (!g_stop && running.size() < jobs && !queue.empty()) {
+    while (!stop && running.size() < jobs && !queue.empty()) {
       const std::string id = queue.front();
       queue.pop_front();
       const pid_t pid = fork();
@@ -110,9 +105,7 @@ int run_local(const Folder& folder, const std::vector<std::string>& ids, unsigne
     show(false);
   }
   show(true);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  if (g_stop) {
+  if (signals.caught()) {
     std::fprintf(stderr, "[sweep] stopped: %zu done, %zu failed, %zu interrupted, %zu not started; the same command "
                  "again resumes\n", done, failed, interrupted, ids.size() - done - failed - interrupted);
     return 130;

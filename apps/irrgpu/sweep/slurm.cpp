@@ -20,6 +20,7 @@
 
 #include "apps/irrgpu/sweep/backends.h"
 #include "sim/output_file.h"
+#include "sim/signals.h"
 
 namespace irr::app::sweep {
 namespace fs = std::filesystem;
@@ -106,9 +107,6 @@ std::string script(const Folder& folder, const std::string& irrgpu, const std::s
   return s.str();
 }
 
-volatile std::sig_atomic_t g_stop = 0;
-void on_stop(int sig) { g_stop = sig; }
-
 }  // namespace
 
 unsigned estimate_mem_mb(const Folder& folder, const Spec& spec) {
@@ -174,12 +172,9 @@ int run_slurm(const Folder& folder, const std::vector<std::string>& ids, const S
     std::cout << "[sweep] `irrgpu sweep status " << folder.dir() << "` follows them\n";
     return 0;
   }
-  struct sigaction a {}, old_int {};
-  a.sa_handler = on_stop;
-  g_stop = 0;
-  sigaction(SIGINT, &a, &old_int);
+  const sim::SignalCatcher signals({SIGINT});
   std::size_t done = 0, failed = 0, ended = 0;
-  while (!g_stop) {
+  while (!signals.caught()) {
     // The queue first, then the statuses: a task writes its status before its job leaves the
     // queue, so once the queue is empty every status is there to read (the other order missed a
     // job that ended between the two).
@@ -194,8 +189,7 @@ int run_slurm(const Folder& folder, const std::vector<std::string>& ids, const S
     if (ended == ids.size() || !queued) break;
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  if (g_stop) {
+  if (signals.caught()) {
     std::cout << "[sweep] stopped waiting; the jobs go on (`irrgpu sweep status " << folder.dir() << "`)\n";
     return 130;
   }
