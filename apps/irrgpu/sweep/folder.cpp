@@ -201,7 +201,7 @@ int run_task(const Folder& folder, const std::string& id) {
     // Stopped from outside (Ctrl-C, a killed sweep, scancel, Slurm's time limit): run again on resume.
     s.state = State::interrupted;
     s.error = signals.caught() == SIGTERM ? "interrupted (SIGTERM: a stopped sweep, scancel or Slurm's time limit)"
-                                  : "interrupted (SIGINT)";
+                                          : "interrupted (SIGINT)";
   } else {
     s.state = State::failed;
     s.error = error_line(dir);

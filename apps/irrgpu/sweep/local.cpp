@@ -61,7 +61,7 @@ int run_local(const Folder& folder, const std::vector<std::string>& ids, unsigne
       for (const auto& [pid, r] : running) kill(pid, stop);
       forwarded = true;
     }
-    while (!stop && running.size() < jobs && !queue.empty()) {
+    while (!signals.caught() && running.size() < jobs && !queue.empty()) {
       const std::string id = queue.front();
       queue.pop_front();
       const pid_t pid = fork();
