@@ -798,17 +798,18 @@ bool Sm::tick(sim::Cycle c) {
     writeback_.pop_front();
   }
   writeback_waits_ += writeback_.size();
+  // As many accesses as the L1's input takes this cycle (l1.port_accesses; one by default).
   bool l1_full = false;  // accesses wait and the L1 takes none this cycle: it wakes the SM when it can
-  if (!ldst_.empty() || !ldst_low_.empty()) {
+  bool handed = false;
+  while (!ldst_.empty() || !ldst_low_.empty()) {
     if (!l1_->can_accept(now)) {
-      l1_full = true;
-    } else if (!ldst_.empty()) {
-      l1_->accept(ldst_.front(), now);
-      ldst_.pop_front();
-    } else {
-      l1_->accept(ldst_low_.front(), now);
-      ldst_low_.pop_front();
+      l1_full = !handed;
+      break;
     }
+    auto& q = ldst_.empty() ? ldst_low_ : ldst_;
+    l1_->accept(q.front(), now);
+    q.pop_front();
+    handed = true;
   }
   if (resident_) ++cycles_active_;
   bool issued_any = false, soon = false, sfu_wait = false;

@@ -15,6 +15,7 @@ DramTiming DramTiming::from(const sim::Config& c) {
   t.data_rate = static_cast<std::uint32_t>(c.get_uint("dram.data_rate"));
   t.burst_length = static_cast<std::uint32_t>(c.get_uint("dram.burst_length"));
   t.queue = static_cast<std::uint32_t>(c.get_uint("dram.queue"));
+  t.queue_per_bank = static_cast<std::uint32_t>(c.get_uint("dram.queue_per_bank"));
   t.row_size = c.get_size("dram.row_size");
   t.tRCD = static_cast<std::uint32_t>(c.get_uint("dram.tRCD"));
   t.tRP = static_cast<std::uint32_t>(c.get_uint("dram.tRP"));
@@ -34,6 +35,7 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& s
       done_(done),
       owner_(owner),
       banks_(t.banks),
+      waiting_in_bank_(t.banks, 0),
       reads_(sim.counter(*this, "reads", "read accesses", "accesses")),
       writes_(sim.counter(*this, "writes", "write accesses", "accesses")),
       row_hits_(sim.counter(*this, "row_hits", "accesses to the open row", "accesses")),
@@ -46,7 +48,7 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, sim::Simulation& s
                                            "requests waiting, averaged over the cycles the channel worked", "requests")),
       latency_(sim.distribution(*this, "latency",
                                         "cycles from arrival to the last data beat", "cycles", 0, 20, 50)),
-      queue_probe_(sim.probe(*this, "queue", sim::bits_for(t.queue * 2 + 64), "requests in the channel")) {
+      queue_probe_(sim.probe(*this, "queue", sim::bits_for((t.queue + t.banks * t.queue_per_bank) * 2 + 64), "requests in the channel")) {
   sim::ClockScheduler& clock = sim.clock("dram");
   clock.add(*this);
   sim.stats().formula(std::string(this->name()) + ".bandwidth_utilisation",
@@ -68,9 +70,10 @@ bool DramChannel::tick(sim::Cycle c) {
   slept_ = false;
   last_tick_ = c;
   // Requests that crossed from the partition join the scheduler's queue.
-  while (queue_.can_pop(now) && waiting_.size() < t_.queue) {
+  while (queue_.can_pop(now) && room_for_head()) {
     const DramRequest r = queue_.pop(now);
     waiting_.push_back({r, c, serial_++, bank_of(r.address), row_of(r.address)});
+    ++waiting_in_bank_[waiting_.back().bank];
     quiet_until_ = 0;
   }
   const bool more = fixed_ ? tick_fixed(c) : tick_detailed(c);
@@ -92,7 +95,7 @@ bool DramChannel::tick(sim::Cycle c) {
   // the channel sleeps holding: every cycle counts as worked, its occupancy charged on waking.
   sim::Cycle next = sim::kNever;
   if (!waiting_.empty()) next = quiet_until_ > c ? quiet_until_ : c + 1;
-  if (!queue_.empty() && waiting_.size() < t_.queue) next = c + 1;
+  if (!queue_.empty() && room_for_head()) next = c + 1;
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front().done);
   slept_ = next > c + 1;
   return idle_until(c, next);
@@ -109,10 +112,15 @@ void DramChannel::start(const Pending& p) {
   in_flight_.insert_ordered(p, [](const Pending& a, const Pending& b) { return a.done != b.done ? a.done < b.done : a.arrived < b.arrived; });
 }
 
+void DramChannel::leave_queue(std::vector<Pending>::iterator p) {
+  --waiting_in_bank_[p->bank];
+  waiting_.erase(p);
+}
+
 bool DramChannel::tick_fixed(sim::Cycle c) {
   if (!waiting_.empty()) {
     Pending p = waiting_.front();
-    waiting_.erase(waiting_.begin());
+    leave_queue(waiting_.begin());
     p.done = c + t_.latency;
     (p.req.write ? writes_ : reads_) += 1;
     start(p);
@@ -161,7 +169,7 @@ void DramChannel::issue_command(sim::Cycle c) {
   }
   if (pick != waiting_.end()) {
     Pending p = *pick;
-    waiting_.erase(pick);
+    leave_queue(pick);
     Bank& b = banks_[p.bank];
     const std::uint32_t burst = t_.burst_cycles(p.req.bytes);
     const sim::Cycle data = std::max<sim::Cycle>(c + t_.tCL, bus_free_);

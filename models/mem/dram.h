@@ -35,6 +35,7 @@ struct DramTiming {
   std::uint32_t latency = 100;  // fixed model
   std::uint32_t controller_latency = 0;  // detailed model: controller and PHY, beyond the device timing
   std::uint32_t banks = 16, bus_width = 8, data_rate = 4, burst_length = 8, queue = 32;
+  std::uint32_t queue_per_bank = 0;  // 0: one shared scheduler queue of `queue` requests
   std::uint64_t row_size = 2048;
   std::uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12, tRRD = 6;
   bool fr_fcfs = true;
@@ -85,6 +86,12 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
     return static_cast<std::uint32_t>(sim::remainder(sim::quotient(a, t_.row_size), t_.banks));
   }
   std::uint64_t row_of(std::uint64_t a) const { return sim::quotient(sim::quotient(a, t_.row_size), t_.banks); }
+  // Whether the scheduler's queue has room for the input buffer's head (per bank or shared).
+  bool room_for_head() const {
+    return t_.queue_per_bank ? waiting_in_bank_[bank_of(queue_.front().address)] < t_.queue_per_bank
+                             : waiting_.size() < t_.queue;
+  }
+  void leave_queue(std::vector<Pending>::iterator p);  // a request's command issued: out of waiting_
 
   DramTiming t_;
   const bool fixed_;                    // t_.model is fixed
@@ -92,6 +99,7 @@ class DramChannel : public sc_core::sc_module, public sim::Clocked, public sim::
   sim::TimedQueue<DramRequest>& done_;
   sim::Clocked& owner_;
   std::vector<Pending> waiting_;                   // accepted, not yet issued (scheduler's queue: dram.queue at most, a few usually)
+  std::vector<std::uint32_t> waiting_in_bank_;     // waiting_'s requests per bank (dram.queue_per_bank)
   sim::Fifo<Pending> in_flight_;                   // column command issued, data not finished; by (done, arrived)
   std::vector<Bank> banks_;
   sim::Cycle bus_free_ = 0, next_act_ = 0;

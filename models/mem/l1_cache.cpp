@@ -38,7 +38,9 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       write_back_(sim.config().get_string("l1.write_policy") == "write_back"),
       perfect_(sim.config().get_bool("l1.perfect")),
       copybacks_first_(sim.config().get_string("l1.copyback_order") == "before_misses"),
-      input_(1),
+      port_accesses_(static_cast<std::uint32_t>(sim.config().get_uint("l1.port_accesses"))),
+      port_cycles_(static_cast<std::uint32_t>(sim.config().get_uint("l1.port_cycles"))),
+      input_(port_accesses_),
       accesses_(sim.counter(*this, "accesses", "line accesses from the LD/ST unit", "accesses")),
       hits_stat_(sim.counter(*this, "hits", "load hits", "accesses")),
       misses_(sim.counter(*this, "misses", "load misses (merged ones included)", "accesses")),
@@ -64,6 +66,12 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       throw Error("l1.victim_cache holds whole lines: it needs l1.granularity: line", Error::Kind::config);
     victim_hits_ = &sim.counter(*this, "victim_hits", "of the hits, in the victim buffer", "accesses");
   }
+  if (port_accesses_ > 1 && port_cycles_ == 1)
+    throw Error("l1.port_accesses: " + std::to_string(port_accesses_) +
+                    " accesses a cycle needs l1.port_cycles of 2 or more: the LD/ST unit refills the L1's input every other cycle",
+                Error::Kind::config);
+  if (port_accesses_ != 1 || port_cycles_ != 1)
+    port_waits_ = &sim.counter(*this, "port_waits", "cycles an access waited because the window's l1.port_accesses were taken", "cycles");
   install_policies({sim, *this, "", array_, line_ / sector_}, "l1", policies_);
   if ((prefetcher_ = make_prefetcher(sim.config(), "l1", line_))) {
     if (array_.sectored())
@@ -381,6 +389,23 @@ void L1Cache::unlock_warp(std::uint32_t warp) {
   }
 }
 
+void L1Cache::take_inputs(sim::Cycle c, sim::Picoseconds now) {
+  if (c / port_cycles_ != window_) {
+    window_ = c / port_cycles_;
+    taken_ = 0;
+  }
+  if (taken_ == port_accesses_) {  // the window's accesses are taken: the head waits for the next
+    ++*port_waits_;
+    return;
+  }
+  // Until the window's accesses are taken or the head must wait (handle counted why).
+  while (taken_ < port_accesses_ && input_.can_pop(now) && !wants_mshr_ && !head_fails_ && handle(input_.front(), c)) {
+    input_.pop(now);
+    ++taken_;
+    client_.input_freed();
+  }
+}
+
 bool L1Cache::tick(sim::Cycle c) {
   const sim::Picoseconds now = sim::now_ps();
   // Replies from the network: fills complete their merged loads; acks complete stores/atomics.
@@ -417,9 +442,8 @@ bool L1Cache::tick(sim::Cycle c) {
     if (wants_mshr_ || head_fails_) {  // the head failed and nothing it waits for has changed: it fails alike
       ++reservation_fails_;
       ++(wants_mshr_ ? fails_mshr_ : *head_fails_);
-    } else if (handle(input_.front(), c)) {
-      input_.pop(now);
-      client_.input_freed();
+    } else {
+      take_inputs(c, now);
     }
   } else if (prefetcher_) {  // a cycle the input leaves free
     prefetch(c);

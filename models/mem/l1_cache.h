@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The L1 data cache of one SM, in the core clock domain. It takes one line access per cycle
-// from the SM's LD/ST unit (after the coalescer): a load hit completes l1.latency cycles later;
+// (l1.port_accesses every l1.port_cycles) from the SM's LD/ST unit (after the coalescer): a load hit completes l1.latency cycles later;
 // a miss allocates an MSHR (or merges into the one for its line) and goes, after the tag lookup,
 // through the miss queue to the request network; a full MSHR table or miss queue is a
 // reservation failure: the access waits and retries. Policies (models/mem/policy/) may fetch
@@ -118,6 +118,12 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   VictimBuffer victims_;
   VictimBuffer prefetch_buffer_;  // l1.prefetch_buffer: where prefetched lines wait (else the array)
   const std::uint32_t latency_, victim_latency_, line_, sector_, miss_queue_size_;
+  // The input port: port_accesses_ line accesses in every window of port_cycles_ cycles.
+  const std::uint32_t port_accesses_, port_cycles_;
+  sim::Cycle window_ = ~sim::Cycle{0};  // the window (cycle / port_cycles_) taken_ counts in
+  std::uint32_t taken_ = 0;
+  sim::Counter* port_waits_ = nullptr;  // with a port wider or slower than one a cycle
+  void take_inputs(sim::Cycle c, sim::Picoseconds now);  // this cycle's accesses from the input
   const std::uint32_t all_sectors_;  // sector_mask(line_ / sector_)
   const bool write_back_, perfect_, copybacks_first_;
   sim::TimedQueue<MemAccess> input_;

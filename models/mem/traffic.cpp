@@ -155,16 +155,18 @@ WarpInstruction TrafficGenerator::next_instruction(std::uint32_t warp) {
 
 bool TrafficGenerator::tick(sim::Cycle) {
   const sim::Picoseconds now = sim::now_ps();
-  // One line access into the L1 per cycle. While the L1's input is full a tick would only find
-  // it so: the generator sleeps, holding (each cycle still counts as active), until the L1 takes
-  // an access (input_freed).
+  // Line accesses into the L1, as many a cycle as its input takes (l1.port_accesses). While the
+  // L1's input is full a tick would only find it so: the generator sleeps, holding (each cycle
+  // still counts as active), until the L1 takes an access (input_freed).
   if (!queue_.empty()) {
     if (!l1_->can_accept(now)) {
       hold();
       return false;
     }
-    l1_->accept(queue_.front(), now);
-    queue_.pop_front();
+    do {
+      l1_->accept(queue_.front(), now);
+      queue_.pop_front();
+    } while (!queue_.empty() && l1_->can_accept(now));
   }
   // One new warp instruction per cycle, from the next ready warp, once the previous one's lines
   // have all entered the L1.

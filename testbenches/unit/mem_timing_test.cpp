@@ -5,6 +5,7 @@
 // model. All clocks run at 1 GHz so that cycles of every domain coincide.
 #include <gtest/gtest.h>
 
+#include "models/mem/dram.h"
 #include "models/mem/memory_system.h"
 #include "testbenches/common/testing.h"
 
@@ -29,6 +30,7 @@ constexpr unsigned kStoreAck = 2 + Ll + 1 + (kStoreFlits - 1) + Li + 1 + L2 + 1 
 struct Outcome {
   std::vector<std::pair<sim::Cycle, sim::Cycle>> history;
   double mshr_merges, reservation_fails, atomic_stalls, row_hits, row_misses, row_conflicts, l2_hits, reply_flits, request_flits;
+  double port_waits = -1;  // l1.port_waits, where the port is not one access a cycle
 };
 
 // `regions`: the allocations the runtime would give the caches' policies at a launch.
@@ -45,11 +47,12 @@ Outcome run(const std::string& trace, std::vector<std::string> sets, const std::
   auto& m = tb.add<mem::MemorySystem>("memory");
   if (!regions.empty()) m.l1(0).policies().allocated(regions);
   tb.run();
+  const sim::Stat* waits = tb.sim().stats().find("memory.sm0_l1.port_waits");
   return {m.generator(0).history(), tb.stat("memory.sm0_l1.mshr_merges"), tb.stat("memory.sm0_l1.reservation_fails"),
           tb.stat("memory.partition0.atomic.serialisation_stalls"), tb.stat("memory.partition0.dram.row_hits"),
           tb.stat("memory.partition0.dram.row_misses"), tb.stat("memory.partition0.dram.row_conflicts"),
           tb.stat("memory.partition0.l2.hits"), tb.stat("memory.interconnect.reply.flits"),
-          tb.stat("memory.interconnect.request.flits")};
+          tb.stat("memory.interconnect.request.flits"), waits ? waits->value() : -1};
 }
 
 // One thread of warp w at `addr`.
@@ -357,4 +360,125 @@ TEST(MemTiming, ReservationStallWaitsForTheMissQueue) {
   // until the cycle the first miss leaves (L after it was taken), and is taken the cycle after.
   EXPECT_EQ(r.reservation_fails, L - 1);
   EXPECT_EQ(r.history[1].second, M + L);
+}
+
+// Per-bank DRAM queues (dram.queue_per_bank), on a channel alone: four reads of one bank, one a
+// cycle — row 0, row 1, row 1, row 0 — through a one-request input buffer (dram.queue 1). One
+// shared queue of one request: each joins the scheduler when the one before has its column
+// command, so the last finds row 1 open (a hit for the third, conflicts for the second and
+// fourth). Bank queues of four: all four wait before the first's column command, and FR-FCFS
+// serves the fourth on the open row 0 before closing it (two hits, one conflict). Bank queues of
+// two: the third waits at the input while the bank holds two, and the fourth behind it, as with
+// the shared queue.
+namespace {
+class DramFeeder : public sc_core::sc_module, public sim::Clocked {
+ public:
+  DramFeeder(const sc_core::sc_module_name& n, sim::Simulation& sim, const mem::DramTiming& t,
+             std::vector<std::uint64_t> addresses)
+      : sc_core::sc_module(n), done_(64), channel_("dram", sim, t, done_, *this), todo_(std::move(addresses)) {
+    sim.clock("dram").add(*this);
+    wake();
+  }
+  bool tick(sim::Cycle) override {
+    const sim::Picoseconds now = sim::now_ps();
+    while (done_.can_pop(now)) order.push_back(done_.pop(now).tag);
+    if (next_ < todo_.size() && channel_.can_accept(now)) {
+      channel_.accept({todo_[next_], false, 128, next_}, now);
+      ++next_;
+    }
+    return order.size() < todo_.size();
+  }
+  std::vector<std::uint64_t> order;  // tags (the requests' indices) in completion order
+
+ private:
+  sim::TimedQueue<mem::DramRequest> done_;
+  mem::DramChannel channel_;
+  std::vector<std::uint64_t> todo_;
+  std::uint64_t next_ = 0;
+};
+struct BankRun {
+  std::vector<std::uint64_t> order;
+  double hits, conflicts;
+};
+BankRun bank_queue(unsigned per_bank) {
+  Testbench tb({"log.level=warn"}, "gtx480");
+  mem::DramTiming t;
+  t.tRCD = 10, t.tCL = 6, t.tRP = 8, t.tRAS = 10, t.banks = 16, t.row_size = 2048, t.queue = 1;
+  t.queue_per_bank = per_bank;
+  auto& f = tb.add<DramFeeder>("feeder", t, std::vector<std::uint64_t>{0x0, 0x8000, 0x8080, 0x80});
+  tb.run();
+  return {f.order, tb.stat("feeder.dram.row_hits"), tb.stat("feeder.dram.row_conflicts")};
+}
+}  // namespace
+
+TEST(MemTiming, DramSharedQueueOfOneServesInOrder) {
+  const BankRun r = bank_queue(0);
+  EXPECT_EQ(r.order, (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(r.hits, 1);
+  EXPECT_EQ(r.conflicts, 2);
+}
+
+TEST(MemTiming, DramBankQueuesHoldWhatTheSharedQueueCannot) {
+  const BankRun r = bank_queue(4);
+  EXPECT_EQ(r.order, (std::vector<std::uint64_t>{0, 3, 1, 2}));
+  EXPECT_EQ(r.hits, 2);
+  EXPECT_EQ(r.conflicts, 1);
+}
+
+TEST(MemTiming, DramFullBankQueueHoldsTheInput) {
+  const BankRun r = bank_queue(2);
+  EXPECT_EQ(r.order, (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(r.hits, 1);
+  EXPECT_EQ(r.conflicts, 2);
+}
+
+// The L1's port (l1.port_accesses every l1.port_cycles): one warp load of n lines that all hit
+// (warmed by the same load before). The generator hands the L1 as many accesses a cycle as its
+// input (l1.port_accesses entries) takes; each enters a cycle after it was handed over, and a
+// slot the L1 frees at a cycle is refilled at the next. Port 1/1: a line every other cycle, the
+// last hit 2 (n - 1) cycles after the first. Port n/2: all at once. Port 4/4 with 12 lines: four enter at
+// issue + 2; each next four are handed over the cycle after and enter a cycle later if that
+// cycle starts a new window, else at the next window's first cycle.
+namespace {
+std::string lines(unsigned w, unsigned n) {
+  std::string s = "0 " + std::to_string(w) + " 100 ld 4";
+  char buf[32];
+  for (unsigned i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf, " %x", 0x1000 + 0x80 * i);
+    s += buf;
+  }
+  return s + "\n";
+}
+Outcome port(unsigned n, unsigned accesses, unsigned cycles) {
+  return run(lines(0, n) + lines(0, n),
+             {"l1.port_accesses=" + std::to_string(accesses), "l1.port_cycles=" + std::to_string(cycles)});
+}
+}  // namespace
+
+TEST(MemTiming, L1PortOfOneTakesALineEveryOtherCycle) {
+  const Outcome r = port(4, 1, 1);
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].second, kL1Hit + 2 * 3);
+  EXPECT_EQ(r.port_waits, -1);  // today's port: the statistic is not there
+}
+
+TEST(MemTiming, L1PortOfFourInTwoCyclesTakesFourLinesAtOnce) {
+  const Outcome r = port(4, 4, 2);
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].second, kL1Hit);
+}
+
+TEST(MemTiming, L1PortWindowHoldsTheRestForTheNextWindow) {
+  const Outcome r = port(12, 4, 4);
+  ASSERT_EQ(r.history.size(), 2u);
+  const sim::Cycle issue = r.history[1].first;
+  sim::Cycle enter = issue + 2, waited = 0;
+  for (int group = 1; group < 3; ++group) {  // three groups of four: at least one waits for its window
+    const sim::Cycle handed = enter + 2, next = std::max<sim::Cycle>(handed, (enter / 4 + 1) * 4);
+    waited += next - handed;
+    enter = next;
+  }
+  EXPECT_EQ(r.history[1].second, enter - issue + Ll);
+  EXPECT_GT(waited, 0u);
+  EXPECT_GE(r.port_waits, static_cast<double>(waited));
 }
