@@ -255,4 +255,32 @@ std::string Config::to_yaml(bool origins) const {
   return std::string(out.c_str()) + "\n";
 }
 
+// The rows of each preset's paper table that it does not model, from the preset's own comments
+// (a row is a `#   ` line and the `#     ` lines after it), so the list cannot drift from them.
+std::string presets_markdown() {
+  std::ostringstream md;
+  md << "\n## Presets: rows of the papers' tables not modelled\n\n"
+     << "Each preset's comments map every row of its paper's machine table to the key that carries it; "
+        "these are the rows they mark not modelled or not calibrated (testbenches/unit/presets_test.cpp "
+        "checks the rest against the seeds).\n";
+  for (const auto& f : sim::preset_files()) {
+    std::vector<std::string> rows;
+    std::istringstream in(f.text);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("#     ", 0) == 0 && !rows.empty()) rows.back() += " " + line.substr(6);
+      else if (line.rfind("#   ", 0) == 0) rows.push_back(line.substr(4));
+    }
+    bool header = false;
+    for (const std::string& r : rows) {
+      if (r.find("not modelled") == std::string::npos && r.find("not calibrated") == std::string::npos) continue;
+      if (!header) md << "\n### `" << f.path << "`\n\n";
+      header = true;
+      md << "- " << r << "\n";
+    }
+  }
+  return md.str();
+}
+
+std::string configuration_reference() { return Schema::builtin().markdown() + presets_markdown(); }
+
 }  // namespace irr::sim

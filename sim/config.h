@@ -78,4 +78,8 @@ class Config {
   mutable std::set<std::string> read_;
 };
 
+// The configuration reference (docs/configuration.md, `irrgpu config doc`): the schema's keys, then
+// each preset's rows of its paper's machine table that it marks not modelled or not calibrated.
+std::string configuration_reference();
+
 }  // namespace irr::sim

@@ -260,7 +260,7 @@ int config_check(const std::string& file, const ConfigOptions& o) {
 
 int config_doc() {
   return guarded([] {
-    std::cout << sim::Schema::builtin().markdown();
+    std::cout << sim::configuration_reference();
     return 0;
   });
 }

@@ -63,31 +63,6 @@ TEST(Config, BuiltinSchemaAndEveryPresetLoad) {
   }
 }
 
-TEST(Config, PresetsCarryThePapersNumbers) {
-  Config gtx480 = make_config({}, "gtx480");
-  EXPECT_EQ(gtx480.get_uint("gpu.num_sms"), 15u);
-  EXPECT_DOUBLE_EQ(gtx480.get_frequency("clocks.core"), 700e6);
-  EXPECT_EQ(gtx480.get_uint("l2.partitions"), 6u);
-  EXPECT_EQ(gtx480.get_time("host.launch_overhead"), 30'000'000u);
-  Config gtx980 = make_config({}, "gtx980");
-  EXPECT_EQ(gtx980.get_uint("gpu.num_sms"), 16u);
-  EXPECT_EQ(gtx980.get_size("l1.size"), 32u * 1024);
-  EXPECT_EQ(gtx980.get_size("l2.size"), 2u << 20);
-  // Peak DRAM bandwidth = channels x bus width x transfers per clock x clock: the papers' figures.
-  auto peak = [](const Config& c) {
-    return static_cast<double>(c.get_uint("l2.partitions") * c.get_size("dram.bus_width") * c.get_uint("dram.data_rate")) *
-           c.get_frequency("clocks.dram");
-  };
-  EXPECT_NEAR(peak(gtx980), 224e9, 1e6);
-  EXPECT_NEAR(peak(gtx480), 177.4e9, 0.1e9);
-  Config kim = make_config({}, "kim4x16");
-  EXPECT_EQ(kim.get_uint("gpu.num_sms"), 4u);
-  EXPECT_EQ(kim.get_uint("core.simd_width"), 16u);
-  EXPECT_EQ(kim.get_size("l1.size"), 8u * 1024);
-  EXPECT_EQ(kim.get_string("dram.model"), "fixed");
-  EXPECT_EQ(kim.get_uint("dram.latency"), 100u);
-}
-
 TEST(Config, DefaultsComeFromTheSchema) {
   Config c = make_config();
   EXPECT_EQ(c.get_uint("sim.seed"), 1u);
@@ -246,5 +221,5 @@ TEST(Config, WrongGetterIsAProgrammingError) {
 
 TEST(Config, ReferenceDocIsUpToDate) {
   std::string doc = irr::testing::read_file(std::string(IRRGPU_SOURCE_DIR) + "/docs/configuration.md");
-  EXPECT_EQ(doc, Schema::builtin().markdown()) << "regenerate with: make docs";
+  EXPECT_EQ(doc, irr::sim::configuration_reference()) << "regenerate with: make docs";
 }
