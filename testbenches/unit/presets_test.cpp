@@ -112,3 +112,40 @@ TEST(Presets, Gtx480CarriesDacsTable31) {
   EXPECT_EQ(c.get_uint("l2.ways"), 8u);                       // [S L684] "6 Partitions, 8 Ways"
   EXPECT_EQ(c.get_uint("core.sfu_interval"), 32u / 4u);       // [W L409] "4 SFUs"
 }
+
+// The decoupled-delegate dissertation's GTX 1080 Ti, Table 4.1 [S L1050-L1053].
+TEST(Presets, Gtx1080tiCarriesTable41) {
+  const Config c = make_config({}, "gtx1080ti");
+  EXPECT_EQ(c.get_size("core.shared_memory"), 96 * KiB);      // L1050 "Scratch-Pad Per SM 96KB"
+  EXPECT_DOUBLE_EQ(c.get_frequency("clocks.core"), 1.68e9);   // L1051 "Shader Clock Rate 1.68 GHz"
+  EXPECT_EQ(c.get_uint("gpu.num_sms"), 28u);                  // L1052 "SM Count 28"
+  EXPECT_EQ(c.get_size("l2.size"), 2816 * KiB);               // L1052 "L2 Size 2.75MB"
+  EXPECT_EQ(c.get_uint("core.max_threads"), 2048u);           // L1053 "Max Threads Per SM 2048"
+  EXPECT_EQ(c.get_size("l2.line_size"), 128u);                // L1053 "L2 Cache Line Size 128 Byte"
+  EXPECT_NEAR(peak_bandwidth(c), 484e9, 1e6);                 // GP102: 352 bits of GDDR5X at 11 Gb/s
+}
+
+// The dissertation's RTX 2080 Ti, Table 5.1 [S L1471-L1474].
+TEST(Presets, Rtx2080tiCarriesTable51) {
+  const Config c = make_config({}, "rtx2080ti");
+  EXPECT_EQ(c.get_uint("gpu.num_sms"), 68u);                  // L1471 "SM Count 68"
+  EXPECT_EQ(c.get_uint("core.max_threads"), 1024u);           // L1471 "Threads Per SM 1024"
+  EXPECT_DOUBLE_EQ(c.get_frequency("clocks.core"), 1.75e9);   // L1472 "Max Clock Rate 1.75 GHz"
+  EXPECT_NEAR(peak_bandwidth(c), 616e9, 1e6);                 // L1472 "GDDR6 Bandwidth 616 GB/s"
+  EXPECT_EQ(c.get_size("l2.size"), 5632 * KiB);               // L1473 "L2 Size 5.5 MB"
+  EXPECT_EQ(c.get_size("core.shared_memory"), 48 * KiB);      // L1474 "Scratchpad Per SM 48 KB"
+}
+
+// The graph-memory thesis's Tesla K40c [G L1460]: the thesis gives no table; the K40 board's and
+// GK110's published figures.
+TEST(Presets, K40cCarriesTheK40sFigures) {
+  const Config c = make_config({}, "k40c");
+  EXPECT_EQ(c.get_uint("gpu.num_sms"), 15u);                  // 15 SMX
+  EXPECT_DOUBLE_EQ(c.get_frequency("clocks.core"), 745e6);    // 745 MHz base clock
+  EXPECT_NEAR(peak_bandwidth(c), 288e9, 1e6);                 // 288 GB/s
+  EXPECT_EQ(c.get_size("l2.size"), 1536 * KiB);               // 1.5 MB L2
+  EXPECT_EQ(c.get_uint("core.max_threads"), 2048u);           // 2048 threads, 16 blocks, 64 K registers an SMX
+  EXPECT_EQ(c.get_uint("core.max_ctas"), 16u);
+  EXPECT_EQ(c.get_uint("core.registers"), 65536u);
+  EXPECT_EQ(c.get_uint("core.sfu_interval"), 32u / 32u);      // 32 SFUs an SMX
+}
