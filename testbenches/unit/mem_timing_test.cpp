@@ -482,3 +482,15 @@ TEST(MemTiming, L1PortWindowHoldsTheRestForTheNextWindow) {
   EXPECT_GT(waited, 0u);
   EXPECT_GE(r.port_waits, static_cast<double>(waited));
 }
+
+// More than one access a cycle cannot be had from the LD/ST unit's hand-off: a window of one cycle
+// with a wider port is a configuration error that names the key to change.
+TEST(MemTiming, L1PortWiderThanOneNeedsAWindowOfTwoCycles) {
+  Testbench tb({"l1.port_accesses=2", "log.level=warn"}, "gtx480");
+  try {
+    tb.add<mem::MemorySystem>("memory");
+    ADD_FAILURE() << "no error for l1.port_accesses 2 with l1.port_cycles 1";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("l1.port_cycles"), std::string::npos) << e.what();
+  }
+}
