@@ -255,6 +255,7 @@ std::string Config::to_yaml(bool origins) const {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
 // The rows of each preset's paper table that it does not model, from the preset's own comments
 // (a row is a `#   ` line and the `#     ` lines after it), so the list cannot drift from them.
 std::string presets_markdown() {
@@ -280,6 +281,7 @@ std::string presets_markdown() {
   }
   return md.str();
 }
+}  // namespace
 
 std::string configuration_reference() { return Schema::builtin().markdown() + presets_markdown(); }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The L1 data cache of one SM, in the core clock domain. It takes one line access per cycle
-// (l1.port_accesses every l1.port_cycles) from the SM's LD/ST unit (after the coalescer): a load hit completes l1.latency cycles later;
+// The L1 data cache of one SM, in the core clock domain. It takes line accesses from the SM's
+// LD/ST unit (after the coalescer) through an input of l1.port_accesses entries, at most that many
+// in every l1.port_cycles cycles (by default one; the LD/ST unit refills the input the cycle after,
+// so one every other cycle from a single stream): a load hit completes l1.latency cycles later;
 // a miss allocates an MSHR (or merges into the one for its line) and goes, after the tag lookup,
 // through the miss queue to the request network; a full MSHR table or miss queue is a
 // reservation failure: the access waits and retries. Policies (models/mem/policy/) may fetch
