@@ -390,8 +390,9 @@ void L1Cache::unlock_warp(std::uint32_t warp) {
 }
 
 void L1Cache::take_inputs(sim::Cycle c, sim::Picoseconds now) {
-  if (c / port_cycles_ != window_) {
-    window_ = c / port_cycles_;
+  const sim::Cycle window = port_cycles_ == 1 ? c : c / port_cycles_;  // no division on the default port
+  if (window != window_) {
+    window_ = window;
     taken_ = 0;
   }
   if (taken_ == port_accesses_) {  // the window's accesses are taken: the head waits for the next
