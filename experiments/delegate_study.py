@@ -42,12 +42,14 @@ SSSP = ["adds", "adds_spin", "nearfar", "nearfar_host", "data", "frontier"]
 PAPER_HANDOFF = {256: (2192, 248), 1024: (2679, 863)}
 PAPER_ATM_HANDOFF = {256: (24269, 8292), 1024: (18234, 13831)}
 # The dissertation's run time of delegated over global locks (Table 4.2, GTX 1080 Ti).
+# The presets the lock benchmarks and the SSSPs run on (--config, --sssp-config).
+CONFIG = {"locks": "gtx480", "sssp": "gtx480"}
 PAPER = {("ht", 256): 0.13, ("ht", 1024): 0.25, ("atm", 256): 0.31, ("atm", 1024): 0.68}
 
 
 def measure(irrgpu, workload, variant, collisions, servers, tmp):
     out = os.path.join(tmp, f"{workload}_{variant}_{collisions}_{servers}")
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--collisions", str(collisions)]
+    cmd = [irrgpu, "run", "-q", "-c", CONFIG["locks"], "--workload", workload, "--variant", variant, "--collisions", str(collisions)]
     if workload == "ht":
         cmd += ["--scale", "4"]
     if servers != 15:
@@ -76,7 +78,7 @@ def locked_cycles(j, prefix):
 
 def measure_graph(irrgpu, workload, variant, graph, handoff, tmp):
     out = os.path.join(tmp, f"{workload}_{variant}_{graph.replace(':', '_').replace(',', '_')}_{handoff}")
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--graph", graph]
+    cmd = [irrgpu, "run", "-q", "-c", CONFIG["locks"], "--workload", workload, "--variant", variant, "--graph", graph]
     j = simulate(cmd + (["--handoff=true"] if handoff else []), out)
     if sim.planning():
         return None
@@ -86,14 +88,14 @@ def measure_graph(irrgpu, workload, variant, graph, handoff, tmp):
 
 def measure_handoff(irrgpu, workload, variant, collisions, tmp):
     out = os.path.join(tmp, f"handoff_{workload}_{variant}_{collisions}")
-    simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--collisions",
+    simulate([irrgpu, "run", "-q", "-c", CONFIG["locks"], "--workload", workload, "--variant", variant, "--collisions",
               str(collisions)] + (["--scale", "4"] if workload == "ht" else []) + ["--handoff=true"], out)
     return None if sim.planning() else sim.record(out)["counters"]
 
 
 def measure_sssp(irrgpu, variant, graph, tmp):
     out = os.path.join(tmp, f"sssp_{variant}_{graph.replace(':', '_').replace(',', '_')}")
-    j = simulate([irrgpu, "run", "-q", "-c", "gtx480", "--workload", "sssp", "--variant", variant, "--graph", graph], out)
+    j = simulate([irrgpu, "run", "-q", "-c", CONFIG["sssp"], "--workload", "sssp", "--variant", variant, "--graph", graph], out)
     if sim.planning():
         return None
     counters = sim.record(out).get("counters", {})
@@ -179,8 +181,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--config", default="gtx480", help="preset of the lock benchmarks (chapter 4: gtx1080ti is the paper's)")
+    ap.add_argument("--sssp-config", default="gtx480", help="preset of the SSSPs (ADDS: rtx2080ti is the paper's)")
     sim.add_sweep_option(ap)
     a = ap.parse_args()
+    CONFIG.update(locks=a.config, sssp=a.sssp_config)
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     runs = [("ht", v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]

@@ -689,3 +689,45 @@ TEST(TimingOccupancy, ResidentBlocksFollowTheSmLimits) {
   const auto k = functional.kernel(functional.load_module_text(kStreamPtx, "stream.ptx"), "stream");
   EXPECT_EQ(functional.resident_blocks(k, Dim3{64}), 0u);
 }
+
+// The timed SM runs the functional executor's warps, so the spin watch stops a timed launch too:
+// on the Turing preset, a lock whose critical section follows its spin loop (written for
+// independent thread scheduling) ends with the watch's error, not a run that never finishes.
+TEST(SpinWatch, TimedLaunchNamesTheLoopThatNeedsIndependentThreadScheduling) {
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry lock(.param .u64 lock)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [lock];
+$L__acquire:
+  atom.global.cas.b32 %r1, [%rd1], 0, 1;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $L__acquire;
+  atom.global.exch.b32 %r1, [%rd1], 0;
+  ret;
+}
+)";
+  Testbench tb({"gpu.num_sms=1", "log.level=warn"}, "rtx2080ti");
+  auto& g = tb.add<gpu::Gpu>("gpu");
+  Device dev(g.memory());
+  dev.set_backend(&g);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(text, "lock.ptx");
+    dev.launch(dev.kernel(mod, "lock"), Dim3{1}, Dim3{32}, Args() << dev.malloc(4));
+  });
+  std::string error;
+  try {
+    tb.run();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_FALSE(host.finished());
+  EXPECT_NE(error.find("kernel lock: every live warp (1) has looped 10000 times"), std::string::npos) << error;
+  EXPECT_NE(error.find("needs independent thread scheduling"), std::string::npos) << error;
+  EXPECT_NE(error.find("rtx2080ti"), std::string::npos) << error;
+}

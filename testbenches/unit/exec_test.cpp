@@ -615,6 +615,124 @@ $L__end:
   EXPECT_EQ(download<unsigned>(d, out, 1)[0], 7u);
 }
 
+// A spin lock every lane of one warp takes, its critical section after the loop: lane 0 wins the
+// CAS, the SIMT stack runs the 31 losers' loop first and parks lane 0 — which holds the lock —
+// until the loop exits, which it never does. The spin watch names the loop and the waiting lane long before the
+// instruction limit.
+const char* const kIntraWarpLock = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry lock(.param .u64 lock, .param .u64 count)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [lock];
+  ld.param.u64 %rd2, [count];
+$L__acquire:
+  atom.global.cas.b32 %r1, [%rd1], 0, 1;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $L__acquire;
+  ld.global.u32 %r2, [%rd2];
+  add.u32 %r3, %r2, 1;
+  st.global.u32 [%rd2], %r3;
+  atom.global.exch.b32 %r1, [%rd1], 0;
+  ret;
+}
+)";
+
+TEST(Exec, IntraWarpSpinLockIsNamedAsNeedingIndependentThreadScheduling) {
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(kIntraWarpLock, "lock.ptx");
+  const auto lock = upload(d, std::vector<unsigned>{0}), count = upload(d, std::vector<unsigned>{0});
+  try {
+    d.launch(d.kernel(mod, "lock"), Dim3{1}, Dim3{32}, Args() << lock << count);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("kernel lock: every live warp (1) has looped 10000 times"), std::string::npos) << w;
+    EXPECT_NE(w.find("needs independent thread scheduling"), std::string::npos) << w;
+    EXPECT_NE(w.find("lanes 0x00000001 of this warp wait on its SIMT stack"), std::string::npos) << w;
+    EXPECT_NE(w.find("backward branch at lock, pc 4"), std::string::npos) << w;
+  }
+  // The launch stopped after the watch's iterations, not at the instruction limit.
+  EXPECT_EQ(download<unsigned>(d, count, 1)[0], 0u);
+}
+
+TEST(Exec, WarpsAllWaitingOnAFlagNobodySetsIsADeadlock) {
+  // Two warps, converged, wait for a flag no thread writes: a deadlock between warps, no stack.
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry wait(.param .u64 flag)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [flag];
+$L__spin:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $L__spin;
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(text, "wait.ptx");
+  const auto flag = upload(d, std::vector<unsigned>{0});
+  try {
+    d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("every live warp (2) has looped 10000 times"), std::string::npos) << w;
+    EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
+    EXPECT_EQ(w.find("independent thread scheduling"), std::string::npos) << w;
+  }
+}
+
+TEST(Exec, SpinLockWrittenForSimtIsNotStopped) {
+  // The lock as pre-Volta code must write it: the critical section inside the loop, before the
+  // paths reconverge, so the lane that wins finishes its work; all 64 increments land.
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry lock(.param .u64 lock, .param .u64 count)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [lock];
+  ld.param.u64 %rd2, [count];
+  mov.u32 %r4, 0;
+$L__try:
+  atom.global.cas.b32 %r1, [%rd1], 0, 1;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $L__latch;
+  ld.volatile.global.u32 %r2, [%rd2];
+  add.u32 %r3, %r2, 1;
+  st.volatile.global.u32 [%rd2], %r3;
+  atom.global.exch.b32 %r1, [%rd1], 0;
+  mov.u32 %r4, 1;
+$L__latch:
+  setp.eq.u32 %p2, %r4, 0;
+  @%p2 bra $L__try;
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  const auto mod = d.load_module_text(text, "lock.ptx");
+  const auto lock = upload(d, std::vector<unsigned>{0}), count = upload(d, std::vector<unsigned>{0});
+  d.launch(d.kernel(mod, "lock"), Dim3{1}, Dim3{64}, Args() << lock << count);
+  EXPECT_EQ(download<unsigned>(d, count, 1)[0], 64u);
+}
+
 TEST(Exec, WarpsTakeTurnsOneInstructionEachInCtaThenWarpOrder) {
   // Lane 0 of each warp logs its global warp (CTA * 2 + warp) at an atomic counter's slot, once
   // before a barrier and once after. Warp 1 of each CTA runs two instructions more before its

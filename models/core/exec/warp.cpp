@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -65,6 +66,16 @@ Warp::Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint3
   Frame f = make_frame(cta.kernel);
   f.stack.push_back({0, ~0u, threads == 32 ? ~0u : (1u << threads) - 1});
   frames_.push_back(std::move(f));
+  ++cta.ctx.live_warps;
+}
+
+Warp::~Warp() {
+  if (state_ != State::done) finished();
+}
+
+void Warp::finished() {
+  stop_spinning();
+  --cta_.ctx.live_warps;
 }
 
 Warp::Frame Warp::make_frame(const ptx::Function& f) {
@@ -276,6 +287,76 @@ void Warp::branch(Frame& fr, std::uint32_t pc, const ptx::Instruction& in, std::
   fr.stack.push_back({target, rpc, taken});
 }
 
+// The spin watch. A loop whose iterations read the same addresses and get the same values cannot
+// leave unless another thread writes; once every live warp of the launch is in such a loop, none
+// will, and waiting for the instruction limit would take hours of simulated time.
+void Warp::fold_reads(const Step& step) {
+  // The first and last active lanes' addresses and values: O(1) an instruction, and a loop that
+  // reads anything new in them is not a spin (a wrong "same" would have to hold for every warp).
+  std::uint64_t h = spin_.hash ^ step.pc;
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull; };
+  if (!step.addresses.empty()) {
+    mix(step.addresses.front());
+    mix(step.addresses.back());
+  }
+  for (const auto& w : step.writes)
+    if (w.mask) {
+      mix(w.value[__builtin_ctz(w.mask)]);
+      mix(w.value[31 - __builtin_clz(w.mask)]);
+    }
+  spin_.hash = h;
+  spin_.reads = true;
+}
+
+void Warp::watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target) {
+  LaunchContext& ctx = cta_.ctx;
+  const bool same = spin_.reads && pc == spin_.branch && spin_.hash == spin_.last;
+  spin_.last = spin_.hash;
+  spin_.hash = 0;
+  spin_.reads = false;
+  if (!same) {
+    stop_spinning();
+    spin_.branch = pc;
+    spin_.top = target;
+    return;
+  }
+  if (++spin_.repeats != ctx.spin_iterations || !ctx.spin_iterations) return;
+  spin_.counted = true;
+  ++ctx.spinning_warps;
+  // Lanes of this warp on its SIMT stack that are not in the loop: they may hold what it waits for.
+  std::uint32_t waiting = 0;
+  for (std::size_t i = 0; i + 1 < fr.stack.size(); ++i) waiting |= fr.stack[i].mask;
+  waiting &= ~fr.stack.back().mask;
+  if (waiting && !ctx.spin_suspect) {
+    char lanes[16];
+    std::snprintf(lanes, sizeof lanes, "0x%08x", waiting);
+    ctx.spin_suspect = this;
+    ctx.spin_report = where() + " (the loop's backward branch at " + location(fr, pc) +
+                      "): lanes " + lanes + " of this warp wait on its SIMT stack, which runs the looping lanes " +
+                      "first and reconverges at the loop's exit, as pre-Volta GPUs do; a GPU with independent " +
+                      "thread scheduling (Volta, Turing: the rtx2080ti preset's TU102) would run the waiting " +
+                      "lanes, and this model does not. Let the lane that wins do its work inside the loop";
+  }
+  if (ctx.spinning_warps < ctx.live_warps) return;
+  std::string msg = "kernel " + cta_.kernel.name + ": every live warp (" + std::to_string(ctx.live_warps) +
+                    ") has looped " + std::to_string(ctx.spin_iterations) +
+                    " times re-reading the same addresses and values, so none can leave its loop: ";
+  throw Error(msg + (ctx.spin_suspect ? "a spin loop that needs independent thread scheduling: " + ctx.spin_report
+                                      : "a deadlock between warps; this warp is at " + where()));
+}
+
+void Warp::stop_spinning() {
+  spin_.repeats = 0;
+  if (!spin_.counted) return;
+  spin_.counted = false;
+  LaunchContext& ctx = cta_.ctx;
+  --ctx.spinning_warps;
+  if (ctx.spin_suspect == this) {
+    ctx.spin_suspect = nullptr;
+    ctx.spin_report.clear();
+  }
+}
+
 void Warp::do_return(std::uint32_t active) {
   // Threads leaving the kernel: gone from every frame.
   exited_ |= active;
@@ -329,6 +410,7 @@ Warp::Frame* Warp::settle_now() {
     return &fr;
   }
   state_ = State::done;
+  finished();
   return nullptr;
 }
 
@@ -348,6 +430,7 @@ void Warp::issue(Step& step) {
     const std::uint32_t pc = top.pc;
     const ptx::Instruction& in = fr.f->code[pc];
     std::uint32_t active = top.mask;
+    if (spin_.repeats && (pc < spin_.top || pc > spin_.branch)) stop_spinning();  // it left the loop
     if (in.guarded) {
       // Each lane's guard bit (negated if asked) at its place, one branch-free pass over the warp.
       const std::uint32_t flip = in.guard_negated ? 1 : 0;
@@ -362,8 +445,10 @@ void Warp::issue(Step& step) {
         step.pc = pc;
         step.active = g;
         ++instructions_;
-        if (in.op == Op::bra) branch(fr, pc, in, g, active);
-        else if (in.op == Op::exit || frames_.size() == 1) {
+        if (in.op == Op::bra) {
+          branch(fr, pc, in, g, active);
+          if (g && in.target <= pc) watch_spin(fr, pc, in.target);
+        } else if (in.op == Op::exit || frames_.size() == 1) {
           do_return(g);
           if (top.mask) top.pc = pc + 1;
         } else {
@@ -384,6 +469,8 @@ void Warp::issue(Step& step) {
       } catch (const std::invalid_argument& e) {
         throw Error(where() + ": " + e.what());
       }
+      if (in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom) fold_reads(step);
+      else if (in.op == Op::bra && in.target <= pc) watch_spin(fr, pc, in.target);
     }
   }
 }

@@ -50,6 +50,14 @@ struct LaunchContext {
   // A launch that executes more warp instructions than this fails, naming every warp and PC: an
   // endless loop, or a spin-wait that needs independent thread scheduling (pre-Volta SIMT).
   std::uint64_t max_instructions = 20'000'000'000ull;
+  // The spin watch (Warp::watch_spin): once every live warp of the launch has looped this many
+  // times in a row re-reading the same addresses and values, nothing can change what they read,
+  // and the launch stops naming the loop — and, where lanes of a looping warp wait on its SIMT
+  // stack, that it needs independent thread scheduling. 0: off.
+  std::uint64_t spin_iterations = 10'000;
+  std::uint32_t live_warps = 0, spinning_warps = 0;  // the watch's counts over this launch's warps
+  const void* spin_suspect = nullptr;                 // a spinning warp with lanes waiting on its stack
+  std::string spin_report;                            // what the error says of it
   // %clock/%clock64 in timing mode: the core cycle at issue (as clock() on hardware counts the
   // SM's clock). Unset (functional mode): the warp's instruction count, which is deterministic.
   std::function<std::uint64_t()> cycle;
@@ -100,6 +108,9 @@ class Warp {
  public:
   enum class State { ready, at_barrier, done };
   Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads);
+  ~Warp();
+  Warp(const Warp&) = delete;
+  Warp& operator=(const Warp&) = delete;
 
   State state() const { return state_; }
   // Executes the next instruction's functional effect into `step` (reused: its buffers keep
@@ -178,6 +189,10 @@ class Warp {
   std::uint64_t special(ptx::Special s, unsigned lane) const;
   std::string location(const Frame& fr, std::uint32_t pc) const;
   Frame make_frame(const ptx::Function& f);
+  void fold_reads(const Step& step);
+  void watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target);
+  void stop_spinning();
+  void finished();  // the warp is done: it leaves the spin watch's counts
 
   Cta& cta_;
   const std::uint32_t index_, first_thread_, threads_;
@@ -193,6 +208,14 @@ class Warp {
   std::vector<std::vector<std::uint8_t>> local_;  // per lane: the local stack, allocated on first use
   std::uint64_t local_extent_ = 0;                 // its size: the deepest frames' locals so far
   std::uint64_t instructions_ = 0;
+  // The spin watch's state: the loop (its backward branch and target), a hash of what the current
+  // iteration read (addresses and values), the previous iteration's, and how many iterations in a
+  // row read the same.
+  struct Spin {
+    std::uint32_t branch = 0, top = 0;
+    std::uint64_t hash = 0, last = 0, repeats = 0;
+    bool reads = false, counted = false;
+  } spin_;
 };
 
 class Cta {
