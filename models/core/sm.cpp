@@ -66,6 +66,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
       banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
       replay_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_replay_cycles"))),
+      port_lanes_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_lanes"))),
+      port_cycles_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_cycles"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
       scheds_(schedulers_),
@@ -109,6 +111,9 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
     register_reads_ = &sim.counter(*this, "register_reads", "register-file reads: source registers of the warp instructions issued", "accesses");
     register_writes_ = &sim.counter(*this, "register_writes", "register-file writes: destination registers of the warp instructions issued", "accesses");
   }
+  if (port_lanes_)  // made only then: other runs' statistics unchanged
+    port_cycles_counter_ = &sim.counter(*this, "shared.port_cycles",
+                                        "extra shared-memory port cycles from the port's width (core.shared_port_lanes)", "cycles");
   l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
@@ -472,14 +477,22 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     }
   } else if (const std::uint32_t ways = shared_ways(in, step)) {
     // Shared memory: a w-way bank conflict replays the access w times on the SM's one port,
-    // each pass holding it core.shared_replay_cycles.
+    // each pass holding it core.shared_replay_cycles; a port core.shared_port_lanes wide takes
+    // the active lanes in windows of core.shared_port_cycles.
     const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
-    shared_free_ = start + std::uint64_t{ways} * replay_;
-    bank_conflict_cycles_ += std::uint64_t{ways - 1} * replay_;
+    std::uint64_t hold_cycles = std::uint64_t{ways} * replay_, last_pass = std::uint64_t{ways - 1} * replay_;
+    bank_conflict_cycles_ += last_pass;
+    if (port_lanes_) {
+      const std::uint64_t windows = (step.addresses.size() + port_lanes_ - 1) / port_lanes_;
+      if (windows * port_cycles_ > hold_cycles) *port_cycles_counter_ += windows * port_cycles_ - hold_cycles;
+      hold_cycles = std::max(hold_cycles, windows * port_cycles_);
+      last_pass = std::max(last_pass, (windows - 1) * port_cycles_);
+    }
+    shared_free_ = start + hold_cycles;
     if (!step.writes.empty()) {
       hold(step);
       add_pending(token, s, 0, &step);
-      alu_done_.emplace(start + std::uint64_t{ways - 1} * replay_ + lat_shared_, token);
+      alu_done_.emplace(start + last_pass + lat_shared_, token);
     }
   } else if (!step.writes.empty()) {
     hold(step);

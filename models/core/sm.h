@@ -163,8 +163,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const Policy policy_;
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, writeback_ports_,
-      sfu_interval_;
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, port_lanes_, port_cycles_,
+      writeback_ports_, sfu_interval_;
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot
@@ -220,6 +220,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::uint64_t active_at_start_ = 0;
   sim::Counter* issued_by_class_[6] = {};
   sim::Counter* companion_issued_ = nullptr;
+  sim::Counter* port_cycles_counter_ = nullptr;  // core.shared_port_lanes set: cycles the port's width added
   sim::Counter *register_reads_ = nullptr, *register_writes_ = nullptr;  // core.count_register_accesses
   void count_registers(const ptx::Instruction& in);  // made at the first companion issue: other runs' statistics unchanged
   // Statistics.

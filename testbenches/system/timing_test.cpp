@@ -445,26 +445,59 @@ std::string bank_ptx() {
 
 }  // namespace
 
-TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
-  std::map<std::uint32_t, double> per_load;  // stride -> core cycles per chained load
-  double conflict_cycles = 0;
-  timed({"gpu.num_sms=1", "host.launch_overhead=0ps", "core.shared_replay_cycles=1", "log.level=warn"},
-        [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+struct SharedRun {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> per_load;  // (lanes, stride) -> cycles per chained load
+  double conflict_cycles = 0, port_cycles = 0;
+};
+
+// Chained shared loads of 32 and of 16 lanes at each stride, on one SM with the extra settings.
+SharedRun shared_loads(std::vector<std::string> sets) {
+  SharedRun r;
+  sets.insert(sets.end(), {"gpu.num_sms=1", "host.launch_overhead=0ps", "core.shared_replay_cycles=1", "log.level=warn"});
+  timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(bank_ptx(), "bank.ptx");
     auto& core = sim.clock("core").domain();
-    auto run = [&](const char* kernel, std::uint32_t stride) {
+    auto run = [&](const char* kernel, std::uint32_t lanes, std::uint32_t stride) {
       const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args() << stride);
+      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{lanes}, Args() << stride);
       return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
     };
-    for (std::uint32_t stride : {1u, 2u, 3u, 32u}) per_load[stride] = (run("bank24", stride) - run("bank8", stride)) / 16;
-    conflict_cycles = stat_sum(sim, ".shared.bank_conflict_cycles");
+    for (std::uint32_t lanes : {32u, 16u})
+      for (std::uint32_t stride : {1u, 2u, 3u, 32u})
+        r.per_load[{lanes, stride}] = (run("bank24", lanes, stride) - run("bank8", lanes, stride)) / 16;
+    r.conflict_cycles = stat_sum(sim, ".shared.bank_conflict_cycles");
+    if (sim.stats().find("gpu.sm0.shared.port_cycles")) r.port_cycles = stat_sum(sim, ".shared.port_cycles");
   });
-  EXPECT_DOUBLE_EQ(per_load[2] - per_load[1], 1);    // 2-way
-  EXPECT_DOUBLE_EQ(per_load[3] - per_load[1], 0);    // odd strides are conflict-free
-  EXPECT_DOUBLE_EQ(per_load[32] - per_load[1], 31);  // every lane in bank 0
-  // Per stride, bank24 and bank8 make 24 + 8 loads and 2 stores: 34 accesses, each w - 1 extra.
-  EXPECT_DOUBLE_EQ(conflict_cycles, 34 * (1 + 31));
+  return r;
+}
+
+TEST(TimingSharedMemory, BankConflictsReplayTheAccess) {
+  const SharedRun r = shared_loads({});
+  auto at = [&](std::uint32_t stride) { return r.per_load.at({32, stride}); };
+  EXPECT_DOUBLE_EQ(at(2) - at(1), 1);    // 2-way
+  EXPECT_DOUBLE_EQ(at(3) - at(1), 0);    // odd strides are conflict-free
+  EXPECT_DOUBLE_EQ(at(32) - at(1), 31);  // every lane in bank 0
+  EXPECT_DOUBLE_EQ(r.per_load.at({16, 1}), at(1));  // the port takes a warp's lanes at once
+  EXPECT_EQ(r.port_cycles, 0);                      // no port counter without core.shared_port_lanes
+  // Per run, bank24 and bank8 make 24 + 8 loads and 2 stores: 34 accesses, each w - 1 extra
+  // (32 lanes: 2-way at stride 2, 32-way at 32; 16 lanes: 16-way at 32).
+  EXPECT_DOUBLE_EQ(r.conflict_cycles, 34 * (1 + 31 + 15));
+}
+
+// "16 loads/2-cycle" (graph-memory thesis, Table 3): 32 lanes take two 2-cycle windows, so a
+// conflict-free load completes 2 cycles later than 16 lanes' one window; a 2-way conflict's extra
+// pass hides inside the windows, a 32-way conflict's 31 passes do not.
+TEST(TimingSharedMemory, PortWidthTakesTheLanesInWindows) {
+  const SharedRun r = shared_loads({"core.shared_port_lanes=16", "core.shared_port_cycles=2"});
+  auto at = [&](std::uint32_t stride) { return r.per_load.at({32, stride}); };
+  EXPECT_DOUBLE_EQ(at(1) - r.per_load.at({16, 1}), 2);
+  EXPECT_DOUBLE_EQ(at(2) - at(1), 0);
+  EXPECT_DOUBLE_EQ(at(3) - at(1), 0);
+  EXPECT_DOUBLE_EQ(at(32) - at(1), 31 - 2);
+  EXPECT_DOUBLE_EQ(r.conflict_cycles, 34 * (1 + 31 + 15));  // the bank passes are what they were
+  // Port cycles beyond the bank passes, 34 accesses per run: 32 lanes hold it 4 cycles (over 1, 2,
+  // 1 and 32 passes), 16 lanes 2 (over 1, 1, 1 and 16).
+  EXPECT_DOUBLE_EQ(r.port_cycles, 34 * ((3 + 2 + 3 + 0) + (1 + 1 + 1 + 0)));
 }
 
 namespace {
