@@ -114,6 +114,16 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   if (port_lanes_)  // made only then: other runs' statistics unchanged
     port_cycles_counter_ = &sim.counter(*this, "shared.port_cycles",
                                         "extra shared-memory port cycles from the port's width (core.shared_port_lanes)", "cycles");
+  if (const std::uint64_t size = sim.config().get_size("core.const_cache_size")) {
+    const_cache_ = std::make_unique<ConstCache>();
+    const_cache_->array = std::make_unique<mem::CacheArray>(
+        size, static_cast<std::uint32_t>(sim.config().get_uint("core.const_cache_ways")),
+        static_cast<std::uint32_t>(sim.config().get_size("core.const_cache_line")), "core.const_cache");
+    const_cache_->latency = static_cast<std::uint32_t>(sim.config().get_uint("core.const_cache_latency"));
+    const_cache_->miss_latency = static_cast<std::uint32_t>(sim.config().get_uint("core.const_cache_miss_latency"));
+    const_cache_->accesses = &sim.counter(*this, "const.accesses", "constant-cache line lookups of ld.const", "accesses");
+    const_cache_->misses = &sim.counter(*this, "const.misses", "those that missed", "accesses");
+  }
   l1_ = std::make_unique<mem::L1Cache>("l1", sim, index, map, pool, *this);
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
@@ -495,9 +505,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
       alu_done_.emplace(start + last_pass + lat_shared_, token);
     }
   } else if (!step.writes.empty()) {
+    const bool constant = const_cache_ && in.space == Space::constant && is_memory(in.op);
+    const sim::Cycle done = constant ? const_load_done(step, c) : c + latency(in);  // before add_pending takes `step`
     hold(step);
     add_pending(token, s, 0, &step);
-    alu_done_.emplace(c + latency(in), token);
+    alu_done_.emplace(done, token);
   } else if (in.op == Op::nanosleep && step.sleep_ns) {
     const sim::Picoseconds period = scheduler()->domain().period();
     Pending& p = add_pending(token, s, 0, nullptr);
@@ -640,7 +652,43 @@ void Sm::attach(const std::string& route, SmUnit& unit) {
   if (!units_.emplace(route, &unit).second) throw std::logic_error(std::string(name()) + ": two units on route " + route);
 }
 
+// A warp's constant load: a pass per distinct word (one word is broadcast to the lanes reading
+// it), and a miss's round trip for lines not present (a line already in flight arrives once).
+sim::Cycle Sm::const_load_done(const Step& step, sim::Cycle c) {
+  ConstCache& cc = *const_cache_;
+  std::vector<std::uint64_t> words(step.addresses.begin(), step.addresses.end());
+  for (auto& w : words) w /= 4;
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  sim::Cycle ready = c + cc.latency + (words.empty() ? 0 : words.size() - 1);
+  const std::uint32_t line = cc.array->line_size();
+  std::uint64_t last = ~0ull;
+  for (const std::uint64_t w : words) {
+    const std::uint64_t l = w * 4 / line * line;
+    if (l == last) continue;
+    last = l;
+    ++*cc.accesses;
+    if (auto f = cc.filling.find(l); f != cc.filling.end()) {
+      if (f->second > c) {
+        ready = std::max(ready, f->second);
+        continue;
+      }
+      cc.filling.erase(f);
+    }
+    if (cc.array->access(l)) continue;
+    ++*cc.misses;
+    cc.array->fill(l, false, true);
+    cc.filling[l] = c + cc.latency + cc.miss_latency;
+    ready = std::max(ready, cc.filling[l]);
+  }
+  return ready;
+}
+
 void Sm::kernel_begin(const KernelLaunch& k) {
+  if (const_cache_) {  // the host may have written constants between kernels
+    const_cache_->array->clear();
+    const_cache_->filling.clear();
+  }
   kernel_start_ = k.ctx.cycle ? k.ctx.cycle() : 0;
   active_at_start_ = cycles_active_.value();
   for (auto& [route, unit] : units_) unit->kernel_begin(k, *this);

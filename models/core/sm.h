@@ -221,6 +221,15 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Counter* issued_by_class_[6] = {};
   sim::Counter* companion_issued_ = nullptr;
   sim::Counter* port_cycles_counter_ = nullptr;  // core.shared_port_lanes set: cycles the port's width added
+  // The constant cache (core.const_cache_size; null: constant loads always hit at latency_shared).
+  struct ConstCache {
+    std::unique_ptr<mem::CacheArray> array;
+    std::map<std::uint64_t, sim::Cycle> filling;  // lines in flight: when they arrive
+    std::uint32_t latency = 0, miss_latency = 0;
+    sim::Counter *accesses = nullptr, *misses = nullptr;
+  };
+  std::unique_ptr<ConstCache> const_cache_;
+  sim::Cycle const_load_done(const Step& step, sim::Cycle c);
   sim::Counter *register_reads_ = nullptr, *register_writes_ = nullptr;  // core.count_register_accesses
   void count_registers(const ptx::Instruction& in);  // made at the first companion issue: other runs' statistics unchanged
   // Statistics.

@@ -502,6 +502,73 @@ TEST(TimingSharedMemory, PortWidthTakesTheLanesInWindows) {
 
 namespace {
 
+// A dependent chain of constant loads: lane t at word t * lane_stride of a .const table, each load
+// `advance` bytes past the one before.
+std::string const_ptx() {
+  std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.const .align 4 .b8 table[4096];\n";
+  for (int n : {8, 24}) {
+    text += ".visible .entry const" + std::to_string(n) + "(.param .u32 stride, .param .u64 advance)\n{\n"
+            ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\nmov.u32 %r0, %tid.x;\nld.param.u32 %r1, [stride];\n"
+            "ld.param.u64 %rd5, [advance];\nmul.lo.u32 %r2, %r0, %r1;\nshl.b32 %r2, %r2, 2;\nmov.u64 %rd1, table;\n"
+            "cvt.u64.u32 %rd2, %r2;\nadd.u64 %rd3, %rd1, %rd2;\n";
+    for (int i = 0; i < n; ++i)
+      text += "ld.const.u32 %r5, [%rd3];\ncvt.u64.u32 %rd4, %r5;\nadd.u64 %rd3, %rd3, %rd4;\nadd.u64 %rd3, %rd3, %rd5;\n";
+    text += "ret;\n}\n";
+  }
+  return text;
+}
+
+struct ConstRun {
+  std::map<std::pair<std::uint32_t, std::uint64_t>, double> per_load;  // (lane stride, advance) -> cycles a load
+  double accesses = -1, misses = -1;                                     // -1: no constant cache counters
+};
+
+ConstRun const_loads(std::vector<std::string> sets) {
+  ConstRun r;
+  sets.insert(sets.end(), {"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"});
+  timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const auto mod = dev.load_module_text(const_ptx(), "const.ptx");
+    auto& core = sim.clock("core").domain();
+    auto run = [&](const char* kernel, std::uint32_t stride, std::uint64_t advance) {
+      const auto t0 = core.cycle_at(sim::now_ps());
+      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args() << stride << advance);
+      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+    };
+    for (const auto& [stride, advance] : {std::pair<std::uint32_t, std::uint64_t>{0, 0}, {1, 0}, {0, 64}})
+      r.per_load[{stride, advance}] = (run("const24", stride, advance) - run("const8", stride, advance)) / 16;
+    if (sim.stats().find("gpu.sm0.const.accesses")) {
+      r.accesses = stat_sum(sim, ".const.accesses");
+      r.misses = stat_sum(sim, ".const.misses");
+    }
+  });
+  return r;
+}
+
+}  // namespace
+
+// The graph-memory thesis's 8 KB constant cache (Table 3): lanes reading one word share it, 32
+// distinct words take 31 passes more; a load whose line is not there waits the miss's round trip;
+// each kernel starts with the cache empty.
+TEST(TimingConstantCache, DistinctWordsSerialiseAndMissesWaitTheRoundTrip) {
+  const ConstRun r = const_loads({"core.const_cache_size=8KiB", "core.const_cache_latency=4",
+                                  "core.const_cache_miss_latency=100"});
+  const double hit = r.per_load.at({0, 0});
+  EXPECT_DOUBLE_EQ(r.per_load.at({1, 0}) - hit, 31);
+  EXPECT_DOUBLE_EQ(r.per_load.at({0, 64}) - hit, 100);
+  // Launches of 8 and 24 loads for each of the three: line lookups and misses, counted.
+  EXPECT_DOUBLE_EQ(r.accesses, (8 + 24) * (1 + 2 + 1));  // 32 words of 4 B: two 64-byte lines
+  EXPECT_DOUBLE_EQ(r.misses, 2 * (1 + 2) + (8 + 24));     // one a launch (two at stride 1); each advanced load
+}
+
+TEST(TimingConstantCache, WithoutOneConstantLoadsTakeTheOnChipLatency) {
+  const ConstRun r = const_loads({});
+  EXPECT_DOUBLE_EQ(r.per_load.at({1, 0}), r.per_load.at({0, 0}));
+  EXPECT_DOUBLE_EQ(r.per_load.at({0, 64}), r.per_load.at({0, 0}));
+  EXPECT_EQ(r.accesses, -1);  // no counters
+}
+
+namespace {
+
 const char* kSfuPtx = R"(.version 9.0
 .target sm_75
 .address_size 64

@@ -35,6 +35,9 @@ TEST(Presets, GraphmemCarriesTable3) {
   EXPECT_EQ(c.get_uint("l1.port_cycles"), 2u);
   EXPECT_EQ(c.get_uint("core.shared_port_lanes"), 16u);       // L530 shared memory "16 loads/2-cycle"
   EXPECT_EQ(c.get_uint("core.shared_port_cycles"), 2u);
+  EXPECT_EQ(c.get_size("core.const_cache_size"), 8 * KiB);    // L533 "4-cycle 8 KB constant cache"
+  EXPECT_EQ(c.get_uint("core.const_cache_latency"), 4u);
+  EXPECT_EQ(c.get_uint("core.const_cache_miss_latency"), 100u);  // L535 "100-cycle round trip"
   EXPECT_EQ(c.get_size("l2.size"), 768 * KiB);                // L535 "768 KB L2"
   EXPECT_EQ(c.get_size("dram.row_size"), 2 * KiB);            // L536 "2 KB page"
   EXPECT_EQ(c.get_uint("dram.banks"), 16u);                   // L536 "16 banks"
