@@ -70,6 +70,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       port_cycles_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_cycles"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
+      branch_stall_(static_cast<std::uint32_t>(sim.config().get_uint("core.branch_stall"))),
       scheds_(schedulers_),
       issued_(sim.counter(*this, "warp_instructions", "warp instructions issued", "instructions")),
       thread_instructions_(sim.counter(*this, "thread_instructions", "thread instructions issued (active lanes)", "instructions")),
@@ -516,6 +517,13 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     p.applied = p.sleep = true;
     slot.asleep = true;
     sleep_done_.emplace(c + (step.sleep_ns * 1000 + period - 1) / period, token);
+  } else if (branch_stall_ && (in.op == Op::bra || in.op == Op::call)) {
+    // core.branch_stall: the warp's fetch waits for the branch and the target's decode, as a
+    // short sleep (a dependence stall) that writes nothing back.
+    Pending& p = add_pending(token, s, 0, nullptr);
+    p.applied = p.sleep = true;
+    slot.asleep = true;
+    sleep_done_.emplace(c + branch_stall_, token);
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = sched_of(s);

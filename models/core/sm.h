@@ -164,7 +164,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
   const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, port_lanes_, port_cycles_,
-      writeback_ports_, sfu_interval_;
+      writeback_ports_, sfu_interval_, branch_stall_;
   // State.
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<ResidentCta>> ctas_;  // null: a free CTA slot

@@ -831,3 +831,44 @@ $L__acquire:
   EXPECT_NE(error.find("needs independent thread scheduling"), std::string::npos) << error;
   EXPECT_NE(error.find("rtx2080ti"), std::string::npos) << error;
 }
+
+namespace {
+
+// One warp counts to n in a loop of add, compare and branch.
+std::string loop_ptx() {
+  std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n";
+  for (int n : {8, 24})
+    text += ".visible .entry loop" + std::to_string(n) + "()\n{\n.reg .b32 %r<4>;\n.reg .pred %p;\nmov.u32 %r1, 0;\n"
+            "LOOP:\nadd.u32 %r1, %r1, 1;\nsetp.lt.u32 %p, %r1, " + std::to_string(n) + ";\n@%p bra LOOP;\nret;\n}\n";
+  return text;
+}
+
+// Core cycles an iteration of the loop takes, on gtx480 with the extra settings.
+double loop_iteration(const std::vector<std::string>& extra) {
+  double per = 0;
+  std::vector<std::string> sets = {"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
+    const auto mod = dev.load_module_text(loop_ptx(), "loop.ptx");
+    auto& core = sim.clock("core").domain();
+    auto run = [&](const char* kernel) {
+      const auto t0 = core.cycle_at(sim::now_ps());
+      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args());
+      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+    };
+    per = (run("loop24") - run("loop8")) / 16;
+  });
+  return per;
+}
+
+}  // namespace
+
+// The dependent chain add -> setp -> bra takes two ALU latencies, the next add issues the cycle
+// after the branch; with core.branch_stall S the warp waits S cycles after the branch instead.
+TEST(BranchStall, WithoutItTheNextInstructionFollowsTheBranch) {
+  EXPECT_DOUBLE_EQ(loop_iteration({"core.latency_int=4"}), 2 * 4 + 1);
+}
+
+TEST(BranchStall, AWarpWaitsTheStallAfterEachBranch) {
+  EXPECT_DOUBLE_EQ(loop_iteration({"core.latency_int=4", "core.branch_stall=20"}), 2 * 4 + 20);
+}
