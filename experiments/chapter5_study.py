@@ -5,10 +5,10 @@ section 6; docs/results/graph-memory.md "Implementation strategies"): BFS and SS
 topology-driven (TPLGY: Harish's flag arrays), warp-centric (WARPC), data-driven (DD: a block
 queue in shared memory) and kernel-unrolled (LonestarGPU's drelax), and H-BFS's edge loop with
 software prefetching and unrolling (section 5.5: SWP, SWPNC, UNR2, UNR3, UNR2_SWP, UNR2_SWPNC), on
-generated graphs shaped like its five DIMACS inputs (Table 15), on the gtx980 preset (the thesis
-measured a Tesla K40c; no preset models it). Per input: kernel time, warp instructions, DRAM
-transactions and the ranking, beside the thesis's orderings (sections 6.3-6.5, Table 17).
-Prints markdown.
+generated graphs shaped like its five DIMACS inputs (Table 15), on the k40c preset (the Tesla
+K40c the thesis measured on; gtx980 stood in before it existed). Per input: kernel time, warp
+instructions, DRAM transactions and the ranking, beside the thesis's orderings (sections
+6.3-6.5, Table 17). Prints markdown.
 
 Usage: experiments/chapter5_study.py [--build build] [--jobs N] [--from-sweep DIR]
 """
@@ -17,7 +17,7 @@ import os
 import simulate as sim
 from simulate import simulate
 
-CONFIG = "gtx980"
+CONFIG = "k40c"
 # Table 15's inputs at 1/32 to 1/1000 of their vertices, degrees and shapes kept where the size
 # allows (the road network's depth scales with its length).
 GRAPHS = {"in-2004": ("rmat:scale=15,edge_factor=20", "web crawl: degree 19.7, power law, BFS depth 26"),
@@ -42,7 +42,7 @@ CLR = {"TPLGY": "topology", "WARPC": "warp_centric", "DD": "data_shared"}
 CLR_GRAPHS = ["great-britain", "er-22", "rgg-22"]  # CLR's rounds on in-2004 and coPapersDBLP: hundreds
 CLR_WARPC_OVER_TPLGY = {"in-2004": 6817.73 / 3104.86, "coPapersDBLP": 1551.16 / 428.10, "great-britain": 97.45 / 17.56,
                         "er-22": 2836.51 / 731.83, "rgg-22": 328.74 / 125.33}
-CLOCK_HZ = 1.27e9  # gtx980's core clock (configs/gtx980.yaml): kernel cycles to time
+CLOCK_HZ = 745e6  # k40c's core clock (configs/k40c.yaml): kernel cycles to time
 
 
 def run(irrgpu, workload, variant, graph, tmp):
@@ -66,7 +66,7 @@ def main():
         return
 
     for w in ("bfs", "sssp"):
-        print(f"\n#### {w.upper()}: kernel time (ms at the gtx980's clock), warp instructions (M), DRAM transactions (K)\n")
+        print(f"\n#### {w.upper()}: kernel time (ms at the K40c's clock), warp instructions (M), DRAM transactions (K)\n")
         print("| input | " + " | ".join(STRATEGIES) + " | ours, fastest first | thesis |")
         print("|---" * (len(STRATEGIES) + 3) + "|")
         for g in GRAPHS:
@@ -75,7 +75,7 @@ def main():
             order = " < ".join(sorted(rs, key=lambda s: rs[s]["cycles"]))
             print(f"| {g} | " + " | ".join(cells) + f" | {order} | {PAPER[(w, g)]} |")
 
-    print("\n#### CLR: kernel time (ms at the gtx980's clock), warp instructions (M), DRAM transactions (K)\n")
+    print("\n#### CLR: kernel time (ms at the K40c's clock), warp instructions (M), DRAM transactions (K)\n")
     print("| input | " + " | ".join(CLR) + " | ours, fastest first | WARPC / TPLGY time: ours | thesis (Table 17) |")
     print("|---" * (len(CLR) + 4) + "|")
     for g in CLR_GRAPHS:
