@@ -169,10 +169,11 @@ def sssp_tables(results):
           "| adds delta first / last (changes) | nearfar delta, steps |")
     print("|---|---|---|---|---|---|---|---|---|")
     for cls, graph in GRAPHS.items():
-        a, s, n = results[("adds", graph)], results[("adds_spin", graph)], results[("nearfar", graph)]
+        a, s, n = results[("adds", graph)], results.get(("adds_spin", graph)), results[("nearfar", graph)]
         c, nc = a["counters"], n["counters"]
+        spin = f"{s['warp']:,.0f}" if s else "not run"
         print(f"| {cls} | {a['vertices']:,} | {n['vertices']:,} | {a['vertices'] / n['vertices']:.2f} | {a['warp']:,.0f} "
-              f"| {s['warp']:,.0f} | {n['warp']:,.0f} | {c['initial_delta']:,} / {c['final_delta']:,} ({c['delta_changes']}) "
+              f"| {spin} | {n['warp']:,.0f} | {c['initial_delta']:,} / {c['final_delta']:,} ({c['delta_changes']}) "
               f"| {nc['delta']:,}, {nc['steps']:,} |")
     print()
 
@@ -183,9 +184,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--config", default="gtx480", help="preset of the lock benchmarks (chapter 4: gtx1080ti is the paper's)")
     ap.add_argument("--sssp-config", default="gtx480", help="preset of the SSSPs (ADDS: rtx2080ti is the paper's)")
+    ap.add_argument("--without", action="append", default=[], choices=SSSP[1:], metavar="VARIANT",
+                    help="leave this SSSP variant out (its runs not in the sweep); repeatable")
     sim.add_sweep_option(ap)
     a = ap.parse_args()
     CONFIG.update(locks=a.config, sssp=a.sssp_config)
+    for v in a.without:
+        SSSP.remove(v)
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     runs = [("ht", v, c, 15) for c in COLLISIONS for v in ("global", "delegated")]
