@@ -28,6 +28,14 @@ void timed(const std::vector<std::string>& sets, const std::function<void(Device
   ASSERT_TRUE(host.finished());
 }
 
+// Core cycles one launch of kernel `k` (one block of `threads`) takes.
+double launch_cycles(Device& dev, sim::Simulation& sim, std::size_t mod, const char* k, unsigned threads, const Args& args) {
+  const auto& core = sim.clock("core").domain();
+  const auto t0 = core.cycle_at(sim::now_ps());
+  dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{threads}, args);
+  return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+}
+
 }  // namespace
 
 class TimingMatchesFunctional : public ::testing::TestWithParam<std::string> {};
@@ -456,11 +464,8 @@ SharedRun shared_loads(std::vector<std::string> sets) {
   sets.insert(sets.end(), {"gpu.num_sms=1", "host.launch_overhead=0ps", "core.shared_replay_cycles=1", "log.level=warn"});
   timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(bank_ptx(), "bank.ptx");
-    auto& core = sim.clock("core").domain();
     auto run = [&](const char* kernel, std::uint32_t lanes, std::uint32_t stride) {
-      const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{lanes}, Args() << stride);
-      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+      return launch_cycles(dev, sim, mod, kernel, lanes, Args() << stride);
     };
     for (std::uint32_t lanes : {32u, 16u})
       for (std::uint32_t stride : {1u, 2u, 3u, 32u})
@@ -528,11 +533,8 @@ ConstRun const_loads(std::vector<std::string> sets) {
   sets.insert(sets.end(), {"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"});
   timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(const_ptx(), "const.ptx");
-    auto& core = sim.clock("core").domain();
     auto run = [&](const char* kernel, std::uint32_t stride, std::uint64_t advance) {
-      const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args() << stride << advance);
-      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
+      return launch_cycles(dev, sim, mod, kernel, 32, Args() << stride << advance);
     };
     for (const auto& [stride, advance] : {std::pair<std::uint32_t, std::uint64_t>{0, 0}, {1, 0}, {0, 64}})
       r.per_load[{stride, advance}] = (run("const24", stride, advance) - run("const8", stride, advance)) / 16;
@@ -621,14 +623,6 @@ TEST(SpecialFunctionUnit, IntervalOneIsFullyPipelined) {
 }
 
 namespace {
-// Core cycles one launch of kernel `k` (one block of `threads`, the single argument `out`) takes.
-double launch_cycles(Device& dev, sim::Simulation& sim, std::size_t mod, const char* k, unsigned threads, std::uint64_t out) {
-  const auto& core = sim.clock("core").domain();
-  const auto t0 = core.cycle_at(sim::now_ps());
-  dev.launch(dev.kernel(mod, k), Dim3{1}, Dim3{threads}, Args() << out);
-  return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
-}
-
 // One thread stores, then (in `fenced`) waits at membar.gl for the store's acknowledgement, then
 // runs a chain of ten dependent adds.
 const char* kFencePtx = R"(.version 9.0
@@ -700,7 +694,7 @@ TEST(Fences, MembarWaitsForTheStoreAcknowledgement) {
   timed(chase_config(), [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(kFencePtx, "fence.ptx");
     const std::uint64_t out = dev.malloc(4);
-    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 1, out); };
+    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 1, Args() << out); };
     plain = run("plain");
     fenced = run("fenced");
   });
@@ -760,7 +754,7 @@ TEST(Nanosleep, HoldsTheWarpForItsDuration) {
     const auto mod = dev.load_module_text(kSleepPtx, "sleep.ptx");
     const std::uint64_t out = dev.malloc(4);
     freq = sim.clock("core").domain().frequency();
-    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 32, out); };
+    auto run = [&](const char* k) { return launch_cycles(dev, sim, mod, k, 32, Args() << out); };
     awake = run("awake");
     fixed = run("fixed");
     clamped = run("clamped");
@@ -850,13 +844,7 @@ double loop_iteration(const std::vector<std::string>& extra) {
   sets.insert(sets.end(), extra.begin(), extra.end());
   timed(sets, [&](Device& dev, gpu::Gpu&, sim::Simulation& sim) {
     const auto mod = dev.load_module_text(loop_ptx(), "loop.ptx");
-    auto& core = sim.clock("core").domain();
-    auto run = [&](const char* kernel) {
-      const auto t0 = core.cycle_at(sim::now_ps());
-      dev.launch(dev.kernel(mod, kernel), Dim3{1}, Dim3{32}, Args());
-      return static_cast<double>(core.cycle_at(sim::now_ps()) - t0);
-    };
-    per = (run("loop24") - run("loop8")) / 16;
+    per = (launch_cycles(dev, sim, mod, "loop24", 32, Args()) - launch_cycles(dev, sim, mod, "loop8", 32, Args())) / 16;
   });
   return per;
 }
