@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "apps/irrgpu/commands.h"
+#include "apps/irrgpu/timed_gpu.h"
 #include "models/gpu/gpu.h"
 #include "sim/output_file.h"
 #include "sim/simulation.h"
@@ -29,23 +30,20 @@ int run_wavefront(const RunOptions& o) {
   shape.tile = o.tile;
   wf::Result r;
   const auto t0 = std::chrono::steady_clock::now();
-  std::unique_ptr<sim::Simulation> timed;
   if (o.mode == "timing") {
-    timed = make_simulation(o);
-    if (v.dependencies && timed->config().get_string("gpu.cta_scheduler") != "dats")
+    // The units the configuration enables attach here as in every other family's timed run.
+    core::ptx::ExtensionRegistry extensions;
+    TimedGpu timed(o, extensions);
+    sim::Simulation& sim = *timed.sim;
+    if (v.dependencies && sim.config().get_string("gpu.cta_scheduler") != "dats")
       throw Error({"--variant", 0, 0}, variant + " launches with block dependencies: it needs the dependency-aware CTA "
                                        "scheduler (--set gpu.cta_scheduler=dats)", Error::Kind::usage);
-    if (!o.seed.empty()) shape.seed = timed->config().get_uint("sim.seed");
-    gpu::Gpu gpu("gpu", *timed);
-    check_trace(o, *timed);
-    runtime::Device dev(gpu.memory());
-    dev.echo_printf(!o.quiet);
-    dev.set_backend(&gpu);
-    gpu::Host host("host", [&] { r = w.run(dev, shape, variant); });
-    timed->run();
+    if (!o.seed.empty()) shape.seed = sim.config().get_uint("sim.seed");
+    gpu::Host host("host", [&] { r = w.run(*timed.device, shape, variant); });
+    sim.run();
     if (!host.finished()) throw Error("the host program did not finish");
-    if (!o.quiet) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
-    if (!o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
+    if (!o.quiet) sim.print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
+    if (!o.output_dir.empty()) sim.write_outputs(o.output_dir, o.command_line);
   } else {
     if (!o.seed.empty()) {
       std::size_t used = 0;

@@ -790,6 +790,19 @@ TEST(Cli, WavefrontWorkloadRunsWithDatsAndExplainsWhatIsMissing) {
   EXPECT_NE(r.err.find("--seed: 'x1' is not a non-negative integer"), std::string::npos) << r.err;
 }
 
+// A unit the configuration enables attaches to a wavefront run as to every other family's (before,
+// the run stopped: "iru.enabled is set but no model in this run reads it"): the IRU's statistics
+// are there, and the check still passes.
+TEST(Cli, WavefrontRunsAttachTheUnitsTheConfigurationEnables) {
+  TempDir d;
+  auto r = run_cli({"run", "-q", "--workload", "sor", "--variant", "global", "--tiles", "4", "-s", "iru.enabled=true",
+                    "-o", d.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
+  auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
+  EXPECT_TRUE(stats["stats"].contains("iru.elements")) << "no IRU statistics: the unit was not attached";
+}
+
 // The baseline CTA scheduler named explicitly and the device launch latency change nothing (a run
 // without device launches): statistics byte for byte, and no DATS statistic at all (a DATS key
 // set without the DATS scheduler is refused as read by no model).
