@@ -352,6 +352,125 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   return Stall::none;
 }
 
+// The lanes of a memory instruction that go to global memory (a generic address outside the
+// shared and local windows included), their addresses in `addr`.
+std::uint32_t Sm::global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]) {
+  std::fill(std::begin(addr), std::end(addr), 0);
+  std::uint32_t mask = 0;
+  std::size_t i = 0;
+  for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
+    if (step.active >> l & 1) {
+      const std::uint64_t a = step.addresses[i++];
+      const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
+                            (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
+      if (in.space == Space::global || (in.space == Space::none && !windowed)) {
+        addr[l] = a;
+        mask |= 1u << l;
+      }
+    }
+  return mask;
+}
+
+void Sm::hold_registers(Slot& slot, const Step& step) {
+  for (const auto& w : step.writes)
+    if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
+}
+
+// A global load, store or atomic: its line requests into the LD/ST queue (one a thread for
+// thread-serialised atomics), pending until they are answered.
+void Sm::issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std::size_t token,
+                      const std::uint64_t (&addr)[32], std::uint32_t mask) {
+  Slot& slot = slots_[s];
+  const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
+  const bool atomic = in.op == Op::atom || in.op == Op::red;
+  const unsigned size = ptx::type_bits(in.type) / 8 * in.vec;
+  std::uint32_t lines = 0;
+  auto push = [&](std::uint64_t line, std::uint32_t sectors, std::uint32_t bytes, std::uint64_t address) {
+    mem::MemAccess a;
+    a.id = token;
+    a.warp = static_cast<std::uint32_t>(s);
+    a.access = atomic ? tlm_glue::Access::atomic : load ? tlm_glue::Access::load : tlm_glue::Access::store;
+    a.atomic = atomic ? tlm_glue::AtomicOp::add : tlm_glue::AtomicOp::none;
+    a.line = line;
+    a.sectors = sectors;
+    a.bytes = bytes;
+    a.address = address;
+    a.uncached = in.uncached;
+    ldst_.push_back(a);
+    ++lines;
+  };
+  if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
+    for (unsigned l = 0; l < 32; ++l)
+      if (mask >> l & 1) {
+        const std::uint64_t line = addr[l] / coalescer_.line_size() * coalescer_.line_size();
+        push(line, 1u << ((addr[l] - line) / coalescer_.sector_size()), size, addr[l]);
+      }
+  } else {  // one request per line; an atomic's carries its threads' operations (atomic.coalescing: line)
+    coalescer_.coalesce(addr, mask, size, lines_);
+    for (const auto& la : lines_) {
+      std::uint32_t bytes = 0;
+      if (atomic) bytes = static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size;
+      else
+        for (std::uint32_t x = la.sectors; x; x &= x - 1) bytes += coalescer_.sector_size();
+      push(la.line, la.sectors, bytes, la.line);
+    }
+  }
+  if (load) {
+    ++loads_;
+    load_requests_ += lines;
+    ++slot.loads;
+    ++loads_in_flight_;
+    hold_registers(slot, step);
+    add_pending(token, s, lines, &step);
+  } else {
+    slot.stores += lines;
+    slot.warp->complete(step);  // a store writes no register
+    add_pending(token, s, lines, nullptr);
+  }
+}
+
+// The units that watch the issue stream (unit_port.h): at most one takes the instruction — a
+// global load it answers, or arithmetic it executes beside the lanes.
+SmUnit::Take Sm::ask_observers(const UnitOp& op, const Step& step, Warp& warp, bool global, const SmUnit* unit) {
+  const ptx::Instruction& in = *op.instruction;
+  const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
+  auto arithmetic = [&] {
+    return !is_memory(in.op) && !unit && !sfu(in.op) && in.op != Op::bra && in.op != Op::call && in.op != Op::ret &&
+           in.op != Op::exit && in.op != Op::bar && !step.writes.empty();
+  };
+  SmUnit::Take take = SmUnit::Take::no;
+  for (SmUnit* o : observers_) {
+    const SmUnit::Take t = o->issued(op, step, warp, *this);
+    if (t == SmUnit::Take::no) continue;
+    if (take != SmUnit::Take::no || (t == SmUnit::Take::execute ? !arithmetic() : !load))
+      throw std::logic_error(std::string(name()) + ": a unit took an instruction it may not take (" +
+                             ptx::op_name(in.op) + "), or one already taken");
+    take = t;
+  }
+  return take;
+}
+
+void Sm::issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_t ways, sim::Cycle c) {
+  // Shared memory: a w-way bank conflict replays the access w times on the SM's one port,
+  // each pass holding it core.shared_replay_cycles; a port core.shared_port_lanes wide takes
+  // the active lanes in windows of core.shared_port_cycles.
+  const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
+  std::uint64_t hold_cycles = std::uint64_t{ways} * replay_, last_pass = std::uint64_t{ways - 1} * replay_;
+  bank_conflict_cycles_ += last_pass;
+  if (port_lanes_) {
+    const std::uint64_t windows = (step.addresses.size() + port_lanes_ - 1) / port_lanes_;
+    if (windows * port_cycles_ > hold_cycles) *port_cycles_counter_ += windows * port_cycles_ - hold_cycles;
+    hold_cycles = std::max(hold_cycles, windows * port_cycles_);
+    last_pass = std::max(last_pass, (windows - 1) * port_cycles_);
+  }
+  shared_free_ = start + hold_cycles;
+  if (!step.writes.empty()) {
+    hold_registers(slots_[s], step);
+    add_pending(token, s, 0, &step);
+    alu_done_.emplace(start + last_pass + lat_shared_, token);
+  }
+}
+
 void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   Slot& slot = slots_[s];
   if (slot.gang) return issue_companion(s, in, c);
@@ -371,29 +490,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
   thread_instructions_ += threads;
   k.thread_instructions += threads;
-  auto hold = [&](const Step& st) {
-    for (const auto& w : st.writes)
-      if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
-  };
+  auto hold = [&](const Step& st) { hold_registers(slot, st); };
   const std::size_t token = next_token_++;
-  bool global = false;
   std::uint64_t addr[32];  // set for memory instructions only (most are not)
-  std::uint32_t mask = 0;
-  if (is_memory(in.op) && step.active) {
-    std::fill(std::begin(addr), std::end(addr), 0);
-    std::size_t i = 0;
-    for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
-      if (step.active >> l & 1) {
-        const std::uint64_t a = step.addresses[i++];
-        const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
-                              (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
-        if (in.space == Space::global || (in.space == Space::none && !windowed)) {
-          addr[l] = a;
-          mask |= 1u << l;
-        }
-      }
-    global = mask != 0;
-  }
+  const std::uint32_t mask = is_memory(in.op) && step.active ? global_lanes(in, step, addr) : 0;
+  const bool global = mask != 0;
   SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
   const std::uint32_t active = step.active;  // `step` is swapped out once the instruction is pending
   auto unit_op = [&] {
@@ -406,24 +507,8 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     op.instruction = &in;
     return op;
   };
-  SmUnit::Take take = SmUnit::Take::no;
+  SmUnit::Take take = observers_.empty() ? SmUnit::Take::no : ask_observers(unit_op(), step, *slot.warp, global, unit);
   bool executed_beside = false;
-  if (!observers_.empty()) {
-    const UnitOp op = unit_op();
-    const bool load = global && (in.op == Op::ld || in.op == Op::ldu) && !unit;
-    auto arithmetic = [&] {
-      return !is_memory(in.op) && !unit && !sfu(in.op) && in.op != Op::bra && in.op != Op::call && in.op != Op::ret &&
-             in.op != Op::exit && in.op != Op::bar && !step.writes.empty();
-    };
-    for (SmUnit* o : observers_) {
-      const SmUnit::Take t = o->issued(op, step, *slot.warp, *this);
-      if (t == SmUnit::Take::no) continue;
-      if (take != SmUnit::Take::no || (t == SmUnit::Take::execute ? !arithmetic() : !load))
-        throw std::logic_error(std::string(name()) + ": a unit took an instruction it may not take (" +
-                               ptx::op_name(in.op) + "), or one already taken");
-      take = t;
-    }
-  }
   if (take == SmUnit::Take::execute) {
     take = SmUnit::Take::no;  // executed as usual, beside the lanes: see the issue slot below
     executed_beside = true;
@@ -440,71 +525,9 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     slot.unit_wait = true;
     unit->accept(unit_op(), *this);
   } else if (global) {
-    const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
-    const bool atomic = in.op == Op::atom || in.op == Op::red;
-    const unsigned size = ptx::type_bits(in.type) / 8 * in.vec;
-    std::uint32_t lines = 0;
-    auto push = [&](std::uint64_t line, std::uint32_t sectors, std::uint32_t bytes, std::uint64_t address) {
-      mem::MemAccess a;
-      a.id = token;
-      a.warp = static_cast<std::uint32_t>(s);
-      a.access = atomic ? tlm_glue::Access::atomic : load ? tlm_glue::Access::load : tlm_glue::Access::store;
-      a.atomic = atomic ? tlm_glue::AtomicOp::add : tlm_glue::AtomicOp::none;
-      a.line = line;
-      a.sectors = sectors;
-      a.bytes = bytes;
-      a.address = address;
-      a.uncached = in.uncached;
-      ldst_.push_back(a);
-      ++lines;
-    };
-    if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
-      for (unsigned l = 0; l < 32; ++l)
-        if (mask >> l & 1) {
-          const std::uint64_t line = addr[l] / coalescer_.line_size() * coalescer_.line_size();
-          push(line, 1u << ((addr[l] - line) / coalescer_.sector_size()), size, addr[l]);
-        }
-    } else {  // one request per line; an atomic's carries its threads' operations (atomic.coalescing: line)
-      coalescer_.coalesce(addr, mask, size, lines_);
-      for (const auto& la : lines_) {
-        std::uint32_t bytes = 0;
-        if (atomic) bytes = static_cast<std::uint32_t>(__builtin_popcount(la.threads)) * size;
-        else
-          for (std::uint32_t x = la.sectors; x; x &= x - 1) bytes += coalescer_.sector_size();
-        push(la.line, la.sectors, bytes, la.line);
-      }
-    }
-    if (load) {
-      ++loads_;
-      load_requests_ += lines;
-      ++slot.loads;
-      ++loads_in_flight_;
-      hold(step);
-      add_pending(token, s, lines, &step);
-    } else {
-      slot.stores += lines;
-      slot.warp->complete(step);  // a store writes no register
-      add_pending(token, s, lines, nullptr);
-    }
+    issue_global(s, in, step, token, addr, mask);
   } else if (const std::uint32_t ways = shared_ways(in, step)) {
-    // Shared memory: a w-way bank conflict replays the access w times on the SM's one port,
-    // each pass holding it core.shared_replay_cycles; a port core.shared_port_lanes wide takes
-    // the active lanes in windows of core.shared_port_cycles.
-    const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
-    std::uint64_t hold_cycles = std::uint64_t{ways} * replay_, last_pass = std::uint64_t{ways - 1} * replay_;
-    bank_conflict_cycles_ += last_pass;
-    if (port_lanes_) {
-      const std::uint64_t windows = (step.addresses.size() + port_lanes_ - 1) / port_lanes_;
-      if (windows * port_cycles_ > hold_cycles) *port_cycles_counter_ += windows * port_cycles_ - hold_cycles;
-      hold_cycles = std::max(hold_cycles, windows * port_cycles_);
-      last_pass = std::max(last_pass, (windows - 1) * port_cycles_);
-    }
-    shared_free_ = start + hold_cycles;
-    if (!step.writes.empty()) {
-      hold(step);
-      add_pending(token, s, 0, &step);
-      alu_done_.emplace(start + last_pass + lat_shared_, token);
-    }
+    issue_shared(s, step, token, ways, c);
   } else if (!step.writes.empty()) {
     const bool constant = const_cache_ && in.space == Space::constant && is_memory(in.op);
     const sim::Cycle done = constant ? const_load_done(step, c) : c + latency(in);  // before add_pending takes `step`

@@ -126,6 +126,12 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
   void index_slots();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
+  static std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]);
+  void issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std::size_t token, const std::uint64_t (&addr)[32],
+                    std::uint32_t mask);
+  void issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_t ways, sim::Cycle c);
+  SmUnit::Take ask_observers(const UnitOp& op, const Step& step, Warp& warp, bool global, const SmUnit* unit);
+  static void hold_registers(Slot& slot, const Step& step);  // the scoreboard waits for the step's write-backs
   void issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   static Warp* companion_lead(Cta& gang);
   std::size_t take_slot();
