@@ -871,12 +871,9 @@ void Sm::index_slots() {
   for (Scheduler& x : scheds_) x.settled = Settled::no;
 }
 
-bool Sm::tick(sim::Cycle c) {
-  const sim::Picoseconds now = sim::now_ps();
-  now_cycle_ = c;
-  charge_sleep(c);
-  // Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
-  // many as the register file has write ports; the rest wait (their registers stay held).
+// Write-back: results that arrived (loads, units) and arithmetic due now, oldest first, as
+// many as the register file has write ports; the rest wait (their registers stay held).
+void Sm::write_back(sim::Cycle c) {
   while (!alu_done_.empty() && alu_done_.top().first <= c) {
     writeback_.push_back(alu_done_.top().second);
     alu_done_.pop();
@@ -890,99 +887,104 @@ bool Sm::tick(sim::Cycle c) {
     writeback_.pop_front();
   }
   writeback_waits_ += writeback_.size();
-  // As many accesses as the L1's input takes this cycle (l1.port_accesses; one by default).
-  bool l1_full = false;  // accesses wait and the L1 takes none this cycle: it wakes the SM when it can
+}
+
+// As many accesses as the L1's input takes this cycle (l1.port_accesses; one by default).
+// Whether accesses wait and the L1 took none: it wakes the SM when it can take one.
+bool Sm::hand_to_l1(sim::Picoseconds now) {
   bool handed = false;
   while (!ldst_.empty() || !ldst_low_.empty()) {
-    if (!l1_->can_accept(now)) {
-      l1_full = !handed;
-      break;
-    }
+    if (!l1_->can_accept(now)) return !handed;
     auto& q = ldst_.empty() ? ldst_low_ : ldst_;
     l1_->accept(q.front(), now);
     q.pop_front();
     handed = true;
   }
-  if (resident_) ++cycles_active_;
-  bool issued_any = false, soon = false, sfu_wait = false;
-  std::uint32_t issued_now = 0;
-  for (std::uint32_t sch = 0; sch < schedulers_; ++sch) {
-    Scheduler& q = scheds_[sch];
-    if (q.free > c) {
-      soon = true;
-      continue;
+  return false;
+}
+
+// One warp scheduler's cycle: the first ready warp in its policy's order issues (and any folded
+// instructions before it); none ready, the cycle is charged to the strongest reason.
+void Sm::schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle) {
+  Scheduler& q = scheds_[sch];
+  if (q.free > c) {
+    cycle.soon = true;
+    return;
+  }
+  // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
+  // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
+  // over its active set only.
+  if (slots_changed_) index_slots();
+  if (q.settled == Settled::events || (q.settled == Settled::queue && ldst_.size() >= kLdstQueue)) {
+    // Every warp waits on an event (or, some, on the still full LD/ST queue) and none has had one:
+    // the stall is last cycle's.
+    count_stall(sch, q.slept_why, 1);
+    return;
+  }
+  // The candidates in order, without copying the lists: GTO visits the last issued first (at
+  // `greedy`), then the rest oldest first; the others go round from the slot after it.
+  const std::vector<std::size_t>* order = policy_ == Policy::lrr ? &by_slot_[sch] : &by_age_[sch];
+  std::size_t n = order->size(), start = 0, greedy = n;
+  if (policy_ == Policy::gto) {
+    greedy = static_cast<std::size_t>(std::find(order->begin(), order->end(), q.last_issued) - order->begin());
+  } else {
+    if (policy_ == Policy::two_level) {
+      refill_active(sch, *order);
+      order_ = active_[sch];
+      std::sort(order_.begin(), order_.end());
+      order = &order_;
+      n = order->size();
     }
-    // Candidates of this scheduler: greedy-then-oldest keeps the last warp while it can go, then
-    // the oldest; loose round-robin starts after the last one; two-level runs loose round-robin
-    // over its active set only.
-    if (slots_changed_) index_slots();
-    if (q.settled == Settled::events || (q.settled == Settled::queue && ldst_.size() >= kLdstQueue)) {
-      // Every warp waits on an event (or, some, on the still full LD/ST queue) and none has had one:
-      // the stall is last cycle's.
-      count_stall(sch, q.slept_why, 1);
-      continue;
-    }
-    // The candidates in order, without copying the lists: GTO visits the last issued first (at
-    // `greedy`), then the rest oldest first; the others go round from the slot after it.
-    const std::vector<std::size_t>* order = policy_ == Policy::lrr ? &by_slot_[sch] : &by_age_[sch];
-    std::size_t n = order->size(), start = 0, greedy = n;
-    if (policy_ == Policy::gto) {
-      greedy = static_cast<std::size_t>(std::find(order->begin(), order->end(), q.last_issued) - order->begin());
-    } else {
-      if (policy_ == Policy::two_level) {
-        refill_active(sch, *order);
-        order_ = active_[sch];
-        std::sort(order_.begin(), order_.end());
-        order = &order_;
-        n = order->size();
+    start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), q.last_issued) - order->begin());
+  }
+  Stall why = Stall::empty;
+  bool went = false, settled = policy_ != Policy::two_level, queue = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t at = start + i < n ? start + i : start + i - n;
+    if (greedy < n) at = i == 0 ? greedy : i <= greedy ? i - 1 : i;
+    const std::size_t s = (*order)[at];
+    const ptx::Instruction* in = nullptr;
+    const Stall st = ready(s, in);
+    if (st == Stall::none) {
+      const bool free = folded(*in, *ctas_[slots_[s].cta]->launch);
+      issue(s, *in, c);
+      note_event(s);  // after the issue: the warp may have reached a barrier or its end
+      went = cycle.issued_any = true;
+      if (!free) {
+        ++cycle.issued_now;  // the probe counts issue slots used
+        break;
       }
-      start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), q.last_issued) - order->begin());
+      continue;  // a folded instruction took no issue slot: another warp may issue
     }
-    Stall why = Stall::empty;
-    bool went = false, settled = policy_ != Policy::two_level, queue = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::size_t at = start + i < n ? start + i : start + i - n;
-      if (greedy < n) at = i == 0 ? greedy : i <= greedy ? i - 1 : i;
-      const std::size_t s = (*order)[at];
+    if (static_cast<int>(st) > static_cast<int>(why)) why = st;
+    cycle.sfu_wait = cycle.sfu_wait || st == Stall::sfu_busy;
+    // Answers ready() keeps until the warp is touched, or while the LD/ST queue stays full.
+    settled = settled && ((st != Stall::none && st < Stall::unit) || st == Stall::ldst_full);
+    queue = queue || st == Stall::ldst_full;
+  }
+  if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
+    for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
       const ptx::Instruction* in = nullptr;
+      if (!slots_[s].warp) continue;
       const Stall st = ready(s, in);
-      if (st == Stall::none) {
-        const bool free = folded(*in, *ctas_[slots_[s].cta]->launch);
-        issue(s, *in, c);
-        note_event(s);  // after the issue: the warp may have reached a barrier or its end
-        went = issued_any = true;
-        if (!free) {
-          ++issued_now;  // the probe counts issue slots used
-          break;
-        }
-        continue;  // a folded instruction took no issue slot: another warp may issue
-      }
-      if (static_cast<int>(st) > static_cast<int>(why)) why = st;
-      sfu_wait = sfu_wait || st == Stall::sfu_busy;
-      // Answers ready() keeps until the warp is touched, or while the LD/ST queue stays full.
-      settled = settled && ((st != Stall::none && st < Stall::unit) || st == Stall::ldst_full);
-      queue = queue || st == Stall::ldst_full;
-    }
-    if (!went && policy_ == Policy::two_level) {  // the reason is over every warp, pending ones too
-      for (std::size_t s = sch; s < slots_.size(); s += schedulers_) {
-        const ptx::Instruction* in = nullptr;
-        if (!slots_[s].warp) continue;
-        const Stall st = ready(s, in);
-        why = std::max(why, st);
-        sfu_wait = sfu_wait || st == Stall::sfu_busy;
-      }
-    }
-    if (went) {
-      if (q.memory_episode) charge_memory(sch, q.last_level);  // the write-back's cycles, or new work
-    } else {
-      count_stall(sch, why, 1);
-      q.slept_why = why;
-      q.settled = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
+      why = std::max(why, st);
+      cycle.sfu_wait = cycle.sfu_wait || st == Stall::sfu_busy;
     }
   }
-  // Barriers, and CTAs whose warps have all finished with nothing in flight: a CTA only after an
-  // issue, a write-back or a memory reply of its own (the only events that change either), or
-  // while a warp of it waits at a barrier (its other warps are then re-checked every cycle).
+  if (went) {
+    if (q.memory_episode) charge_memory(sch, q.last_level);  // the write-back's cycles, or new work
+  } else {
+    count_stall(sch, why, 1);
+    q.slept_why = why;
+    q.settled = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
+  }
+}
+
+// Barriers, and CTAs whose warps have all finished with nothing in flight: a CTA only after an
+// issue, a write-back or a memory reply of its own (the only events that change either), or
+// while a warp of it waits at a barrier (its other warps are then re-checked every cycle).
+// Whether a barrier released a warp.
+bool Sm::check_ctas() {
   bool released = false;
   const bool any_check = cta_check_;
   cta_check_ = false;
@@ -1021,7 +1023,20 @@ bool Sm::tick(sim::Cycle c) {
       if (!inflight) retire_cta(i);
     }
   }
-  issue_probe_.set(issued_now);
+  return released;
+}
+
+bool Sm::tick(sim::Cycle c) {
+  const sim::Picoseconds now = sim::now_ps();
+  now_cycle_ = c;
+  charge_sleep(c);
+  write_back(c);
+  const bool l1_full = hand_to_l1(now);
+  if (resident_) ++cycles_active_;
+  IssueCycle cycle;
+  for (std::uint32_t sch = 0; sch < schedulers_; ++sch) schedule(sch, c, cycle);
+  const bool released = check_ctas();
+  issue_probe_.set(cycle.issued_now);
   loads_probe_.set(std::min<std::uint64_t>(loads_in_flight_, 0xffff));
   // Awake while anything can change by itself: the SFU frees with time. A full LD/ST queue
   // drains only when the L1 takes an access, and the L1 wakes the SM when it frees its input, so
@@ -1030,7 +1045,7 @@ bool Sm::tick(sim::Cycle c) {
   // changes nothing before its first result: the SM sleeps, holding, until then (or until the L1
   // takes an access).
   const bool queued = !ldst_.empty() || !ldst_low_.empty();
-  bool again = issued_any || released || soon || sfu_wait || !writeback_.empty() || (queued && !l1_full);
+  bool again = cycle.issued_any || released || cycle.soon || cycle.sfu_wait || !writeback_.empty() || (queued && !l1_full);
   const bool computing = !again && !alu_done_.empty();
   if (computing)
     again = std::any_of(scheds_.begin(), scheds_.end(), [](const Scheduler& x) { return x.settled == Settled::no; }) ||

@@ -125,6 +125,15 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   static std::size_t pending_registers(const KernelLaunch& k);
   void refill_active(std::uint32_t sch, const std::vector<std::size_t>& by_age);
   void index_slots();
+  // The steps of a cycle (tick): write-back, the LD/ST hand-off, each scheduler, the CTAs.
+  struct IssueCycle {
+    bool issued_any = false, soon = false, sfu_wait = false;  // what keeps the SM awake
+    std::uint32_t issued_now = 0;                              // issue slots used (the probe)
+  };
+  void write_back(sim::Cycle c);
+  bool hand_to_l1(sim::Picoseconds now);
+  void schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle);
+  bool check_ctas();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   static std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]);
   void issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std::size_t token, const std::uint64_t (&addr)[32],
