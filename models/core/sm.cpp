@@ -32,12 +32,12 @@ bool control(Op op) {
 }  // namespace
 
 // The issue class an instruction is counted under (issued.<class>).
-std::size_t Sm::issue_class(const ptx::Instruction& in) {
-  if (in.op == Op::extension) return 5;
-  if (is_memory(in.op)) return 3;
-  if (control(in.op)) return 4;
-  if (sfu(in.op)) return 2;
-  return ptx::is_float(in.type) ? 1 : 0;
+Sm::IssueClass Sm::issue_class(const ptx::Instruction& in) {
+  if (in.op == Op::extension) return IssueClass::extension;
+  if (is_memory(in.op)) return IssueClass::memory;
+  if (control(in.op)) return IssueClass::control;
+  if (sfu(in.op)) return IssueClass::sfu;
+  return ptx::is_float(in.type) ? IssueClass::fp : IssueClass::int_;
 }
 
 Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t index, const mem::AddressMap& map,
@@ -101,8 +101,9 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   for (int l = 0; l < kMemoryLevels; ++l)
     memory_by_level_[l] = &sim.counter(*this, std::string("stall.memory.") + levels[l],
                                        std::string("memory-stall cycles ended by a reply from: ") + levels[l], "cycles");
-  const char* classes[] = {"int", "fp", "sfu", "memory", "control", "extension"};
-  for (std::size_t i = 0; i < 6; ++i)
+  const char* classes[] = {"int", "fp", "sfu", "memory", "control", "extension"};  // IssueClass's order
+  static_assert(std::size(classes) == static_cast<std::size_t>(IssueClass::count));
+  for (std::size_t i = 0; i < std::size(classes); ++i)
     issued_by_class_[i] = &sim.counter(*this, std::string("issued.") + classes[i],
                                        std::string("warp instructions issued: ") + classes[i], "instructions");
   by_slot_.resize(schedulers_);
@@ -483,7 +484,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   slot.warp->next();
   if (!step.inst) return;
   ++issued_;
-  ++*issued_by_class_[issue_class(in)];
+  ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (register_reads_) count_registers(in);
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;
@@ -616,7 +617,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
   ++*companion_issued_;
   if (register_reads_) count_registers(in);
   ++issued_;
-  ++*issued_by_class_[issue_class(in)];
+  ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;  // not thread instructions: it computes once for its threads (DAC: on tuples)
   for (const auto& w : held.writes)

@@ -157,7 +157,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
   bool folded(const ptx::Instruction& in, const KernelLaunch& k) const;  // an extension taking no issue slot
   std::uint32_t latency(const ptx::Instruction& in) const;
-  static std::size_t issue_class(const ptx::Instruction& in);
+  // What an instruction issues as (the issued.* statistics), in the counters' order.
+  enum class IssueClass : std::uint8_t { int_, fp, sfu, memory, control, extension, count };
+  static IssueClass issue_class(const ptx::Instruction& in);
   // Shared-memory accesses of a warp instruction: 0 if none, else the bank-conflict degree.
   std::uint32_t shared_ways(const ptx::Instruction& in, const Step& step) const;
 
@@ -233,7 +235,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
   sim::Cycle kernel_start_ = 0;
   std::uint64_t active_at_start_ = 0;
-  sim::Counter* issued_by_class_[6] = {};
+  sim::Counter* issued_by_class_[static_cast<std::size_t>(IssueClass::count)] = {};
   sim::Counter* companion_issued_ = nullptr;
   sim::Counter* port_cycles_counter_ = nullptr;  // core.shared_port_lanes set: cycles the port's width added
   // The constant cache (core.const_cache_size; null: constant loads always hit at latency_shared).
