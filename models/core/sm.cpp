@@ -2,6 +2,7 @@
 #include "models/core/sm.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "sim/error.h"
 
