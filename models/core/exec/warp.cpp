@@ -69,10 +69,6 @@ Warp::Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint3
   ++cta.ctx.live_warps;
 }
 
-Warp::~Warp() {
-  if (state_ != State::done) finished();
-}
-
 void Warp::finished() {
   stop_spinning();
   --cta_.ctx.live_warps;

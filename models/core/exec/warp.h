@@ -55,7 +55,9 @@ struct LaunchContext {
   // and the launch stops naming the loop — and, where lanes of a looping warp wait on its SIMT
   // stack, that it needs independent thread scheduling. 0: off.
   std::uint64_t spin_iterations = 10'000;
-  std::uint32_t live_warps = 0, spinning_warps = 0;  // the watch's counts over this launch's warps
+  // The watch's counts over this launch's warps: made, less those that finished (a warp destroyed
+  // unfinished, when a run stops on an error, is not taken off: the launch is over).
+  std::uint32_t live_warps = 0, spinning_warps = 0;
   const void* spin_suspect = nullptr;                 // a spinning warp with lanes waiting on its stack
   std::string spin_report;                            // what the error says of it
   // %clock/%clock64 in timing mode: the core cycle at issue (as clock() on hardware counts the
@@ -108,9 +110,6 @@ class Warp {
  public:
   enum class State { ready, at_barrier, done };
   Warp(Cta& cta, std::uint32_t index, std::uint32_t first_thread, std::uint32_t threads);
-  ~Warp();
-  Warp(const Warp&) = delete;
-  Warp& operator=(const Warp&) = delete;
 
   State state() const { return state_; }
   // Executes the next instruction's functional effect into `step` (reused: its buffers keep
