@@ -695,6 +695,51 @@ $L__spin:
   }
 }
 
+TEST(Exec, ASpinIsStoppedOnceTheLastOtherWarpFinishes) {
+  // Warp 0 waits for a flag nobody sets; warp 1 counts to 30,000 (reading nothing) and leaves,
+  // after warp 0 has looped its 10,000 times: the watch stops the launch then, not at the limit.
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry wait(.param .u64 flag)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [flag];
+  mov.u32 %r2, %tid.x;
+  setp.ge.u32 %p2, %r2, 32;
+  @%p2 bra $L__count;
+$L__spin:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $L__spin;
+  ret;
+$L__count:
+  mov.u32 %r3, 0;
+$L__more:
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, 30000;
+  @%p1 bra $L__more;
+  ret;
+}
+)";
+  mem::BackingStore m;
+  Device d(m);
+  d.set_instruction_limit(10'000'000);
+  const auto mod = d.load_module_text(text, "wait.ptx");
+  const auto flag = upload(d, std::vector<unsigned>{0});
+  try {
+    d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("every live warp (1) has looped 10000 times"), std::string::npos) << w;
+    EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
+  }
+}
+
 TEST(Exec, SpinLockWrittenForSimtIsNotStopped) {
   // The lock as pre-Volta code must write it: the critical section inside the loop, before the
   // paths reconverge, so the lane that wins finishes its work; all 64 increments land.

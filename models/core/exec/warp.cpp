@@ -316,7 +316,21 @@ void Warp::watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target) {
     spin_.top = target;
     return;
   }
-  if (++spin_.repeats != ctx.spin_iterations || !ctx.spin_iterations) return;
+  if (!spin_.counted) {
+    if (!ctx.spin_iterations || ++spin_.repeats < ctx.spin_iterations) return;
+    count_spin(fr, pc);
+  }
+  // Checked at every iteration: the last other warp may finish after this one was counted.
+  if (ctx.spinning_warps < ctx.live_warps) return;
+  std::string msg = "kernel " + cta_.kernel.name + ": every live warp (" + std::to_string(ctx.live_warps) +
+                    ") has looped " + std::to_string(ctx.spin_iterations) +
+                    " times re-reading the same addresses and values, so none can leave its loop: ";
+  throw Error(msg + (ctx.spin_suspect ? "a spin loop that needs independent thread scheduling: " + ctx.spin_report
+                                      : "a deadlock between warps; this warp is at " + where()));
+}
+
+void Warp::count_spin(const Frame& fr, std::uint32_t pc) {
+  LaunchContext& ctx = cta_.ctx;
   spin_.counted = true;
   ++ctx.spinning_warps;
   // Lanes of this warp on its SIMT stack that are not in the loop: they may hold what it waits for.
@@ -333,12 +347,6 @@ void Warp::watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target) {
                       "thread scheduling (Volta, Turing: the rtx2080ti preset's TU102) would run the waiting " +
                       "lanes, and this model does not. Let the lane that wins do its work inside the loop";
   }
-  if (ctx.spinning_warps < ctx.live_warps) return;
-  std::string msg = "kernel " + cta_.kernel.name + ": every live warp (" + std::to_string(ctx.live_warps) +
-                    ") has looped " + std::to_string(ctx.spin_iterations) +
-                    " times re-reading the same addresses and values, so none can leave its loop: ";
-  throw Error(msg + (ctx.spin_suspect ? "a spin loop that needs independent thread scheduling: " + ctx.spin_report
-                                      : "a deadlock between warps; this warp is at " + where()));
 }
 
 void Warp::stop_spinning() {

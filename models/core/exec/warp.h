@@ -190,6 +190,7 @@ class Warp {
   Frame make_frame(const ptx::Function& f);
   void fold_reads(const Step& step);
   void watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target);
+  void count_spin(const Frame& fr, std::uint32_t pc);
   void stop_spinning();
   void finished();  // the warp is done: it leaves the spin watch's counts
 
