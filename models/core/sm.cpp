@@ -67,8 +67,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       lat_shared_(static_cast<std::uint32_t>(sim.config().get_uint("core.latency_shared"))),
       banks_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_banks"))),
       replay_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_replay_cycles"))),
-      port_lanes_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_lanes"))),
-      port_cycles_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_cycles"))),
+      shared_port_lanes_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_lanes"))),
+      shared_port_cycles_(static_cast<std::uint32_t>(sim.config().get_uint("core.shared_port_cycles"))),
       writeback_ports_(static_cast<std::uint32_t>(sim.config().get_uint("core.writeback_ports"))),
       sfu_interval_(static_cast<std::uint32_t>(sim.config().get_uint("core.sfu_interval"))),
       branch_stall_(static_cast<std::uint32_t>(sim.config().get_uint("core.branch_stall"))),
@@ -114,8 +114,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
     register_reads_ = &sim.counter(*this, "register_reads", "register-file reads: source registers of the warp instructions issued", "accesses");
     register_writes_ = &sim.counter(*this, "register_writes", "register-file writes: destination registers of the warp instructions issued", "accesses");
   }
-  if (port_lanes_)  // made only then: other runs' statistics unchanged
-    port_cycles_counter_ = &sim.counter(*this, "shared.port_cycles",
+  if (shared_port_lanes_)  // made only then: other runs' statistics unchanged
+    shared_port_extra_ = &sim.counter(*this, "shared.port_cycles",
                                         "extra shared-memory port cycles from the port's width (core.shared_port_lanes)", "cycles");
   if (const std::uint64_t size = sim.config().get_size("core.const_cache_size")) {
     const_cache_ = std::make_unique<ConstCache>();
@@ -459,11 +459,11 @@ void Sm::issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_
   const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
   std::uint64_t hold_cycles = std::uint64_t{ways} * replay_, last_pass = std::uint64_t{ways - 1} * replay_;
   bank_conflict_cycles_ += last_pass;
-  if (port_lanes_) {
-    const std::uint64_t windows = (step.addresses.size() + port_lanes_ - 1) / port_lanes_;
-    if (windows * port_cycles_ > hold_cycles) *port_cycles_counter_ += windows * port_cycles_ - hold_cycles;
-    hold_cycles = std::max(hold_cycles, windows * port_cycles_);
-    last_pass = std::max(last_pass, (windows - 1) * port_cycles_);
+  if (shared_port_lanes_) {
+    const std::uint64_t windows = (step.addresses.size() + shared_port_lanes_ - 1) / shared_port_lanes_;
+    if (windows * shared_port_cycles_ > hold_cycles) *shared_port_extra_ += windows * shared_port_cycles_ - hold_cycles;
+    hold_cycles = std::max(hold_cycles, windows * shared_port_cycles_);
+    last_pass = std::max(last_pass, (windows - 1) * shared_port_cycles_);
   }
   shared_free_ = start + hold_cycles;
   if (!step.writes.empty()) {

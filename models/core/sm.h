@@ -180,7 +180,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   const Policy policy_;
   const std::uint32_t active_size_;                // two-level: active warps per scheduler
   std::vector<std::vector<std::size_t>> active_;   // two-level: per scheduler, its active set
-  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, port_lanes_, port_cycles_,
+  const std::uint32_t lat_int_, lat_fp_, lat_sfu_, lat_shared_, banks_, replay_, shared_port_lanes_, shared_port_cycles_,
       writeback_ports_, sfu_interval_, branch_stall_;
   // State.
   std::vector<Slot> slots_;
@@ -237,7 +237,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::uint64_t active_at_start_ = 0;
   sim::Counter* issued_by_class_[static_cast<std::size_t>(IssueClass::count)] = {};
   sim::Counter* companion_issued_ = nullptr;
-  sim::Counter* port_cycles_counter_ = nullptr;  // core.shared_port_lanes set: cycles the port's width added
+  sim::Counter* shared_port_extra_ = nullptr;  // core.shared_port_lanes set: cycles the port's width added
   // The constant cache (core.const_cache_size; null: constant loads always hit at latency_shared).
   struct ConstCache {
     std::unique_ptr<mem::CacheArray> array;
