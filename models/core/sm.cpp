@@ -373,6 +373,15 @@ std::uint32_t Sm::global_lanes(const ptx::Instruction& in, const Step& step, std
   return mask;
 }
 
+// The warp waits until `until` (a dependence stall) with nothing to write back: a nanosleep, or
+// core.branch_stall after a branch.
+void Sm::sleep_until(std::size_t s, std::size_t token, sim::Cycle until) {
+  Pending& p = add_pending(token, s, 0, nullptr);
+  p.applied = p.sleep = true;
+  slots_[s].asleep = true;
+  sleep_done_.emplace(until, token);
+}
+
 void Sm::hold_registers(Slot& slot, const Step& step) {
   for (const auto& w : step.writes)
     if (w.reg < slot.pending.size()) ++slot.pending[w.reg];
@@ -538,17 +547,9 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     alu_done_.emplace(done, token);
   } else if (in.op == Op::nanosleep && step.sleep_ns) {
     const sim::Picoseconds period = scheduler()->domain().period();
-    Pending& p = add_pending(token, s, 0, nullptr);
-    p.applied = p.sleep = true;
-    slot.asleep = true;
-    sleep_done_.emplace(c + (step.sleep_ns * 1000 + period - 1) / period, token);
+    sleep_until(s, token, c + (step.sleep_ns * 1000 + period - 1) / period);
   } else if (branch_stall_ && (in.op == Op::bra || in.op == Op::call)) {
-    // core.branch_stall: the warp's fetch waits for the branch and the target's decode, as a
-    // short sleep (a dependence stall) that writes nothing back.
-    Pending& p = add_pending(token, s, 0, nullptr);
-    p.applied = p.sleep = true;
-    slot.asleep = true;
-    sleep_done_.emplace(c + branch_stall_, token);
+    sleep_until(s, token, c + branch_stall_);  // the warp's fetch waits for the branch and the target's decode
   }
   if (folded(in, k)) return;  // no issue slot: the scheduler may issue again this cycle
   const std::size_t sched = sched_of(s);
@@ -689,15 +690,16 @@ void Sm::attach(const std::string& route, SmUnit& unit) {
 // it), and a miss's round trip for lines not present (a line already in flight arrives once).
 sim::Cycle Sm::const_load_done(const Step& step, sim::Cycle c) {
   ConstCache& cc = *const_cache_;
-  std::vector<std::uint64_t> words(step.addresses.begin(), step.addresses.end());
-  for (auto& w : words) w /= 4;
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
-  sim::Cycle ready = c + cc.latency + (words.empty() ? 0 : words.size() - 1);
+  std::uint64_t words[32];  // one address an active lane
+  const std::size_t lanes = std::min<std::size_t>(step.addresses.size(), 32);
+  for (std::size_t i = 0; i < lanes; ++i) words[i] = step.addresses[i] / 4;
+  std::sort(words, words + lanes);
+  const std::size_t distinct = static_cast<std::size_t>(std::unique(words, words + lanes) - words);
+  sim::Cycle ready = c + cc.latency + (distinct ? distinct - 1 : 0);
   const std::uint32_t line = cc.array->line_size();
   std::uint64_t last = ~0ull;
-  for (const std::uint64_t w : words) {
-    const std::uint64_t l = w * 4 / line * line;
+  for (std::size_t i = 0; i < distinct; ++i) {
+    const std::uint64_t l = words[i] * 4 / line * line;
     if (l == last) continue;
     last = l;
     ++*cc.accesses;

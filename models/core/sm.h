@@ -140,6 +140,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
                     std::uint32_t mask);
   void issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_t ways, sim::Cycle c);
   SmUnit::Take ask_observers(const UnitOp& op, const Step& step, Warp& warp, bool global, const SmUnit* unit);
+  void sleep_until(std::size_t s, std::size_t token, sim::Cycle until);
   static void hold_registers(Slot& slot, const Step& step);  // the scoreboard waits for the step's write-backs
   void issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
   static Warp* companion_lead(Cta& gang);

@@ -304,7 +304,7 @@ void Warp::fold_reads(const Step& step) {
   spin_.reads = true;
 }
 
-void Warp::watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target) {
+void Warp::watch_spin(std::uint32_t pc, std::uint32_t target) {
   LaunchContext& ctx = cta_.ctx;
   const bool same = spin_.reads && pc == spin_.branch && spin_.hash == spin_.last;
   spin_.last = spin_.hash;
@@ -318,35 +318,36 @@ void Warp::watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target) {
   }
   if (!spin_.counted) {
     if (!ctx.spin_iterations || ++spin_.repeats < ctx.spin_iterations) return;
-    count_spin(fr, pc);
+    spin_.counted = true;
+    ++ctx.spinning_warps;
+    if (!ctx.spin_suspect && waiting_lanes()) ctx.spin_suspect = this;
   }
   // Checked at every iteration: the last other warp may finish after this one was counted.
   if (ctx.spinning_warps < ctx.live_warps) return;
   std::string msg = "kernel " + cta_.kernel.name + ": every live warp (" + std::to_string(ctx.live_warps) +
                     ") has looped " + std::to_string(ctx.spin_iterations) +
                     " times re-reading the same addresses and values, so none can leave its loop: ";
-  throw Error(msg + (ctx.spin_suspect ? "a spin loop that needs independent thread scheduling: " + ctx.spin_report
+  throw Error(msg + (ctx.spin_suspect ? "a spin loop that needs independent thread scheduling: " +
+                                            ctx.spin_suspect->spin_report()
                                       : "a deadlock between warps; this warp is at " + where()));
 }
 
-void Warp::count_spin(const Frame& fr, std::uint32_t pc) {
-  LaunchContext& ctx = cta_.ctx;
-  spin_.counted = true;
-  ++ctx.spinning_warps;
-  // Lanes of this warp on its SIMT stack that are not in the loop: they may hold what it waits for.
+// Lanes of the warp on its SIMT stack that are not in the loop: they may hold what it waits for.
+std::uint32_t Warp::waiting_lanes() const {
+  const auto& stack = frames_.back().stack;
   std::uint32_t waiting = 0;
-  for (std::size_t i = 0; i + 1 < fr.stack.size(); ++i) waiting |= fr.stack[i].mask;
-  waiting &= ~fr.stack.back().mask;
-  if (waiting && !ctx.spin_suspect) {
-    char lanes[16];
-    std::snprintf(lanes, sizeof lanes, "0x%08x", waiting);
-    ctx.spin_suspect = this;
-    ctx.spin_report = where() + " (the loop's backward branch at " + location(fr, pc) +
-                      "): lanes " + lanes + " of this warp wait on its SIMT stack, which runs the looping lanes " +
-                      "first and reconverges at the loop's exit, as pre-Volta GPUs do; a GPU with independent " +
-                      "thread scheduling (Volta, Turing: the rtx2080ti preset's TU102) would run the waiting " +
-                      "lanes, and this model does not. Let the lane that wins do its work inside the loop";
-  }
+  for (std::size_t i = 0; i + 1 < stack.size(); ++i) waiting |= stack[i].mask;
+  return waiting & ~stack.back().mask;
+}
+
+std::string Warp::spin_report() const {
+  char lanes[16];
+  std::snprintf(lanes, sizeof lanes, "0x%08x", waiting_lanes());
+  return where() + " (the loop's backward branch at " + location(frames_.back(), spin_.branch) + "): lanes " + lanes +
+         " of this warp wait on its SIMT stack, which runs the looping lanes first and reconverges at the loop's "
+         "exit, as pre-Volta GPUs do; a GPU with independent thread scheduling (Volta, Turing: the rtx2080ti "
+         "preset's TU102) would run the waiting lanes, and this model does not. Let the lane that wins do its work "
+         "inside the loop";
 }
 
 void Warp::stop_spinning() {
@@ -355,10 +356,7 @@ void Warp::stop_spinning() {
   spin_.counted = false;
   LaunchContext& ctx = cta_.ctx;
   --ctx.spinning_warps;
-  if (ctx.spin_suspect == this) {
-    ctx.spin_suspect = nullptr;
-    ctx.spin_report.clear();
-  }
+  if (ctx.spin_suspect == this) ctx.spin_suspect = nullptr;
 }
 
 void Warp::do_return(std::uint32_t active) {
@@ -451,7 +449,7 @@ void Warp::issue(Step& step) {
         ++instructions_;
         if (in.op == Op::bra) {
           branch(fr, pc, in, g, active);
-          if (g && in.target <= pc) watch_spin(fr, pc, in.target);
+          if (g && in.target <= pc) watch_spin(pc, in.target);
         } else if (in.op == Op::exit || frames_.size() == 1) {
           do_return(g);
           if (top.mask) top.pc = pc + 1;
@@ -474,7 +472,7 @@ void Warp::issue(Step& step) {
         throw Error(where() + ": " + e.what());
       }
       if (in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom) fold_reads(step);
-      else if (in.op == Op::bra && in.target <= pc) watch_spin(fr, pc, in.target);
+      else if (in.op == Op::bra && in.target <= pc) watch_spin(pc, in.target);
     }
   }
 }

@@ -39,6 +39,8 @@ struct FunctionLayout {
   std::uint32_t narrow_rows = 0, wide_rows = 0;
 };
 
+class Warp;
+
 // What a launch shares: the module, its variables' device addresses, device memory, printf.
 struct LaunchContext {
   const ptx::Module* module = nullptr;
@@ -58,8 +60,7 @@ struct LaunchContext {
   // The watch's counts over this launch's warps: made, less those that finished (a warp destroyed
   // unfinished, when a run stops on an error, is not taken off: the launch is over).
   std::uint32_t live_warps = 0, spinning_warps = 0;
-  const void* spin_suspect = nullptr;                 // a spinning warp with lanes waiting on its stack
-  std::string spin_report;                            // what the error says of it
+  const Warp* spin_suspect = nullptr;  // a spinning warp with lanes waiting on its stack
   // %clock/%clock64 in timing mode: the core cycle at issue (as clock() on hardware counts the
   // SM's clock). Unset (functional mode): the warp's instruction count, which is deterministic.
   std::function<std::uint64_t()> cycle;
@@ -189,8 +190,9 @@ class Warp {
   std::string location(const Frame& fr, std::uint32_t pc) const;
   Frame make_frame(const ptx::Function& f);
   void fold_reads(const Step& step);
-  void watch_spin(const Frame& fr, std::uint32_t pc, std::uint32_t target);
-  void count_spin(const Frame& fr, std::uint32_t pc);
+  void watch_spin(std::uint32_t pc, std::uint32_t target);
+  std::uint32_t waiting_lanes() const;
+  std::string spin_report() const;  // the error's account of a suspect's loop
   void stop_spinning();
   void finished();  // the warp is done: it leaves the spin watch's counts
 
