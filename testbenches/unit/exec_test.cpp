@@ -615,6 +615,16 @@ $L__end:
   EXPECT_EQ(download<unsigned>(d, out, 1)[0], 7u);
 }
 
+// The error a launch of one CTA of `threads` ends with ("" if it ends well).
+std::string launch_error(Device& d, std::size_t mod, const char* kernel, unsigned threads, const Args& args) {
+  try {
+    d.launch(d.kernel(mod, kernel), Dim3{1}, Dim3{threads}, args);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // A spin lock every lane of one warp takes, its critical section after the loop: lane 0 wins the
 // CAS, the SIMT stack runs the 31 losers' loop first and parks lane 0 — which holds the lock —
 // until the loop exits, which it never does. The spin watch names the loop and the waiting lane long before the
@@ -647,16 +657,12 @@ TEST(Exec, IntraWarpSpinLockIsNamedAsNeedingIndependentThreadScheduling) {
   Device d(m);
   const auto mod = d.load_module_text(kIntraWarpLock, "lock.ptx");
   const auto lock = upload(d, std::vector<unsigned>{0}), count = upload(d, std::vector<unsigned>{0});
-  try {
-    d.launch(d.kernel(mod, "lock"), Dim3{1}, Dim3{32}, Args() << lock << count);
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    const std::string w = e.what();
-    EXPECT_NE(w.find("kernel lock: every live warp (1) has looped 10000 times"), std::string::npos) << w;
-    EXPECT_NE(w.find("needs independent thread scheduling"), std::string::npos) << w;
-    EXPECT_NE(w.find("lanes 0x00000001 of this warp wait on its SIMT stack"), std::string::npos) << w;
-    EXPECT_NE(w.find("backward branch at lock, pc 4"), std::string::npos) << w;
-  }
+  const std::string w = launch_error(d, mod, "lock", 32, Args() << lock << count);
+  ASSERT_FALSE(w.empty()) << "no error";
+  EXPECT_NE(w.find("kernel lock: every live warp (1) has looped 10000 times"), std::string::npos) << w;
+  EXPECT_NE(w.find("needs independent thread scheduling"), std::string::npos) << w;
+  EXPECT_NE(w.find("lanes 0x00000001 of this warp wait on its SIMT stack"), std::string::npos) << w;
+  EXPECT_NE(w.find("backward branch at lock, pc 4"), std::string::npos) << w;
   // The launch stopped after the watch's iterations, not at the instruction limit.
   EXPECT_EQ(download<unsigned>(d, count, 1)[0], 0u);
 }
@@ -684,15 +690,11 @@ $L__spin:
   Device d(m);
   const auto mod = d.load_module_text(text, "wait.ptx");
   const auto flag = upload(d, std::vector<unsigned>{0});
-  try {
-    d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag);
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    const std::string w = e.what();
-    EXPECT_NE(w.find("every live warp (2) has looped 10000 times"), std::string::npos) << w;
-    EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
-    EXPECT_EQ(w.find("independent thread scheduling"), std::string::npos) << w;
-  }
+  const std::string w = launch_error(d, mod, "wait", 64, Args() << flag);
+  ASSERT_FALSE(w.empty()) << "no error";
+  EXPECT_NE(w.find("every live warp (2) has looped 10000 times"), std::string::npos) << w;
+  EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
+  EXPECT_EQ(w.find("independent thread scheduling"), std::string::npos) << w;
 }
 
 TEST(Exec, ASpinIsStoppedOnceTheLastOtherWarpFinishes) {
@@ -730,14 +732,10 @@ $L__more:
   d.set_instruction_limit(10'000'000);
   const auto mod = d.load_module_text(text, "wait.ptx");
   const auto flag = upload(d, std::vector<unsigned>{0});
-  try {
-    d.launch(d.kernel(mod, "wait"), Dim3{1}, Dim3{64}, Args() << flag);
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    const std::string w = e.what();
-    EXPECT_NE(w.find("every live warp (1) has looped 10000 times"), std::string::npos) << w;
-    EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
-  }
+  const std::string w = launch_error(d, mod, "wait", 64, Args() << flag);
+  ASSERT_FALSE(w.empty()) << "no error";
+  EXPECT_NE(w.find("every live warp (1) has looped 10000 times"), std::string::npos) << w;
+  EXPECT_NE(w.find("a deadlock between warps"), std::string::npos) << w;
 }
 
 TEST(Exec, SpinLockWrittenForSimtIsNotStopped) {
