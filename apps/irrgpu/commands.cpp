@@ -1,40 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apps/irrgpu/commands.h"
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <functional>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <systemc>
 
 #include "apps/irrgpu/area.h"
-#include "apps/irrgpu/timed_gpu.h"
+#include "apps/irrgpu/family.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
-#include "workloads/locks/locks.h"
-#include "workloads/wavefront/wavefront.h"
-#include "models/dac/queues.h"
-#include "workloads/suite/suite.h"
-#include "workloads/workloads.h"
 #include "models/example/pipeline.h"
-#include "models/gpu/gpu.h"
-#include "models/gpu/hwwl_gpu.h"
-#include "models/gpu/iru_gpu.h"
-#include "models/hwwl/testbench.h"
-#include "models/iru/testbench.h"
+#include "models/gpu/units.h"
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
-#include "sim/output_file.h"
 #include "sim/simulation.h"
+#include "workloads/locks/locks.h"
+#include "workloads/suite/suite.h"
+#include "workloads/wavefront/wavefront.h"
+#include "workloads/workloads.h"
 
 namespace irr::app {
 namespace {
@@ -73,9 +61,14 @@ sim::Config load(const ConfigOptions& o) {
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim) {
   const std::string top = sim.config().get_string("sim.top");
   if (top == "memory") return std::make_unique<mem::MemorySystem>("memory", sim);
-  if (top == "hwwl") return std::make_unique<hwwl::Testbench>("hwwl_tb", sim);
-  if (top == "iru") return std::make_unique<iru::Testbench>("iru_tb", sim);
-  return std::make_unique<example::Pipeline>("example", sim);
+  if (top == "example") return std::make_unique<example::Pipeline>("example", sim);
+  std::string tops = "memory, example";
+  for (const auto& u : gpu::units()) {
+    if (!u.testbench) continue;
+    if (u.name == top) return u.testbench(sim);
+    tops += ", " + u.name;
+  }
+  throw Error("sim.top: '" + top + "' is not a model or a unit with a testbench (" + tops + ")", Error::Kind::config);
 }
 
 std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
@@ -111,94 +104,6 @@ void check_trace(const RunOptions& o, sim::Simulation& sim) {
                 Error::Kind::usage);
 }
 
-namespace {
-
-int run_workload(const RunOptions& o) {
-  check_mode(o);
-  if (o.mode == "functional" && !o.timing_from_kernel.empty())
-    throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --mode timing", Error::Kind::usage);
-  if (o.graph.empty()) throw Error({"--graph", 0, 0}, "a workload needs --graph FILE|GENERATOR", Error::Kind::usage);
-  const workloads::Workload& w = workloads::workload(o.workload);
-  std::string names, unit;
-  bool known = false;
-  for (const auto& v : w.variants) {
-    names += (names.empty() ? "" : ", ") + v.name;
-    if (v.name == o.variant) {
-      known = true;
-      unit = v.unit;
-    }
-  }
-  if (!known) throw Error({"--variant", 0, 0}, "'" + o.variant + "' is not a variant of " + w.name + " (" + names + ")", Error::Kind::usage);
-  const workloads::Graph g = workloads::load_graph(o.graph);
-  std::uint32_t source = 0;
-  if (o.source >= 0) {
-    source = static_cast<std::uint32_t>(o.source);
-  } else {  // as Graph500 does, start from a vertex that has edges
-    while (source + 1 < g.n && g.degree(source) == 0) ++source;
-  }
-  workloads::Result r;
-  const auto t0 = std::chrono::steady_clock::now();
-  // The timed GPU and its units live until the statistics are written (formulas read them).
-  core::ptx::ExtensionRegistry extensions;
-  std::unique_ptr<TimedGpu> timed_gpu;
-  sim::Simulation* timed = nullptr;
-  if (o.mode == "timing") {
-    // The GPU model; the workload's host driver runs as a SystemC thread on it.
-    timed_gpu = std::make_unique<TimedGpu>(o, extensions, unit);
-    timed = timed_gpu->sim.get();
-    gpu::Host host("host", [&] { r = w.run(*timed_gpu->device, g, source, o.variant); });
-    timed->run();
-    if (!host.finished()) throw Error("the host program did not finish");
-  } else {
-    if (!unit.empty())
-      throw Error({"--variant", 0, 0}, o.variant + " needs the " + unit + " unit, which runs in timing mode (--mode timing)",
-                  Error::Kind::usage);
-    mem::BackingStore store;
-    runtime::Device dev(store);
-    dev.echo_printf(!o.quiet);
-    r = w.run(dev, g, source, o.variant);
-  }
-  const double host = std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  const std::string diff = w.check(r.values, w.reference(g, source));
-  if (!o.quiet) {
-    std::cout << w.name << "/" << o.variant << " on " << g.name << " (" << g.n << " vertices, " << g.edges() << " edges): "
-              << r.launches << " kernel launches, " << r.warp_instructions << " warp instructions, " << r.thread_instructions
-              << " thread instructions in " << std::setprecision(3) << host << " s host: "
-              << static_cast<double>(r.warp_instructions) / host / 1e6 << " M warp, "
-              << static_cast<double>(r.thread_instructions) / host / 1e6 << " M thread instructions/s\n";
-  }
-  if (timed && !o.quiet) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
-  std::cout << (diff.empty() ? "check: PASS" : "check: FAIL " + diff) << "\n";
-  if (timed && !o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
-  if (!o.output_dir.empty()) {
-    std::filesystem::create_directories(o.output_dir);
-    std::ostringstream res;
-    for (std::size_t v = 0; v < r.values.size(); ++v) {
-      res << v << " ";
-      if (std::isinf(r.values[v])) res << "inf";
-      else res << std::setprecision(9) << r.values[v];
-      res << "\n";
-    }
-    sim::write_file((std::filesystem::path(o.output_dir) / "result.txt").string(), res.str());
-    // The workload's own record, in both modes (timing runs also write the simulation's files).
-    std::uint32_t max_degree = 0;  // a graph kernel's critical path is often the largest vertex's edge walk
-    for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));
-    nlohmann::json record = {{"workload", w.name}, {"variant", o.variant}, {"mode", o.mode}, {"graph", g.name},
-                                   {"vertices", g.n}, {"edges", g.edges()}, {"max_degree", max_degree}, {"source", source},
-                                   {"kernel_launches", r.launches}, {"warp_instructions", r.warp_instructions},
-                                   {"thread_instructions", r.thread_instructions},
-                                   {"check", diff.empty() ? "PASS" : "FAIL"}, {"host_seconds", host},
-                                   {"warp_instructions_per_second", static_cast<double>(r.warp_instructions) / host},
-                                   {"thread_instructions_per_second", static_cast<double>(r.thread_instructions) / host},
-                                   {"command_line", o.command_line}, {"versions", sim::versions()}};
-    for (const auto& [name, value] : r.counters) record["counters"][name] = value;
-    sim::write_file((std::filesystem::path(o.output_dir) / "workload.json").string(), record.dump(2) + "\n");
-  }
-  return diff.empty() ? 0 : 1;
-}
-
-}  // namespace
-
 void check_mode(const RunOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
@@ -223,10 +128,7 @@ int list_workloads() {
 }
 
 int run(const RunOptions& o) {
-  if (workloads::wavefront::find(o.workload)) return guarded([&] { return run_wavefront(o); });
-  if (workloads::suite::find(o.workload)) return guarded([&] { return run_suite(o); });
-  if (workloads::locks::find(o.workload)) return guarded([&] { return run_locks(o); });
-  if (!o.workload.empty()) return guarded([&] { return run_workload(o); });
+  if (!o.workload.empty()) return guarded([&] { return run_workload(o); });  // apps/irrgpu/family.cpp
   return guarded([&] {
     if (!o.timing_from_kernel.empty())
       throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --workload", Error::Kind::usage);
@@ -276,9 +178,7 @@ int ptx_check(const std::string& file, const ConfigOptions& config) {
     for (const auto& [kernel, n] : cfg.get_map("core.kernel_registers")) regs[kernel] = static_cast<unsigned>(std::stoul(n));
     // Every unit's instructions are known to the check (their syntax; running them needs the unit).
     core::ptx::ExtensionRegistry extensions;
-    gpu::add_hwwl_instructions(extensions);
-    gpu::add_iru_instructions(extensions);
-    dac::add_dac_instructions(extensions);
+    gpu::add_all_instructions(extensions);
     const core::ptx::Module m = core::ptx::parse_file(file, &extensions);
     const auto kernels = m.kernels();
     std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"

@@ -58,6 +58,7 @@ struct GtkwOptions {
   std::vector<std::string> trace;
   std::string dumpfile, output;
   bool gpu = false;  // the timed GPU's probes instead of sim.top's
+  std::vector<std::string> units;  // units to attach and show (implies gpu)
 };
 
 // Runs `body`, turning any exception into one line on stderr and an exit code.
@@ -75,10 +76,7 @@ std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
 // --mode is functional or timing, else a usage error naming it.
 void check_mode(const RunOptions& options);
-int run_wavefront(const RunOptions& options);
-int run_suite(const RunOptions& options);  // apps/irrgpu/run_suite.cpp: a suite kernel, original or DAC
-int run_locks(const RunOptions& options);  // apps/irrgpu/run_locks.cpp: a lock benchmark, global or delegated
-int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application  // apps/irrgpu/run_wavefront.cpp: a wavefront workload
+int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();

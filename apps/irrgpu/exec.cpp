@@ -111,8 +111,7 @@ int exec(const RunOptions& o) {
 
     // Every unit's instructions parse; running one needs its unit enabled (the error says how).
     core::ptx::ExtensionRegistry extensions;
-    gpu::add_hwwl_instructions(extensions);
-    gpu::add_iru_instructions(extensions);
+    gpu::add_all_instructions(extensions);
     std::unique_ptr<TimedGpu> timed_gpu;
     sim::Simulation* timed = nullptr;
     if (o.mode == "timing") {

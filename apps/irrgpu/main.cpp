@@ -95,6 +95,7 @@ extern "C" int sc_main(int argc, char** argv) {
   gtkw_cmd->add_option("--dumpfile", gtkw.dumpfile, "Waveform file the save file opens");
   gtkw_cmd->add_option("-o,--output", gtkw.output, "The .gtkw file to write")->required();
   gtkw_cmd->add_flag("--gpu", gtkw.gpu, "The timed GPU's probes (as irrgpu run --workload builds it) instead of sim.top's");
+  gtkw_cmd->add_option("--unit", gtkw.units, "A unit of the registry: attach it to the timed GPU and show its waveform group; repeatable");
   irr::app::AreaOptions area;
   auto* area_cmd = app.add_subcommand("area", "Synthesise an RTL block with Yosys: cells, area, transistors, critical path");
   area_cmd->add_option("block", area.block, "Block name from rtl/blocks.json");

@@ -27,6 +27,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "models/core/exec/warp.h"
@@ -36,6 +39,7 @@
 namespace irr::core {
 
 struct KernelLaunch;
+class Sm;
 class SmUnit;
 
 // One extension instruction a warp issued to a unit.
@@ -119,6 +123,19 @@ class SmUnit {
   virtual Take issued(const UnitOp& /*op*/, const Step& /*step*/, const Warp& /*warp*/, SmPort& /*port*/) {
     return Take::no;
   }
+};
+
+// Where a unit attaches on a GPU (models/gpu's Gpu): one SmUnit per SM on a route. A unit's folder
+// attaches itself through this, without knowing the GPU's assembly (the unit registry calls it).
+class UnitSites {
+ public:
+  virtual ~UnitSites() = default;
+  // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
+  // by `make` per SM and owned by the GPU; `observe`: each also sees every instruction its SM's
+  // warps issue (SmUnit::issued).
+  virtual void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<SmUnit>(Sm&)>& make,
+                               bool observe = false) = 0;
+  virtual std::size_t sms() const = 0;
 };
 
 }  // namespace irr::core

@@ -13,7 +13,8 @@ using core::ptx::OperandKind;
 Cae::Cae(sim::Simulation& sim, const sc_core::sc_object& sm)
     : executed_(sim.counter(sm, "cae.affine_instructions", "warp instructions the affine unit executed instead of the SIMT lanes", "instructions")),
       candidates_(sim.counter(sm, "cae.candidates", "integer add/sub/mul/mad/shl/mov/cvt warp instructions issued (what could be affine)", "instructions")),
-      affine_writes_(sim.counter(sm, "cae.affine_writes", "register writes of a whole warp whose values are affine (or uniform)", "writes")) {}
+      affine_writes_(sim.counter(sm, "cae.affine_writes", "register writes of a whole warp whose values are affine (or uniform)", "writes")),
+      executed_probe_(sim.probe(sm, "cae.executed", 16, "warp instructions the affine unit executed so far, modulo 2^16")) {}
 
 void Cae::accept(const core::UnitOp&, core::SmPort&) { throw std::logic_error("cae: it has no instructions to accept"); }
 
@@ -76,6 +77,7 @@ core::SmUnit::Take Cae::issued(const core::UnitOp& op, const core::Step& step, c
     const auto& w = step.writes.front();
     if (known && eligible(in, sources_) && classify(w.value, w.mask, bits) != Value::vector) {
       ++executed_;
+      executed_probe_.set(static_cast<std::uint64_t>(executed_.value()) & 0xffff);
       take = Take::execute;
     }
   }

@@ -39,6 +39,7 @@ class Cae : public core::SmUnit {
   std::vector<std::vector<Value>> regs_;  // per warp slot, per register (vector when unknown)
   std::vector<Value> sources_;            // scratch
   sim::Counter &executed_, &candidates_, &affine_writes_;
+  sim::Probe& executed_probe_;  // executed_, modulo 2^16: each step a warp instruction taken from the lanes
 };
 
 }  // namespace irr::dac

@@ -37,7 +37,7 @@ DacGpu::DacGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry
   gpu.attach_sm_units("dac", [&](core::Sm& sm) { return std::make_unique<dac::SmUnit>(sim, sm, queues_, c); });
 }
 
-void attach_cae(sim::Simulation& sim, gpu::Gpu& gpu) {
+void attach_cae(sim::Simulation& sim, core::UnitSites& gpu, core::ptx::ExtensionRegistry&) {
   gpu.attach_sm_units(
       "cae", [&](core::Sm& sm) { return std::make_unique<dac::Cae>(sim, sm); }, true);
 }

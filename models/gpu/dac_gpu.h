@@ -12,10 +12,11 @@
 #include "models/dac/queues.h"
 #include "models/dac/unit.h"
 #include "models/gpu/gpu.h"
+#include "models/gpu/units.h"
 
 namespace irr::gpu {
 
-class DacGpu {
+class DacGpu : public Attached {
  public:
   DacGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
   dac::Queues& queues() { return queues_; }
@@ -28,7 +29,7 @@ class DacGpu {
 dac::UnitConfig dac_config(const sim::Config& config);
 
 // CAE, DAC's compute-side baseline: an affine unit beside each SM's lanes, observing its warps
-// (models/dac/cae.h); attached when cae.enabled.
-void attach_cae(sim::Simulation& sim, gpu::Gpu& gpu);
+// (models/dac/cae.h); attached when cae.enabled. It has no instructions.
+void attach_cae(sim::Simulation& sim, core::UnitSites& gpu, core::ptx::ExtensionRegistry& registry);
 
 }  // namespace irr::gpu

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/gpu/dats_scheduler.h"
 
+#include "models/dats/host_api.h"
+
 #include "sim/error.h"
 
 namespace irr::gpu {
@@ -69,16 +71,20 @@ DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Sim
   sim.clock("core").add(*this);
 }
 
-void DatsCtaScheduler::expect(const dats::DependencyGraph* g, std::uint64_t node_array, std::uint64_t edge_array) {
-  if (g && k_) throw std::logic_error("DatsCtaScheduler::expect while a launch runs");
+bool DatsCtaScheduler::expect(const runtime::CtaPlan* plan, const std::vector<std::uint64_t>& arrays) {
+  const auto* p = dynamic_cast<const dats::DependencyPlan*>(plan);
+  if (plan && !p) return false;
+  if (p && k_) throw std::logic_error("DatsCtaScheduler::expect while a launch runs");
+  const dats::DependencyGraph* g = p ? &p->graph : nullptr;
   graph_ = g;
-  node_array_ = node_array;
-  edge_array_ = edge_array;
+  node_array_ = p ? arrays.at(0) : 0;
+  edge_array_ = p ? arrays.at(1) : 0;
   if (!g) {
     k_ = nullptr;
     sms_ = nullptr;
     dgb_.reset();
   }
+  return true;
 }
 
 void DatsCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) {

@@ -25,9 +25,9 @@ namespace irr::gpu {
 class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public sim::Clocked {
  public:
   DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Simulation& sim, FrontEndPort& memory);
-  // The next launch's dependency graph and its arrays in device memory (8-byte node entries at
-  // `node_array`, 4-byte edges at `edge_array`); nullptr after that launch.
-  void expect(const dats::DependencyGraph* g, std::uint64_t node_array, std::uint64_t edge_array);
+  // The next launch's dependency plan (dats::DependencyPlan: the graph, its node entries and edges
+  // in device memory at arrays[0] and arrays[1]); nullptr after that launch. Another kind of plan: false.
+  bool expect(const runtime::CtaPlan* plan, const std::vector<std::uint64_t>& arrays) override;
   void dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) override;
   void finished(core::KernelLaunch& k, std::uint64_t cta, std::vector<std::unique_ptr<core::Sm>>& sms) override;
   std::vector<std::string> outstanding() const override;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/gpu/gpu.h"
 
-#include "models/gpu/dats_scheduler.h"
 #include "models/gpu/front_end.h"
+#include "models/gpu/units.h"
 #include "models/mem/memory_system.h"
 #include "sim/error.h"
 
@@ -37,9 +37,10 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
                                  "core cycles inside timed kernels, first CTA dispatched to last CTA retired (no host time)",
                                  "cycles")) {
   const auto sms = static_cast<std::uint32_t>(sim.config().get_uint("gpu.num_sms"));
-  const bool dats = sim.config().get_string("gpu.cta_scheduler") == "dats";
+  // A unit's CTA scheduler (the registry's, by gpu.cta_scheduler) reads memory through an input of its own.
+  const Unit* scheduler_unit = cta_scheduler_unit(sim.config().get_string("gpu.cta_scheduler"));
   crossbar_ = std::make_unique<mem::Crossbar>("interconnect", sim, sms, map_.partitions,
-                                              dats ? std::vector<std::string>{"cta_scheduler"} : std::vector<std::string>{});
+                                              scheduler_unit ? std::vector<std::string>{"cta_scheduler"} : std::vector<std::string>{});
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
     partitions_.push_back(std::make_unique<mem::MemoryPartition>(("partition" + std::to_string(p)).c_str(), sim, p, map_));
   for (std::uint32_t i = 0; i < sms; ++i)
@@ -48,12 +49,10 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
     tlm_glue::bind_hop(sim, sms_[i]->l1().mem_side.socket, crossbar_->sm_side[i]->socket, "check_sm" + std::to_string(i), checkers_);
   for (std::uint32_t p = 0; p < map_.partitions; ++p)
     tlm_glue::bind_hop(sim, crossbar_->mem_side[p]->socket, partitions_[p]->target.socket, "check_partition" + std::to_string(p), checkers_);
-  if (dats) {  // after the SMs, so that it steps after them each cycle
+  if (scheduler_unit) {  // after the SMs, so that it steps after them each cycle
     front_end_ = std::make_unique<FrontEndPort>("front_end", sim, map_, pool_, sms);
     tlm_glue::bind_hop(sim, front_end_->mem_side.socket, crossbar_->sm_side[sms]->socket, "check_front_end", checkers_);
-    auto s = std::make_unique<DatsCtaScheduler>("dats", sim, *front_end_);
-    dats_ = s.get();
-    scheduler_ = std::move(s);
+    scheduler_ = scheduler_unit->cta_scheduler(sim, *front_end_);
   } else {
     scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
   }
@@ -169,21 +168,19 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   return {k.warp_instructions, k.thread_instructions};
 }
 
-core::GridStats Gpu::launch_with_dependencies(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
-                                              core::Dim3 block, const std::vector<std::uint8_t>& params,
-                                              std::uint32_t dynamic_shared, const core::ptx::Resources& resources,
-                                              const dats::DependencyGraph& graph, std::uint64_t node_array,
-                                              std::uint64_t edge_array) {
-  if (!dats_)
-    throw Error("launch of " + kernel.name + " with block dependencies (DepLinks): the GPU's CTA scheduler is "
-                "round_robin; set gpu.cta_scheduler: dats (docs/dats.md)", Error::Kind::usage);
-  dats_->expect(&graph, node_array, edge_array);
-  struct Forget {  // the graph is this launch's only, however it ends
-    DatsCtaScheduler& s;
-    ~Forget() { s.expect(nullptr, 0, 0); }
-  } forget{*dats_};
-  // Fast-forwarded, the blocks run one at a time in the graph's order.
-  return run(ctx, kernel, grid, block, params, dynamic_shared, resources, &graph.block);
+core::GridStats Gpu::launch_with_plan(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                      core::Dim3 block, const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                                      const core::ptx::Resources& resources, const runtime::CtaPlan& plan,
+                                      const std::vector<std::uint64_t>& arrays) {
+  if (!scheduler_->expect(&plan, arrays))
+    throw Error("launch of " + kernel.name + " with a CTA plan (block dependencies): the GPU's CTA scheduler (gpu.cta_scheduler: " +
+                    sim_.config().get_string("gpu.cta_scheduler") + ") does not take it; it needs " + plan.needs,
+                Error::Kind::usage);
+  struct Forget {  // the plan is this launch's only, however it ends
+    CtaScheduler& s;
+    ~Forget() { s.expect(nullptr, {}); }
+  } forget{*scheduler_};
+  return run(ctx, kernel, grid, block, params, dynamic_shared, resources, &plan.order);
 }
 
 void Gpu::attach_sm_units(const std::string& route,

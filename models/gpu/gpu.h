@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "models/core/sm.h"
-#include "models/dats/dep_graph.h"
 #include "models/mem/crossbar.h"
 #include "models/mem/partition.h"
 #include "models/runtime/device.h"
@@ -32,6 +31,10 @@ class CtaScheduler {
   }
   // What the scheduler waits for, for the watchdog's report.
   virtual std::vector<std::string> outstanding() const { return {}; }
+  // The next launch's CTAs go by a plan the host made (runtime::CtaPlan; DATS's block
+  // dependencies), with the plan's arrays at `arrays` in device memory; nullptr after that launch.
+  // False: this scheduler does not take such a plan.
+  virtual bool expect(const runtime::CtaPlan* /*plan*/, const std::vector<std::uint64_t>& /*arrays*/) { return false; }
 };
 
 class RoundRobinCtaScheduler : public CtaScheduler {
@@ -42,10 +45,9 @@ class RoundRobinCtaScheduler : public CtaScheduler {
   std::size_t next_sm_ = 0;
 };
 
-class DatsCtaScheduler;
 class FrontEndPort;
 
-class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outstanding {
+class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outstanding, public core::UnitSites {
  public:
   Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim);
   ~Gpu() override;
@@ -53,13 +55,12 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   core::GridStats launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                          const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                          const core::ptx::Resources& resources) override;
-  // With gpu.cta_scheduler dats: the launch's blocks wait for their parents (docs/dats.md); the
-  // graph's arrays are in device memory at node_array and edge_array.
-  core::GridStats launch_with_dependencies(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
-                                           core::Dim3 block, const std::vector<std::uint8_t>& params,
-                                           std::uint32_t dynamic_shared, const core::ptx::Resources& resources,
-                                           const dats::DependencyGraph& graph, std::uint64_t node_array,
-                                           std::uint64_t edge_array) override;
+  // Through a CTA scheduler that takes the plan (gpu.cta_scheduler dats for DepLinks, docs/dats.md);
+  // fast-forwarded, the CTAs run one at a time in the plan's order.
+  core::GridStats launch_with_plan(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                   core::Dim3 block, const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                                   const core::ptx::Resources& resources, const runtime::CtaPlan& plan,
+                                   const std::vector<std::uint64_t>& arrays) override;
   void copy(std::uint64_t bytes) override;
   // Gives the cache policies that track regions (a region table) the allocations of this launch.
   void allocated(const std::map<std::uint64_t, std::uint64_t>& base_to_bytes) override;
@@ -71,12 +72,10 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   // retirement (no launch overhead): what cudaEventElapsedTime around the launch would report
   // without the host's share.
   std::uint64_t last_kernel_cycles() const override { return last_kernel_cycles_; }
-  // Attaches a unit to every SM on `route` (the route its extension instructions name), one made
-  // by `make` per SM and owned by the GPU. Units enabled by the configuration are attached here.
-  // `observe`: each also sees every instruction its SM's warps issue (core::SmUnit::issued).
+  // core::UnitSites: the units the registry attaches (models/gpu/units.h) come here.
   void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make,
-                       bool observe = false);
-  std::size_t sms() const { return sms_.size(); }
+                       bool observe = false) override;
+  std::size_t sms() const override { return sms_.size(); }
   // Units beside the L2 attach to each partition (mem::PartitionUnit, MemoryPartition::attach).
   std::size_t partitions() const { return partitions_.size(); }
   mem::MemoryPartition& partition(std::size_t i) { return *partitions_.at(i); }
@@ -99,9 +98,8 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::unique_ptr<mem::Crossbar> crossbar_;
   std::vector<std::unique_ptr<mem::MemoryPartition>> partitions_;
   std::vector<std::unique_ptr<core::Sm>> sms_;
-  std::unique_ptr<FrontEndPort> front_end_;  // the CTA scheduler's reads (gpu.cta_scheduler dats)
+  std::unique_ptr<FrontEndPort> front_end_;  // the CTA scheduler's reads (a unit's scheduler)
   std::unique_ptr<CtaScheduler> scheduler_;
-  DatsCtaScheduler* dats_ = nullptr;  // scheduler_, when it is the dependency-aware one
   std::vector<std::unique_ptr<tlm_glue::ProtocolChecker>> checkers_;  // one a hop when sim.check_protocol
   std::vector<std::unique_ptr<core::SmUnit>> units_;
   core::KernelLaunch* current_ = nullptr;

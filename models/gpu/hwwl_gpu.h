@@ -26,25 +26,26 @@
 #include "models/core/ptx/parser.h"
 #include "models/core/unit_port.h"
 #include "models/gpu/gpu.h"
+#include "models/gpu/units.h"
 #include "models/hwwl/hwwl_unit.h"
 
 namespace irr::gpu {
 
 class SmAdapter;
 
-class HwwlGpu : public sim::Outstanding {
+class HwwlGpu : public Attached, public sim::Outstanding {
  public:
   // Builds the unit (cores = the GPU's SMs, lanes = core.simd_width) after the SMs, so its tick
   // follows theirs, attaches an adapter to every SM on route "hwwl", and gives the instructions in
   // `registry` their semantics.
   HwwlGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
-  ~HwwlGpu();
+  ~HwwlGpu() override;
   hwwl::HwwlUnit& unit() { return *unit_; }
   // The host's query before relaunching a data-driven kernel: does any work ID remain anywhere?
   bool work_remains() const { return unit_->work_remains(); }
   // Registers the host's queries with the runtime: "hwwl.work_remains" (1 or 0), "hwwl.cores"
   // (overflow buffers are per core) and "hwwl.double_buffer" (the configured hwwl.mode, for wlcfg).
-  void serve(runtime::Device& device);
+  void serve(runtime::Device& device) override;
   // For the watchdog: why a single-buffer run under GTO scheduling can stall (docs/hwwl.md).
   std::vector<std::string> outstanding() const override;
 

@@ -22,17 +22,18 @@
 #include "models/core/ptx/parser.h"
 #include "models/core/unit_port.h"
 #include "models/gpu/gpu.h"
+#include "models/gpu/units.h"
 #include "models/iru/iru.h"
 
 namespace irr::gpu {
 
-class IruGpu : public iru::Memory {
+class IruGpu : public Attached, public iru::Memory {
  public:
   IruGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
   ~IruGpu() override;
   iru::Iru& unit() { return *unit_; }
   // Registers "iru.configure" with the runtime (workloads/iru/api.h calls it).
-  void serve(runtime::Device& device);
+  void serve(runtime::Device& device) override;
 
   void read(std::uint32_t partition, std::uint64_t line, bool bypass_l2, std::uint64_t tag) override;
   std::uint32_t home(std::uint64_t line) const override { return map_.partition(line); }

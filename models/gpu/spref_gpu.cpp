@@ -5,7 +5,7 @@
 
 namespace irr::gpu {
 
-void attach_spref(sim::Simulation& sim, Gpu& gpu) {
+void attach_spref(sim::Simulation& sim, core::UnitSites& gpu, core::ptx::ExtensionRegistry&) {
   gpu.attach_sm_units(
       "spref", [&](core::Sm& sm) { return std::make_unique<spref::Spref>(sim, sm); }, true);
   const auto bits = spref::storage_bits(spref::Options::from_config(sim.config()),

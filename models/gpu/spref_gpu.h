@@ -8,7 +8,8 @@
 
 namespace irr::gpu {
 
-// Attaches SPREF to every SM (spref.enabled; docs/memory.md "Spare-register prefetching").
-void attach_spref(sim::Simulation& sim, Gpu& gpu);
+// Attaches SPREF to every SM (spref.enabled; docs/memory.md "Spare-register prefetching"); it has
+// no instructions.
+void attach_spref(sim::Simulation& sim, core::UnitSites& gpu, core::ptx::ExtensionRegistry& registry);
 
 }  // namespace irr::gpu

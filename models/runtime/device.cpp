@@ -78,11 +78,12 @@ LaunchStats Device::launch(const Kernel& k, Dim3 grid, Dim3 block, const Args& a
   return run(k, grid, block, args, dynamic_shared, nullptr);
 }
 
-LaunchStats Device::launch_with_dependencies(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
-                                             const std::function<void(dats::DepLinks&)>& mapping,
-                                             std::uint32_t dynamic_shared) {
-  const dats::DependencyGraph g = dats::build_graph(grid, mapping);
-  return run(k, grid, block, args, dynamic_shared, &g);
+LaunchStats Device::launch_with_plan(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, const CtaPlan& plan,
+                                     std::uint32_t dynamic_shared) {
+  if (plan.order.size() != grid.count())
+    throw std::logic_error("launch_with_plan: the plan orders " + std::to_string(plan.order.size()) + " CTAs of " +
+                           std::to_string(grid.count()));
+  return run(k, grid, block, args, dynamic_shared, &plan);
 }
 
 LaunchStats Device::launch_from_device(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
@@ -101,7 +102,7 @@ LaunchStats Device::launch_with_companion(const Kernel& k, const Kernel& compani
 }
 
 LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                        const dats::DependencyGraph* deps, bool from_device, const Kernel* companion) {
+                        const CtaPlan* plan, bool from_device, const Kernel* companion) {
   const core::ptx::Function& f = *k.f_;
   if (args.values().size() != f.params.size())
     throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
@@ -135,24 +136,22 @@ LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args
   const core::ptx::Resources resources = core::ptx::kernel_resources(l.module, f);
   core::GridStats g;
   if (backend_) backend_->allocated(allocations_);
-  if (deps && backend_) {
-    // The graph in device memory, where the dependency-aware scheduler reads it from, for this launch.
-    const std::vector<std::uint8_t> nodes = dats::node_array(*deps);
-    const std::uint64_t edge_bytes = std::uint64_t{dats::kEdgeEntryBytes} * deps->edges.size();
-    struct Graph {
+  if (plan && backend_) {
+    // The plan's arrays in device memory, where the CTA scheduler reads them from, for this launch.
+    struct Arrays {
       Device& d;
-      std::uint64_t nodes, edges;
-      ~Graph() {
-        d.free(nodes);
-        d.free(edges);
+      std::vector<std::uint64_t> at;
+      ~Arrays() {
+        for (const auto a : at) d.free(a);
       }
-    } in_memory{*this, malloc(nodes.size()), malloc(edge_bytes + dats::kEdgeEntryBytes)};
-    memcpy_to_device(in_memory.nodes, nodes.data(), nodes.size());
-    memcpy_to_device(in_memory.edges, deps->edges.data(), edge_bytes);
-    g = backend_->launch_with_dependencies(ctx, f, grid, block, params, dynamic_shared, resources, *deps,
-                                           in_memory.nodes, in_memory.edges);
+    } in_memory{*this, {}};
+    for (const auto& a : plan->arrays) {
+      in_memory.at.push_back(malloc(a.size));
+      memcpy_to_device(in_memory.at.back(), a.bytes.data(), a.bytes.size());
+    }
+    g = backend_->launch_with_plan(ctx, f, grid, block, params, dynamic_shared, resources, *plan, in_memory.at);
   } else if (backend_) g = backend_->launch(ctx, f, grid, block, params, dynamic_shared, resources);
-  else if (deps) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &deps->block);  // parents first
+  else if (plan) g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, 1, &plan->order);  // in its order
   else g = core::run_grid(ctx, f, grid, block, params, dynamic_shared, kFunctionalResidentBlocks);
   st.warp_instructions = g.warp_instructions;
   st.thread_instructions = g.thread_instructions;

@@ -17,7 +17,6 @@
 #include "models/core/exec/warp.h"
 #include "models/core/ptx/parser.h"
 #include "models/core/ptx/resources.h"
-#include "models/dats/dep_graph.h"
 #include "models/mem/backing_store.h"
 #include "sim/error.h"
 
@@ -26,6 +25,21 @@ namespace irr::runtime {
 using core::Dim3;
 
 class Device;
+
+// A launch's CTAs in an order the host chose (a dependency-aware CTA scheduler's plan: DATS's
+// DepLinks, models/dats/dep_graph.h). Functionally the CTAs run one at a time in `order`; on the
+// timed GPU the backend's CTA scheduler must take the plan (else the launch is an error saying
+// what it `needs`), reading `arrays`, which the runtime writes to device memory for the launch.
+struct CtaPlan {
+  virtual ~CtaPlan() = default;
+  std::vector<std::uint64_t> order;  // every CTA's linear index once, each after those it waits for
+  struct Array {
+    std::vector<std::uint8_t> bytes;  // written at the array's start
+    std::uint64_t size = 0;           // allocated (at least bytes.size())
+  };
+  std::vector<Array> arrays;
+  std::string needs;  // what runs it on the timed GPU, for errors ("gpu.cta_scheduler: dats ...")
+};
 
 // Where launches and copies run: Device runs them functionally and at once by default; a timed
 // backend (the GPU model) takes simulated time for them and must be called from a SystemC thread.
@@ -46,16 +60,13 @@ class Backend {
   }
   // Cycles of the last kernel, launch overhead excluded; 0 when it cannot say.
   virtual std::uint64_t last_kernel_cycles() const { return 0; }
-  // A launch whose blocks wait for the blocks they depend on (DepLinks, docs/dats.md); the graph's
-  // node array (8-byte entries: edge start u32, parent count u16, level u16, in VID order) and edge
-  // array (u32 child VIDs) are in device memory at node_array and edge_array.
-  virtual core::GridStats launch_with_dependencies(core::LaunchContext&, const core::ptx::Function& kernel, Dim3,
-                                                   Dim3, const std::vector<std::uint8_t>&, std::uint32_t,
-                                                   const core::ptx::Resources&, const dats::DependencyGraph&,
-                                                   std::uint64_t /*node_array*/, std::uint64_t /*edge_array*/) {
-    throw Error("launch of " + kernel.name + " with block dependencies: this device has no dependency-aware CTA "
-                "scheduler; run it functionally, or on the timed GPU with gpu.cta_scheduler: dats (docs/dats.md)",
-                Error::Kind::usage);
+  // A launch whose CTAs go in the plan's order (CtaPlan); `arrays`: where the plan's arrays are
+  // in device memory, in its order.
+  virtual core::GridStats launch_with_plan(core::LaunchContext&, const core::ptx::Function& kernel, Dim3, Dim3,
+                                           const std::vector<std::uint8_t>&, std::uint32_t, const core::ptx::Resources&,
+                                           const CtaPlan& plan, const std::vector<std::uint64_t>& /*arrays*/) {
+    throw Error("launch of " + kernel.name + " with a CTA plan: this device has no CTA scheduler that takes one; run "
+                "it functionally, or on the timed GPU with " + plan.needs, Error::Kind::usage);
   }
 };
 
@@ -128,12 +139,10 @@ class Device {
   // companion stream (LaunchContext::companion): DAC's affine stream beside the non-affine one.
   LaunchStats launch_with_companion(const Kernel& k, const Kernel& companion, Dim3 grid, Dim3 block, const Args& args,
                                     std::uint32_t dynamic_shared = 0);
-  // DepLinks (Wireframe, docs/dats.md): `mapping` runs once per block and names the blocks it
-  // depends on; each block starts only after all of them finished. Functionally the blocks run one
-  // at a time in the dependency graph's order (level by level). Throws irr::Error on a cycle.
-  LaunchStats launch_with_dependencies(const Kernel& k, Dim3 grid, Dim3 block, const Args& args,
-                                       const std::function<void(dats::DepLinks&)>& mapping,
-                                       std::uint32_t dynamic_shared = 0);
+  // A launch whose CTAs go in the order `plan` gives (CtaPlan): functionally one at a time in
+  // plan.order; timed, through a CTA scheduler that takes the plan, its arrays in device memory.
+  LaunchStats launch_with_plan(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, const CtaPlan& plan,
+                               std::uint32_t dynamic_shared = 0);
   void synchronize() {}
   // How many blocks of `block` threads of this kernel the device runs at once, over all SMs (as
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count): the grid of a persistent
@@ -167,7 +176,7 @@ class Device {
 
  private:
   LaunchStats run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
-                  const dats::DependencyGraph* deps, bool from_device = false, const Kernel* companion = nullptr);
+                  const CtaPlan* plan, bool from_device = false, const Kernel* companion = nullptr);
   mem::BackingStore& memory_;
   const core::ptx::ExtensionRegistry* ext_;
   struct Loaded {

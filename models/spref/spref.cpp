@@ -62,7 +62,8 @@ Spref::Spref(sim::Simulation& sim, const sc_core::sc_object& sm)
       waited_(sim.counter(sm, "spref.waited_moves", "... of which waited for their prefetch to return", "loads")),
       mispredicted_(sim.counter(sm, "spref.mispredicted", "demand loads whose lanes or addresses the prefetch did not cover (sent to memory)", "loads")),
       unused_(sim.counter(sm, "spref.unused", "prefetches no demand load used (the warp left the loop)", "prefetches")),
-      distance_sum_(sim.counter(sm, "spref.distance_sum", "prefetch distances chosen, summed over invocations that prefetch", "iterations")) {}
+      distance_sum_(sim.counter(sm, "spref.distance_sum", "prefetch distances chosen, summed over invocations that prefetch", "iterations")),
+      prefetch_probe_(sim.probe(sm, "spref.prefetches", 16, "prefetches in flight or held in spare registers for their demand loads")) {}
 
 void Spref::accept(const core::UnitOp&, core::SmPort&) {
   throw std::logic_error("spref: it has no instructions to accept");
@@ -99,6 +100,7 @@ void Spref::kernel_begin(const core::KernelLaunch& k, core::SmPort& port) {
   tracking_warp_ = kNone;
   warps_.clear();
   prefetches_.clear();
+  note_prefetches();
 }
 
 void Spref::kernel_end(const core::KernelLaunch&, core::SmPort&) {
@@ -117,6 +119,7 @@ void Spref::end_invocation(Invocation& inv) {
     if (it == prefetches_.end()) continue;
     if (!it->second.cache_only) ++unused_;
     prefetches_.erase(it);
+    note_prefetches();
   }
   inv = Invocation{};
 }
@@ -357,6 +360,7 @@ core::SmUnit::Take Spref::demand(Invocation& inv, std::size_t pair, bool tail,
     ++mispredicted_;
     inv.prefetches.erase(found);
     prefetches_.erase(id);
+    note_prefetches();
     return Take::no;
   }
   ++moves_;
@@ -364,6 +368,7 @@ core::SmUnit::Take Spref::demand(Invocation& inv, std::size_t pair, bool tail,
     check(p, step.active, value);
     inv.prefetches.erase(found);
     prefetches_.erase(id);
+    note_prefetches();
     return Take::now;
   }
   ++waited_;
@@ -381,6 +386,7 @@ void Spref::prefetch(std::uint32_t slot, Invocation& inv, std::size_t pair, bool
   const auto lines = coalescer_.coalesce(address.data(), lanes, bytes);
   const std::uint64_t id = next_id_++;
   Prefetch& p = prefetches_[id];
+  note_prefetches();
   p.warp = slot;
   p.pair = pair;
   p.tail = tail;
@@ -414,6 +420,7 @@ void Spref::memory_reply(std::uint64_t tag, core::SmPort& port) {
   if (p.cache_only) {  // SPREF1-C's tail: in the caches now, no register holds it
     inv.prefetches.erase(std::find(inv.prefetches.begin(), inv.prefetches.end(), id));
     prefetches_.erase(it);
+    note_prefetches();
     return;
   }
   // The value the spare register receives: memory as the line returns.
@@ -442,6 +449,7 @@ void Spref::memory_reply(std::uint64_t tag, core::SmPort& port) {
     const std::uint64_t token = p.token;
     inv.prefetches.erase(std::find(inv.prefetches.begin(), inv.prefetches.end(), id));
     prefetches_.erase(id);
+    note_prefetches();
     port.complete(token);
   }
 }

@@ -108,8 +108,10 @@ class Spref : public core::SmUnit {
   std::vector<Invocation> warps_;  // by warp slot
   std::map<std::uint64_t, Prefetch> prefetches_;
   std::uint64_t next_id_ = 1;
+  void note_prefetches() { prefetch_probe_.set(std::min<std::size_t>(prefetches_.size(), 0xffff)); }
   sim::Counter &loops_found_, &pairs_found_, &invocations_, &no_registers_, &head_prefetches_, &tail_prefetches_,
       &lines_, &moves_, &waited_, &mispredicted_, &unused_, &distance_sum_;
+  sim::Probe& prefetch_probe_;
 };
 
 }  // namespace irr::spref

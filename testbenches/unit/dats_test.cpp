@@ -8,6 +8,7 @@
 #include <random>
 
 #include "models/dats/dgb.h"
+#include "models/dats/host_api.h"
 #include "models/runtime/device.h"
 #include "sim/error.h"
 
@@ -436,7 +437,7 @@ std::vector<std::uint32_t> south_east(bool dependencies) {
   d.memset(v, 0, 4 * w * h);
   const auto args = runtime::Args() << v << w << h;
   if (dependencies) {
-    d.launch_with_dependencies(d.kernel(mod, "dp"), runtime::Dim3{w, h}, runtime::Dim3{1}, args, [](dats::DepLinks& l) {
+    dats::launch_with_dependencies(d, d.kernel(mod, "dp"), runtime::Dim3{w, h}, runtime::Dim3{1}, args, [](dats::DepLinks& l) {
       l.add_dependency(core::Dim3{l.block().x + 1, l.block().y, 0});  // east and south: outside the grid at the edges
       l.add_dependency(core::Dim3{l.block().x, l.block().y + 1, 0});
     });

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "models/dats/host_api.h"
 #include "workloads/workloads.h"
 
 namespace irr::workloads::wavefront {
@@ -39,7 +40,7 @@ Result launch(Device& dev, const std::string& kernel, const Shape& s, const std:
     return r;
   }
   const dats::Policy policy = v == "lvl" ? dats::Policy::lvl : v == "lrr" ? dats::Policy::lrr : dats::Policy::in_order;
-  add(dev.launch_with_dependencies(k, Dim3{s.tiles_x, s.tiles_y}, Dim3{s.tile}, args(-1), [policy](dats::DepLinks& l) {
+  add(dats::launch_with_dependencies(dev, k, Dim3{s.tiles_x, s.tiles_y}, Dim3{s.tile}, args(-1), [policy](dats::DepLinks& l) {
     l.add_dependency(Dim3{l.block().x - 1, l.block().y, 0});  // west (outside the grid at x = 0: ignored)
     l.add_dependency(Dim3{l.block().x, l.block().y - 1, 0});  // north
     l.set_policy(policy, policy == dats::Policy::lvl ? 3 : 0);
