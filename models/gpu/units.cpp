@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "models/dac/queues.h"
+#include "models/example/unit.h"
 #include "models/gpu/dac_gpu.h"
 #include "models/gpu/dats_scheduler.h"
 #include "models/gpu/hwwl_gpu.h"
@@ -60,6 +61,9 @@ std::vector<Unit> make_units() {
                  return std::make_unique<DatsCtaScheduler>("dats", s, front_end);
                },
                {}, {"gpu.dats.*"}});
+  u.push_back({"example_unit", "the demonstration unit: a pipelined multiply-add beside each SM (models/example/unit.h)",
+               flag("example_unit.enabled"), "example_unit.enabled: true", example::add_unit_instructions, owned<example::attach_unit>, {}, {},
+               {"gpu.sm*.example_unit*"}});
   return u;
 }
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The unit registry (models/gpu/units.h): every unit attaches from its entry alone, with its
-// waveform group and its instructions; every run family takes the units its configuration enables.
+// waveform group and its instructions; every run family takes the units its configuration
+// enables; and the demonstration unit (models/example/unit.h), added by its folder and one
+// registry line, runs to the timing its configuration gives.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <set>
 
 #include "models/gpu/gpu.h"
@@ -11,6 +16,9 @@
 #include "testbenches/common/testing.h"
 
 using namespace irr;
+using irr::runtime::Args;
+using irr::runtime::Device;
+using irr::runtime::Dim3;
 using irr::testing::read_file;
 using irr::testing::run_cli;
 using irr::testing::TempDir;
@@ -72,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(UnitRegistry, EachUnit, ::testing::ValuesIn([] {
 TEST(UnitRegistry, ParsersKnowEveryUnitsInstructions) {
   core::ptx::ExtensionRegistry reg;
   gpu::add_all_instructions(reg);
-  for (const char* name : {"wlpull", "wlpush", "ldiru", "enq", "deq"}) EXPECT_TRUE(reg.find(name)) << name;
+  for (const char* name : {"wlpull", "wlpush", "ldiru", "enq", "deq", "exmad"}) EXPECT_TRUE(reg.find(name)) << name;
   const std::size_t n = reg.size();
   gpu::add_all_instructions(reg);  // once each, however often asked
   EXPECT_EQ(reg.size(), n);
@@ -90,8 +98,8 @@ TEST(UnitRegistry, ANeededSchedulerUnitSaysHowToEnableIt) {
   }
 }
 
-// Every run family attaches what the configuration enables: CAE's counters are in each run's
-// statistics.
+// Every run family attaches what the configuration enables: the demonstration unit's counters
+// are in each run's statistics (their kernels have no exmad, so they count 0).
 TEST(UnitRegistry, EveryRunFamilyAttachesTheEnabledUnits) {
   const std::string graph = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx";
   const std::vector<std::vector<std::string>> runs = {
@@ -103,11 +111,11 @@ TEST(UnitRegistry, EveryRunFamilyAttachesTheEnabledUnits) {
   for (auto args : runs) {
     SCOPED_TRACE(args[1]);
     TempDir d;
-    args.insert(args.begin(), {"run", "-q", "-s", "cae.enabled=true", "-o", d.path()});
+    args.insert(args.begin(), {"run", "-q", "-s", "example_unit.enabled=true", "-o", d.path()});
     const auto r = run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
-    EXPECT_TRUE(stats["stats"].contains("gpu.sm0.cae.candidates")) << "the unit was not attached";
+    EXPECT_TRUE(stats["stats"].contains("gpu.sm0.example_unit.ops")) << "the unit was not attached";
   }
 }
 
@@ -126,3 +134,154 @@ TEST(UnitRegistry, GtkwShowsAUnitsWaveformGroup) {
       << r.err;
 }
 
+namespace {
+
+// `n` dependent exmads per thread: x = x * 3 + tid, from x = 1.
+std::string mad_chain(unsigned n) {
+  std::string body;
+  for (unsigned i = 0; i < n; ++i) body += "exmad.u32 %r2, %r2, %r3, %r1;\n";
+  return R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, 1;
+mov.u32 %r3, 3;
+)" + body + R"(ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r1, 4;
+add.u64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r2;
+ret;
+}
+)";
+}
+
+struct MadRun {
+  std::vector<std::uint32_t> values;
+  std::uint64_t cycles = 0;
+  double ops = 0, full = 0, unit_stalls = 0;
+  std::string error;
+};
+
+// One kernel of `threads` threads on one SM with the unit attached, in a child process (a SystemC
+// kernel elaborates once per process, and the tests compare runs of different configurations).
+MadRun run_mad(unsigned threads, unsigned chain, unsigned latency, unsigned slots) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{}, 0, 0, 0, 0, "pipe failed"};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    nlohmann::json out;
+    try {
+      Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn", "example_unit.enabled=true",
+                    "example_unit.latency=" + std::to_string(latency), "example_unit.slots=" + std::to_string(slots)},
+                   "gtx480");
+      auto& g = tb.add<gpu::Gpu>("gpu");
+      core::ptx::ExtensionRegistry reg;
+      gpu::AttachedUnits units(tb.sim(), g, reg);
+      Device dev(g.memory(), &reg);
+      dev.set_backend(&g);
+      std::vector<std::uint32_t> values(threads);
+      std::uint64_t cycles = 0;
+      gpu::Host host("host", [&] {
+        const auto mod = dev.load_module_text(mad_chain(chain), "mad.ptx");
+        const std::uint64_t buffer = dev.malloc(4 * threads);
+        dev.launch(dev.kernel(mod, "k"), Dim3{1}, Dim3{threads}, Args() << buffer);
+        cycles = dev.last_kernel_cycles();
+        dev.memcpy_to_host(values.data(), buffer, 4 * threads);
+      });
+      tb.run();
+      out = {{"values", values}, {"cycles", cycles}, {"ops", tb.stat("gpu.sm0.example_unit.ops")},
+             {"full", tb.stat("gpu.sm0.example_unit.full")}, {"unit_stalls", tb.stat("gpu.sm0.stall.unit")},
+             {"error", host.finished() ? "" : "the host program did not finish"}};
+    } catch (const std::exception& e) {
+      out = {{"error", e.what()}};
+    }
+    const std::string text = out.dump();
+    for (std::size_t done = 0; done < text.size();) {
+      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  waitpid(pid, nullptr, 0);
+  MadRun r;
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return {{}, 0, 0, 0, 0, "the child process gave no result"};
+  r.error = j.value("error", "");
+  if (!r.error.empty()) return r;
+  r.values = j["values"].get<std::vector<std::uint32_t>>();
+  r.cycles = j["cycles"];
+  r.ops = j["ops"], r.full = j["full"], r.unit_stalls = j["unit_stalls"];
+  return r;
+}
+
+}  // namespace
+
+// The values are the instruction's semantics; each operation holds its warp for exactly the
+// configured latency, so a chain of n on one warp lasts n x (difference in latency) longer.
+TEST(ExampleUnit, AChainWaitsTheConfiguredLatencyPerOperation) {
+  const unsigned n = 10;
+  const MadRun fast = run_mad(32, n, 8, 2), slow = run_mad(32, n, 40, 2);
+  ASSERT_EQ(fast.error, "");
+  ASSERT_EQ(slow.error, "");
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    std::uint32_t x = 1;
+    for (unsigned i = 0; i < n; ++i) x = x * 3 + t;
+    EXPECT_EQ(fast.values[t], x) << t;
+    EXPECT_EQ(slow.values[t], x) << t;
+  }
+  EXPECT_EQ(fast.ops, n);
+  EXPECT_EQ(fast.full, 0);  // one warp never holds more than one operation
+  EXPECT_EQ(slow.cycles - fast.cycles, n * (40 - 8));
+}
+
+// Four warps on one slot take turns (refused while it is held); on four slots none is refused.
+TEST(ExampleUnit, SlotsBoundTheOperationsInFlight) {
+  const MadRun one = run_mad(128, 4, 20, 1), four = run_mad(128, 4, 20, 4);
+  ASSERT_EQ(one.error, "");
+  ASSERT_EQ(four.error, "");
+  EXPECT_EQ(one.ops, 16);
+  EXPECT_EQ(four.ops, 16);
+  EXPECT_GT(one.full, 0);
+  EXPECT_GT(one.unit_stalls, 0);
+  EXPECT_EQ(four.full, 0);
+  EXPECT_EQ(one.values, four.values);
+  // One slot serialises the 16 operations: at least 16 latencies.
+  EXPECT_GE(one.cycles, 16u * 20);
+  EXPECT_LT(four.cycles, one.cycles);
+}
+
+// Every unit's instructions parse (ptx check); run without the unit, exmad is an error that says
+// how to enable it.
+TEST(ExampleUnit, WithoutTheUnitExmadSaysHowToEnableIt) {
+  TempDir d;
+  const std::string ptx = d.path() + "/mad.ptx";
+  {
+    std::ofstream f(ptx);
+    f << mad_chain(1);
+  }
+  auto r = run_cli({"ptx", "check", ptx});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 kernel"), std::string::npos) << r.out;
+  core::ptx::ExtensionRegistry reg;
+  gpu::add_all_instructions(reg);
+  mem::BackingStore store;
+  Device dev(store, &reg);
+  const auto mod = dev.load_module_text(mad_chain(1), "mad.ptx");
+  try {
+    dev.launch(dev.kernel(mod, "k"), Dim3{1}, Dim3{32}, Args() << dev.malloc(128));
+    ADD_FAILURE() << "ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("example_unit.enabled: true"), std::string::npos) << e.what();
+  }
+}
