@@ -2,35 +2,41 @@
 // The parameter sets of sync_fifo verilated by the build (models/blocks/CMakeLists.txt).
 #include "models/blocks/sync_fifo_rtl.h"
 
+#include "models/blocks/island.h"
 #include "sync_fifo_variants.inc"  // generated: #include "Vsync_fifo_dD_wW.h" and IRRGPU_FIFO_VARIANTS(X)
 
 namespace irr::blocks {
 
-std::vector<FifoParams> fifo_rtl_builds() {
-  std::vector<FifoParams> v;
-#define IRRGPU_LIST(D, W) v.push_back({D, W});
-  IRRGPU_FIFO_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
+namespace {
+
+using FifoBuilds = RtlBuilds<FifoBlock, FifoParams, std::uint64_t, const std::string&, std::uint64_t>;
+
+const FifoBuilds& fifo_builds() {
+  static const FifoBuilds b(
+      "sync_fifo",
+      [](const FifoParams& f) { return "depth " + std::to_string(f.depth) + " x width " + std::to_string(f.width); },
+      "IRRGPU_FIFO_RTL_BUILDS", "models/blocks/CMakeLists.txt", {
+#define IRRGPU_BUILD(D, W) {{D, W}, FifoBuilds::rtl<FifoRtl<Vsync_fifo_d##D##_w##W>>},
+        IRRGPU_FIFO_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+      });
+  return b;
 }
+
+}  // namespace
+
+std::vector<FifoParams> fifo_rtl_builds() { return fifo_builds().params(); }
 
 std::unique_ptr<FifoBlock> make_fifo_rtl(FifoParams p, std::uint64_t seed, const std::string& fst,
                                          std::uint64_t period_ps) {
-#define IRRGPU_MAKE(D, W) \
-  if (p.depth == D && p.width == W) return std::make_unique<FifoRtl<Vsync_fifo_d##D##_w##W>>(p, seed, fst, period_ps);
-  IRRGPU_FIFO_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  no_rtl_build(
-      "sync_fifo", p, fifo_rtl_builds(),
-      [](const FifoParams& f) { return "depth " + std::to_string(f.depth) + " x width " + std::to_string(f.width); },
-      "IRRGPU_FIFO_RTL_BUILDS", "models/blocks/CMakeLists.txt");
+  return fifo_builds().make(p, seed, fst, period_ps);
 }
 
 std::unique_ptr<FifoBlock> make_fifo(const std::string& impl, FifoParams p, std::uint64_t seed,
                                      const std::string& waveform, std::uint64_t period_ps) {
-  if (impl == "model") return std::make_unique<FifoModel>(p, waveform, period_ps);
-  if (impl == "rtl") return make_fifo_rtl(p, seed, waveform, period_ps);
-  throw Error("sync_fifo: impl '" + impl + "' is not model or rtl", Error::Kind::config);
+  return model_or_rtl<FifoBlock>(
+      "sync_fifo", impl, [&] { return std::make_unique<FifoModel>(p, waveform, period_ps); },
+      [&] { return make_fifo_rtl(p, seed, waveform, period_ps); });
 }
 
 }  // namespace irr::blocks

@@ -80,18 +80,6 @@ void pack(P& port, const std::vector<std::uint32_t>& values, unsigned width) {
   }
 }
 
-// The error for a parameter set the build did not verilate: what was asked for, what was built,
-// and the CMake cache variable (set in `cmake_file`) that adds it.
-template <typename P, typename Name>
-[[noreturn]] void no_rtl_build(const std::string& block, const P& wanted, const std::vector<P>& built, Name name,
-                               const std::string& variable, const std::string& cmake_file) {
-  std::string list;
-  for (const P& b : built) list += (list.empty() ? "" : ", ") + name(b);
-  throw Error(block + ": no RTL build for " + name(wanted) + " (built: " + list + "; add it to " + variable + " in " +
-                  cmake_file + ")",
-              Error::Kind::config);
-}
-
 template <typename P>
 std::vector<std::uint32_t> unpack(const P& port, std::size_t n, unsigned width) {
   std::vector<std::uint32_t> v(n, 0);

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "models/blocks/island.h"
 #include "sim/error.h"
 
 namespace irr::dac {
@@ -82,9 +83,8 @@ class AeuModel : public AeuBlock {
 }  // namespace
 
 std::unique_ptr<AeuBlock> make_aeu(const std::string& impl, std::uint64_t seed, const std::string& fst) {
-  if (impl == "model") return std::make_unique<AeuModel>();
-  if (impl == "rtl") return make_aeu_rtl(seed, fst);
-  throw Error("DAC AEU: implementation '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<AeuBlock>(
+      "DAC AEU", impl, [] { return std::make_unique<AeuModel>(); }, [&] { return make_aeu_rtl(seed, fst); });
 }
 
 std::vector<LineRecord> expand_by_thread(std::uint64_t a0, std::int64_t offset, std::uint32_t active) {

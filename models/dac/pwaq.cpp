@@ -3,6 +3,7 @@
 
 #include <deque>
 
+#include "models/blocks/island.h"
 #include "sim/error.h"
 
 namespace irr::dac {
@@ -59,9 +60,8 @@ class PwaqModel : public PwaqBlock {
 std::unique_ptr<PwaqBlock> make_pwaq(const std::string& impl, PwaqParams p, std::uint64_t seed, const std::string& fst) {
   if (!p.warps || !p.depth) throw Error("DAC PWAQ: warps and depth must be at least 1", Error::Kind::config);
   if (p.ports != 1 && p.ports != 2) throw Error("DAC PWAQ: ports must be 1 or 2", Error::Kind::config);
-  if (impl == "model") return std::make_unique<PwaqModel>(p);
-  if (impl == "rtl") return make_pwaq_rtl(p, seed, fst);
-  throw Error("DAC PWAQ: implementation '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<PwaqBlock>(
+      "DAC PWAQ", impl, [&] { return std::make_unique<PwaqModel>(p); }, [&] { return make_pwaq_rtl(p, seed, fst); });
 }
 
 }  // namespace irr::dac

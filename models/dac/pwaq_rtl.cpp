@@ -3,6 +3,7 @@
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_DAC_PWAQ_VARIANTS(X).
 #include "dac_variants.inc"
+#include "models/blocks/island.h"
 #include "models/dac/pwaq.h"
 
 namespace irr::dac {
@@ -12,7 +13,7 @@ namespace {
 template <typename V>
 class PwaqRtl : public PwaqBlock {
  public:
-  PwaqRtl(std::uint64_t seed, const std::string& fst) : v_("dac_pwaq", seed, fst, 1000) {}
+  PwaqRtl(const PwaqParams&, std::uint64_t seed, const std::string& fst) : v_("dac_pwaq", seed, fst, 1000) {}
   PwaqOut eval(const PwaqIn& in) override {
     V& t = v_.top();
     t.rst = in.rst;
@@ -42,22 +43,23 @@ std::string name(const PwaqParams& p) {
   return std::to_string(p.warps) + " warps x " + std::to_string(p.depth) + (p.ports > 1 ? ", 2 ports" : "");
 }
 
-}  // namespace
+using PwaqBuilds = blocks::RtlBuilds<PwaqBlock, PwaqParams, std::uint64_t, const std::string&>;
 
-std::vector<PwaqParams> pwaq_rtl_builds() {
-  std::vector<PwaqParams> v;
-#define IRRGPU_LIST(W, D, P) v.push_back({W, D, P});
-  IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
+const PwaqBuilds& pwaq_builds() {
+  static const PwaqBuilds b("dac_pwaq", name, "IRRGPU_DAC_PWAQ_RTL_BUILDS", "models/dac/CMakeLists.txt", {
+#define IRRGPU_BUILD(W, D, P) {{W, D, P}, PwaqBuilds::rtl<PwaqRtl<Vdac_pwaq_w##W##_d##D##_p##P>>},
+    IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+  });
+  return b;
 }
 
+}  // namespace
+
+std::vector<PwaqParams> pwaq_rtl_builds() { return pwaq_builds().params(); }
+
 std::unique_ptr<PwaqBlock> make_pwaq_rtl(PwaqParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(W, D, P) \
-  if (p == PwaqParams{W, D, P}) return std::make_unique<PwaqRtl<Vdac_pwaq_w##W##_d##D##_p##P>>(seed, fst);
-  IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  blocks::no_rtl_build("dac_pwaq", p, pwaq_rtl_builds(), name, "IRRGPU_DAC_PWAQ_RTL_BUILDS", "models/dac/CMakeLists.txt");
+  return pwaq_builds().make(p, seed, fst);
 }
 
 }  // namespace irr::dac

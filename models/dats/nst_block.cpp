@@ -3,6 +3,7 @@
 // semantics of rtl/dats/dats_nst.v.
 #include "models/dats/nst_block.h"
 
+#include "models/blocks/island.h"
 #include "models/dats/nst.h"
 #include "sim/error.h"
 
@@ -76,9 +77,8 @@ std::string nst_name(const NstParams& p) {
 std::unique_ptr<NstBlock> make_nst_block(const std::string& impl, NstParams p, std::uint64_t seed, const std::string& fst) {
   if (p.entries < 2 || p.lea < 2 || p.pub < 2)
     throw Error("dats_nst: rows, LEA and PUB entries need at least 2 each (" + nst_name(p) + ")", Error::Kind::config);
-  if (impl == "model") return std::make_unique<NstModel>(p);
-  if (impl == "rtl") return make_nst_rtl(p, seed, fst);
-  throw Error("dats_nst: impl '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<NstBlock>(
+      "dats_nst", impl, [&] { return std::make_unique<NstModel>(p); }, [&] { return make_nst_rtl(p, seed, fst); });
 }
 
 }  // namespace irr::dats

@@ -4,6 +4,7 @@
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_DATS_NST_VARIANTS(X).
 #include "dats_variants.inc"
+#include "models/blocks/island.h"
 #include "models/dats/nst_block.h"
 
 namespace irr::dats {
@@ -56,23 +57,23 @@ class NstRtl : public NstBlock {
   blocks::Verilated<V> v_;
 };
 
-}  // namespace
+using NstBuilds = blocks::RtlBuilds<NstBlock, NstParams, std::uint64_t, const std::string&>;
 
-std::vector<NstParams> nst_rtl_builds() {
-  std::vector<NstParams> v;
-#define IRRGPU_LIST(E, L, P) v.push_back({E, L, P});
-  IRRGPU_DATS_NST_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
+const NstBuilds& nst_builds() {
+  static const NstBuilds b("dats_nst", nst_name, "IRRGPU_DATS_NST_RTL_BUILDS", "models/dats/CMakeLists.txt", {
+#define IRRGPU_BUILD(E, L, P) {{E, L, P}, NstBuilds::rtl<NstRtl<Vdats_nst_e##E##_l##L##_p##P>>},
+    IRRGPU_DATS_NST_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+  });
+  return b;
 }
 
+}  // namespace
+
+std::vector<NstParams> nst_rtl_builds() { return nst_builds().params(); }
+
 std::unique_ptr<NstBlock> make_nst_rtl(NstParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(E, L, P) \
-  if (p == NstParams{E, L, P}) return std::make_unique<NstRtl<Vdats_nst_e##E##_l##L##_p##P>>(p, seed, fst);
-  IRRGPU_DATS_NST_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  blocks::no_rtl_build("dats_nst", p, nst_rtl_builds(), nst_name, "IRRGPU_DATS_NST_RTL_BUILDS",
-                       "models/dats/CMakeLists.txt");
+  return nst_builds().make(p, seed, fst);
 }
 
 }  // namespace irr::dats

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "models/blocks/island.h"
 #include "models/hwwl/bank.h"
 #include "models/hwwl/wru_plan.h"
 #include "sim/error.h"
@@ -140,9 +141,8 @@ std::unique_ptr<BankBlock> make_bank_block(const std::string& impl, BankParams p
     throw Error("hwwl bank block: depth " + std::to_string(p.depth) + ", width " + std::to_string(p.width) +
                     " (depth must be even and at least 2; width 1 to 24)",
                 Error::Kind::config);
-  if (impl == "model") return std::make_unique<BankModel>(p);
-  if (impl == "rtl") return make_bank_rtl(p, seed, fst);
-  throw Error("hwwl bank block: impl '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<BankBlock>(
+      "hwwl bank block", impl, [&] { return std::make_unique<BankModel>(p); }, [&] { return make_bank_rtl(p, seed, fst); });
 }
 
 std::unique_ptr<WruBlock> make_wru_block(const std::string& impl, WruParams p, std::uint64_t seed,
@@ -151,9 +151,8 @@ std::unique_ptr<WruBlock> make_wru_block(const std::string& impl, WruParams p, s
     throw Error("hwwl WRU block: " + std::to_string(p.banks) +
                     " banks (a power of two from 2 to 32), count width " + std::to_string(p.count_width),
                 Error::Kind::config);
-  if (impl == "model") return std::make_unique<WruModel>(p);
-  if (impl == "rtl") return make_wru_rtl(p, seed, fst);
-  throw Error("hwwl WRU block: impl '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<WruBlock>(
+      "hwwl WRU block", impl, [&] { return std::make_unique<WruModel>(p); }, [&] { return make_wru_rtl(p, seed, fst); });
 }
 
 }  // namespace irr::hwwl

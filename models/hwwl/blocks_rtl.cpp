@@ -4,6 +4,7 @@
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_HWWL_{BANK,WRU}_VARIANTS(X).
 #include "hwwl_variants.inc"
+#include "models/blocks/island.h"
 #include "models/hwwl/blocks.h"
 #include "sim/probe.h"
 
@@ -86,40 +87,38 @@ std::string wru_name(const WruParams& p) {
   return std::to_string(p.banks) + " banks x " + std::to_string(p.count_width) + " bits/T" + std::to_string(p.threshold);
 }
 
+using BankBuilds = blocks::RtlBuilds<BankBlock, BankParams, std::uint64_t, const std::string&>;
+using WruBuilds = blocks::RtlBuilds<WruBlock, WruParams, std::uint64_t, const std::string&>;
+
+const BankBuilds& bank_builds() {
+  static const BankBuilds b("hwwl_bank", bank_name, "IRRGPU_HWWL_BANK_RTL_BUILDS", "models/hwwl/CMakeLists.txt", {
+#define IRRGPU_BUILD(D, W, T) {{D, W, T}, BankBuilds::rtl<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T>>},
+    IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+  });
+  return b;
+}
+
+const WruBuilds& wru_builds() {
+  static const WruBuilds b("hwwl_wru_lsort", wru_name, "IRRGPU_HWWL_WRU_RTL_BUILDS", "models/hwwl/CMakeLists.txt", {
+#define IRRGPU_BUILD(B, C, T) {{B, C, T}, WruBuilds::rtl<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T>>},
+    IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+  });
+  return b;
+}
+
 }  // namespace
 
-std::vector<BankParams> bank_rtl_builds() {
-  std::vector<BankParams> v;
-#define IRRGPU_LIST(D, W, T) v.push_back({D, W, T});
-  IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
-}
-
-std::vector<WruParams> wru_rtl_builds() {
-  std::vector<WruParams> v;
-#define IRRGPU_LIST(B, C, T) v.push_back({B, C, T});
-  IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
-}
+std::vector<BankParams> bank_rtl_builds() { return bank_builds().params(); }
+std::vector<WruParams> wru_rtl_builds() { return wru_builds().params(); }
 
 std::unique_ptr<BankBlock> make_bank_rtl(BankParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(D, W, T) \
-  if (p == BankParams{D, W, T}) return std::make_unique<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T>>(p, seed, fst);
-  IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  blocks::no_rtl_build("hwwl_bank", p, bank_rtl_builds(), bank_name, "IRRGPU_HWWL_BANK_RTL_BUILDS",
-                       "models/hwwl/CMakeLists.txt");
+  return bank_builds().make(p, seed, fst);
 }
 
 std::unique_ptr<WruBlock> make_wru_rtl(WruParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(B, C, T) \
-  if (p == WruParams{B, C, T}) return std::make_unique<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T>>(p, seed, fst);
-  IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  blocks::no_rtl_build("hwwl_wru_lsort", p, wru_rtl_builds(), wru_name, "IRRGPU_HWWL_WRU_RTL_BUILDS",
-                       "models/hwwl/CMakeLists.txt");
+  return wru_builds().make(p, seed, fst);
 }
 
 }  // namespace irr::hwwl

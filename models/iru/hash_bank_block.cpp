@@ -3,6 +3,7 @@
 // rtl/iru/iru_hash_bank.v.
 #include "models/iru/hash_bank_block.h"
 
+#include "models/blocks/island.h"
 #include "sim/error.h"
 
 namespace irr::iru {
@@ -64,9 +65,8 @@ std::string bank_name(const BankParams& p) {
 
 std::unique_ptr<HashBankBlock> make_bank_block(const std::string& impl, BankParams p, std::uint64_t seed,
                                                const std::string& fst) {
-  if (impl == "model") return std::make_unique<BankModel>(p);
-  if (impl == "rtl") return make_bank_rtl(p, seed, fst);
-  throw Error("iru hash bank: impl '" + impl + "' is not model or rtl", Error::Kind::config);
+  return blocks::model_or_rtl<HashBankBlock>(
+      "iru hash bank", impl, [&] { return std::make_unique<BankModel>(p); }, [&] { return make_bank_rtl(p, seed, fst); });
 }
 
 }  // namespace irr::iru

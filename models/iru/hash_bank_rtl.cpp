@@ -4,6 +4,7 @@
 #include "models/blocks/verilated_block.h"  // first: it includes Verilator's headers with their warnings off
 // Generated: the Verilated headers and IRRGPU_IRU_BANK_VARIANTS(X).
 #include "iru_variants.inc"
+#include "models/blocks/island.h"
 #include "models/iru/hash_bank_block.h"
 
 namespace irr::iru {
@@ -48,23 +49,23 @@ class BankRtl : public HashBankBlock {
   blocks::Verilated<V> v_;
 };
 
-}  // namespace
+using Builds = blocks::RtlBuilds<HashBankBlock, BankParams, std::uint64_t, const std::string&>;
 
-std::vector<BankParams> bank_rtl_builds() {
-  std::vector<BankParams> v;
-#define IRRGPU_LIST(S, C) v.push_back({S, C});
-  IRRGPU_IRU_BANK_VARIANTS(IRRGPU_LIST)
-#undef IRRGPU_LIST
-  return v;
+const Builds& builds() {
+  static const Builds b("iru_hash_bank", bank_name, "IRRGPU_IRU_BANK_RTL_BUILDS", "models/iru/CMakeLists.txt", {
+#define IRRGPU_BUILD(S, C) {{S, C}, Builds::rtl<BankRtl<Viru_hash_bank_s##S##_c##C>>},
+    IRRGPU_IRU_BANK_VARIANTS(IRRGPU_BUILD)
+#undef IRRGPU_BUILD
+  });
+  return b;
 }
 
+}  // namespace
+
+std::vector<BankParams> bank_rtl_builds() { return builds().params(); }
+
 std::unique_ptr<HashBankBlock> make_bank_rtl(BankParams p, std::uint64_t seed, const std::string& fst) {
-#define IRRGPU_MAKE(S, C) \
-  if (p == BankParams{S, C}) return std::make_unique<BankRtl<Viru_hash_bank_s##S##_c##C>>(p, seed, fst);
-  IRRGPU_IRU_BANK_VARIANTS(IRRGPU_MAKE)
-#undef IRRGPU_MAKE
-  blocks::no_rtl_build("iru_hash_bank", p, bank_rtl_builds(), bank_name, "IRRGPU_IRU_BANK_RTL_BUILDS",
-                       "models/iru/CMakeLists.txt");
+  return builds().make(p, seed, fst);
 }
 
 }  // namespace irr::iru
