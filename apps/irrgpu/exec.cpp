@@ -120,6 +120,7 @@ int exec(const RunOptions& o) {
       gpu::Host host("host", [&] { run_program(*timed_gpu->device, [] { return sim::now_ps(); }); });
       timed->run();
     } else {
+      gpu::check_none_enabled(config);
       mem::BackingStore store;
       runtime::Device dev(store, &extensions);
       dev.echo_printf(!o.quiet);

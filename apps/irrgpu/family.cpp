@@ -50,6 +50,7 @@ int run_workload(const RunOptions& o) {
     if (failure) std::rethrow_exception(failure);
     if (!host.finished()) throw Error("the host program did not finish");
   } else {
+    gpu::check_none_enabled(load(o.config));
     mem::BackingStore store;
     runtime::Device dev(store, &extensions);
     dev.echo_printf(!o.quiet);

@@ -94,6 +94,13 @@ void add_all_instructions(core::ptx::ExtensionRegistry& registry) {
     if (u.instructions) u.instructions(registry);
 }
 
+void check_none_enabled(const sim::Config& config) {
+  for (const auto& u : units())
+    if (u.enabled(config))
+      throw Error({"--mode", 0, 0}, u.enable + " attaches the " + u.name + " unit to the timed GPU; a functional run has none (--mode timing)",
+                  Error::Kind::usage);
+}
+
 AttachedUnits::AttachedUnits(sim::Simulation& sim, Gpu& gpu, core::ptx::ExtensionRegistry& registry,
                              const std::vector<std::string>& needed) {
   for (const auto& name : needed) unit(name);  // an unknown name is an error, not nothing attached

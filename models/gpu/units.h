@@ -56,6 +56,9 @@ const Unit& unit(const std::string& name);
 const Unit* cta_scheduler_unit(const std::string& name);
 // Every unit's instructions, in registry order: what a parser of any program knows.
 void add_all_instructions(core::ptx::ExtensionRegistry& registry);
+// For a run without the timed GPU (functional mode): a unit the configuration enables would not
+// be there, so it is a usage error saying so (how it is enabled, and that it needs --mode timing).
+void check_none_enabled(const sim::Config& config);
 
 // The units one timed run attached: those `needed` (a workload variant's unit) and every unit its
 // configuration enables, each once, in registry order. A needed unit that only the configuration

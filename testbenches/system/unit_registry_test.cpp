@@ -119,6 +119,25 @@ TEST(UnitRegistry, EveryRunFamilyAttachesTheEnabledUnits) {
   }
 }
 
+// A functional run has no timed GPU: a unit the configuration enables is an error saying so, in
+// every family and in exec.
+TEST(UnitRegistry, AFunctionalRunRefusesAnEnabledUnit) {
+  const std::string graph = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx";
+  for (const std::vector<std::string>& workload :
+       {std::vector<std::string>{"--workload", "bfs", "--graph", graph}, {"--workload", "sor", "--tiles", "4"},
+        {"--workload", "vecadd"}, {"--workload", "ht"}}) {
+    auto args = workload;
+    args.insert(args.begin(), {"run", "-q", "--mode", "functional", "-s", "iru.enabled=true"});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << workload[1];
+    EXPECT_NE(r.err.find("iru.enabled: true attaches the iru unit to the timed GPU; a functional run has none"),
+              std::string::npos)
+        << r.err;
+  }
+  const auto r = run_cli({"run", "-q", "--mode", "functional", "--workload", "sor", "--tiles", "4"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // nothing enabled: it runs
+}
+
 TEST(UnitRegistry, GtkwShowsAUnitsWaveformGroup) {
   TempDir d;
   auto r = run_cli({"gtkw", "--unit", "iru", "-c", "gtx980", "-o", d.path() + "/iru.gtkw"});
