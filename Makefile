@@ -56,6 +56,7 @@ docs: build
 # Regenerates the GTKWave save files under waveforms/ from the models' probes.
 # The graph-memory policies' probes, at an L1 and an L2 slice (docs/memory.md).
 GRAPHMEM_POLICIES = -s l1.granularity=nap -s l1.bypass=obm -s l2.granularity=lamar -s l2.bypass=obm
+GPU_WAVE_UNITS = hwwl dac spref cae
 waveforms: build
 	$(IRRGPU) gtkw -s sim.top=example --trace 'example.*' -o waveforms/example.gtkw
 	$(IRRGPU) gtkw -c kim4x16 --trace 'memory.*' -o waveforms/memory.gtkw
@@ -63,6 +64,8 @@ waveforms: build
 	$(IRRGPU) gtkw --gpu -s gpu.cta_scheduler=dats --trace 'gpu.dats.*' -o waveforms/dats.gtkw
 	$(IRRGPU) gtkw -s sim.top=iru --trace 'iru_tb.iru.*' -o waveforms/iru.gtkw
 	$(IRRGPU) gtkw --gpu -c gtx980 -s iru.enabled=true --trace 'iru.*' -o waveforms/iru_gpu.gtkw
+	# Each unit's waveform group on the timed GPU (gtx480), from the unit registry.
+	for u in $(GPU_WAVE_UNITS); do $(IRRGPU) gtkw --unit $$u -o waveforms/$${u}_gpu.gtkw || exit 1; done
 	$(IRRGPU) gtkw -c graphmem $(GRAPHMEM_POLICIES) --trace 'memory.partition0.*' --trace 'memory.sm0_l1.*' -o waveforms/graphmem.gtkw
 
 clean:

@@ -57,6 +57,7 @@ int run_workload(const RunOptions& o) {
     r = job->run(dev, extensions, nullptr);
   }
   const double host = std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  job->check(r);
   if (!o.quiet) {
     std::cout << job->summary(r, host) << "\n";
     if (timed) timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);

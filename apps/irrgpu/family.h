@@ -37,6 +37,8 @@ class Job {
   // Runs the host program on `device`: on the timed GPU `timed` (a SystemC thread), else
   // functionally (`timed` nullptr); `extensions` is the device's instruction registry.
   virtual Outcome run(runtime::Device& device, core::ptx::ExtensionRegistry& extensions, TimedGpu* timed) = 0;
+  // A check made after the host time is taken (a graph kernel's CPU reference), into r.check.
+  virtual void check(Outcome& /*r*/) const {}
   // The line printed after the run: what ran, on what, and how much.
   virtual std::string summary(const Outcome& r, double host_seconds) const = 0;
   // workload.json's fields of this family: the workload, variant and inputs, and what it counts.

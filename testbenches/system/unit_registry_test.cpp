@@ -153,6 +153,18 @@ TEST(UnitRegistry, GtkwShowsAUnitsWaveformGroup) {
       << r.err;
 }
 
+// The units' save files under waveforms/ are what `irrgpu gtkw --unit U` writes today (make waveforms).
+TEST(UnitRegistry, TheUnitsSaveFilesAreUpToDate) {
+  for (const char* u : {"hwwl", "dac", "spref", "cae"}) {
+    TempDir d;
+    const auto r = run_cli({"gtkw", "--unit", u, "-o", d.path() + "/u.gtkw"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(d.path() + "/u.gtkw"),
+              read_file(std::string(IRRGPU_SOURCE_DIR) + "/waveforms/" + u + "_gpu.gtkw"))
+        << u << ": run make waveforms";
+  }
+}
+
 namespace {
 
 // `n` dependent exmads per thread: x = x * 3 + tid, from x = 1.
