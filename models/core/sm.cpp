@@ -340,16 +340,8 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   if (const Stall st = structural(*in); st != Stall::none) return st;
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
-    if (SmUnit* unit = unit_for(*in, *rc.launch)) {
-      UnitOp op;  // as accept() will see it, but for the token (assigned at issue)
-      op.sm = index_;
-      op.warp = static_cast<std::uint32_t>(s);
-      op.cta = rc.cta->linear_index();
-      op.active = slot.warp->active_mask();
-      op.instruction = in;
-      op.companion = slot.gang != nullptr;
-      if (!unit->can_accept(op)) return Stall::unit;
-    }
+    if (SmUnit* unit = unit_for(*in, *rc.launch))  // as accept() will see it, but for the token (assigned at issue)
+      if (!unit->can_accept(unit_op(s, *in, slot.warp->active_mask()))) return Stall::unit;
   }
   return Stall::none;
 }
@@ -508,17 +500,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   const bool global = mask != 0;
   SmUnit* unit = in.op == Op::extension ? unit_for(in, k) : nullptr;
   const std::uint32_t active = step.active;  // `step` is swapped out once the instruction is pending
-  auto unit_op = [&] {
-    UnitOp op;
-    op.token = token;
-    op.sm = index_;
-    op.warp = static_cast<std::uint32_t>(s);
-    op.cta = ctas_[slot.cta]->cta->linear_index();
-    op.active = active;
-    op.instruction = &in;
-    return op;
+  auto op = [&] {
+    UnitOp o = unit_op(s, in, active);
+    o.token = token;
+    return o;
   };
-  SmUnit::Take take = observers_.empty() ? SmUnit::Take::no : ask_observers(unit_op(), step, *slot.warp, global, unit);
+  SmUnit::Take take = observers_.empty() ? SmUnit::Take::no : ask_observers(op(), step, *slot.warp, global, unit);
   bool executed_beside = false;
   if (take == SmUnit::Take::execute) {
     take = SmUnit::Take::no;  // executed as usual, beside the lanes: see the issue slot below
@@ -534,7 +521,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     hold(step);
     add_pending(token, s, 1, &step).unit = true;
     slot.unit_wait = true;
-    unit->accept(unit_op(), *this);
+    unit->accept(op(), *this);
   } else if (global) {
     issue_global(s, in, step, token, addr, mask);
   } else if (const std::uint32_t ways = shared_ways(in, step)) {
@@ -603,13 +590,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
       std::none_of(ws.begin(), ws.end(), [](const auto& w) { return w->state() == Warp::State::at_barrier; }))
     for (auto& [route, unit] : units_) unit->barrier(ctas_[slot.cta]->cta->linear_index(), true, *this);
   if (parts.empty()) return;
-  UnitOp op;  // token 0 until an extension instruction's goes to its unit
-  op.sm = index_;
-  op.warp = static_cast<std::uint32_t>(s);
-  op.cta = ctas_[slot.cta]->cta->linear_index();
-  op.active = parts.front().lanes;
-  op.instruction = &in;
-  op.companion = true;
+  UnitOp op = unit_op(s, in, parts.front().lanes);  // token 0 until an extension instruction's goes to its unit
   op.parts = std::move(parts);
   for (auto& [route, unit] : units_) unit->companion_issued(op, *this);
   if (!companion_issued_)
@@ -669,6 +650,18 @@ void Sm::finish(std::size_t token) {
   for (const auto& w : p->step.writes)
     if (w.reg < slot.pending.size() && slot.pending[w.reg]) --slot.pending[w.reg];
   pending_.erase(token);
+}
+
+UnitOp Sm::unit_op(std::size_t s, const ptx::Instruction& in, std::uint32_t active) const {
+  const Slot& slot = slots_[s];
+  UnitOp op;
+  op.sm = index_;
+  op.warp = static_cast<std::uint32_t>(s);
+  op.cta = ctas_[slot.cta]->cta->linear_index();
+  op.active = active;
+  op.instruction = &in;
+  op.companion = slot.gang != nullptr;  // a CTA's companion warp
+  return op;
 }
 
 SmUnit* Sm::unit_for(const ptx::Instruction& in, const KernelLaunch& k) const {

@@ -156,6 +156,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void touch(std::size_t slot);       // something the slot's warp waits on changed: check it
   void charge_memory(std::size_t sch, MemoryLevel level);
   SmUnit* unit_for(const ptx::Instruction& in, const KernelLaunch& k) const;
+  // What warp slot `s`'s instruction is at a unit: its SM, warp, CTA, lanes (token 0).
+  UnitOp unit_op(std::size_t s, const ptx::Instruction& in, std::uint32_t active) const;
   bool folded(const ptx::Instruction& in, const KernelLaunch& k) const;  // an extension taking no issue slot
   std::uint32_t latency(const ptx::Instruction& in) const;
   // What an instruction issues as (the issued.* statistics), in the counters' order.
