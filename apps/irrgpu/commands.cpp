@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <systemc>
 
 #include "apps/irrgpu/area.h"
@@ -18,6 +19,7 @@
 #include "models/mem/memory_system.h"
 #include "sim/config.h"
 #include "sim/log.h"
+#include "sim/probe.h"
 #include "sim/simulation.h"
 #include "workloads/locks/locks.h"
 #include "workloads/suite/suite.h"
@@ -98,10 +100,20 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& o) {
   return sim;
 }
 
+void no_probe_matches(const std::string& option, const std::vector<std::string>& patterns, sim::Simulation& sim) {
+  std::set<std::string> tops;  // the models elaborated here, by their probes' first name
+  for (const sim::Probe* p : sim.probes().select({"*"})) tops.insert(p->name().substr(0, p->name().find('.')) + ".*");
+  std::string here;
+  for (const auto& t : tops) here += (here.empty() ? "" : ", ") + t;
+  throw Error({option, 0, 0},
+              "no probe matches " + (patterns.empty() ? std::string("its waveform group") : patterns.front()) +
+                  (patterns.size() > 1 ? " ..." : "") + " (the probes here: " + (here.empty() ? "none" : here) +
+                  "; another model: -s sim.top=NAME, the timed GPU: --gpu, a unit's: --unit NAME)",
+              Error::Kind::usage);
+}
+
 void check_trace(const RunOptions& o, sim::Simulation& sim) {
-  if (!o.trace.empty() && sim.probes().select(o.trace).empty())
-    throw Error({"--trace", 0, 0}, "no probe matches " + o.trace.front() + (o.trace.size() > 1 ? " ..." : ""),
-                Error::Kind::usage);
+  if (!o.trace.empty() && sim.probes().select(o.trace).empty()) no_probe_matches("--trace", o.trace, sim);
 }
 
 void check_mode(const RunOptions& o) {

@@ -74,6 +74,9 @@ std::unique_ptr<sim::Simulation> make_simulation(const RunOptions& options);
 // The model `sim.top` names, elaborated.
 std::unique_ptr<sc_core::sc_module> build_top(sim::Simulation& sim);
 void check_trace(const RunOptions& options, sim::Simulation& sim);
+// The usage error for patterns (of `option`) that select no probe, naming the models' probes there are.
+[[noreturn]] void no_probe_matches(const std::string& option, const std::vector<std::string>& patterns,
+                                   sim::Simulation& sim);
 // --mode is functional or timing, else a usage error naming it.
 void check_mode(const RunOptions& options);
 int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application

@@ -32,7 +32,7 @@ int gtkw(const GtkwOptions& o) {
       top = build_top(sim);
     }
     auto probes = sim.probes().select(patterns);
-    if (probes.empty()) throw Error({o.units.empty() ? "--trace" : "--unit", 0, 0}, "no probe matches", Error::Kind::usage);
+    if (probes.empty()) no_probe_matches(o.units.empty() ? "--trace" : "--unit", patterns, sim);
     sim::write_file(o.output, sim::gtkw_save_file(probes, o.dumpfile), "GTKWave save file");
     return 0;
   });

@@ -15,10 +15,12 @@ namespace {
 const bool kNoBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
 
 void add_config_options(CLI::App& cmd, irr::app::ConfigOptions& o) {
+  // One value an occurrence, so that a command's own arguments after them are not taken as presets.
   cmd.add_option("-c,--config", o.configs,
                  "Preset name (gtx480, gtx980, kim4x16, ...) or YAML file; repeatable, later ones override "
-                 "(default: gtx480)");
-  cmd.add_option("-s,--set", o.sets, "Override one key: key.path=value (YAML value); repeatable");
+                 "(default: gtx480)")
+      ->allow_extra_args(false);
+  cmd.add_option("-s,--set", o.sets, "Override one key: key.path=value (YAML value); repeatable")->allow_extra_args(false);
 }
 
 void add_simulation_options(CLI::App& cmd, irr::app::RunOptions& run) {

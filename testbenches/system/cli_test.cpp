@@ -348,10 +348,31 @@ TEST(Cli, TracingChangesNoStatistic) {
   EXPECT_NO_THROW(nlohmann::json::parse(read_file(d.path() + "/t.json")));
 }
 
+// --config and --set take one value an occurrence: a command's own arguments after them stay its
+// own (`calibrate --config gtx480 latency shared` ran the presets "latency" and "shared").
+TEST(Cli, ConfigOptionsTakeOneValueEach) {
+  TempDir d;
+  auto r = run_cli({"calibrate", "--config", "gtx480", "-s", "gpu.num_sms=1", "alu", "--json", d.path() + "/c.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto figures = nlohmann::json::parse(read_file(d.path() + "/c.json"));
+  for (const auto& [name, f] : figures.items()) EXPECT_EQ(name.rfind("alu.", 0), 0u) << name;
+  r = run_cli({"config", "show", "-c", "gtx480", "-c", "graphmem", "-s", "core.max_warps=12", "-s", "l1.latency=3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("max_warps: 12"), std::string::npos);
+}
+
 TEST(Cli, TraceErrors) {
   auto r = run_cli({"run", "-s", "sim.top=example", "--vcd", "/tmp/x.vcd", "--trace", "nothing.matches"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--trace: no probe matches nothing.matches"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--trace: no probe matches nothing.matches (the probes here: example.*; another model: "
+                       "-s sim.top=NAME"),
+            std::string::npos)
+      << r.err;
+  // As docs/observability.md once wrote it: the default model has no example probes, and the
+  // error says which it has and how to get another.
+  r = run_cli({"gtkw", "--trace", "example.*", "-o", "/tmp/x.gtkw"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no probe matches example.* (the probes here: memory.*;"), std::string::npos) << r.err;
   r = run_cli({"run", "-s", "sim.top=example", "--vcd", "/nonexistent-dir/x.vcd"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("/nonexistent-dir/x.vcd: cannot write the VCD file"), std::string::npos) << r.err;
