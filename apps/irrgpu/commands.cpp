@@ -192,6 +192,8 @@ int ptx_check(const std::string& file, const ConfigOptions& config) {
     core::ptx::ExtensionRegistry extensions;
     gpu::add_all_instructions(extensions);
     const core::ptx::Module m = core::ptx::parse_file(file, &extensions);
+    if (m.version.empty())  // an empty or comment-only file parses to nothing
+      throw Error({file, 0, 0}, "not a PTX module: no .version directive", Error::Kind::usage);
     const auto kernels = m.kernels();
     std::cout << file << ": ok (PTX " << m.version << ", " << m.target << "), " << kernels.size() << " kernel"
               << (kernels.size() == 1 ? "" : "s") << ", " << m.functions.size() - kernels.size() << " other function"

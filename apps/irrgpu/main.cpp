@@ -68,7 +68,8 @@ extern "C" int sc_main(int argc, char** argv) {
                     "Lock benchmarks ht, mst, atm: measure the cycles from a lock's release to its next acquire (instrumented kernels)");
   run_cmd->add_option("--servers", run.servers, "Lock benchmarks, delegated: server thread blocks (default: 15, one per SM of gtx480)");
   run_cmd->add_option("--graph", run.graph, "Graph file (.mtx, .gr, SNAP) or generator (grid:rows=R,cols=C, rmat:scale=S, ...)");
-  run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)");
+  run_cmd->add_option("--source", run.source, "Source vertex of bfs and sssp (default: the first vertex with an outgoing edge)")
+      ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--timing-from-kernel", run.timing_from_kernel,
                       "Timing mode: run kernel launches before K functionally (sets gpu.timing_from_kernel)");
 

@@ -19,6 +19,10 @@ class GraphJob : public Job {
   GraphJob(const RunOptions& o, const workloads::Workload& w, std::string unit)
       : o_(o), w_(w), unit_(std::move(unit)), g_(workloads::load_graph(o.graph)) {
     if (o.source >= 0) {
+      if (static_cast<std::uint64_t>(o.source) >= g_.n)
+        throw Error({"--source", 0, 0}, std::to_string(o.source) + " is not a vertex of " + g_.name + " (0 to " +
+                                            std::to_string(g_.n - 1) + ")",
+                    Error::Kind::usage);
       source_ = static_cast<std::uint32_t>(o.source);
     } else {  // as Graph500 does, start from a vertex that has edges
       while (source_ + 1 < g_.n && g_.degree(source_) == 0) ++source_;

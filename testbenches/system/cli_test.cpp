@@ -610,6 +610,26 @@ TEST(Cli, PtxCheck) {
   EXPECT_NE(r.err.find("enq takes one of .data, .addr, .pred"), std::string::npos) << r.err;
   r = run_cli({"ptx", "check", d.write("dac_bad2.ptx", head + "enq.data %rd1;\n}\n")});
   EXPECT_NE(r.err.find("enq.data and enq.addr take an address [a]"), std::string::npos) << r.err;
+  // An empty or comment-only file is no module (it parsed to nothing and passed).
+  for (const char* text : {"", "// nothing here\n/* at all */\n"}) {
+    const std::string empty = d.write("empty.ptx", text);
+    r = run_cli({"ptx", "check", empty});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(empty + ": not a PTX module: no .version directive"), std::string::npos) << r.err;
+  }
+}
+
+// A source vertex outside the graph is a usage error (-1 silently meant "the first vertex with an
+// edge"; one past the last vertex was read out of bounds).
+TEST(Cli, ASourceOutsideTheGraphIsRefused) {
+  const std::string graph = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/graphs/small.mtx";
+  auto r = run_cli({"run", "--workload", "bfs", "--mode", "functional", "--graph", graph, "--source", "-1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--source"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "bfs", "--mode", "functional", "--graph", graph, "--source", "7"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--source: 7 is not a vertex of"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(0 to 6)"), std::string::npos) << r.err;
 }
 
 TEST(Cli, WorkloadRunChecksAgainstTheReference) {
