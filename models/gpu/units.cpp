@@ -17,11 +17,6 @@
 namespace irr::gpu {
 namespace {
 
-// An entry's `enabled` for a unit switched on by `<key>: true`.
-std::function<bool(const sim::Config&)> flag(const std::string& key) {
-  return [key](const sim::Config& c) { return c.get_bool(key); };
-}
-
 // An entry's `attach` for a kept part of type T, built as T(sim, gpu, registry).
 template <class T>
 std::unique_ptr<Attached> keep(sim::Simulation& sim, Gpu& gpu, core::ptx::ExtensionRegistry& registry) {
@@ -43,31 +38,35 @@ std::unique_ptr<sc_core::sc_module> testbench(const char* name, sim::Simulation&
 std::vector<Unit> make_units() {
   std::vector<Unit> u;
   // The order is the order of attachment, which fixes the order of the units' steps in a cycle.
-  u.push_back({"hwwl", "hardware worklist: per-lane banks, WRU, ICRN, HVU (docs/hwwl.md)", flag("hwwl.enabled"), "hwwl.enabled: true",
+  u.push_back({"hwwl", "hardware worklist: per-lane banks, WRU, ICRN, HVU (docs/hwwl.md)", "hwwl.enabled", "true",
                add_hwwl_instructions, keep<HwwlGpu>, {},
                [](sim::Simulation& s) { return testbench<hwwl::Testbench>("hwwl_tb", s); }, {"hwwl.*"}});
-  u.push_back({"iru", "irregular-accesses reorder unit beside each L2 slice (docs/iru.md)", flag("iru.enabled"), "iru.enabled: true",
+  u.push_back({"iru", "irregular-accesses reorder unit beside each L2 slice (docs/iru.md)", "iru.enabled", "true",
                add_iru_instructions, keep<IruGpu>, {},
                [](sim::Simulation& s) { return testbench<iru::Testbench>("iru_tb", s); }, {"iru.*"}});
   u.push_back({"dac", "decoupled affine computation: expansion units, queues, affine SIMT stack (docs/dac.md)",
-               flag("dac.enabled"), "dac.enabled: true", dac::add_dac_instructions, keep<DacGpu>, {}, {}, {"gpu.sm*.dac.*"}});
-  u.push_back({"spref", "spare-register-aware prefetching (docs/memory.md)", flag("spref.enabled"), "spref.enabled: true", {}, owned<attach_spref>,
+               "dac.enabled", "true", dac::add_dac_instructions, keep<DacGpu>, {}, {}, {"gpu.sm*.dac.*"}});
+  u.push_back({"spref", "spare-register-aware prefetching (docs/memory.md)", "spref.enabled", "true", {}, owned<attach_spref>,
                {}, {}, {"gpu.sm*.spref*"}});
   u.push_back({"cae", "CAE, DAC's compute-side baseline: an affine unit beside each SM's lanes (docs/dac.md)",
-               flag("cae.enabled"), "cae.enabled: true", {}, owned<attach_cae>, {}, {}, {"gpu.sm*.cae*"}});
+               "cae.enabled", "true", {}, owned<attach_cae>, {}, {}, {"gpu.sm*.cae*"}});
   u.push_back({"dats", "dependency-aware thread-block scheduler and its dependency graph buffer (docs/dats.md)",
-               [](const sim::Config& c) { return c.get_string("gpu.cta_scheduler") == "dats"; }, "gpu.cta_scheduler: dats", {}, {},
+               "gpu.cta_scheduler", "dats", {}, {},
                [](sim::Simulation& s, FrontEndPort& front_end) {
                  return std::make_unique<DatsCtaScheduler>("dats", s, front_end);
                },
                {}, {"gpu.dats.*"}});
   u.push_back({"example_unit", "the demonstration unit: a pipelined multiply-add beside each SM (models/example/unit.h)",
-               flag("example_unit.enabled"), "example_unit.enabled: true", example::add_unit_instructions, owned<example::attach_unit>, {}, {},
+               "example_unit.enabled", "true", example::add_unit_instructions, owned<example::attach_unit>, {}, {},
                {"gpu.sm*.example_unit*"}});
   return u;
 }
 
 }  // namespace
+
+bool Unit::enabled(const sim::Config& config) const {
+  return enable_value == "true" ? config.get_bool(enable_key) : config.get_string(enable_key) == enable_value;
+}
 
 const std::vector<Unit>& units() {
   static const std::vector<Unit> all = make_units();
@@ -97,7 +96,7 @@ void add_all_instructions(core::ptx::ExtensionRegistry& registry) {
 void check_none_enabled(const sim::Config& config) {
   for (const auto& u : units())
     if (u.enabled(config))
-      throw Error({"--mode", 0, 0}, u.enable + " attaches the " + u.name + " unit to the timed GPU; a functional run has none (--mode timing)",
+      throw Error({"--mode", 0, 0}, u.enable() + " attaches the " + u.name + " unit to the timed GPU; a functional run has none (--mode timing)",
                   Error::Kind::usage);
 }
 
@@ -109,7 +108,7 @@ AttachedUnits::AttachedUnits(sim::Simulation& sim, Gpu& gpu, core::ptx::Extensio
     const bool on = u.enabled(sim.config());
     const bool need = std::find(needed.begin(), needed.end(), u.name) != needed.end();
     if (need && !on && !u.attach)
-      throw Error("unit " + u.name + " is attached by the configuration: set " + u.enable, Error::Kind::usage);
+      throw Error("unit " + u.name + " is attached by the configuration: set " + u.enable(), Error::Kind::usage);
     if (!(on || need) || !u.attach) continue;
     attached_.emplace_back(u.name, u.attach(sim, gpu, registry));
   }
@@ -118,12 +117,6 @@ AttachedUnits::AttachedUnits(sim::Simulation& sim, Gpu& gpu, core::ptx::Extensio
 void AttachedUnits::serve(runtime::Device& device) {
   for (auto& [name, a] : attached_)
     if (a) a->serve(device);
-}
-
-bool AttachedUnits::has(const std::string& name) const {
-  for (const auto& [n, a] : attached_)
-    if (n == name) return true;
-  return false;
 }
 
 std::vector<std::string> AttachedUnits::names() const {

@@ -30,10 +30,11 @@ using AttachFn = std::function<std::unique_ptr<Attached>(sim::Simulation&, Gpu&,
 struct Unit {
   std::string name;         // its configuration section
   std::string description;
-  // Whether the configuration attaches it to every timed run (reading the keys that say so), and
-  // how a user says so (for errors).
-  std::function<bool(const sim::Config&)> enabled;
-  std::string enable;
+  // How the configuration attaches it to every timed run, `key: value`: a bool key set true
+  // (hwwl.enabled: true) or a string key naming it (gpu.cta_scheduler: dats).
+  std::string enable_key, enable_value;
+  bool enabled(const sim::Config& config) const;  // reads the key
+  std::string enable() const { return enable_key + ": " + enable_value; }
   // Its instructions' syntax (a parser knows them; running one needs the unit); empty when it has none.
   std::function<void(core::ptx::ExtensionRegistry&)> instructions;
   // Attaches it to the GPU (SM units, partition units) and gives its instructions their
@@ -68,7 +69,6 @@ class AttachedUnits {
   AttachedUnits(sim::Simulation& sim, Gpu& gpu, core::ptx::ExtensionRegistry& registry,
                 const std::vector<std::string>& needed = {});
   void serve(runtime::Device& device);
-  bool has(const std::string& name) const;
   std::vector<std::string> names() const;
   // The unit's kept part as its type (DacGpu for "dac"); an std::logic_error when it is not attached.
   template <class T>

@@ -39,8 +39,7 @@ TEST(UnitRegistry, EveryEntryIsWholeAndNamedOnce) {
   for (const auto& u : gpu::units()) {
     EXPECT_TRUE(names.insert(u.name).second) << u.name << " twice";
     EXPECT_FALSE(u.description.empty()) << u.name;
-    EXPECT_TRUE(u.enabled) << u.name;
-    EXPECT_NE(u.enable.find(": "), std::string::npos) << u.name << ": enable '" << u.enable << "' is not 'key: value'";
+    EXPECT_FALSE(u.enable_key.empty() || u.enable_value.empty()) << u.name << ": enable '" << u.enable() << "' is not 'key: value'";
     EXPECT_TRUE(u.attach || u.cta_scheduler) << u.name << " attaches nothing";
     EXPECT_FALSE(u.waves.empty()) << u.name << " has no waveform group";
   }
@@ -58,7 +57,7 @@ class EachUnit : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EachUnit, EnabledItAttachesWithItsWaves) {
   const gpu::Unit& u = gpu::unit(GetParam());
-  Testbench tb({"log.level=warn", as_set(u.enable)}, "gtx480");
+  Testbench tb({"log.level=warn", as_set(u.enable())}, "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   core::ptx::ExtensionRegistry reg;
   gpu::AttachedUnits units(tb.sim(), g, reg);

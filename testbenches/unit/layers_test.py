@@ -10,7 +10,6 @@ import pathlib
 import re
 import sys
 
-UNITS = {"hwwl", "iru", "dac", "dats", "spref", "example"}
 BELOW = {  # a layer -> the layers it may include besides itself
     "sim": set(),
     "tlm_glue": {"sim"},
@@ -21,8 +20,14 @@ BELOW = {  # a layer -> the layers it may include besides itself
     "models/cudart": {"models/runtime", "models/core", "models/mem", "tlm_glue", "sim"},
 }
 UNIT_BELOW = {"models/runtime", "models/core", "models/mem", "models/blocks", "tlm_glue", "sim"}
-BELOW.update({f"models/{u}": UNIT_BELOW for u in UNITS})
-BELOW["models/gpu"] = {f"models/{u}" for u in UNITS} | UNIT_BELOW
+
+
+def unit_folders(root: pathlib.Path) -> set:
+    """The unit folders, as models/CMakeLists.txt lists them (IRRGPU_UNITS)."""
+    m = re.search(r"set\(IRRGPU_UNITS ([^)]*)\)", (root / "models/CMakeLists.txt").read_text())
+    if not m:
+        sys.exit("models/CMakeLists.txt sets no IRRGPU_UNITS")
+    return set(m.group(1).split())
 
 
 def layer(path: str) -> str:
@@ -32,6 +37,9 @@ def layer(path: str) -> str:
 
 def main() -> int:
     root = pathlib.Path(sys.argv[1])
+    units = unit_folders(root)
+    BELOW.update({f"models/{u}": UNIT_BELOW for u in units})
+    BELOW["models/gpu"] = {f"models/{u}" for u in units} | UNIT_BELOW
     bad, checked = [], 0
     for top in ("sim", "tlm_glue", "models"):
         for f in sorted((root / top).rglob("*")):
