@@ -29,6 +29,9 @@ TEST(Presets, GraphmemCarriesTable3) {
   EXPECT_DOUBLE_EQ(c.get_frequency("clocks.core"), 1.2e9);    // L526 "1.2 GHz"
   EXPECT_EQ(c.get_uint("core.simd_width"), 16u);              // L527 "16-wide SIMD"
   EXPECT_EQ(c.get_string("core.scheduler"), "lrr");           // L527 "in-order" round robin [G L257]
+  EXPECT_EQ(c.get_uint("core.latency_int"), 4u);              // L527 "according to the CUDA manual": 4 cycles
+  EXPECT_EQ(c.get_uint("core.latency_fp"), 4u);               // a warp's add, mul, mad; 16 for reciprocal,
+  EXPECT_EQ(c.get_uint("core.latency_sfu"), 16u);             // rsqrt, log (its Arithmetic Instructions)
   EXPECT_EQ(c.get_uint("core.registers") * 4, 128 * KiB);     // L529 "128 KB register file"
   EXPECT_EQ(c.get_size("core.shared_memory"), 16 * KiB);      // L530 "16/48 KB" (48 KB L1 leaves 16)
   EXPECT_EQ(c.get_uint("l1.latency"), 4u);                    // L531 "4-cycle"
