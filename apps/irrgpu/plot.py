@@ -20,6 +20,7 @@ import csv
 import fnmatch
 import math
 import os
+import re
 import sys
 
 KEY_COLUMNS = ("id", "group", "state", "seconds", "max_rss_mb", "error")
@@ -91,13 +92,45 @@ def normalise(rows, every, columns, metric, baseline, ratio, path, match=""):
     return out
 
 
+# A configuration value with a unit (docs/configuration.md): sizes, frequencies, times, bandwidths.
+UNITS = {"B": 1, "KiB": 2**10, "KB": 2**10, "MiB": 2**20, "MB": 2**20, "GiB": 2**30, "GB": 2**30,
+         "Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9, "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1,
+         "B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9}
+QUANTITY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/]*)\s*$")
+
+
+def quantity(text):
+    """(number, unit) of a plain number or a value with a unit ('48KiB' -> (48.0, 'KiB')); None if neither."""
+    m = QUANTITY.match(text)
+    if not m or (m.group(2) and m.group(2) not in UNITS):
+        return None
+    return float(m.group(1)), m.group(2)
+
+
+def axis(values, column):
+    """Numbers for an axis of values that may carry units, and the unit for its label: in the values'
+    own unit when they share one (16KiB, 32KiB -> 16, 32 'KiB'), else in the base unit (B, Hz, s)."""
+    parsed = [quantity(v) for v in values]
+    for v, q in zip(values, parsed):
+        if q is None:
+            sys.exit(f"irrgpu plot: error: --x {column}: '{v}' is not a number or a value with a unit "
+                     "(a line needs a numeric axis; plot bars groups by any value)")
+    units = {u for _, u in parsed}
+    if len(units) == 1:
+        return [n for n, _ in parsed], units.pop()
+    scaled = [n * UNITS[u] if u else n for n, u in parsed]
+    base = {"B": "B", "KiB": "B", "KB": "B", "MiB": "B", "MB": "B", "GiB": "B", "GB": "B"}
+    kinds = {base.get(u, "Hz" if u.endswith("Hz") else "B/s" if u.endswith("/s") else "s" if u else "") for u in units}
+    return scaled, (kinds.pop() if len(kinds) == 1 else "")
+
+
 def ordered(values):
-    """Distinct values in first-seen order, numbers sorted numerically."""
+    """Distinct values in first-seen order, numbers (with or without units) sorted by magnitude."""
     seen = list(dict.fromkeys(values))
-    try:
-        return sorted(seen, key=float)
-    except ValueError:
-        return seen
+    if all(quantity(v) for v in seen):
+        magnitude = {v: quantity(v)[0] * UNITS.get(quantity(v)[1], 1) for v in seen}
+        return sorted(seen, key=magnitude.get)
+    return seen
 
 
 # Drawing, shared by the command line below and the studies' scripts (experiments/), so that every
@@ -167,8 +200,8 @@ def stacked_bars(ax, labels, parts, ylabel="", title=""):
 def finish(ax, ylabel, title, legend, legend_title=None):
     ax.set_ylabel(ylabel, fontsize=8)
     ax.set_title(title, fontsize=9)
-    if legend:
-        ax.legend(fontsize=7, title=legend_title, title_fontsize=7)
+    if legend:  # beside the axes, where it cannot cover a bar or a point
+        ax.legend(fontsize=7, title=legend_title, title_fontsize=7, bbox_to_anchor=(1.0, 1.0), loc="upper left")
 
 
 def save(fig, out, also=()):
@@ -228,12 +261,14 @@ def cmd_lines(a):
         sys.exit(f"irrgpu plot: error: no column '{a.x}'")
     pairs = (normalise(rows, every, columns, a.metric, a.baseline, a.ratio, a.results, a.match) if a.baseline
              else [(r, value(r, a.metric, a.results)) for r in rows])
+    xs, unit = axis([r[a.x] for r, _ in pairs], a.x)
     series = []
     for s in (ordered(r[a.series] for r, _ in pairs) if a.series else [None]):
-        pts = sorted((float(r[a.x]), v) for r, v in pairs if not a.series or r[a.series] == s)
+        pts = sorted((x, v) for x, (r, v) in zip(xs, pairs) if not a.series or r[a.series] == s)
         series.append((s, [p[0] for p in pts], [p[1] for p in pts]))
     fig, (ax,) = figure()
-    series_lines(ax, series, a.x, a.ylabel or (f"speedup over {a.baseline}" if a.baseline else a.metric),
+    series_lines(ax, series, f"{a.x} ({unit})" if unit else a.x,
+                 a.ylabel or (f"speedup over {a.baseline}" if a.baseline else a.metric),
                  a.title or a.metric, a.log_x, hlines=references(a.hline))
     save(fig, a.output, a.also)
 
