@@ -346,7 +346,7 @@ void Simulation::write_outputs(const std::string& dir, const std::vector<std::st
   if (!report_.incomplete.empty()) stats["incomplete"] = report_.incomplete;
   write("stats.json", stats.dump(2) + "\n");
   std::ostringstream csv;
-  stats_.write_csv(csv);
+  stats_.write_csv(csv, report_.incomplete);
   write("stats.csv", csv.str());
   write("run.json", run_json(command_line).dump(2) + "\n");
 }

@@ -117,8 +117,14 @@ class Simulation {
   // SIGTERM stops it at the next clock edge: the outputs so far go to write_outputs_on_interrupt's folder,
   // marked incomplete, and it throws (exit 130); a second signal ends the process at once.
   RunReport run();
+  // The run ran to its end but not as asked (a CUDA program whose calls irrgpu refused): its outputs
+  // are marked incomplete with why, as an interrupted run's are.
+  void mark_incomplete(const std::string& why) {
+    if (report_.incomplete.empty()) report_.incomplete = why;
+  }
   // config.yaml, stats.json, stats.csv, run.json into dir (created if missing); after an
-  // interrupted run, stats.json and run.json carry "incomplete": why.
+  // interrupted run (or one marked so), stats.json and run.json carry "incomplete": why, and stats.csv
+  // an "incomplete" row.
   void write_outputs(const std::string& dir, const std::vector<std::string>& command_line) const;
   // The readable summary: statistics matching the pattern, then the simulation speed.
   void print_summary(std::ostream& out, const std::string& pattern) const;

@@ -168,8 +168,9 @@ std::string number(double v) {
 }
 }  // namespace
 
-void StatsRegistry::write_csv(std::ostream& out) const {
+void StatsRegistry::write_csv(std::ostream& out, const std::string& incomplete) const {
   out << "name,value,unit,description\n";
+  if (!incomplete.empty()) out << "incomplete,1,," << csv_field(incomplete) << "\n";
   for (const auto& [name, stat] : stats_) {
     out << csv_field(name) << "," << number(stat->value()) << "," << csv_field(stat->unit()) << ","
         << csv_field(stat->description()) << "\n";

@@ -129,7 +129,8 @@ class StatsRegistry {
   std::size_t sample_count() const { return sample_times_.size(); }
 
   nlohmann::json to_json() const;
-  void write_csv(std::ostream& out) const;
+  // name,value,unit,description; a run stopped early (`incomplete`: why) has an "incomplete" row first.
+  void write_csv(std::ostream& out, const std::string& incomplete = "") const;
   // Aligned table of the statistics whose names match the glob (all when empty).
   void print_table(std::ostream& out, const std::string& pattern = "") const;
 

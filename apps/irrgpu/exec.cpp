@@ -150,6 +150,8 @@ int exec(const RunOptions& o) {
                   << (timed ? std::string(" ") + std::to_string(k.cycles) + " cycles" : "") << "\n";
       if (timed) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
     }
+    if (timed && !server->failures().empty())
+      timed->mark_incomplete("the program failed: " + server->failures().front());
     if (timed && !o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
     if (!o.output_dir.empty()) {
       std::filesystem::create_directories(o.output_dir);

@@ -200,10 +200,11 @@ void** __cudaRegisterFatBinary(void* wrapper) {
   if (w[0] == irr::cudart::kFatbinWrapperMagic) std::memcpy(&data, static_cast<const char*>(wrapper) + 8, sizeof data);
   const std::size_t size = data ? irr::cudart::fatbin_size(data, 16) : 0;
   Buffer a;
-  if (!size || r.call(Op::module, Buffer().put_bytes(data, size), &a)) {
-    std::fprintf(stderr, "irrgpu: %s\n", size ? r.message.c_str() : "the program's fatbinary is not one irrgpu can read");
+  if (!size) {
+    std::fprintf(stderr, "irrgpu: the program's fatbinary is not one irrgpu can read\n");
     std::_Exit(2);
   }
+  if (r.call(Op::module, Buffer().put_bytes(data, size), &a)) std::_Exit(2);  // irrgpu exec says why
   auto* handle = new void*;
   *handle = reinterpret_cast<void*>(static_cast<std::uintptr_t>(a.get<std::uint32_t>()));
   return handle;
@@ -512,10 +513,7 @@ unsigned long long irrgpuQuery(const char* name) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> g(r.lock);
   Buffer a;
-  if (r.call(Op::query, Buffer().put_string(name), &a)) {
-    std::fprintf(stderr, "irrgpu: %s\n", r.message.c_str());
-    std::_Exit(2);
-  }
+  if (r.call(Op::query, Buffer().put_string(name), &a)) std::_Exit(2);  // irrgpu exec says why
   return a.get<std::uint64_t>();
 }
 

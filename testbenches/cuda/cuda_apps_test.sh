@@ -59,6 +59,13 @@ if build vector_add_sass -cudart shared -gencode arch=compute_75,code=sm_75; the
   "$irrgpu" exec --mode functional -- "$out/vector_add_sass" >"$out/sass.log" 2>&1 && fail "no PTX: exited 0"
   grep -q "carries no PTX" "$out/sass.log" && echo "ok: a program without PTX is refused with the rebuild" ||
     fail "no PTX: $(tail -2 "$out/sass.log")"
+  # Said once (by irrgpu, not also by the program), and a timed run's statistics are marked incomplete.
+  "$irrgpu" exec -q -o "$out/sass" -- "$out/vector_add_sass" >"$out/sass_timed.log" 2>&1 && fail "no PTX (timed): exited 0"
+  [ "$(grep -c "carries no PTX" "$out/sass_timed.log")" = 1 ] && echo "ok: the error is printed once" ||
+    fail "no PTX: the error is not printed once: $(cat "$out/sass_timed.log")"
+  grep -q '"incomplete": "the program failed: the program carries no PTX' "$out/sass/stats.json" &&
+    grep -q '^incomplete,1,,' "$out/sass/stats.csv" && grep -q '"incomplete"' "$out/sass/run.json" &&
+    echo "ok: its statistics are marked incomplete" || fail "no PTX: stats.json, stats.csv or run.json not marked incomplete"
 fi
 # NVIDIA's runtime linked statically (nvcc's default): irrgpu never hears from it.
 cp "$src/testbenches/cuda/vector_add.cu" "$out/vector_add_static.cu"

@@ -519,6 +519,9 @@ TEST(Cli, InterruptedRunWritesItsStatisticsMarkedIncomplete) {
   EXPECT_NE(stats.value("incomplete", "").find("interrupted (SIGINT) at"), std::string::npos);
   EXPECT_GT(stats["stats"]["sim.memory_transactions"]["value"].get<double>(), 0);
   EXPECT_TRUE(nlohmann::json::parse(read_file(out + "/run.json")).contains("incomplete"));
+  const std::string csv = read_file(out + "/stats.csv");  // its first row says so too
+  EXPECT_EQ(csv.find("name,value,unit,description\nincomplete,1,,"), 0u) << csv.substr(0, 200);
+  EXPECT_LT(csv.find("interrupted (SIGINT) at"), csv.find("\n", 40)) << csv.substr(0, 200);
   EXPECT_NE(read_file(d.path() + "/w.vcd").find("$enddefinitions"), std::string::npos);  // the waveform so far
   for (const auto& f : std::filesystem::recursive_directory_iterator(d.path()))
     EXPECT_NE(f.path().extension(), ".partial") << f.path();
