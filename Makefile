@@ -52,6 +52,7 @@ fuzz: deps
 # Regenerates docs/configuration.md from the schema.
 docs: build
 	$(IRRGPU) config doc > docs/configuration.md
+	$(IRRGPU) stats doc > docs/statistics.md
 
 # Regenerates the GTKWave save files under waveforms/ from the models' probes.
 # The graph-memory policies' probes, at an L1 and an L2 slice (docs/memory.md).

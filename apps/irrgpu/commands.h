@@ -83,6 +83,7 @@ int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUD
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
 int config_doc();
+int stats_doc();  // docs/statistics.md (apps/irrgpu/stats_doc.cpp)
 int gtkw(const GtkwOptions& options);
 int ptx_check(const std::string& file, const ConfigOptions& config);
 int version();

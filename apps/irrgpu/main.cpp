@@ -178,6 +178,9 @@ extern "C" int sc_main(int argc, char** argv) {
   plot_cmd->set_help_flag();
   auto* workloads_cmd = app.add_subcommand("workloads", "List the graph and wavefront workloads and their variants");
   auto* version_cmd = app.add_subcommand("version", "Print versions");
+  auto* stats_cmd = app.add_subcommand("stats", "Document the statistics");
+  stats_cmd->require_subcommand(1);
+  auto* stats_doc_cmd = stats_cmd->add_subcommand("doc", "Print the statistics reference (Markdown): every statistic the timed GPU registers");
 
   try {
     app.parse(argc, argv);
@@ -209,5 +212,6 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*plot_cmd) return irr::app::plot(plot_cmd->remaining());
   if (*workloads_cmd) return irr::app::list_workloads();
   if (*version_cmd) return irr::app::version();
+  if (*stats_doc_cmd) return irr::app::stats_doc();
   return 2;
 }

@@ -157,6 +157,17 @@ TEST(Cli, Gtx980PresetHasTheCalibratedLatencies) {
   EXPECT_EQ(f["shared.stride_32"], 28 + 31 * 2);
 }
 
+// docs/statistics.md is what `irrgpu stats doc` prints (make docs): a statistic added, renamed or
+// re-described without it fails here. The reference lists every unit's and policy's statistics.
+TEST(Cli, StatisticsReferenceIsUpToDate) {
+  const auto r = run_cli({"stats", "doc"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, read_file(std::string(IRRGPU_SOURCE_DIR) + "/docs/statistics.md")) << "run: make docs";
+  for (const char* name : {"`gpu.sm<i>.warp_instructions`", "`gpu.total.kernel_cycles`", "`gpu.dats.pub_updates`",
+                           "`hwwl.done_pulls`", "`gpu.cta_scheduler=dats`", "`hwwl.enabled=true`"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+}
+
 TEST(Cli, UsageAndConfigErrorsExit2WithOneLine) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"run", "--set", "sim.sed=1"},

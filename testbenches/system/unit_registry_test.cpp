@@ -4,15 +4,15 @@
 // enables; and the demonstration unit (models/example/unit.h), added by its folder and one
 // registry line, runs to the timing its configuration gives.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <nlohmann/json.hpp>
 #include <fstream>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "models/gpu/gpu.h"
 #include "models/gpu/units.h"
+#include "sim/child.h"
 #include "testbenches/common/testing.h"
 
 using namespace irr;
@@ -199,11 +199,7 @@ struct MadRun {
 // One kernel of `threads` threads on one SM with the unit attached, in a child process (a SystemC
 // kernel elaborates once per process, and the tests compare runs of different configurations).
 MadRun run_mad(unsigned threads, unsigned chain, unsigned latency, unsigned slots) {
-  int fds[2];
-  if (pipe(fds) != 0) return {{}, 0, 0, 0, 0, "pipe failed"};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
+  const std::string text = sim::in_child_process([&] {
     nlohmann::json out;
     try {
       Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn", "example_unit.enabled=true",
@@ -230,20 +226,8 @@ MadRun run_mad(unsigned threads, unsigned chain, unsigned latency, unsigned slot
     } catch (const std::exception& e) {
       out = {{"error", e.what()}};
     }
-    const std::string text = out.dump();
-    for (std::size_t done = 0; done < text.size();) {
-      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  waitpid(pid, nullptr, 0);
+    return out.dump();
+  });
   MadRun r;
   const auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return {{}, 0, 0, 0, 0, "the child process gave no result"};
