@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 
 #include <sys/resource.h>
@@ -215,7 +216,12 @@ void Simulation::finish_traces() {
       }
     }
   }
-  if (txn_trace_) txn_trace_->write(observe_.txn_trace);
+  if (txn_trace_) {
+    txn_trace_->write(observe_.txn_trace);
+    if (txn_trace_->dropped())  // said where it is seen, not only inside the file
+      std::cerr << "irrgpu: warning: " << observe_.txn_trace << " stopped at " << txn_trace_->limit() << " events; "
+                << txn_trace_->dropped() << " later ones were dropped (--txn-trace-limit raises the limit)\n";
+  }
 }
 
 Simulation::~Simulation() { logging_.flush(); }

@@ -40,7 +40,7 @@ struct ObserveOptions {
   std::string vcd, fst;                  // waveform files ("" = none)
   std::vector<std::string> trace;        // probe globs (all when empty)
   std::string txn_trace;                 // Chrome trace-event JSON ("" = none)
-  std::uint64_t txn_trace_limit = 1000000;
+  std::uint64_t txn_trace_limit = 200000;
   std::ostream* progress = nullptr;      // where the progress line goes (nullptr = nowhere)
   unsigned progress_interval_ms = 500;   // host time between progress lines
 };

@@ -67,8 +67,9 @@ void TxnTrace::end(std::uint64_t txn) {
   open_.erase(it);
 }
 
-void TxnTrace::span(Track where, const std::string& name, Picoseconds start, Picoseconds end, const std::string& args) {
-  if (room(1)) events_.push_back({'X', where, name, start, end - start, false, 0, args});
+void TxnTrace::span(Track where, const std::string& name, Picoseconds start, Picoseconds end, const std::string& args,
+                    bool outline) {
+  if (outline || room(1)) events_.push_back({'X', where, name, start, end - start, false, 0, args});
 }
 
 void TxnTrace::instant(Track where, const std::string& name, const std::string& args) {

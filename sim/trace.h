@@ -4,7 +4,8 @@
 // unit, name the component — shown as a process and a thread. A memory transaction is a chain of
 // spans, one per component it waits in (issue, each hop, completion), joined by flow arrows.
 // Kernel launches and unit events are spans and instants on their tracks. The trace keeps at most
-// `limit` events; later ones are counted as dropped and the file says so.
+// `limit` events; later ones are counted as dropped and the file says so. Outline spans (kernel
+// launches: a handful a run) are kept past the limit, so a truncated trace still shows the run's shape.
 #pragma once
 
 #include <cstdint>
@@ -30,10 +31,12 @@ class TxnTrace {
   void hop(std::uint64_t txn, Track where, const std::string& what);
   void end(std::uint64_t txn);
   // A span (kernel launch, unit activity) and an instant event.
-  void span(Track where, const std::string& name, Picoseconds start, Picoseconds end, const std::string& args_json = "");
+  void span(Track where, const std::string& name, Picoseconds start, Picoseconds end, const std::string& args_json = "",
+            bool outline = false);
   void instant(Track where, const std::string& name, const std::string& args_json = "");
 
   std::size_t events() const { return events_.size(); }
+  std::uint64_t limit() const { return limit_; }
   std::uint64_t dropped() const { return dropped_; }
   std::size_t in_flight() const { return open_.size(); }
   void write(const std::string& path) const;

@@ -38,7 +38,7 @@ struct RunOptions {
   bool progress = false;  // force the progress line even when stderr is not a terminal
   std::string vcd, fst, txn_trace;
   std::vector<std::string> trace;
-  std::uint64_t txn_trace_limit = 1000000;
+  std::uint64_t txn_trace_limit = 200000;  // about 20 MB of JSON: a file Perfetto and chrome://tracing open at once
   std::vector<std::string> command_line;
   // A graph workload (docs/workloads.md) instead of sim.top.
   std::string workload, variant = "data", graph, mode = "timing";

@@ -40,7 +40,7 @@ void add_simulation_options(CLI::App& cmd, irr::app::RunOptions& run) {
   cmd.add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
   cmd.add_option("--trace", run.trace, "Glob of probe names to dump (default: all); repeatable");
   cmd.add_option("--txn-trace", run.txn_trace, "Write transactions and events as Chrome trace-event JSON (opens in Perfetto)");
-  cmd.add_option("--txn-trace-limit", run.txn_trace_limit, "Keep at most this many trace events")->check(CLI::PositiveNumber);
+  cmd.add_option("--txn-trace-limit", run.txn_trace_limit, "Keep at most this many trace events (default 200000; kernel spans are kept past it)")->check(CLI::PositiveNumber);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/error.h"
 
 namespace irr::core {
@@ -49,6 +51,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       coalescer_(mem::Coalescer::from_config(sim.config())),
       atomic_per_line_(sim.config().get_string("atomic.coalescing") == "line"),
       cta_finished_(std::move(cta_finished)),
+      trace_(sim.txn_trace()),
       max_warps_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_warps"))),
       max_threads_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_threads"))),
       max_ctas_(static_cast<std::uint32_t>(sim.config().get_uint("core.max_ctas"))),
@@ -85,6 +88,7 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
+  if (trace_) cta_track_ = trace_->track("SM " + std::to_string(index), "CTAs");
   const struct {
     Stall why;
     const char *name, *what;
@@ -173,6 +177,7 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   rc->cta = std::make_unique<Cta>(k.ctx, *k.kernel, k.grid, k.block, c, k.params, k.dynamic_shared);
   rc->cta->sm = index_;
   rc->launch = &k;
+  rc->started = sim::now_ps();
   const CtaNeeds needs(k);
   rc->threads = needs.threads;
   rc->warps = needs.warps;
@@ -829,6 +834,9 @@ void Sm::retire_cta(std::size_t idx) {
   used_shared_ -= rc.shared;
   ++rc.launch->finished_ctas;
   const std::uint64_t cta = rc.cta->linear_index();
+  if (trace_)
+    trace_->span(cta_track_, "CTA " + std::to_string(cta), rc.started, sim::now_ps(),
+                 "{\"kernel\":" + nlohmann::json(rc.launch->kernel->name).dump() + ",\"warps\":" + std::to_string(rc.warps) + "}");
   ctas_[idx].reset();
   --resident_;
   slots_changed_ = true;

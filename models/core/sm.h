@@ -101,6 +101,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::uint32_t threads, warps, registers;
     std::uint64_t shared;
     bool check = true;  // its barrier and retirement to be checked at the next step
+    sim::Picoseconds started = 0;  // when it became resident (its span in the trace)
   };
   struct Pending {  // an issued instruction whose write-back waits
     std::size_t slot;
@@ -173,6 +174,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<mem::LineAccess> lines_;  // the coalescer's answer for the instruction being issued
   const bool atomic_per_line_;  // atomic.coalescing: line (GPGPU-Sim) rather than one request per thread
   std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
+  sim::TxnTrace* trace_;                 // --txn-trace: each CTA's residency a span (null: none)
+  sim::TxnTrace::Track cta_track_ = 0;
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
   // Slot s's scheduler: a mask when their number is a power of two (every preset), as it is asked

@@ -157,12 +157,20 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   k.ctx.cycle = [&core] { return core.domain().cycle_at(sim::now_ps()); };
   k.ctx.nanoseconds = [] { return sim::now_ps() / 1000; };
   const std::uint64_t begin = k.ctx.cycle();
+  const sim::Picoseconds started = sim::now_ps();
   for (auto& sm : sms_) sm->kernel_begin(k);
   scheduler_->dispatch(k, sms_);
   wait(done_);
   last_kernel_cycles_ = k.ctx.cycle() - begin;
   kernel_cycles_ += last_kernel_cycles_;
   for (auto& sm : sms_) sm->kernel_end(k);
+  if (sim::TxnTrace* trace = sim_.txn_trace()) {  // the trace's outline: kept past its event limit
+    auto dims = [](core::Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); };
+    trace->span(trace->track("GPU", "kernels"), kernel.name, started, sim::now_ps(),
+                "{\"grid\":\"" + dims(grid) + "\",\"block\":\"" + dims(block) + "\",\"cycles\":" +
+                    std::to_string(last_kernel_cycles_) + "}",
+                true);
+  }
   current_ = nullptr;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
   return {k.warp_instructions, k.thread_instructions};

@@ -359,6 +359,38 @@ TEST(Cli, TracingChangesNoStatistic) {
   EXPECT_NO_THROW(nlohmann::json::parse(read_file(d.path() + "/t.json")));
 }
 
+// A GPU run's trace: each kernel launch a span on the GPU's "kernels" track, kept past the event
+// limit (the outline of a truncated trace), each CTA's residency a span on its SM's "CTAs" track;
+// a truncated trace says so on stderr, not only inside the file; and no statistic moves.
+TEST(Cli, GpuTraceHasKernelAndCtaSpans) {
+  TempDir d;
+  const std::vector<std::string> run = {"run", "-q", "--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=8"};
+  auto args = run;
+  args.insert(args.end(), {"-o", d.path() + "/plain"});
+  ASSERT_EQ(run_cli(args).exit_code, 0);
+  args = run;
+  args.insert(args.end(), {"-o", d.path() + "/traced", "--txn-trace", d.path() + "/t.json", "--txn-trace-limit", "500"});
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(d.path() + "/plain/stats.json"), read_file(d.path() + "/traced/stats.json"));
+  const auto stats = nlohmann::json::parse(read_file(d.path() + "/traced/stats.json"));
+  const auto trace = nlohmann::json::parse(read_file(d.path() + "/t.json"));
+  std::map<int, std::string> group;  // pid -> track group
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "process_name") group[e["pid"].get<int>()] = e["args"]["name"];
+  std::size_t kernels = 0, ctas = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] != "X" || !e.contains("args")) continue;
+    if (group[e["pid"].get<int>()] == "GPU" && e["args"].contains("grid")) ++kernels;
+    if (group[e["pid"].get<int>()].rfind("SM ", 0) == 0 && e["args"].contains("warps")) ++ctas;
+  }
+  EXPECT_EQ(kernels, stats["stats"]["gpu.kernels"]["value"].get<std::size_t>());  // every one, past the limit
+  EXPECT_GT(ctas, 0u);
+  EXPECT_GT(trace["otherData"]["dropped_events"].get<std::size_t>(), 0u);
+  EXPECT_NE(r.err.find("t.json stopped at 500 events;"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("later ones were dropped (--txn-trace-limit raises the limit)"), std::string::npos) << r.err;
+}
+
 // --config and --set take one value an occurrence: a command's own arguments after them stay its
 // own (`calibrate --config gtx480 latency shared` ran the presets "latency" and "shared").
 TEST(Cli, ConfigOptionsTakeOneValueEach) {
