@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/irrgpu/commands.h"
+#include "apps/irrgpu/kernel_stats.h"
 #include "apps/irrgpu/timed_gpu.h"
 #include "models/cudart/server.h"
 #include "sim/config.h"
@@ -152,7 +153,10 @@ int exec(const RunOptions& o) {
     }
     if (timed && !server->failures().empty())
       timed->mark_incomplete("the program failed: " + server->failures().front());
-    if (timed && !o.output_dir.empty()) timed->write_outputs(o.output_dir, o.command_line);
+    if (timed && !o.output_dir.empty()) {
+      timed->write_outputs(o.output_dir, o.command_line);
+      write_kernel_stats(kernel_stats(timed->stats()), o.output_dir);
+    }
     if (!o.output_dir.empty()) {
       std::filesystem::create_directories(o.output_dir);
       nlohmann::json record = {{"program", o.program}, {"exit_code", exit_code}, {"mode", o.mode}, {"kernels", kernels},

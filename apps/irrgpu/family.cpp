@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "apps/irrgpu/kernel_stats.h"
 #include "apps/irrgpu/timed_gpu.h"
 #include "sim/output_file.h"
 #include "workloads/locks/locks.h"
@@ -60,10 +61,16 @@ int run_workload(const RunOptions& o) {
   job->check(r);
   if (!o.quiet) {
     std::cout << job->summary(r, host) << "\n";
-    if (timed) timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
+    if (timed) {
+      print_kernel_table(kernel_stats(timed->sim->stats()), std::cout);
+      timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
+    }
   }
   std::cout << (r.check.empty() ? "check: PASS" : "check: FAIL " + r.check) << "\n";
-  if (timed && !o.output_dir.empty()) timed->sim->write_outputs(o.output_dir, o.command_line);
+  if (timed && !o.output_dir.empty()) {
+    timed->sim->write_outputs(o.output_dir, o.command_line);
+    write_kernel_stats(kernel_stats(timed->sim->stats()), o.output_dir);
+  }
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);
     job->write(o.output_dir, r);

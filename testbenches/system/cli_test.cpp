@@ -391,6 +391,29 @@ TEST(Cli, GpuTraceHasKernelAndCtaSpans) {
   EXPECT_NE(r.err.find("later ones were dropped (--txn-trace-limit raises the limit)"), std::string::npos) << r.err;
 }
 
+// Per-kernel statistics: kernels.json has a record per timed launch whose counters add up to the
+// run's totals, and the summary has a row per kernel; stats.json is as it was (golden digests).
+TEST(Cli, PerKernelStatisticsAddUpToTheRun) {
+  TempDir d;
+  const auto r = run_cli({"run", "--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=8", "-o", d.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"))["stats"];
+  const auto kernels = nlohmann::json::parse(read_file(d.path() + "/kernels.json"));
+  ASSERT_EQ(kernels.size(), stats["gpu.kernels"]["value"].get<std::size_t>());
+  double cycles = 0, warp = 0;
+  for (const auto& k : kernels) {
+    cycles += k["counted"].value("gpu.kernel_cycles", 0.0);
+    warp += k["counted"].value("gpu.sm0.warp_instructions", 0.0);
+    EXPECT_LT(k["start_ps"].get<std::uint64_t>(), k["end_ps"].get<std::uint64_t>());
+  }
+  EXPECT_EQ(cycles, stats["gpu.kernel_cycles"]["value"].get<double>());
+  EXPECT_EQ(warp, stats["gpu.sm0.warp_instructions"]["value"].get<double>());
+  const std::string name = kernels[0]["kernel"];
+  EXPECT_NE(r.out.find("kernel"), std::string::npos);
+  EXPECT_NE(r.out.find("launches"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n" + name + " "), std::string::npos) << r.out;  // a row for the kernel
+}
+
 // --config and --set take one value an occurrence: a command's own arguments after them stay its
 // own (`calibrate --config gtx480 latency shared` ran the presets "latency" and "shared").
 TEST(Cli, ConfigOptionsTakeOneValueEach) {
