@@ -81,6 +81,7 @@ TEST(Presets, Kim4x16CarriesTableIV) {
   EXPECT_EQ(c.get_size("l2.size"), 786 * KiB);
   EXPECT_EQ(c.get_string("dram.model"), "fixed");             // L265 "100 cycle DRAM latency"
   EXPECT_EQ(c.get_uint("dram.latency"), 100u);
+  EXPECT_EQ(c.get_uint("l2.latency"), 120u);                  // GPGPU-Sim 3's -rop_latency beside its -dram_latency 100
 }
 
 // The IRU paper's GTX 980 in GPGPU-Sim, Table 2 [S L221-L227].
