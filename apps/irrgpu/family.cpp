@@ -59,17 +59,18 @@ int run_workload(const RunOptions& o) {
   }
   const double host = std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   job->check(r);
+  const std::vector<KernelStats> kernels = timed ? kernel_stats(timed->sim->stats()) : std::vector<KernelStats>{};
   if (!o.quiet) {
     std::cout << job->summary(r, host) << "\n";
     if (timed) {
-      print_kernel_table(kernel_stats(timed->sim->stats()), std::cout);
+      print_kernel_table(kernels, std::cout);
       timed->sim->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
     }
   }
   std::cout << (r.check.empty() ? "check: PASS" : "check: FAIL " + r.check) << "\n";
   if (timed && !o.output_dir.empty()) {
     timed->sim->write_outputs(o.output_dir, o.command_line);
-    write_kernel_stats(kernel_stats(timed->sim->stats()), o.output_dir);
+    write_kernel_stats(kernels, o.output_dir);
   }
   if (!o.output_dir.empty()) {
     std::filesystem::create_directories(o.output_dir);

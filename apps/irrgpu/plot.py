@@ -92,19 +92,19 @@ def normalise(rows, every, columns, metric, baseline, ratio, path, match=""):
     return out
 
 
-# A configuration value with a unit (docs/configuration.md): sizes, frequencies, times, bandwidths.
-UNITS = {"B": 1, "KiB": 2**10, "KB": 2**10, "MiB": 2**20, "MB": 2**20, "GiB": 2**30, "GB": 2**30,
-         "Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9, "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1,
-         "B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9}
+# A configuration value with a unit (docs/configuration.md): each unit's factor to its base unit.
+UNITS = {"B": (1, "B"), "KiB": (2**10, "B"), "KB": (2**10, "B"), "MiB": (2**20, "B"), "MB": (2**20, "B"),
+         "GiB": (2**30, "B"), "GB": (2**30, "B"), "Hz": (1, "Hz"), "kHz": (1e3, "Hz"), "MHz": (1e6, "Hz"),
+         "GHz": (1e9, "Hz"), "ps": (1e-12, "s"), "ns": (1e-9, "s"), "us": (1e-6, "s"), "ms": (1e-3, "s"),
+         "s": (1, "s"), "B/s": (1, "B/s"), "KB/s": (1e3, "B/s"), "MB/s": (1e6, "B/s"), "GB/s": (1e9, "B/s"),
+         "": (1, "")}
 QUANTITY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/]*)\s*$")
 
 
 def quantity(text):
     """(number, unit) of a plain number or a value with a unit ('48KiB' -> (48.0, 'KiB')); None if neither."""
     m = QUANTITY.match(text)
-    if not m or (m.group(2) and m.group(2) not in UNITS):
-        return None
-    return float(m.group(1)), m.group(2)
+    return (float(m.group(1)), m.group(2)) if m and m.group(2) in UNITS else None
 
 
 def axis(values, column):
@@ -118,17 +118,16 @@ def axis(values, column):
     units = {u for _, u in parsed}
     if len(units) == 1:
         return [n for n, _ in parsed], units.pop()
-    scaled = [n * UNITS[u] if u else n for n, u in parsed]
-    base = {"B": "B", "KiB": "B", "KB": "B", "MiB": "B", "MB": "B", "GiB": "B", "GB": "B"}
-    kinds = {base.get(u, "Hz" if u.endswith("Hz") else "B/s" if u.endswith("/s") else "s" if u else "") for u in units}
-    return scaled, (kinds.pop() if len(kinds) == 1 else "")
+    bases = {UNITS[u][1] for u in units}
+    return [n * UNITS[u][0] for n, u in parsed], (bases.pop() if len(bases) == 1 else "")
 
 
 def ordered(values):
     """Distinct values in first-seen order, numbers (with or without units) sorted by magnitude."""
     seen = list(dict.fromkeys(values))
-    if all(quantity(v) for v in seen):
-        magnitude = {v: quantity(v)[0] * UNITS.get(quantity(v)[1], 1) for v in seen}
+    parsed = [quantity(v) for v in seen]
+    if all(parsed):
+        magnitude = {v: n * UNITS[u][0] for v, (n, u) in zip(seen, parsed)}
         return sorted(seen, key=magnitude.get)
     return seen
 
