@@ -59,10 +59,10 @@ int stats_doc() {
     // The settings to elaborate: the default, then each other value of every enumeration and
     // boolean key of the GPU's sections (sim, log, stats, host and traffic add no statistic).
     std::vector<std::vector<std::string>> variants = {{}};
-    const sim::Schema schema = sim::Schema::builtin();
     const std::set<std::string> skipped = {"sim", "log", "stats", "host", "traffic", "clocks"};
     sim::Config preset(sim::Schema::builtin());
     preset.load("gtx480");
+    const sim::Schema& schema = preset.schema();
     for (const auto& path : schema.order()) {
       const sim::KeySpec& k = *schema.key(path);
       if (skipped.count(path.substr(0, path.find('.'))) || !k.planned.empty()) continue;
@@ -101,7 +101,8 @@ int stats_doc() {
            "`gpu.total.` add up or combine every SM's and partition's. The default configuration (gtx480) "
            "registers those without a setting in the last column; the others appear with that setting "
            "(any one of those listed), as a unit or a cache policy adds its own. Standalone testbenches "
-           "(`sim.top`) have statistics of their own, listed in their units' pages.\n\n"
+           "(`sim.top`) have statistics of their own, not listed here: `irrgpu run -s sim.top=NAME -o DIR` "
+           "writes them, each with its unit and description, to DIR/stats.csv.\n\n"
            "| statistic | unit | description | with |\n|---|---|---|---|\n";
     for (const auto& [name, e] : entries) {
       std::string with;
