@@ -5,6 +5,7 @@
 // only the application's registrations (fatbinaries, kernels, variables), launch configurations,
 // streams, events and the sticky error. A function it does not define is not here at all, so the
 // dynamic linker stops the application naming it (docs/cuda-apps.md).
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -35,6 +36,43 @@ typedef void* cudaEvent_t;
 typedef void* cudaKernel_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
                       cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
+// The CUDA 13 layouts of the structures these calls take (checked against the toolkit's headers
+// by testbenches/cuda/runtime_calls.cu).
+struct cudaPos {
+  std::size_t x, y, z;
+};
+struct cudaExtent {
+  std::size_t width, height, depth;
+};
+struct cudaPitchedPtr {
+  void* ptr;
+  std::size_t pitch, xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+  void* srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  void* dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  int kind;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  std::size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  void* attrs;
+  unsigned numAttrs;
+};
+struct cudaPointerAttributes {
+  int type;  // cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+typedef void (*cudaHostFn_t)(void*);
+typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void*);
 }
 
 namespace {
@@ -67,6 +105,10 @@ struct Runtime {
   cudaError_t error = 0;                       // sticky until cudaGetLastError
   std::map<const void*, std::uint64_t> events;  // recorded time, ps
   std::string message;                          // the last error's text from irrgpu
+  // Device allocations (cudaMalloc) and managed ones (cudaMallocManaged), base -> bytes. Managed
+  // memory is host memory at the same address in the device's memory: the host's copy is sent
+  // before each launch and the device's brought back after it, without simulated time.
+  std::map<std::uint64_t, std::uint64_t> device, managed;
 
   Runtime() {
     const char* env = std::getenv("IRRGPU_CUDART_FD");
@@ -146,7 +188,26 @@ struct Runtime {
     Buffer b;
     b.put(k->module).put_string(k->name).put(grid).put(block).put(static_cast<std::uint32_t>(shared));
     for (std::size_t i = 0; i < k->params.size(); ++i) b.put_bytes(args[i], k->params[i]);
-    return call(Op::launch, b);
+    for (const auto& [base, n] : managed)
+      if (const cudaError_t e = call(Op::poke, Buffer().put(base).put_bytes(reinterpret_cast<const void*>(base), n))) return e;
+    const cudaError_t e = call(Op::launch, b);
+    for (const auto& [base, n] : managed) {
+      Buffer a;
+      if (!call(Op::peek, Buffer().put(base).put(n), &a)) std::memcpy(reinterpret_cast<void*>(base), a.get_bytes(n), n);
+    }
+    return e;
+  }
+
+  // Whether p lies in device memory (a cudaMalloc'd block), as unified addressing tells.
+  bool on_device(const void* p) const {
+    const auto a = reinterpret_cast<std::uint64_t>(p);
+    auto it = device.upper_bound(a);
+    return it != device.begin() && a < std::prev(it)->first + std::max<std::uint64_t>(std::prev(it)->second, 1);
+  }
+  bool is_managed(const void* p) const {
+    const auto a = reinterpret_cast<std::uint64_t>(p);
+    auto it = managed.upper_bound(a);
+    return it != managed.begin() && a < std::prev(it)->first + std::prev(it)->second;
   }
 
   std::uint64_t address(const void* symbol) {
@@ -166,25 +227,58 @@ Runtime& rt() {
   return r;
 }
 
+// A copy between host and device memory. Which side each pointer is on comes from the kind or,
+// with cudaMemcpyDefault, from where it was allocated (unified addressing); managed memory is the
+// host's copy between launches, so a copy to or from it is a host-side one.
+cudaError_t copy_locked(Runtime& r, void* dst, const void* src, std::size_t n, int kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return r.error = irr::cudart::kInvalidValue;
+  if (!n) return 0;
+  const bool from_device = (kind == cudaMemcpyDefault ? r.on_device(src) : kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) && !r.is_managed(src);
+  const bool to_device = (kind == cudaMemcpyDefault ? r.on_device(dst) : kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice) && !r.is_managed(dst);
+  const auto d = reinterpret_cast<std::uint64_t>(dst), s = reinterpret_cast<std::uint64_t>(src);
+  if (!from_device && !to_device) {
+    std::memmove(dst, src, n);
+    return 0;
+  }
+  if (!from_device) return r.call(Op::copy_in, Buffer().put(d).put_bytes(src, n));
+  if (to_device) return r.call(Op::copy_device, Buffer().put(d).put(s).put(static_cast<std::uint64_t>(n)));
+  Buffer a;
+  const cudaError_t e = r.call(Op::copy_out, Buffer().put(s).put(static_cast<std::uint64_t>(n)), &a);
+  if (!e) std::memcpy(dst, a.get_bytes(n), n);
+  return e;
+}
+
 cudaError_t copy(void* dst, const void* src, std::size_t n, int kind) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> g(r.lock);
-  const auto d = reinterpret_cast<std::uint64_t>(dst), s = reinterpret_cast<std::uint64_t>(src);
-  switch (kind) {
-    case cudaMemcpyHostToHost: std::memcpy(dst, src, n); return 0;
-    case cudaMemcpyHostToDevice: return r.call(Op::copy_in, Buffer().put(d).put_bytes(src, n));
-    case cudaMemcpyDeviceToHost: {
-      Buffer a;
-      const cudaError_t e = r.call(Op::copy_out, Buffer().put(s).put(static_cast<std::uint64_t>(n)), &a);
-      if (!e) std::memcpy(dst, a.get_bytes(n), n);
-      return e;
-    }
-    case cudaMemcpyDeviceToDevice:
-      return r.call(Op::copy_device, Buffer().put(d).put(s).put(static_cast<std::uint64_t>(n)));
-    default:  // cudaMemcpyDefault needs unified addressing, which the simulated device has not
-      static const std::string what = "cudaMemcpy with cudaMemcpyDefault (unified addressing)";
-      return r.call(Op::fail, Buffer().put_bytes(what.data(), what.size()));
+  return copy_locked(r, dst, src, n, kind);
+}
+
+// Rows of `width` bytes, `height` x `depth` of them, each side with its own pitch.
+cudaError_t copy_rows(char* dst, std::size_t dpitch, std::size_t dslice, const char* src, std::size_t spitch,
+                      std::size_t sslice, std::size_t width, std::size_t height, std::size_t depth, int kind) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  if (width > dpitch || width > spitch) return r.error = irr::cudart::kInvalidValue;
+  for (std::size_t z = 0; z < depth; ++z)
+    for (std::size_t y = 0; y < height; ++y)
+      if (const cudaError_t e = copy_locked(r, dst + z * dslice + y * dpitch, src + z * sslice + y * spitch, width, kind)) return e;
+  return 0;
+}
+
+cudaError_t set_locked(Runtime& r, void* ptr, int value, std::size_t n) {
+  if (r.is_managed(ptr)) {
+    std::memset(ptr, value, n);
+    return 0;
   }
+  return r.call(Op::memset, Buffer().put(reinterpret_cast<std::uint64_t>(ptr)).put(static_cast<std::uint32_t>(value)).put(static_cast<std::uint64_t>(n)));
+}
+
+// What irrgpu does not provide for an application it does run: the call fails, naming itself.
+cudaError_t unsupported(const std::string& what) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  return r.call(Op::fail, Buffer().put_bytes(what.data(), what.size()));
 }
 
 }  // namespace
@@ -280,15 +374,80 @@ cudaError_t cudaMalloc(void** ptr, std::size_t size) {
   Buffer a;
   const cudaError_t e = r.call(Op::malloc, Buffer().put(static_cast<std::uint64_t>(size)), &a);
   *ptr = e ? nullptr : reinterpret_cast<void*>(a.get<std::uint64_t>());
+  if (!e) r.device[reinterpret_cast<std::uint64_t>(*ptr)] = size;
   return e;
+}
+cudaError_t cudaMallocAsync(void** ptr, std::size_t size, cudaStream_t) { return cudaMalloc(ptr, size); }
+
+// Managed memory: pages of the application's own, at the same address in the device's memory.
+cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  const std::size_t n = std::max<std::size_t>(size, 1);
+  void* p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return r.error = irr::cudart::kMemoryAllocation;
+  const auto base = reinterpret_cast<std::uint64_t>(p);
+  if (const cudaError_t e = r.call(Op::adopt, Buffer().put(base).put(static_cast<std::uint64_t>(n)))) {
+    ::munmap(p, n);
+    return e;
+  }
+  r.managed[base] = n;
+  *ptr = p;
+  return 0;
 }
 
 cudaError_t cudaFree(void* ptr) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> g(r.lock);
   if (!ptr) return 0;  // cudaFree(0): the customary way to initialise the runtime
-  return r.call(Op::free, Buffer().put(reinterpret_cast<std::uint64_t>(ptr)));
+  const auto base = reinterpret_cast<std::uint64_t>(ptr);
+  const cudaError_t e = r.call(Op::free, Buffer().put(base));
+  if (e) return e;
+  if (auto m = r.managed.find(base); m != r.managed.end()) {
+    ::munmap(ptr, m->second);
+    r.managed.erase(m);
+  }
+  r.device.erase(base);
+  return 0;
 }
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return cudaFree(ptr); }
+
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  *pitch = (std::max<std::size_t>(width, 1) + 255) / 256 * 256;  // rows 256-byte aligned, as cudaMalloc's blocks
+  return cudaMalloc(ptr, *pitch * height);
+}
+cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
+  std::size_t pitch = 0;
+  const cudaError_t err = cudaMallocPitch(&p->ptr, &pitch, e.width, e.height * std::max<std::size_t>(e.depth, 1));
+  p->pitch = pitch;
+  p->xsize = e.width;
+  p->ysize = e.height;
+  return err;
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  std::uint64_t used = 0;
+  for (const auto& [base, n] : r.device) used += n;
+  *total = std::size_t{4} << 30;  // as cudaGetDeviceProperties' totalGlobalMem
+  *free = used < *total ? *total - used : 0;
+  return 0;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  const bool managed = r.is_managed(ptr), device = r.on_device(ptr);
+  a->type = managed ? 3 : device ? 2 : 0;
+  a->device = managed || device ? 0 : -2;
+  a->devicePointer = managed || device ? const_cast<void*>(ptr) : nullptr;
+  a->hostPointer = managed ? const_cast<void*>(ptr) : nullptr;
+  return 0;
+}
+
+cudaError_t cudaHostRegister(void*, std::size_t, unsigned) { return 0; }  // pinning: nothing to do here
+cudaError_t cudaHostUnregister(void*) { return 0; }
 
 // Pinned host memory is ordinary host memory here: copies are not timed by their source's kind.
 cudaError_t cudaMallocHost(void** ptr, std::size_t size) {
@@ -303,13 +462,41 @@ cudaError_t cudaFreeHost(void* ptr) {
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t n, int kind) { return copy(dst, src, n, kind); }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t n, int kind, cudaStream_t) { return copy(dst, src, n, kind); }
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                         std::size_t height, int kind) {
+  return copy_rows(static_cast<char*>(dst), dpitch, 0, static_cast<const char*>(src), spitch, 0, width, height, 1, kind);
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                              std::size_t height, int kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  if (p->srcArray || p->dstArray) return unsupported("cudaMemcpy3D with a CUDA array");
+  auto at = [](const cudaPitchedPtr& q, const cudaPos& pos) {
+    return static_cast<char*>(q.ptr) + pos.x + pos.y * q.pitch + pos.z * q.pitch * q.ysize;
+  };
+  return copy_rows(at(p->dstPtr, p->dstPos), p->dstPtr.pitch, p->dstPtr.pitch * p->dstPtr.ysize, at(p->srcPtr, p->srcPos),
+                   p->srcPtr.pitch, p->srcPtr.pitch * p->srcPtr.ysize, p->extent.width, p->extent.height,
+                   std::max<std::size_t>(p->extent.depth, 1), p->kind);
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
 
 cudaError_t cudaMemset(void* ptr, int value, std::size_t n) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> g(r.lock);
-  return r.call(Op::memset, Buffer().put(reinterpret_cast<std::uint64_t>(ptr)).put(static_cast<std::uint32_t>(value)).put(static_cast<std::uint64_t>(n)));
+  return set_locked(r, ptr, value, n);
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t n, cudaStream_t) { return cudaMemset(ptr, value, n); }
+cudaError_t cudaMemset2D(void* ptr, std::size_t pitch, int value, std::size_t width, std::size_t height) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  for (std::size_t y = 0; y < height; ++y)
+    if (const cudaError_t e = set_locked(r, static_cast<char*>(ptr) + y * pitch, value, width)) return e;
+  return 0;
+}
+cudaError_t cudaMemset2DAsync(void* ptr, std::size_t pitch, int value, std::size_t width, std::size_t height, cudaStream_t) {
+  return cudaMemset2D(ptr, pitch, value, width, height);
+}
 
 cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {
   Runtime& r = rt();
@@ -361,6 +548,27 @@ cudaError_t cudaStreamCreate(cudaStream_t* s) {
   return 0;
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) { return cudaStreamCreate(s); }
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;  // one priority: every call completes in the order made
+  if (greatest) *greatest = 0;
+  return 0;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t, unsigned* flags) {
+  *flags = 0;
+  return 0;
+}
+// Every call has completed by the time it returns: a wait has nothing to wait for, a query is done.
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return 0; }
+cudaError_t cudaStreamQuery(cudaStream_t) { return 0; }
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* data) {
+  fn(data);  // what came before it in the stream has completed
+  return 0;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn, void* data, unsigned) {
+  fn(s, 0, data);
+  return 0;
+}
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   delete static_cast<char*>(s);
   return 0;
@@ -439,6 +647,62 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
   return e;
 }
 
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func, int block, std::size_t shared,
+                                                                  unsigned) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block, shared);
+}
+
+// The dynamic shared memory a block may take with `blocks` of them on an SM.
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, const void* func, int blocks, int) {
+  int per_sm = 0;
+  if (const cudaError_t e = cudaDeviceGetAttribute(&per_sm, 81, 0)) return e;
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> g(r.lock);
+  Kernel* k = r.kernel(func);
+  if (!k) return r.error = irr::cudart::kInvalidDeviceFunction;
+  const std::uint64_t each = static_cast<std::uint64_t>(per_sm) / static_cast<std::uint64_t>(std::max(blocks, 1));
+  *bytes = each > k->shared ? each - k->shared : 0;
+  return 0;
+}
+
+// Cache and shared-memory preferences, and the maximum dynamic shared memory a kernel opts into:
+// the configuration fixes the L1/shared split, and a launch is checked against the SM's shared
+// memory whatever was asked, so these are accepted and change nothing.
+cudaError_t cudaFuncSetAttribute(const void*, int, int) { return 0; }
+cudaError_t cudaFuncSetCacheConfig(const void*, int) { return 0; }
+cudaError_t cudaDeviceSetCacheConfig(int) { return 0; }
+cudaError_t cudaDeviceGetCacheConfig(int* c) {
+  *c = 0;  // cudaFuncCachePreferNone
+  return 0;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(int) { return 0; }
+cudaError_t cudaSetDeviceFlags(unsigned) { return 0; }
+cudaError_t cudaGetDeviceFlags(unsigned* f) {
+  *f = 0;
+  return 0;
+}
+cudaError_t cudaDeviceCanAccessPeer(int* can, int, int) {
+  *can = 0;  // one device
+  return 0;
+}
+// Limits a kernel's threads might reach (stack, printf buffer, device heap): the model keeps no
+// such bound, so a set is accepted and a get answers CUDA's defaults.
+cudaError_t cudaDeviceSetLimit(int, std::size_t) { return 0; }
+cudaError_t cudaDeviceGetLimit(std::size_t* v, int limit) {
+  switch (limit) {
+    case 0: *v = 1024; return 0;             // cudaLimitStackSize
+    case 1: *v = 1 << 20; return 0;          // cudaLimitPrintfFifoSize
+    case 2: *v = 8 << 20; return 0;          // cudaLimitMallocHeapSize
+    default: *v = 0; return 0;
+  }
+}
+
+// The extensible launch: grid, block, dynamic shared memory and stream from the configuration; its
+// attributes (clusters, priorities, programmatic serialisation) change nothing here.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* func, void** args) {
+  return cudaLaunchKernel(func, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream);
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
   *e = new char;
   return 0;
@@ -459,6 +723,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
   if (!err) r.events[e] = a.get<std::uint64_t>();
   return err;
 }
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) { return cudaEventRecord(e, s); }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return 0; }
 cudaError_t cudaEventQuery(cudaEvent_t) { return 0; }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

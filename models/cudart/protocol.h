@@ -32,6 +32,9 @@ enum class Op : std::uint32_t {
   fail,         // a message: the application hit what irrgpu does not support
   query,        // name -> u64: what a unit answers the host (irrgpuQuery, runtime::Device::query)
   command,      // name, u32 count, u64 each: a unit's command (irrgpuCommand, runtime::Device::command)
+  adopt,        // u64 address, u64 bytes: a managed allocation at the application's own address
+  poke,         // u64 address, bytes: written without taking simulated time (managed memory's copy)
+  peek,         // u64 address, u64 bytes -> bytes: read without taking simulated time
 };
 
 // cudaError_t values the two ends use.

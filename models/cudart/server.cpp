@@ -162,6 +162,23 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         ks.cycles += dev_.last_kernel_cycles();
         return kSuccess;
       }
+      case Op::adopt: {
+        const auto at = in.get<std::uint64_t>();
+        dev_.adopt(at, in.get<std::uint64_t>());
+        return kSuccess;
+      }
+      case Op::poke: {
+        const auto dst = in.get<std::uint64_t>();
+        const std::size_t n = in.left();
+        dev_.memory().write(dst, in.get_bytes(n), n);
+        return kSuccess;
+      }
+      case Op::peek: {
+        const auto src = in.get<std::uint64_t>();
+        out.bytes.resize(in.get<std::uint64_t>());
+        dev_.memory().read(src, out.bytes.data(), out.bytes.size());
+        return kSuccess;
+      }
       case Op::synchronize: dev_.synchronize(); return kSuccess;
       case Op::now: out.put(static_cast<std::uint64_t>(now_ ? now_() : 0)); return kSuccess;
       case Op::attribute: {
@@ -196,7 +213,17 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         const runtime::Dim3 block = dim(in);
         const auto shared = in.get<std::uint32_t>();
         const std::uint64_t sms = config_.get_uint("gpu.num_sms");
-        out.put(static_cast<std::uint32_t>(dev_.resident_blocks(k, block, shared) / std::max<std::uint64_t>(1, sms)));
+        std::uint64_t per_sm = dev_.resident_blocks(k, block, shared) / std::max<std::uint64_t>(1, sms);
+        if (!per_sm) {  // functional mode has no SMs: the configuration's SM limits, as an SM applies them
+          const core::ptx::Resources r = dev_.resources(k);
+          const std::uint64_t threads = std::max<std::uint64_t>(1, std::uint64_t{block.x} * block.y * block.z);
+          const std::uint64_t warps = (threads + 31) / 32, regs = std::uint64_t{r.registers} * warps * 32;
+          const std::uint64_t smem = r.shared_bytes + shared;
+          per_sm = std::min(config_.get_uint("core.max_ctas"), config_.get_uint("core.max_threads") / (warps * 32));
+          if (regs) per_sm = std::min(per_sm, config_.get_uint("core.registers") / regs);
+          if (smem) per_sm = std::min<std::uint64_t>(per_sm, config_.get_size("core.shared_memory") / smem);
+        }
+        out.put(static_cast<std::uint32_t>(per_sm));
         return kSuccess;
       }
       case Op::query: {

@@ -17,6 +17,14 @@ std::uint64_t Device::malloc(std::uint64_t bytes) {
   return base;
 }
 
+void Device::adopt(std::uint64_t base, std::uint64_t bytes) {
+  auto after = allocations_.lower_bound(base);
+  const bool overlaps = (after != allocations_.end() && after->first < base + std::max<std::uint64_t>(bytes, 1)) ||
+                        (after != allocations_.begin() && std::prev(after)->first + std::prev(after)->second > base);
+  if (!base || overlaps) throw Error("a managed allocation at " + std::to_string(base) + " overlaps device memory already allocated");
+  allocations_[base] = bytes;
+}
+
 void Device::free(std::uint64_t ptr) {
   if (!allocations_.erase(ptr)) throw Error("free of " + std::to_string(ptr) + ", which malloc did not return");
 }

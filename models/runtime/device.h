@@ -115,6 +115,9 @@ class Device {
 
   std::uint64_t malloc(std::uint64_t bytes);  // 256-byte aligned, never 0
   void free(std::uint64_t ptr);
+  // An allocation at an address the host chose (CUDA managed memory at the application's own
+  // address); an irr::Error if it overlaps one malloc made.
+  void adopt(std::uint64_t base, std::uint64_t bytes);
   void memcpy_to_device(std::uint64_t dst, const void* src, std::uint64_t bytes);
   void memcpy_to_host(void* dst, std::uint64_t src, std::uint64_t bytes);
   void memset(std::uint64_t dst, int value, std::uint64_t bytes);

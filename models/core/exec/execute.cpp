@@ -310,7 +310,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
     std::uint64_t* listed = step.addresses.data() + first;
     fr.with_row(o.reg, [&](const auto* base) { lanes([&](unsigned l) { *listed++ = at[l] = (base[l] + offset) & wrap; }); });
   };
-  if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector) return false;
+  if (!step.writes.empty() || nops == 0 || in.ops[0].kind == OperandKind::vector || in.carry_in || in.carry_out) return false;
   const unsigned n = tb(t);
   const std::uint64_t m = low_bits(n);
   // Integers of any width; the shifts only at 32 and 64 bits (iarith truncates a narrower one's amount).
@@ -458,7 +458,7 @@ bool Warp::warp_wide(Frame& fr, const ptx::Instruction& in, std::uint32_t active
       const Operand& val_op = in.ops[is_load ? 0 : 1];
       const unsigned size = n / 8;
       if (in.space == Space::param) {  // a named parameter: the kernel's, a function's or a call site's
-        if (in.vec != 1 || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)))
+        if (in.vec != 1 || !(val_op.kind == OperandKind::reg || (!is_load && val_op.kind == OperandKind::imm)) || addr_op.based)
           return false;
         const ParamPlace place = param_place(fr, addr_op, size);
         step.addresses.resize(step.addresses.size() + static_cast<unsigned>(__builtin_popcount(active)), 0);
@@ -612,6 +612,39 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
   };
   auto each = [&](auto f) { for_lanes(active, f); };
   const std::size_t nops = in.ops.size();
+
+  if (in.carry_in || in.carry_out) {  // add/sub/mad with CC.CF: n-bit arithmetic, the carry bit n
+    Operand cf;
+    cf.kind = OperandKind::reg;
+    cf.reg = in.carry_reg;
+    const unsigned n = tb(t);
+    using u128 = unsigned __int128;
+    const u128 m = (u128{1} << n) - 1;
+    each([&](unsigned l) {
+      const std::uint64_t a = src(1, l, t), b = src(2, l, t);
+      const u128 cin = in.carry_in ? (fr.reg(in.carry_reg, l) & 1) : 0;
+      u128 r;
+      bool carry;
+      if (in.op == Op::sub) {  // the carry is the borrow: a - (b + CC.CF)
+        const u128 take = u128{b} + cin;
+        carry = u128{a} < take;
+        r = (u128{a} - take) & m;
+      } else {
+        u128 x = a, y = b;
+        if (in.op == Op::mad) {  // (a * b).lo or .hi, then + c
+          const u128 p = sgn(t) ? static_cast<u128>(static_cast<__int128>(sext(a, n)) * sext(b, n)) : u128{a} * b;
+          x = in.mode == Mode::hi ? (p >> n) & m : p & m;
+          y = src(3, l, t);
+        }
+        const u128 sum = x + y + cin;
+        carry = (sum >> n) & 1;
+        r = sum & m;
+      }
+      write(in.ops[0], l, static_cast<std::uint64_t>(r));
+      if (in.carry_out) write(cf, l, carry);
+    });
+    return;
+  }
 
   switch (in.op) {
     case Op::mov:
@@ -827,6 +860,35 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
     case Op::activemask:
       each([&](unsigned l) { write(in.ops[0], l, active); });
       return;
+    case Op::bmsk:  // a mask of b ones from bit a
+      each([&](unsigned l) {
+        std::uint64_t a = src(1, l, Type::u32), b = src(2, l, Type::u32);
+        a = in.clamp ? std::min<std::uint64_t>(a, 32) : a & 31;
+        b = in.clamp ? std::min<std::uint64_t>(b, 32) : b & 31;
+        write(in.ops[0], l, zext(low_bits(static_cast<unsigned>(b)) << a, 32));
+      });
+      return;
+    case Op::szext:  // a's low b bits, sign- (.s32) or zero-extended (.u32)
+      each([&](unsigned l) {
+        std::uint64_t b = src(2, l, Type::u32);
+        b = in.clamp ? std::min<std::uint64_t>(b, 32) : b & 31;
+        const std::uint64_t a = src(1, l, Type::u32);
+        const auto w = static_cast<unsigned>(b);
+        write(in.ops[0], l, w == 0 ? 0 : sgn(t) ? zext(static_cast<std::uint64_t>(sext(a, w)), 32) : zext(a, w));
+      });
+      return;
+    // A hint: the model's caches fill on demand (docs/ptx.md); the instruction takes its issue slot.
+    case Op::prefetch: return;
+    case Op::elect: {  // the lowest active lane of the member mask leads; d is its lane number
+      std::uint32_t members = 0;
+      each([&](unsigned l) { members |= (1u << l) & static_cast<std::uint32_t>(src(2, l, Type::u32)); });
+      const unsigned leader = members ? static_cast<unsigned>(__builtin_ctz(members)) : 0;
+      each([&](unsigned l) {
+        write(in.ops[0], l, leader);
+        write(in.ops[1], l, members && l == leader);
+      });
+      return;
+    }
     case Op::vote: {
       std::uint32_t ballot = 0;
       each([&](unsigned l) {

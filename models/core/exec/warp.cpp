@@ -227,6 +227,13 @@ std::uint8_t* Warp::bytes(Frame&, Space& space, std::uint64_t& addr, unsigned la
 // A .param variable's bytes for one lane: the kernel's launch parameters, a device function's
 // parameters and returns, or the caller's call-site parameters.
 std::uint8_t* Warp::param(Frame& fr, const Operand& o, unsigned lane, unsigned n, std::uint64_t extra) {
+  if (o.kind == OperandKind::address && o.based && fr.f->kernel) {
+    // [%r+off] in a kernel: %r holds a kernel parameter's address (mov %r, param: its offset among
+    // the parameters), as nvcc reads a by-value structure it indexes.
+    const std::uint64_t off = fr.reg(o.reg, lane) + static_cast<std::uint64_t>(o.offset) + extra;
+    if (off + n > cta_.params.size()) throw Error(where() + ": read past the kernel's parameters");
+    return const_cast<std::uint8_t*>(cta_.params.data()) + off;
+  }
   const ParamPlace at = param_place(fr, o, n, extra);
   return at.lane0 + lane * at.stride;
 }

@@ -61,7 +61,10 @@ std::vector<Token> lex(const std::string& s, const std::string& file) {
       t.text = s.substr(start, i - start);
     } else if (ident_start(c)) {
       ++i;
-      while (i < s.size() && ident_char(s[i])) ++i;
+      // An opcode's qualifiers may carry a sub-qualifier after '::' (ld.global.L1::no_allocate,
+      // fence.proxy.async.shared::cta); one ':' ends a label.
+      while (i < s.size() && (ident_char(s[i]) || (s[i] == ':' && i + 2 < s.size() && s[i + 1] == ':' && ident_char(s[i + 2]))))
+        i += s[i] == ':' ? 2 : 1;
       t.kind = Token::ident;
       t.text = s.substr(start, i - start);
     } else if (std::isdigit(static_cast<unsigned char>(c))) {

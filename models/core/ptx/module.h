@@ -45,7 +45,7 @@ enum class Op : std::uint16_t {
   mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
   shl, shr, popc, clz, brev, bfind, bfe, bfi, prmt, setp, selp, set, bra, ret, exit, bar, membar, fence, atom,
   red, activemask, vote, shfl, match, redux, fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, call, copysign, testp,
-  shf, warpsync, nanosleep, extension
+  shf, warpsync, nanosleep, bmsk, szext, prefetch, elect, extension
 };
 const char* op_name(Op op);
 
@@ -110,7 +110,12 @@ struct Instruction {
   // A load the L1 must not serve (ld.volatile, .cg, .cv, or .relaxed/.acquire at .gpu/.sys
   // scope): it reads the L2, where other SMs' writes are, and allocates nothing in the L1.
   bool uncached = false;
-  bool clamp = false;  // shf.clamp: the shift amount clamped to 32 (else .wrap: taken modulo 32)
+  bool clamp = false;  // shf/bmsk/szext .clamp: the amount clamped to 32 (else .wrap: taken modulo 32)
+  // Extended-precision arithmetic: add/sub/mad .cc write the carry (borrow for sub) to CC.CF, and
+  // addc/subc/madc read it. CC.CF is a hidden per-thread register of the function (carry_reg).
+  bool carry_out = false, carry_in = false;
+  bool cache_policy = false;  // .L2::cache_hint: the policy operand was read and dropped
+  std::uint32_t carry_reg = 0;
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register
   std::vector<Operand> ops;       // destination(s) first, as written

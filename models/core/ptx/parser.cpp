@@ -42,6 +42,8 @@ const std::unordered_map<std::string, Op> kOps = {
     {"neg", Op::neg},     {"and", Op::and_},    {"or", Op::or_},        {"xor", Op::xor_},    {"not", Op::not_},
     {"cnot", Op::cnot},   {"shl", Op::shl},     {"shr", Op::shr},       {"popc", Op::popc},   {"clz", Op::clz},
     {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},   {"shf", Op::shf},     {"nanosleep", Op::nanosleep},
+    {"bmsk", Op::bmsk},   {"szext", Op::szext}, {"prefetch", Op::prefetch}, {"prefetchu", Op::prefetch}, {"elect", Op::elect},
+    {"addc", Op::add},    {"subc", Op::sub},    {"madc", Op::mad},
     {"setp", Op::setp},   {"selp", Op::selp},   {"set", Op::set},       {"bra", Op::bra},     {"ret", Op::ret},
     {"exit", Op::exit},   {"bar", Op::bar},     {"barrier", Op::bar},   {"membar", Op::membar}, {"fence", Op::fence},
     {"atom", Op::atom},   {"red", Op::red},     {"activemask", Op::activemask}, {"vote", Op::vote},
@@ -467,6 +469,14 @@ class Parser {
     f.registers.push_back({name, type});
   }
 
+  // CC.CF: one hidden predicate register a function, made when its first carry chain is read.
+  std::uint32_t carry_register(Function& f) {
+    for (std::uint32_t r = 0; r < f.registers.size(); ++r)
+      if (f.registers[r].name == "%CC.CF") return r;
+    f.registers.push_back({"%CC.CF", Type::pred});
+    return static_cast<std::uint32_t>(f.registers.size() - 1);
+  }
+
   const Name* lookup(const std::string& name) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
       auto it = s->find(name);
@@ -500,6 +510,8 @@ class Parser {
       } while (accept(","));
     }
     expect(";");
+    if (ins.cache_policy && !ins.ops.empty()) ins.ops.pop_back();  // the L2::cache_hint policy operand
+    if (ins.carry_in || ins.carry_out) ins.carry_reg = carry_register(f);
     check_operands(ins, op);
     if (ins.op == Op::extension) {
       // The unit's decode sees modifiers and operands. (Its type is not known while the operands
@@ -533,10 +545,21 @@ class Parser {
     }
     ins.op = it->second;
     if (base == "barrier") ins.mode = Mode::sync;
+    ins.carry_in = base == "addc" || base == "subc" || base == "madc";
     bool strong = false, wide_scope = false;  // .relaxed/.acquire, at .gpu/.sys scope
     for (std::size_t i = 1; i < parts.size(); ++i) {
-      const std::string& m = parts[i];
+      std::string m = parts[i];
       auto bad = [&] { return error(t, "unsupported modifier '." + m + "' on " + base); };
+      if (const auto sub = m.find("::"); sub != std::string::npos) {
+        // A cache-eviction or size hint (L1::evict_last, L1::no_allocate, L2::128B): the model's
+        // caches take their configured policy. L2::cache_hint names a policy operand, dropped.
+        if (m.compare(0, 4, "L1::") == 0 || m.compare(0, 4, "L2::") == 0) {
+          ins.cache_policy = m == "L2::cache_hint";
+          continue;
+        }
+        m = m.substr(0, sub);  // shared::cta, shared::cluster: this CTA's shared memory (one CTA a cluster)
+        if (m != "shared") throw bad();
+      }
       if (auto ty = kTypes.find(m); ty != kTypes.end()) {
         if (ins.type == Type::none) ins.type = ty->second;
         else if (ins.type2 == Type::none) ins.type2 = ty->second;
@@ -562,14 +585,18 @@ class Parser {
         ins.op = Op::warpsync;  // bar.warp.sync: a warp's own barrier, not its CTA's
       } else if ((m == "l" || m == "r") && ins.op == Op::shf) {
         ins.mode = m == "l" ? Mode::left : Mode::right;
-      } else if ((m == "wrap" || m == "clamp") && ins.op == Op::shf) {
+      } else if ((m == "wrap" || m == "clamp") && (ins.op == Op::shf || ins.op == Op::bmsk || ins.op == Op::szext)) {
         ins.clamp = m == "clamp";
       } else if ((m == "lo" || m == "hi" || m == "wide") && (ins.op == Op::mul || ins.op == Op::mad)) {
         ins.mode = m == "lo" ? Mode::lo : m == "hi" ? Mode::hi : Mode::wide;
       } else if (m == "sync" || m == "arrive") {
         if (ins.op == Op::bar) ins.mode = m == "sync" ? Mode::sync : Mode::arrive;
-        else if (ins.op != Op::vote && ins.op != Op::shfl && ins.op != Op::match && ins.op != Op::redux && ins.op != Op::warpsync)
+        else if (ins.op != Op::vote && ins.op != Op::shfl && ins.op != Op::match && ins.op != Op::redux && ins.op != Op::warpsync &&
+                 ins.op != Op::elect)
           throw bad();
+      } else if (m == "cc" && (ins.op == Op::add || ins.op == Op::sub || ins.op == Op::mad)) {
+        ins.carry_out = true;
+      } else if ((m == "L1" || m == "L2") && ins.op == Op::prefetch) {
       } else if (m == "red" && ins.op == Op::bar) {
         ins.mode = Mode::red_popc;  // refined by the next modifier
       } else if ((m == "popc" || m == "and" || m == "or") && ins.op == Op::bar && ins.mode == Mode::red_popc) {
@@ -771,6 +798,15 @@ class Parser {
       case Op::activemask: case Op::warpsync: case Op::nanosleep: need(1); break;
       case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: case Op::shf: need(4); break;
       case Op::bfi: need(5); break;
+      case Op::bmsk: case Op::szext: need(3); break;
+      case Op::prefetch:
+        need(1);
+        if (ins.ops[0].kind != OperandKind::address) throw error(at, "prefetch needs an address operand in brackets");
+        break;
+      case Op::elect:
+        need(3);
+        if (ins.ops[1].kind != OperandKind::reg) throw error(at, "elect writes its predicate after '|': elect.sync d|p, membermask");
+        break;
       case Op::ld: case Op::ldu: case Op::st:
         need(2);
         if (ins.ops[ins.op == Op::st ? 0 : 1].kind != OperandKind::address)

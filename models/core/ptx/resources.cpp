@@ -13,8 +13,9 @@ namespace irr::core::ptx {
 std::size_t destinations(const Instruction& in) {
   switch (in.op) {
     case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
-    case Op::fence: case Op::call: case Op::warpsync: case Op::nanosleep:
+    case Op::fence: case Op::call: case Op::warpsync: case Op::nanosleep: case Op::prefetch:
       return 0;
+    case Op::elect: return 2;
     case Op::setp:
       return in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg && in.ops.size() == 4u + (in.boolop != BoolOp::none)
                  ? 2
@@ -42,6 +43,8 @@ void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vec
     if (i < ndefs && o.kind != OperandKind::address) regs_of(o, defs);
     else regs_of(o, uses);
   }
+  if (in.carry_in) uses.push_back(in.carry_reg);
+  if (in.carry_out) defs.push_back(in.carry_reg);
 }
 
 const std::vector<std::uint32_t>& touched_registers(const Instruction& in) {
