@@ -9,8 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cxxabi.h>
-
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +25,7 @@
 #include "apps/irrgpu/timed_gpu.h"
 #include "models/cudart/server.h"
 #include "sim/config.h"
+#include "sim/demangle.h"
 #include "sim/error.h"
 #include "sim/output_file.h"
 #include "sim/simulation.h"
@@ -68,15 +67,6 @@ pid_t spawn(const std::vector<std::string>& program, int fd) {
     std::_Exit(127);
   }
   return pid;
-}
-
-// A kernel's C++ name as the program wrote it (the PTX has the mangled one).
-std::string demangled(const std::string& name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
 }
 
 int wait_for(pid_t pid) {
@@ -137,7 +127,7 @@ int exec(const RunOptions& o) {
     nlohmann::json kernels = nlohmann::json::array();
     std::uint64_t warp = 0, thread = 0, cycles = 0, launches = 0;
     for (const auto& [name, k] : server->kernels()) {
-      kernels.push_back({{"kernel", name}, {"name", demangled(name)}, {"launches", k.launches}, {"warp_instructions", k.warp_instructions},
+      kernels.push_back({{"kernel", name}, {"name", sim::demangled(name)}, {"launches", k.launches}, {"warp_instructions", k.warp_instructions},
                          {"thread_instructions", k.thread_instructions}, {"cycles", k.cycles}});
       warp += k.warp_instructions, thread += k.thread_instructions, cycles += k.cycles, launches += k.launches;
     }
@@ -146,7 +136,7 @@ int exec(const RunOptions& o) {
                 << " kernel launches, " << warp << " warp instructions, " << thread << " thread instructions"
                 << (timed ? ", " + std::to_string(cycles) + " kernel cycles" : "") << "\n";
       for (const auto& [name, k] : server->kernels())
-        std::cout << "  " << std::left << std::setw(32) << demangled(name) << std::right << std::setw(6) << k.launches << " launches"
+        std::cout << "  " << std::left << std::setw(32) << sim::demangled(name) << std::right << std::setw(6) << k.launches << " launches"
                   << std::setw(14) << k.warp_instructions << " warp instructions"
                   << (timed ? std::string(" ") + std::to_string(k.cycles) + " cycles" : "") << "\n";
       if (timed) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);

@@ -84,6 +84,7 @@ struct Kernel {
   std::vector<std::uint32_t> params;  // each parameter's size
   std::uint32_t registers = 0;        // per thread, and static shared and local bytes
   std::uint64_t shared = 0, local = 0;
+  std::uint32_t arch = 75;            // its module's PTX architecture
 };
 struct Variable {
   std::uint32_t module;
@@ -177,6 +178,7 @@ struct Runtime {
       k.registers = a.get<std::uint32_t>();
       k.shared = a.get<std::uint64_t>();
       k.local = a.get<std::uint64_t>();
+      k.arch = a.get<std::uint32_t>();
       k.known = true;
     }
     return &k;
@@ -630,7 +632,8 @@ cudaError_t cudaFuncGetAttributes(void* attr, const void* func) {
   std::memset(p, 0, 144);
   const std::uint64_t sizes[3] = {k->shared, 0, k->local};  // shared, constant (module-wide: 0), local
   std::memcpy(p, sizes, sizeof sizes);
-  const int ints[5] = {1024, static_cast<int>(k->registers), 75, 75, 0};  // max threads, registers, PTX and binary version
+  const int arch = static_cast<int>(k->arch);
+  const int ints[5] = {1024, static_cast<int>(k->registers), arch, arch, 0};  // max threads, registers, PTX and binary version
   std::memcpy(p + 24, ints, sizeof ints);
   return 0;
 }

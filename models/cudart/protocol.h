@@ -16,7 +16,7 @@ namespace irr::cudart {
 enum class Op : std::uint32_t {
   hello = 1,    // -> nothing
   module,       // fatbinary bytes -> u32 module
-  function,     // u32 module, name -> u32 params, u32 size each, then u32 registers, u64 shared, u64 local
+  function,     // u32 module, name -> u32 params, u32 size each, then u32 registers, u64 shared, u64 local, u32 PTX arch
   variable,     // u32 module, name -> u64 address
   malloc,       // u64 bytes -> u64 pointer
   free,         // u64 pointer

@@ -69,6 +69,12 @@ bool Server::serve(int fd) {
   }
 }
 
+unsigned Server::compute_capability() const {
+  unsigned cc = 75;
+  for (unsigned a : archs_) cc = std::max(cc, a);
+  return cc;
+}
+
 KernelStats& Server::stats(const std::string& kernel) {
   for (auto& [name, s] : kernels_)
     if (name == kernel) return s;
@@ -96,7 +102,8 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
           return fail(kInvalidDeviceFunction,
                       "the program carries no PTX, only machine code: rebuild it with nvcc -arch=compute_75 (or "
                       "-gencode arch=compute_XX,code=compute_XX) so that its fatbinary keeps the PTX (docs/cuda-apps.md)");
-        modules_.push_back(dev_.load_module_text(ptx.front().text, "application PTX (compute_" + std::to_string(ptx.front().arch) + ")"));
+        modules_.push_back(dev_.load_module_text(ptx.front().text, "application PTX (compute_" + std::to_string(ptx.front().arch) + ")", true));
+        archs_.push_back(ptx.front().arch);
         out.put(static_cast<std::uint32_t>(modules_.size() - 1));
         return kSuccess;
       }
@@ -107,6 +114,7 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         for (const auto& p : k.function().params) out.put(static_cast<std::uint32_t>(p.size));
         const core::ptx::Resources r = dev_.resources(k);  // for cudaFuncGetAttributes
         out.put(static_cast<std::uint32_t>(r.registers)).put(static_cast<std::uint64_t>(r.shared_bytes)).put(static_cast<std::uint64_t>(r.local_bytes));
+        out.put(static_cast<std::uint32_t>(archs_[m]));
         return kSuccess;
       }
       case Op::variable: {
@@ -198,8 +206,10 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
           case 16: v = config_.get_uint("gpu.num_sms"); break;
           case 38: v = config_.get_size("l2.size"); break;
           case 39: v = config_.get_uint("core.max_threads"); break;
-          case 75: v = 7; break;  // compute capability 7.5: the PTX target irrgpu takes
-          case 76: v = 5; break;
+          // Compute capability: the highest PTX architecture the program brought (7.5 before any),
+          // so that a library compiled for it dispatches the kernels it has.
+          case 75: v = compute_capability() / 10; break;
+          case 76: v = compute_capability() % 10; break;
           case 106: v = config_.get_uint("core.max_ctas"); break;
           default:
             return fail(kInvalidValue, "cudaDeviceGetAttribute: attribute " + std::to_string(a) + " is not supported by irrgpu");

@@ -39,12 +39,14 @@ class Server {
  private:
   // One request's answer: the status and the payload (a message when the status is an error).
   std::int32_t handle(Op op, Buffer& in, Buffer& out);
+  unsigned compute_capability() const;
   KernelStats& stats(const std::string& kernel);
 
   runtime::Device& dev_;
   const sim::Config& config_;
   std::function<std::uint64_t()> now_;
   std::vector<std::size_t> modules_;  // the application's, in registration order: Device modules
+  std::vector<unsigned> archs_;  // each module's PTX architecture (75 for compute_75)
   std::vector<std::pair<std::string, KernelStats>> kernels_;
   std::vector<std::string> failures_;
   bool hello_ = false;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "sim/demangle.h"
 #include "sim/error.h"
 
 namespace irr::runtime {
@@ -44,8 +45,8 @@ void Device::memset(std::uint64_t dst, int value, std::uint64_t n) {
 
 std::size_t Device::load_module(const std::string& path) { return install(core::ptx::parse_file(path, ext_)); }
 
-std::size_t Device::load_module_text(const std::string& text, const std::string& name) {
-  return install(core::ptx::parse(text, name, ext_));
+std::size_t Device::load_module_text(const std::string& text, const std::string& name, bool per_function_errors) {
+  return install(core::ptx::parse(text, name, ext_, per_function_errors));
 }
 
 // Places the module's global and constant variables in device memory, with their initialisers.
@@ -112,6 +113,8 @@ LaunchStats Device::launch_with_companion(const Kernel& k, const Kernel& compani
 LaunchStats Device::run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
                         const CtaPlan* plan, bool from_device, const Kernel* companion) {
   const core::ptx::Function& f = *k.f_;
+  if (const std::string why = modules_.at(k.module_)->module.unsupported_from(f); !why.empty())
+    throw Error("kernel " + sim::demangled(f.name) + " cannot run: " + why, Error::Kind::usage);
   if (args.values().size() != f.params.size())
     throw Error("launch of " + f.name + ": " + std::to_string(args.values().size()) + " arguments for " +
                     std::to_string(f.params.size()) + " parameters",

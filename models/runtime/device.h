@@ -124,7 +124,9 @@ class Device {
 
   // Parses the module and places its global and constant variables in device memory.
   std::size_t load_module(const std::string& ptx_path);
-  std::size_t load_module_text(const std::string& text, const std::string& name);
+  // per_function_errors: a kernel whose body cannot be read fails when launched, naming itself,
+  // and the module's other kernels run (core::ptx::parse).
+  std::size_t load_module_text(const std::string& text, const std::string& name, bool per_function_errors = false);
   // A module already parsed (or made by a pass over one, such as the DAC split).
   std::size_t load_module(core::ptx::Module m) { return install(std::move(m)); }
   Kernel kernel(std::size_t module, const std::string& name) const;

@@ -22,10 +22,15 @@ build() {  # NAME [nvcc flags...]: testbenches/cuda/NAME.cu, or OUT_DIR/NAME.cu
   [ -f "$cu" ] || cu="$out/$name.cu"
   "$nvcc" "$@" -o "$out/$name" "$cu" 2>"$out/$name.nvcc" || { cat "$out/$name.nvcc"; fail "nvcc $name"; return 1; }
 }
-for app in vector_add reduce constant streams device_props; do
-  build "$app" -cudart shared -arch=compute_75 || continue
+# Ours, then the runtime calls ordinary programs make, then Thrust and CUB from the toolkit's own
+# headers (code nobody here wrote). Compiled for compute_75, the libraries' kernels are sized for
+# Turing's 64 K registers an SM: they are timed on the Turing preset (rtx2080ti), the rest on gtx480.
+for app in vector_add reduce constant streams device_props runtime_calls thrust_algorithms cub_algorithms; do
+  build "$app" -cudart shared -arch=compute_75 --extended-lambda || continue
+  preset=gtx480
+  [[ $app == thrust_* || $app == cub_* ]] && preset=rtx2080ti
   for mode in functional timing; do
-    if "$irrgpu" exec --mode "$mode" -o "$out/$app.$mode" -- "$out/$app" >"$out/$app.$mode.log" 2>&1 &&
+    if "$irrgpu" exec -c "$preset" --mode "$mode" -o "$out/$app.$mode" -- "$out/$app" >"$out/$app.$mode.log" 2>&1 &&
        grep -q "^PASS" "$out/$app.$mode.log" && grep -q '"exit_code": 0' "$out/$app.$mode/exec.json"; then
       echo "ok: $app ($mode)"
     else
@@ -47,11 +52,25 @@ if build vector_add_plain -cudart shared --no-compress -gencode arch=compute_75,
   "$irrgpu" exec --mode functional -- "$out/vector_add_plain" >"$out/plain.log" 2>&1 && grep -q "^PASS" "$out/plain.log" &&
     echo "ok: uncompressed PTX of two architectures" || fail "plain PTX: $(tail -2 "$out/plain.log")"
 fi
+# Thrust at compute_80: the same algorithms through that architecture's PTX.
+cp "$src/testbenches/cuda/thrust_algorithms.cu" "$out/thrust_algorithms_80.cu"
+if build thrust_algorithms_80 -cudart shared -arch=compute_80; then
+  "$irrgpu" exec --mode functional -- "$out/thrust_algorithms_80" >"$out/thrust_80.log" 2>&1 && grep -q "^PASS" "$out/thrust_80.log" &&
+    echo "ok: thrust_algorithms (compute_80, functional)" || fail "thrust at compute_80: $(tail -3 "$out/thrust_80.log")"
+fi
 # An API irrgpu does not provide stops the program, naming it.
 if build unsupported -cudart shared -arch=compute_75; then
   "$irrgpu" exec --mode functional -- "$out/unsupported" >"$out/unsupported.log" 2>&1 && fail "unsupported: exited 0"
-  grep -q "cudaMallocManaged" "$out/unsupported.log" && echo "ok: an unsupported call is named" ||
+  grep -q "cudaGraphCreate" "$out/unsupported.log" && echo "ok: an unsupported call is named" ||
     fail "unsupported: the call is not named: $(tail -2 "$out/unsupported.log")"
+fi
+# A kernel with an instruction irrgpu does not run fails alone, when launched, naming itself, its
+# PTX line and the instruction; the module's other kernel has run, and the program saw the failure.
+if build one_bad_kernel -cudart shared -arch=compute_75; then
+  "$irrgpu" exec --mode functional -- "$out/one_bad_kernel" >"$out/one_bad_kernel.log" 2>&1 && fail "one bad kernel: exited 0"
+  grep -q "^ok fill" "$out/one_bad_kernel.log" && grep -q "^stop_here: cudaErrorLaunchFailure" "$out/one_bad_kernel.log" &&
+    grep -Eq "kernel stop_here\(int\*\) cannot run: application PTX \(compute_75\):[0-9]+:[0-9]+: unsupported instruction 'brkpt'" "$out/one_bad_kernel.log" &&
+    echo "ok: one unsupported kernel fails alone, at launch, naming itself" || fail "one bad kernel: $(tail -3 "$out/one_bad_kernel.log")"
 fi
 # Machine code only (no PTX): a clear error saying how to rebuild.
 cp "$src/testbenches/cuda/vector_add.cu" "$out/vector_add_sass.cu"

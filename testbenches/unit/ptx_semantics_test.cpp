@@ -176,6 +176,31 @@ TEST(PtxSemantics, Integer) {
       {"setp.ne.u32 %p1, %A, 0; selp.b32 %D, %B, %C, %p1;", 'r', 'r', 0, 7, 9, 9},
       {"mov.b64 %D, %A;", 'l', 'l', 0x123456789ull, 0, 0, 0x123456789ull},
       {"mov.u32 %D, 42;", 'r', 'r', 0, 0, 0, 42},
+      // Masks and field extension (PTX ISA 9.7.8.8-9): .clamp takes amounts up to 32, .wrap mod 32.
+      {"bmsk.clamp.b32 %D, %A, %B;", 'r', 'r', 4, 8, 0, 0xff0},
+      {"bmsk.clamp.b32 %D, %A, %B;", 'r', 'r', 28, 8, 0, 0xf0000000u},  // past bit 31: cut off
+      {"bmsk.clamp.b32 %D, %A, %B;", 'r', 'r', 0, 40, 0, 0xffffffffu},
+      {"bmsk.wrap.b32 %D, %A, %B;", 'r', 'r', 33, 34, 0, 0x6},  // a = 1, b = 2
+      {"szext.clamp.s32 %D, %A, %B;", 'r', 'r', 0x80, 8, 0, 0xffffff80u},
+      {"szext.clamp.u32 %D, %A, %B;", 'r', 'r', 0x1ff, 8, 0, 0xff},
+      {"szext.wrap.s32 %D, %A, %B;", 'r', 'r', 0x7f, 32, 0, 0},  // b = 0: nothing kept
+      {"szext.clamp.s32 %D, %A, %B;", 'r', 'r', 0x80000000u, 40, 0, 0x80000000u},
+      // Carry chains (PTX ISA 9.7.1.x): a 64-bit sum of 32-bit halves; sub's carry is the borrow;
+      // mad.hi.cc's carry feeds madc.
+      {"add.cc.u32 %r5, %A, %B; addc.u32 %D, %C, 0;", 'r', 'r', 0xffffffffu, 2, 7, 8},
+      {"add.cc.u32 %r5, %A, %B; addc.cc.u32 %r6, %C, 0; addc.u32 %D, 0, 0;", 'r', 'r', 0xffffffffu, 1, 0xffffffffu, 1},
+      {"sub.cc.u32 %r5, %A, %B; subc.u32 %D, %C, 0;", 'r', 'r', 1, 2, 10, 9},
+      {"sub.cc.u32 %r5, %A, %B; subc.u32 %D, %C, 0;", 'r', 'r', 3, 2, 10, 10},
+      {"mad.lo.cc.u32 %r5, %A, %B, %C; addc.u32 %D, 0, 0;", 'r', 'r', 0xffffffffu, 1, 1, 1},  // lo(a*b) + c carries
+      {"mad.lo.cc.u32 %r5, %A, %B, %C; addc.u32 %D, 0, 0;", 'r', 'r', 0x80000000u, 2, 1, 0},  // the product's own does not
+      {"mad.lo.cc.u32 %r5, %A, %B, %C; madc.hi.u32 %D, %A, %B, 0;", 'r', 'r', 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+      {"add.cc.u64 %rd25, %A, %B; addc.u64 %D, 0, 0;", 'l', 'l', ~0ull, 1, 0, 1},
+      // Hints and the warp leader: a prefetch changes nothing; elect picks the lowest member.
+      {"prefetch.global.L2 [%rd1]; prefetchu.L1 [%rd1]; mov.u32 %D, %A;", 'r', 'r', 5, 0, 0, 5},
+      {"elect.sync %D|%p1, -1;", 'r', 'r', 0, 0, 0, 0},
+      {"elect.sync _|%p1, -1; vote.sync.ballot.b32 %D, %p1, -1;", 'r', 'r', 0, 0, 0, 1},  // lane 0 alone
+      {"elect.sync %r5|%p1, -1; add.u32 %D, %r5, 9;", 'r', 'r', 0, 0, 0, 9},  // every lane gets the leader's number
+      {"ld.global.nc.L1::no_allocate.u32 %D, [%rd1];", 'r', 'r', 77, 0, 0, 77},
       // Atomics on the input word itself: forms whose old value is the same for every thread.
       {"atom.global.min.s32 %D, [%rd1], %B;", 'r', 'r', s32(-5), 3, 0, s32(-5)},
       {"atom.global.cas.b32 %D, [%rd1], %B, %C;", 'r', 'r', 7, 8, 9, 7},

@@ -508,6 +508,7 @@ void Warp::call(Frame& fr, const ptx::Instruction& in, std::uint32_t active) {
   if (in.indirect && !active) return;  // no lane names a function: nothing is called
   const ptx::Function& callee = cta_.ctx.module->functions.at(in.indirect ? indirect_target(fr, in, active) : in.target);
   if (callee.name == "vprintf") return vprintf(fr, in, active);
+  if (!callee.unsupported.empty()) throw Error(where() + ": call to " + callee.name + ", which cannot run: " + callee.unsupported);
   if (callee.code.empty())
     throw Error(where() + ": call to external function '" + callee.name + "' is not supported");
   const auto rets = static_cast<std::size_t>(in.ops[0].offset);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/core/ptx/module.h"
 
+#include <algorithm>
+
 namespace irr::core::ptx {
 
 const char* type_name(Type t) {
@@ -30,6 +32,20 @@ std::vector<const Function*> Module::kernels() const {
   for (const auto& f : functions)
     if (f.kernel) k.push_back(&f);
   return k;
+}
+
+std::string Module::unsupported_from(const Function& f) const {
+  std::vector<const Function*> todo{&f}, seen;
+  while (!todo.empty()) {
+    const Function* g = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+    seen.push_back(g);
+    if (!g->unsupported.empty()) return g->unsupported;
+    for (const auto& in : g->code)
+      if (in.op == Op::call && !in.indirect && in.target < functions.size()) todo.push_back(&functions[in.target]);
+  }
+  return {};
 }
 
 }  // namespace irr::core::ptx

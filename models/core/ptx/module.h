@@ -157,6 +157,10 @@ struct Function {
   std::uint64_t shared_bytes = 0, local_bytes = 0, param_bytes = 0, call_param_bytes = 0;
   std::uint32_t line = 0;             // where it is declared
   std::uint32_t maxntid[3] = {0, 0, 0};
+  // Why its body could not be read (where, and what), when the module was parsed with
+  // per-function errors (ParseOptions): the function has no code, and launching a kernel that
+  // reaches it is the error.
+  std::string unsupported;
 };
 
 struct Module {
@@ -171,6 +175,9 @@ struct Module {
 
   const Function* find(const std::string& name) const;
   std::vector<const Function*> kernels() const;
+  // The first `unsupported` of the function or of one it calls directly or through others; empty
+  // when all of them can run.
+  std::string unsupported_from(const Function& f) const;
 };
 
 }  // namespace irr::core::ptx

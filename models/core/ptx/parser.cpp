@@ -102,8 +102,8 @@ struct Name {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::string file, const ExtensionRegistry* ext)
-      : t_(std::move(tokens)), file_(std::move(file)), ext_(ext) {}
+  Parser(std::vector<Token> tokens, std::string file, const ExtensionRegistry* ext, bool per_function_errors)
+      : t_(std::move(tokens)), file_(std::move(file)), ext_(ext), per_function_errors_(per_function_errors) {}
 
   Module run() {
     m_.file = file_;
@@ -298,8 +298,24 @@ class Parser {
       return;
     }
     const Token& open = expect("{");
-    body(f, open);
-    resolve_labels(f);
+    const std::size_t start = pos_, calls = pending_calls_.size();
+    try {
+      body(f, open);
+      resolve_labels(f);
+    } catch (const Error& e) {
+      if (!per_function_errors_) throw;
+      f.unsupported = e.what();
+      f.code.clear();
+      f.labels.clear();
+      pending_labels_.clear();
+      pending_calls_.erase(pending_calls_.begin() + static_cast<std::ptrdiff_t>(calls), pending_calls_.end());
+      pos_ = start;  // past the body: its braces balanced
+      for (int depth = 1; depth;) {
+        const Token& t = next();
+        if (t.kind == Token::end) throw;
+        depth += is(t, "{") ? 1 : is(t, "}") ? -1 : 0;
+      }
+    }
     for (auto& existing : m_.functions)
       if (existing.name == f.name) {
         existing = std::move(f);
@@ -873,6 +889,7 @@ class Parser {
   std::size_t pos_ = 0;
   std::string file_;
   const ExtensionRegistry* ext_;
+  bool per_function_errors_;
   Module m_;
   SourceLoc loc_;
   std::vector<std::map<std::string, Name>> scopes_;
@@ -887,8 +904,8 @@ class Parser {
 
 }  // namespace
 
-Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions) {
-  Module m = Parser(lex(text, file), file, extensions).run();
+Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions, bool per_function_errors) {
+  Module m = Parser(lex(text, file), file, extensions, per_function_errors).run();
   // Module-scope .shared variables come first in every kernel's shared segment, then those a
   // device function declares (nvcc at -O0 keeps a function's static __shared__ in the function):
   // one per CTA, like a module-scope one, not at the kernel's own offsets.

@@ -60,7 +60,11 @@ class ExtensionRegistry {
 };
 
 // Parses PTX text; `file` names it in errors.
-Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions = nullptr);
+// per_function_errors: an error inside a function's body (an instruction not supported, most
+// often) is kept as that function's `unsupported` instead of refusing the module, so that an
+// application's other kernels still run (a CUDA program's module); errors outside bodies refuse it.
+Module parse(const std::string& text, const std::string& file, const ExtensionRegistry* extensions = nullptr,
+             bool per_function_errors = false);
 Module parse_file(const std::string& path, const ExtensionRegistry* extensions = nullptr);
 
 }  // namespace irr::core::ptx
