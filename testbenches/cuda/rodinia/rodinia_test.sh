@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Rodinia 3.1's CUDA programs (../shared/suites/rodinia-3.1, code nobody here wrote) as a standing
+# test: each copied out of the suite, built by its own Makefile through the nvcc and gcc wrappers
+# beside this script (-cudart shared, PTX, compat.h), given small inputs and run by `irrgpu exec`
+# functionally, and timed on gtx480 where short. A program passes when it exits 0 with no call
+# failed on the device and its own check holds (lud's -v verification; bfs against a BFS on the
+# CPU); most Rodinia programs check nothing of their own, and then finishing is what is checked,
+# with the timed run's output file identical to the functional one's where the program writes one.
+# docs/cuda-apps.md has the table of all 22 programs. Exit 77 (skipped) without nvcc or the suite.
+# Usage: rodinia_test.sh IRRGPU SUITE_DIR OUT_DIR
+set -uo pipefail
+irrgpu=$1 suite=$2 out=$3
+here=$(dirname "$(readlink -f "$0")")
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$nvcc" ] || { echo "rodinia: skipped: no nvcc (the CUDA toolkit) on the PATH or in /usr/local/cuda/bin"; exit 77; }
+[ -d "$suite/cuda" ] || { echo "rodinia: skipped: no Rodinia 3.1 at $suite (../shared/suites/rodinia-3.1)"; exit 77; }
+export IRRGPU_NVCC=$nvcc
+toolkit=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+rm -rf "$out" && mkdir -p "$out/cuda/bin"
+ln -s "$here/nvcc" "$out/cuda/bin/nvcc" && ln -s "$here/gcc" "$out/cuda/bin/gcc"
+ln -s "$toolkit/include" "$out/cuda/include" && ln -s "$toolkit/lib64" "$out/cuda/lib64"
+cp -r "$suite/cuda" "$out/src" && cp -r "$suite/common" "$out/common"
+failed=0 passed=0
+fail() { echo "FAILED: $*"; failed=$((failed + 1)); }
+
+# build DIR [TARGET...]: the program's own Makefile, the wrappers first on the PATH.
+build() {
+  local dir=$1
+  shift
+  (cd "$out/src/$dir" && PATH="$out/cuda/bin:$PATH" make -s CUDA_DIR="$out/cuda" "$@" >"$out/$(tr / _ <<<"$dir").build" 2>&1) ||
+    { fail "$dir: the build failed: $(grep -m2 -i error "$out/$(tr / _ <<<"$dir").build")"; return 1; }
+}
+# run NAME DIR MODE CHECK COMMAND...: irrgpu exec in the program's folder; CHECK is a command run
+# there afterwards on the log (exit 0 when the program's result holds).
+run() {
+  local name=$1 dir=$2 mode=$3 check=$4
+  shift 4
+  local log="$out/$name.$mode.log"
+  if (cd "$out/src/$dir" && timeout 600 "$irrgpu" exec -q --mode "$mode" -o "$out/$name.$mode" -- "$@" >"$log" 2>&1) &&
+     grep -q '"exit_code": 0' "$out/$name.$mode/exec.json" && (cd "$out/src/$dir" && eval "$check") <"$log"; then
+    echo "ok: $name ($mode)"
+    passed=$((passed + 1))
+  else
+    fail "$name ($mode): $(grep -v '^  ' "$log" | tail -2)"
+  fi
+}
+finished() { grep -q "$1"; }
+
+# bfs: a random graph in Rodinia's format, and the distances a BFS on the CPU gives.
+gen_bfs() {
+  awk -v n=2048 -v deg=6 'BEGIN { srand(7); print n; e = 0
+    for (v = 0; v < n; v++) { print e, deg; for (k = 0; k < deg; k++) dst[e++] = (v * 37 + int(rand() * n)) % n }
+    print 0; print e; for (i = 0; i < e; i++) print dst[i], 1 }' >"$out/src/bfs/graph.txt"
+  awk 'NR == 1 { n = $1; next } NR <= n + 1 { start[NR - 2] = $1; cnt[NR - 2] = $2; next }
+       NR == n + 2 { src = $1; next } NR == n + 3 { next } { dst[NR - n - 4] = $1 }
+       END { for (v = 0; v < n; v++) d[v] = -1; d[src] = 0; q[0] = src; h = 0; t = 1
+             while (h < t) { u = q[h++]; for (i = start[u]; i < start[u] + cnt[u]; i++) if (d[dst[i]] < 0) { d[dst[i]] = d[u] + 1; q[t++] = dst[i] } }
+             for (v = 0; v < n; v++) print v ") cost:" d[v] }' "$out/src/bfs/graph.txt" >"$out/bfs.expected"
+}
+
+build bfs && gen_bfs && for mode in functional timing; do
+  run bfs bfs "$mode" 'diff -q result.txt "$out/bfs.expected" >/dev/null' ./bfs.out graph.txt
+done
+build backprop && for mode in functional timing; do run backprop backprop "$mode" 'finished "Training done"' ./backprop 2048; done
+build gaussian && for mode in functional timing; do run gaussian gaussian "$mode" 'finished "Time total"' ./gaussian -s 16; done
+build lud && for mode in functional timing; do
+  run lud lud "$mode" 'grep -q ">>>Verify<<<<" && ! grep -q dismatch' cuda/lud_cuda -s 64 -v
+done
+build nw && for mode in functional timing; do run nw nw "$mode" 'finished "Processing bottom-right matrix"' ./needle 64 10; done
+build pathfinder && for mode in functional timing; do run pathfinder pathfinder "$mode" 'finished "targetBlock"' ./pathfinder 1000 20 5; done
+build lavaMD && run lavaMD lavaMD functional 'finished "Total time"' ./lavaMD -boxes1d 2
+build particlefilter && run particlefilter particlefilter functional 'finished "ENTIRE PROGRAM TOOK"' ./particlefilter_naive -x 32 -y 32 -z 4 -np 100 &&
+  run particlefilter_float particlefilter functional 'finished "ENTIRE PROGRAM TOOK"' ./particlefilter_float -x 32 -y 32 -z 4 -np 100
+build streamcluster && run streamcluster streamcluster functional 'finished "time kernel"' ./sc_gpu 10 20 16 256 256 100 none output.txt 1
+build srad/srad_v1 && run srad_v1 srad/srad_v1 functional 'finished "Total time"' ./srad 2 0.5 64 64
+build srad/srad_v2 && for mode in functional timing; do run srad_v2 srad/srad_v2 "$mode" 'finished "Computation Done"' ./srad 64 64 0 31 0 31 0.5 2; done
+echo "rodinia: $passed runs passed, $failed failed"
+[ "$failed" -eq 0 ]
