@@ -612,7 +612,8 @@ cudaError_t cudaGetDeviceProperties(void* prop, int device) {
   put32(360, attr(75)), put32(364, attr(76));       // major, minor
   put64(368, 512);                // textureAlignment
   put32(384, attr(16));           // multiProcessorCount
-  put32(560, 1);                  // concurrentKernels
+  put32(560, attr(31));           // concurrentKernels
+  put32(584, attr(40));           // asyncEngineCount
   put32(596, attr(38));           // l2CacheSize
   put32(604, attr(39));           // maxThreadsPerMultiProcessor
   put64(624, static_cast<std::uint64_t>(attr(81)));  // sharedMemPerMultiprocessor

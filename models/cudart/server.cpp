@@ -204,6 +204,9 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
           case 12: case 82: v = config_.get_uint("core.registers"); break;
           case 13: v = static_cast<std::uint64_t>(config_.get_frequency("clocks.core") / 1000); break;  // kHz
           case 16: v = config_.get_uint("gpu.num_sms"); break;
+          // A copy engine and concurrent kernels, as the modelled GPUs have; the runtime still
+          // completes every call in the order made (docs/cuda-apps.md).
+          case 31: case 40: v = 1; break;
           case 38: v = config_.get_size("l2.size"); break;
           case 39: v = config_.get_uint("core.max_threads"); break;
           // Compute capability: the highest PTX architecture the program brought (7.5 before any),

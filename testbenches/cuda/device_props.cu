@@ -32,6 +32,8 @@ int main() {
       {"maxThreadsPerMultiProcessor", p.maxThreadsPerMultiProcessor, cudaDevAttrMaxThreadsPerMultiProcessor},
       {"regsPerMultiprocessor", p.regsPerMultiprocessor, cudaDevAttrMaxRegistersPerMultiprocessor},
       {"maxBlocksPerMultiProcessor", p.maxBlocksPerMultiProcessor, cudaDevAttrMaxBlocksPerMultiprocessor},
+      {"concurrentKernels", p.concurrentKernels, cudaDevAttrConcurrentKernels},
+      {"asyncEngineCount", p.asyncEngineCount, cudaDevAttrAsyncEngineCount},
   };
   for (const auto& c : checks) {
     int v = -1;
