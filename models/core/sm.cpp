@@ -20,7 +20,12 @@ using ptx::Space;
 
 namespace {
 
-bool is_memory(Op op) { return op == Op::ld || op == Op::ldu || op == Op::st || op == Op::atom || op == Op::red; }
+bool is_memory(Op op) {
+  return op == Op::ld || op == Op::ldu || op == Op::st || op == Op::atom || op == Op::red || op == Op::cp_async ||
+         op == Op::cp_async_bulk;
+}
+// An asynchronous copy: its addresses are its global side's, the bytes each starts in Step::bulk_bytes.
+bool async_copy(Op op) { return op == Op::cp_async || op == Op::cp_async_bulk; }
 
 bool sfu(Op op) {
   return op == Op::rcp || op == Op::sqrt || op == Op::rsqrt || op == Op::ex2 || op == Op::lg2 || op == Op::sin ||
@@ -251,7 +256,7 @@ Warp* Sm::companion_lead(Cta& gang) {
 }
 
 std::uint32_t Sm::shared_ways(const ptx::Instruction& in, const Step& step) const {
-  if (!is_memory(in.op) || (in.space != Space::shared && in.space != Space::none)) return 0;
+  if (!is_memory(in.op) || async_copy(in.op) || (in.space != Space::shared && in.space != Space::none)) return 0;
   // Distinct 4-byte words per bank: lanes reading one word share it (broadcast). Atomics do not
   // share: lanes updating one word serialise like a bank conflict.
   const bool atomic = in.op == Op::atom || in.op == Op::red;
@@ -341,7 +346,11 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
   bool any_pending = false;
   if (drain) any_pending = std::any_of(slot.pending.begin(), slot.pending.end(), [](std::uint8_t p) { return p != 0; });
   if (waits || any_pending) return slot.loads ? Stall::memory : Stall::dependence;
-  if ((in->op == Op::membar || in->op == Op::fence) && (slot.stores || slot.loads)) return Stall::memory;
+  // Fences, and the waits of asynchronous copies (cp.async.wait_group, an mbarrier arrival), wait
+  // for the warp's memory operations: for a copy group or mbarrier, all of them (conservative).
+  const bool arrival = in->op == Op::mbarrier && (in->mode == ptx::Mode::mb_arrive || in->mode == ptx::Mode::mb_arrive_drop);
+  if ((in->op == Op::membar || in->op == Op::fence || in->op == Op::cp_async_wait || arrival) && (slot.stores || slot.loads))
+    return Stall::memory;
   if (const Stall st = structural(*in); st != Stall::none) return st;
   if (in->op == Op::extension) {
     const ResidentCta& rc = *ctas_[slot.cta];
@@ -362,7 +371,7 @@ std::uint32_t Sm::global_lanes(const ptx::Instruction& in, const Step& step, std
       const std::uint64_t a = step.addresses[i++];
       const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
                             (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
-      if (in.space == Space::global || (in.space == Space::none && !windowed)) {
+      if (async_copy(in.op) || in.space == Space::global || (in.space == Space::none && !windowed)) {
         addr[l] = a;
         mask |= 1u << l;
       }
@@ -389,9 +398,10 @@ void Sm::hold_registers(Slot& slot, const Step& step) {
 void Sm::issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std::size_t token,
                       const std::uint64_t (&addr)[32], std::uint32_t mask) {
   Slot& slot = slots_[s];
-  const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom;
+  const bool load = in.op == Op::ld || in.op == Op::ldu || in.op == Op::atom || in.op == Op::cp_async ||
+                    (in.op == Op::cp_async_bulk && in.space == Space::shared);
   const bool atomic = in.op == Op::atom || in.op == Op::red;
-  const unsigned size = ptx::type_bits(in.type) / 8 * in.vec;
+  const unsigned size = async_copy(in.op) ? step.bulk_bytes : ptx::type_bits(in.type) / 8 * in.vec;
   std::uint32_t lines = 0;
   auto push = [&](std::uint64_t line, std::uint32_t sectors, std::uint32_t bytes, std::uint64_t address) {
     mem::MemAccess a;
@@ -407,7 +417,13 @@ void Sm::issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std
     ldst_.push_back(a);
     ++lines;
   };
-  if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
+  if (in.op == Op::cp_async_bulk) {  // every line of each thread's block, whole
+    const std::uint64_t ls = coalescer_.line_size();
+    const std::uint32_t all = static_cast<std::uint32_t>((1ull << (ls / coalescer_.sector_size())) - 1);
+    for (unsigned l = 0; l < 32; ++l)
+      if (mask >> l & 1)
+        for (std::uint64_t line = addr[l] / ls * ls; line < addr[l] + size; line += ls) push(line, all, static_cast<std::uint32_t>(ls), line);
+  } else if (atomic && !atomic_per_line_) {  // one request per active thread, serialised at the L2's atomic unit
     for (unsigned l = 0; l < 32; ++l)
       if (mask >> l & 1) {
         const std::uint64_t line = addr[l] / coalescer_.line_size() * coalescer_.line_size();

@@ -52,11 +52,25 @@ if build vector_add_plain -cudart shared --no-compress -gencode arch=compute_75,
   "$irrgpu" exec --mode functional -- "$out/vector_add_plain" >"$out/plain.log" 2>&1 && grep -q "^PASS" "$out/plain.log" &&
     echo "ok: uncompressed PTX of two architectures" || fail "plain PTX: $(tail -2 "$out/plain.log")"
 fi
-# Thrust at compute_80: the same algorithms through that architecture's PTX.
-cp "$src/testbenches/cuda/thrust_algorithms.cu" "$out/thrust_algorithms_80.cu"
-if build thrust_algorithms_80 -cudart shared -arch=compute_80; then
-  "$irrgpu" exec --mode functional -- "$out/thrust_algorithms_80" >"$out/thrust_80.log" 2>&1 && grep -q "^PASS" "$out/thrust_80.log" &&
-    echo "ok: thrust_algorithms (compute_80, functional)" || fail "thrust at compute_80: $(tail -3 "$out/thrust_80.log")"
+# Thrust at compute_80 and compute_90, CUB at compute_90: the same algorithms through those
+# architectures' PTX (compute_90's transform kernel copies with cp.async.bulk and an mbarrier); and
+# the asynchronous copies written out (async_copy.cu), functional and timed.
+for arch in 80 90; do
+  for lib in thrust cub; do
+    [[ $lib == cub && $arch == 80 ]] && continue
+    name=${lib}_algorithms_$arch
+    cp "$src/testbenches/cuda/${lib}_algorithms.cu" "$out/$name.cu"
+    build "$name" -cudart shared -arch=compute_$arch --extended-lambda || continue
+    "$irrgpu" exec --mode functional -- "$out/$name" >"$out/$name.log" 2>&1 && grep -q "^PASS" "$out/$name.log" &&
+      echo "ok: $name (functional)" || fail "$name: $(tail -3 "$out/$name.log")"
+  done
+done
+if build async_copy -cudart shared -arch=compute_90; then
+  for mode in functional timing; do
+    "$irrgpu" exec -c rtx2080ti --mode "$mode" -- "$out/async_copy" >"$out/async_copy.$mode.log" 2>&1 &&
+      grep -q "^PASS" "$out/async_copy.$mode.log" && echo "ok: async_copy (compute_90, $mode)" ||
+      fail "async_copy ($mode): $(tail -3 "$out/async_copy.$mode.log")"
+  done
 fi
 # An API irrgpu does not provide stops the program, naming it.
 if build unsupported -cudart shared -arch=compute_75; then

@@ -254,3 +254,82 @@ TEST(PtxSemantics, FloatAndConversions) {
   for (unsigned threads : {1u, 32u})
     for (const Row& r : rows) EXPECT_EQ(run(r, threads), r.expect) << r.op << ", " << threads << " threads";
 }
+
+// An mbarrier's phases (PTX ISA 9.7.13.15): two arrivals complete a phase of an object initialised
+// for two; transaction bytes completed before they are expected (as cp.async.bulk may) hold the
+// phase until the arrival that expects them; a bulk copy lands its bytes and completes them; a
+// cp.async group lands its bytes, the tail past src-size zero-filled. Thread 0 alone, functional.
+TEST(PtxSemantics, AsynchronousCopiesAndMbarriers) {
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry t(.param .u64 in, .param .u64 out)
+{
+.reg .b32 %r<20>;
+.reg .b64 %rd<20>;
+.reg .pred %p<10>;
+.shared .align 16 .b8 buf[64];
+.shared .align 8 .b64 bar;
+ld.param.u64 %rd1, [in];
+ld.param.u64 %rd2, [out];
+mov.u32 %r1, bar;
+mov.u32 %r2, buf;
+mbarrier.init.shared.b64 [%r1], 2;
+mbarrier.arrive.shared.b64 %rd3, [%r1];
+mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;
+mbarrier.arrive.shared::cta.b64 %rd4, [%r1];
+mbarrier.try_wait.parity.shared.b64 %p2, [%r1], 0;
+mbarrier.test_wait.shared.b64 %p3, [%r1], %rd3;
+mbarrier.pending_count.b64 %r3, %rd4;
+mbarrier.init.shared.b64 [%r1], 1;
+cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1], 32, [%r1];
+mbarrier.try_wait.parity.shared.b64 %p4, [%r1], 0;
+mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%r1], 32;
+mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p5, [%r1], 0;
+ld.shared.u32 %r4, [buf+28];
+cp.async.ca.shared.global [buf+32], [%rd1], 16, 4;
+cp.async.commit_group;
+cp.async.wait_group 0;
+ld.shared.u32 %r5, [buf+32];
+ld.shared.u32 %r6, [buf+36];
+selp.u32 %r10, 1, 0, %p1;
+selp.u32 %r11, 2, 0, %p2;
+selp.u32 %r12, 4, 0, %p3;
+selp.u32 %r13, 8, 0, %p4;
+selp.u32 %r14, 16, 0, %p5;
+or.b32 %r10, %r10, %r11;
+or.b32 %r10, %r10, %r12;
+or.b32 %r10, %r10, %r13;
+or.b32 %r10, %r10, %r14;
+st.global.u32 [%rd2], %r10;
+st.global.u32 [%rd2+4], %r3;
+st.global.u32 [%rd2+8], %r4;
+st.global.u32 [%rd2+12], %r5;
+st.global.u32 [%rd2+16], %r6;
+cp.async.bulk.global.shared::cta.bulk_group [%rd2+32], [%r2], 16;
+cp.async.bulk.commit_group;
+cp.async.bulk.wait_group.read 0;
+fence.proxy.async.shared::cta;
+ret;
+}
+)";
+  mem::BackingStore m;
+  Device dev(m);
+  const auto mod = dev.load_module_text(text, "async.ptx");
+  const std::uint64_t in = dev.malloc(64), out = dev.malloc(64);
+  std::uint32_t words[16];
+  for (std::uint32_t i = 0; i < 16; ++i) words[i] = 100 + i;
+  dev.memcpy_to_device(in, words, sizeof words);
+  dev.launch(dev.kernel(mod, "t"), Dim3{1}, Dim3{1}, Args() << in << out);
+  std::uint32_t got[12];
+  dev.memcpy_to_host(got, out, sizeof got);
+  // phase 0 not done after one arrival (p1 0), done after two (p2), the first state's phase done
+  // (p3); the copy's bytes alone do not complete it (p4 0), the expecting arrival does (p5).
+  EXPECT_EQ(got[0], 2u | 4u | 16u);
+  EXPECT_EQ(got[1], 1u);    // the completing arrival's state: the count pending before it
+  EXPECT_EQ(got[2], 107u);  // the bulk copy's last word
+  EXPECT_EQ(got[3], 100u);  // cp.async: 4 bytes read ...
+  EXPECT_EQ(got[4], 0u);    // ... and the rest of its 16 zero-filled
+  EXPECT_EQ(got[8], 100u);  // the bulk copy back to global memory
+  EXPECT_EQ(got[11], 103u);
+}

@@ -879,6 +879,51 @@ void Warp::execute(Frame& fr, const ptx::Instruction& in, std::uint32_t active, 
       return;
     // A hint: the model's caches fill on demand (docs/ptx.md); the instruction takes its issue slot.
     case Op::prefetch: return;
+
+    // Asynchronous copies move their bytes as they issue; the timing core holds the waits
+    // (cp.async.wait_group, an mbarrier arrival) until the warp's copies are answered.
+    case Op::cp_async: case Op::cp_async_bulk: {
+      const bool bulk = in.op == Op::cp_async_bulk;
+      const Space to = in.space, from = to == Space::shared ? Space::global : Space::shared;
+      std::vector<std::uint8_t> buf;
+      each([&](unsigned l) {
+        Space unused = Space::none;
+        const std::uint64_t dst = address_of(fr, in.ops[0], l, unused), source = address_of(fr, in.ops[1], l, unused);
+        const auto size = static_cast<std::uint32_t>(src(2, l, Type::u32));
+        // cp.async: cp-size bytes, of which src-size are read and the rest zero-filled.
+        const std::uint32_t read_bytes = !bulk && nops == 4 ? std::min(size, static_cast<std::uint32_t>(src(3, l, Type::u32))) : size;
+        if (bulk ? size % 16 != 0 : (size != 4 && size != 8 && size != 16))
+          throw std::invalid_argument(std::string(ptx::op_name(in.op)) + ": a size of " + std::to_string(size) + " bytes");
+        buf.assign(size, 0);
+        load(fr, from, source, l, buf.data(), read_bytes);
+        store(fr, to, dst, l, buf.data(), size);
+        step.addresses.push_back(to == Space::global ? dst : source);
+        step.bulk_bytes = std::max(step.bulk_bytes, size);
+        if (bulk && nops == 4) mbarrier_update(fr, in.ops[3], Space::shared, l, Mode::mb_complete_tx, size);
+      });
+      return;
+    }
+    case Op::cp_async_commit: case Op::cp_async_wait: return;
+    case Op::mbarrier:
+      each([&](unsigned l) {
+        const bool addr_first = in.mode == Mode::mb_init || in.mode == Mode::mb_expect_tx || in.mode == Mode::mb_complete_tx ||
+                                in.mode == Mode::mb_inval;
+        switch (in.mode) {
+          case Mode::mb_pending_count: write(in.ops[0], l, mbarrier_pending(src(1, l, Type::b64))); return;
+          case Mode::mb_wait: {  // done once the phase the state (or the parity) names has completed
+            const std::uint64_t now = mbarrier_update(fr, in.ops[1], in.space, l, Mode::mb_wait, 0);
+            const std::uint64_t phase = now >> 63, asked = in.parity ? src(2, l, Type::u32) & 1 : src(2, l, Type::b64) >> 63;
+            write(in.ops[0], l, phase != asked);
+            return;
+          }
+          default: {
+            const std::uint64_t arg = nops > (addr_first ? 1u : 2u) ? src(addr_first ? 1 : 2, l, Type::u32) : 1;
+            const std::uint64_t before = mbarrier_update(fr, in.ops[addr_first ? 0 : 1], in.space, l, in.mode, arg, in.expect_tx);
+            if (!addr_first) write(in.ops[0], l, before);  // the state: the phase it arrived in
+          }
+        }
+      });
+      return;
     case Op::elect: {  // the lowest active lane of the member mask leads; d is its lane number
       std::uint32_t members = 0;
       each([&](unsigned l) { members |= (1u << l) & static_cast<std::uint32_t>(src(2, l, Type::u32)); });

@@ -254,6 +254,48 @@ Warp::ParamPlace Warp::param_place(Frame& fr, const Operand& o, unsigned n, std:
   return {(v.argument ? fr.args.data() : fr.call_params.data()) + off, stride};
 }
 
+// The object: arrivals pending in the phase (bits 0-19), arrivals a phase expects (20-39), the
+// transaction bytes still to come, signed (40-62: a copy may complete before its bytes are
+// expected), and the phase's parity (63). A phase completes when no arrival and no byte is pending.
+std::uint64_t Warp::mbarrier_update(Frame& fr, const Operand& at, Space space, unsigned lane, ptx::Mode op, std::uint64_t arg,
+                                    bool expect_tx) {
+  Space named = Space::none;  // a symbol names its space; else the instruction's (none: generic)
+  const std::uint64_t addr = address_of(fr, at, lane, named);
+  if (named != Space::none) space = named;
+  std::uint64_t word = 0;
+  load(fr, space, addr, lane, &word, 8);
+  const std::uint64_t before = word;
+  constexpr std::uint64_t kCount = 0xfffff;
+  std::uint64_t pending = word & kCount, expected = word >> 20 & kCount, phase = word >> 63;
+  std::int64_t tx = static_cast<std::int64_t>(word << 1) >> 41;  // bits 40-62, sign-extended
+  switch (op) {
+    case Mode::mb_init:
+      if (arg == 0 || arg > kCount) throw Error(where() + ": mbarrier.init with a count of " + std::to_string(arg) + " (1 to 2^20 - 1)");
+      pending = expected = arg;
+      tx = 0;
+      phase = 0;
+      break;
+    case Mode::mb_arrive: case Mode::mb_arrive_drop: {
+      const std::uint64_t count = expect_tx ? 1 : arg;
+      if (expect_tx) tx += static_cast<std::int64_t>(arg);
+      if (count > pending) throw Error(where() + ": mbarrier arrival past the phase's expected count");
+      pending -= count;
+      if (op == Mode::mb_arrive_drop) expected -= std::min(expected, count);
+      break;
+    }
+    case Mode::mb_expect_tx: tx += static_cast<std::int64_t>(arg); break;
+    case Mode::mb_complete_tx: tx -= static_cast<std::int64_t>(arg); break;
+    default: return word;  // a wait reads; inval leaves it
+  }
+  if (op != Mode::mb_init && pending == 0 && tx == 0) {  // the phase completes; the next begins
+    phase ^= 1;
+    pending = expected;
+  }
+  word = pending | expected << 20 | (static_cast<std::uint64_t>(tx) & ((std::uint64_t{1} << 23) - 1)) << 40 | phase << 63;
+  store(fr, space, addr, lane, &word, 8);
+  return before;
+}
+
 void Warp::load(Frame& fr, Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n) {
   if (std::uint8_t* p = bytes(fr, space, addr, lane, n)) {
     std::memcpy(out, p, n);

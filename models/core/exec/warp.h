@@ -98,12 +98,14 @@ struct Step {
   std::vector<Write> writes;
   std::vector<std::uint64_t> addresses;  // memory instructions: one per active thread, in lane order
   std::uint64_t sleep_ns = 0;            // nanosleep: the longest duration its threads asked for
+  std::uint32_t bulk_bytes = 0;          // cp.async(.bulk): the bytes each address starts (its global side)
   void clear() {  // nothing executed; the buffers keep their capacity
     inst = nullptr;
     pc = active = 0;
     writes.clear();
     addresses.clear();
     sleep_ns = 0;
+    bulk_bytes = 0;
   }
 };
 
@@ -170,6 +172,11 @@ class Warp {
   Frame* settle_now();
   std::uint64_t read(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Type t) const;
   std::uint64_t address_of(const Frame& fr, const ptx::Operand& o, unsigned lane, ptx::Space& space) const;
+  // An mbarrier operation on the 8-byte object the operand addresses (the layout is irrgpu's: the
+  // PTX ISA leaves it opaque); returns the object as it was before.
+  std::uint64_t mbarrier_update(Frame& fr, const ptx::Operand& at, ptx::Space space, unsigned lane, ptx::Mode op,
+                                std::uint64_t arg, bool expect_tx = false);
+  static std::uint64_t mbarrier_pending(std::uint64_t state) { return state & 0xfffff; }
   void load(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, void* out, unsigned n);
   void store(Frame& fr, ptx::Space space, std::uint64_t addr, unsigned lane, const void* in, unsigned n);
   std::uint8_t* bytes(Frame& fr, ptx::Space& space, std::uint64_t& addr, unsigned lane, unsigned n);

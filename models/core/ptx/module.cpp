@@ -17,7 +17,8 @@ const char* op_name(Op op) {
       "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfind", "bfe", "bfi", "prmt", "setp",
       "selp", "set", "bra", "ret", "exit", "bar", "membar", "fence", "atom", "red", "activemask", "vote", "shfl",
       "match", "redux", "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "call", "copysign", "testp",
-      "shf", "bar.warp", "nanosleep", "bmsk", "szext", "prefetch", "elect", "extension"};
+      "shf", "bar.warp", "nanosleep", "bmsk", "szext", "prefetch", "elect", "cp.async", "cp.async.bulk",
+      "cp.async.commit_group", "cp.async.wait_group", "mbarrier", "extension"};
   return names[static_cast<int>(op)];
 }
 

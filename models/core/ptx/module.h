@@ -22,7 +22,8 @@ enum class Mode : std::uint8_t {  // the one sub-operation of atom/red/vote/shfl
   up, down, bfly, idx,                                        // shfl
   lo, hi, wide,                                               // mul, mad
   sync, arrive, red_popc, red_and, red_or,                    // bar
-  left, right                                                 // shf
+  left, right,                                                // shf
+  mb_init, mb_arrive, mb_arrive_drop, mb_expect_tx, mb_complete_tx, mb_wait, mb_pending_count, mb_inval  // mbarrier
 };
 
 const char* type_name(Type t);
@@ -45,7 +46,9 @@ enum class Op : std::uint16_t {
   mov, ld, ldu, st, cvta, cvt, add, sub, mul, mad, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot,
   shl, shr, popc, clz, brev, bfind, bfe, bfi, prmt, setp, selp, set, bra, ret, exit, bar, membar, fence, atom,
   red, activemask, vote, shfl, match, redux, fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, call, copysign, testp,
-  shf, warpsync, nanosleep, bmsk, szext, prefetch, elect, extension
+  shf, warpsync, nanosleep, bmsk, szext, prefetch, elect,
+  cp_async, cp_async_bulk, cp_async_commit, cp_async_wait, mbarrier,  // asynchronous copies (sm_80, sm_90)
+  extension
 };
 const char* op_name(Op op);
 
@@ -115,6 +118,9 @@ struct Instruction {
   // addc/subc/madc read it. CC.CF is a hidden per-thread register of the function (carry_reg).
   bool carry_out = false, carry_in = false;
   bool cache_policy = false;  // .L2::cache_hint: the policy operand was read and dropped
+  // mbarrier.arrive.expect_tx (the arrival also expects bytes); mbarrier.try_wait/test_wait.parity
+  // (the operand is a phase parity, not a state).
+  bool expect_tx = false, parity = false;
   std::uint32_t carry_reg = 0;
   bool guarded = false, guard_negated = false;
   std::uint32_t guard = 0;        // predicate register

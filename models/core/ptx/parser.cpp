@@ -43,7 +43,7 @@ const std::unordered_map<std::string, Op> kOps = {
     {"cnot", Op::cnot},   {"shl", Op::shl},     {"shr", Op::shr},       {"popc", Op::popc},   {"clz", Op::clz},
     {"brev", Op::brev},   {"bfind", Op::bfind}, {"bfe", Op::bfe},       {"bfi", Op::bfi},     {"prmt", Op::prmt},   {"shf", Op::shf},     {"nanosleep", Op::nanosleep},
     {"bmsk", Op::bmsk},   {"szext", Op::szext}, {"prefetch", Op::prefetch}, {"prefetchu", Op::prefetch}, {"elect", Op::elect},
-    {"addc", Op::add},    {"subc", Op::sub},    {"madc", Op::mad},
+    {"addc", Op::add},    {"subc", Op::sub},    {"madc", Op::mad},  {"cp", Op::cp_async}, {"mbarrier", Op::mbarrier},
     {"setp", Op::setp},   {"selp", Op::selp},   {"set", Op::set},       {"bra", Op::bra},     {"ret", Op::ret},
     {"exit", Op::exit},   {"bar", Op::bar},     {"barrier", Op::bar},   {"membar", Op::membar}, {"fence", Op::fence},
     {"atom", Op::atom},   {"red", Op::red},     {"activemask", Op::activemask}, {"vote", Op::vote},
@@ -560,6 +560,8 @@ class Parser {
       return;
     }
     ins.op = it->second;
+    if (ins.op == Op::cp_async) return decode_cp(t, parts, ins);
+    if (ins.op == Op::mbarrier) return decode_mbarrier(t, parts, ins);
     if (base == "barrier") ins.mode = Mode::sync;
     ins.carry_in = base == "addc" || base == "subc" || base == "madc";
     bool strong = false, wide_scope = false;  // .relaxed/.acquire, at .gpu/.sys scope
@@ -612,6 +614,7 @@ class Parser {
           throw bad();
       } else if (m == "cc" && (ins.op == Op::add || ins.op == Op::sub || ins.op == Op::mad)) {
         ins.carry_out = true;
+      } else if ((m == "proxy" || m == "async" || m == "mbarrier_init") && ins.op == Op::fence) {
       } else if ((m == "L1" || m == "L2") && ins.op == Op::prefetch) {
       } else if (m == "red" && ins.op == Op::bar) {
         ins.mode = Mode::red_popc;  // refined by the next modifier
@@ -648,6 +651,75 @@ class Parser {
     }
     if (strong && wide_scope && ins.op == Op::ld) ins.uncached = true;
     if (ins.op == Op::bar && ins.mode == Mode::none) ins.mode = Mode::sync;  // bar.sync is also spelt bar
+  }
+
+  // cp.async (sm_80): a thread's 4-16 bytes from global to shared memory, waited for by group;
+  // cp.async.bulk (sm_90): a block of bytes between global and shared memory, completing on an
+  // mbarrier (global to shared) or in a bulk group (shared to global). Cache hints are taken as
+  // the default (the '::' sub-qualifiers were read in decode).
+  void decode_cp(const Token& t, const std::vector<std::string>& parts, Instruction& ins) {
+    auto bad = [&](const std::string& m) { return error(t, "unsupported modifier '." + m + "' on cp"); };
+    if (parts.size() < 2 || parts[1] != "async") throw error(t, "unsupported instruction '" + t.text + "'");
+    std::size_t i = 2;
+    const bool bulk = i < parts.size() && parts[i] == "bulk";
+    if (bulk) ++i;
+    if (i < parts.size() && parts[i] == "commit_group") {
+      ins.op = Op::cp_async_commit;
+      ++i;
+    } else if (i < parts.size() && (parts[i] == "wait_group" || parts[i] == "wait_all")) {
+      ins.op = Op::cp_async_wait;
+      ++i;
+      if (i < parts.size() && parts[i] == "read") ++i;  // bulk.wait_group.read: the sources may be reused
+    } else {
+      ins.op = bulk ? Op::cp_async_bulk : Op::cp_async;
+      Space dst = Space::none, src = Space::none;
+      for (; i < parts.size(); ++i) {
+        const std::string& m = parts[i];
+        const std::string head = m.substr(0, m.find("::"));
+        if (head == "shared" || head == "global") {
+          (dst == Space::none ? dst : src) = head == "shared" ? Space::shared : Space::global;
+        } else if (m == "ca" || m == "cg" || m == "bulk_group" || m == "mbarrier::complete_tx::bytes" ||
+                   m.compare(0, 4, "L1::") == 0 || m.compare(0, 4, "L2::") == 0) {
+          ins.cache_policy = ins.cache_policy || m == "L2::cache_hint";
+        } else {
+          throw bad(m);
+        }
+      }
+      if (!bulk && (dst != Space::shared || src != Space::global)) throw error(t, "cp.async copies from .global to .shared");
+      if (bulk && !((dst == Space::shared && src == Space::global) || (dst == Space::global && src == Space::shared)))
+        throw error(t, "cp.async.bulk copies between .global and .shared (tensors and multicast are not supported)");
+      ins.space = dst;  // cp.async: shared; cp.async.bulk: which way it goes
+      return;
+    }
+    if (i != parts.size()) throw bad(parts[i]);
+  }
+
+  // mbarrier (sm_80/sm_90): a barrier object of 8 bytes in shared memory that counts arrivals and,
+  // on sm_90, transaction bytes; a phase completes when both are done.
+  void decode_mbarrier(const Token& t, const std::vector<std::string>& parts, Instruction& ins) {
+    static const std::unordered_map<std::string, Mode> kForms = {
+        {"init", Mode::mb_init},         {"arrive", Mode::mb_arrive},         {"arrive_drop", Mode::mb_arrive_drop},
+        {"expect_tx", Mode::mb_expect_tx}, {"complete_tx", Mode::mb_complete_tx}, {"test_wait", Mode::mb_wait},
+        {"try_wait", Mode::mb_wait},     {"pending_count", Mode::mb_pending_count}, {"inval", Mode::mb_inval}};
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string& m = parts[i];
+      const std::string head = m.substr(0, m.find("::"));
+      if (auto f = kForms.find(m); f != kForms.end() && ins.mode == Mode::none) {
+        ins.mode = f->second;
+      } else if (m == "expect_tx" && (ins.mode == Mode::mb_arrive || ins.mode == Mode::mb_arrive_drop)) {
+        ins.expect_tx = true;
+      } else if (m == "parity" && ins.mode == Mode::mb_wait) {
+        ins.parity = true;
+      } else if (head == "shared") {
+        ins.space = Space::shared;
+      } else if (m == "b64") {
+        ins.type = Type::b64;
+      } else if (m == "release" || m == "acquire" || m == "relaxed" || m == "cta" || m == "cluster" || m == "noComplete") {
+      } else {
+        throw error(t, "unsupported modifier '." + m + "' on mbarrier");
+      }
+    }
+    if (ins.mode == Mode::none) throw error(t, "mbarrier needs an operation (init, arrive, expect_tx, complete_tx, try_wait, ...)");
   }
 
   Operand operand(Function& f, Instruction& ins) {
@@ -815,6 +887,31 @@ class Parser {
       case Op::selp: case Op::mad: case Op::fma: case Op::bfe: case Op::prmt: case Op::shf: need(4); break;
       case Op::bfi: need(5); break;
       case Op::bmsk: case Op::szext: need(3); break;
+      case Op::cp_async:
+        if (ins.ops.size() < 3 || ins.ops.size() > 4 || ins.ops[0].kind != OperandKind::address || ins.ops[1].kind != OperandKind::address)
+          throw error(at, "cp.async takes [shared], [global], size[, source size]");
+        break;
+      case Op::cp_async_bulk:
+        if (ins.ops.size() < 3 || ins.ops.size() > 4 || ins.ops[0].kind != OperandKind::address || ins.ops[1].kind != OperandKind::address ||
+            (ins.ops.size() == 4 && ins.ops[3].kind != OperandKind::address))
+          throw error(at, "cp.async.bulk takes [destination], [source], size[, [mbarrier]]");
+        break;
+      case Op::mbarrier: {
+        const std::size_t n = ins.ops.size();
+        const bool addr_first = ins.mode == Mode::mb_init || ins.mode == Mode::mb_expect_tx || ins.mode == Mode::mb_complete_tx ||
+                                ins.mode == Mode::mb_inval;
+        const std::size_t at_addr = addr_first ? 0 : 1;
+        const bool ok = ins.mode == Mode::mb_pending_count ? n == 2
+                        : ins.mode == Mode::mb_inval        ? n == 1
+                        : addr_first                        ? n == 2
+                        : ins.mode == Mode::mb_wait         ? n == 3 || n == 4
+                                                            : n == 2 || n == 3;
+        if (!ok || (ins.mode != Mode::mb_pending_count && ins.ops[at_addr].kind != OperandKind::address))
+          throw error(at, "mbarrier: wrong operands for this operation (PTX ISA 9.7.13.15)");
+        break;
+      }
+      case Op::cp_async_commit: need(0); break;
+      case Op::cp_async_wait: if (ins.ops.size() > 1) need(1); break;
       case Op::prefetch:
         need(1);
         if (ins.ops[0].kind != OperandKind::address) throw error(at, "prefetch needs an address operand in brackets");

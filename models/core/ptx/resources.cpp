@@ -14,7 +14,13 @@ std::size_t destinations(const Instruction& in) {
   switch (in.op) {
     case Op::st: case Op::red: case Op::bra: case Op::ret: case Op::exit: case Op::bar: case Op::membar:
     case Op::fence: case Op::call: case Op::warpsync: case Op::nanosleep: case Op::prefetch:
+    case Op::cp_async: case Op::cp_async_bulk: case Op::cp_async_commit: case Op::cp_async_wait:
       return 0;
+    case Op::mbarrier:
+      return in.mode == Mode::mb_arrive || in.mode == Mode::mb_arrive_drop || in.mode == Mode::mb_wait ||
+                     in.mode == Mode::mb_pending_count
+                 ? 1
+                 : 0;
     case Op::elect: return 2;
     case Op::setp:
       return in.ops.size() >= 2 && in.ops[1].kind == OperandKind::reg && in.ops.size() == 4u + (in.boolop != BoolOp::none)
