@@ -777,6 +777,17 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 
+// The driver API's entry points: irrgpu has no driver, so none is found (cudaSuccess, a null
+// pointer and the not-found status, as the runtime answers for a symbol the driver lacks).
+cudaError_t cudaGetDriverEntryPointByVersion(const char*, void** fn, unsigned, unsigned long long, int* status) {
+  *fn = nullptr;
+  if (status) *status = 1;  // cudaDriverEntryPointSymbolNotFound
+  return 0;
+}
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long flags, int* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, 13000, flags, status);
+}
+
 // --- irrgpu's own (models/cudart/irrgpu_runtime.h): what units answer and take from the host ---
 unsigned long long irrgpuQuery(const char* name) {
   Runtime& r = rt();
@@ -803,5 +814,36 @@ cudaError_t cudaDriverGetVersion(int* v) {
   *v = 13000;
   return 0;
 }
+
+// The per-thread default stream's forms (nvcc --default-stream per-thread): one timeline here, so
+// the same functions.
+#define IRRGPU_SAME_AS(name, suffix) decltype(name) name##suffix __attribute__((alias(#name)));
+IRRGPU_SAME_AS(cudaEventRecord, _ptsz)
+IRRGPU_SAME_AS(cudaEventRecordWithFlags, _ptsz)
+IRRGPU_SAME_AS(cudaFreeAsync, _ptsz)
+IRRGPU_SAME_AS(cudaLaunchHostFunc, _ptsz)
+IRRGPU_SAME_AS(cudaLaunchKernel, _ptsz)
+IRRGPU_SAME_AS(cudaLaunchKernelExC, _ptsz)
+IRRGPU_SAME_AS(cudaMallocAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpy2DAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpy3DAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpyAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpyFromSymbolAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpyToSymbolAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemset2DAsync, _ptsz)
+IRRGPU_SAME_AS(cudaMemsetAsync, _ptsz)
+IRRGPU_SAME_AS(cudaStreamAddCallback, _ptsz)
+IRRGPU_SAME_AS(cudaStreamGetFlags, _ptsz)
+IRRGPU_SAME_AS(cudaStreamQuery, _ptsz)
+IRRGPU_SAME_AS(cudaStreamSynchronize, _ptsz)
+IRRGPU_SAME_AS(cudaStreamWaitEvent, _ptsz)
+IRRGPU_SAME_AS(cudaMemcpy, _ptds)
+IRRGPU_SAME_AS(cudaMemcpy2D, _ptds)
+IRRGPU_SAME_AS(cudaMemcpy3D, _ptds)
+IRRGPU_SAME_AS(cudaMemcpyFromSymbol, _ptds)
+IRRGPU_SAME_AS(cudaMemcpyToSymbol, _ptds)
+IRRGPU_SAME_AS(cudaMemset, _ptds)
+IRRGPU_SAME_AS(cudaMemset2D, _ptds)
+#undef IRRGPU_SAME_AS
 
 }  // extern "C"
