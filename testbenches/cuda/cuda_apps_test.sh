@@ -40,6 +40,13 @@ for app in vector_add reduce constant streams device_props runtime_calls thrust_
   [ -f "$out/$app.timing/stats.json" ] || fail "$app: no stats.json from the timed run"
 done
 
+# Two streams built with the per-thread default stream (the runtime's _ptsz/_ptds entry points).
+cp "$src/testbenches/cuda/streams.cu" "$out/streams_per_thread.cu"
+if build streams_per_thread -cudart shared -arch=compute_75 --default-stream per-thread; then
+  "$irrgpu" exec --mode functional -- "$out/streams_per_thread" >"$out/streams_per_thread.log" 2>&1 &&
+    grep -q "^PASS" "$out/streams_per_thread.log" && echo "ok: streams (--default-stream per-thread)" ||
+    fail "streams per thread: $(tail -3 "$out/streams_per_thread.log")"
+fi
 # Traces and waveforms as irrgpu run writes them.
 if [ -x "$out/vector_add" ]; then
   "$irrgpu" exec -q --txn-trace "$out/trace.json" --vcd "$out/waves.vcd" --trace 'gpu.sm0.*' -- "$out/vector_add" >"$out/trace.log" 2>&1 &&
