@@ -36,6 +36,7 @@ struct RunOptions {
   std::string stats_pattern;
   bool quiet = false;
   bool progress = false;  // force the progress line even when stderr is not a terminal
+  bool profile = false;   // a source-line profile of the timed SMs (core::Profile)
   std::string vcd, fst, txn_trace;
   std::vector<std::string> trace;
   std::uint64_t txn_trace_limit = 200000;  // about 20 MB of JSON: a file Perfetto and chrome://tracing open at once

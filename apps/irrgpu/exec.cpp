@@ -141,6 +141,7 @@ int exec(const RunOptions& o) {
                   << (timed ? std::string(" ") + std::to_string(k.cycles) + " cycles" : "") << "\n";
       if (timed) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
     }
+    if (timed_gpu) timed_gpu->report_profile(o);
     if (timed && !server->failures().empty())
       timed->mark_incomplete("the program failed: " + server->failures().front());
     if (timed && !o.output_dir.empty()) {

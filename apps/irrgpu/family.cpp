@@ -68,6 +68,7 @@ int run_workload(const RunOptions& o) {
     }
   }
   std::cout << (r.check.empty() ? "check: PASS" : "check: FAIL " + r.check) << "\n";
+  if (timed) timed->report_profile(o);
   if (timed && !o.output_dir.empty()) {
     timed->sim->write_outputs(o.output_dir, o.command_line);
     write_kernel_stats(kernels, o.output_dir);

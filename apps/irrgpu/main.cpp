@@ -35,6 +35,9 @@ void add_simulation_options(CLI::App& cmd, irr::app::RunOptions& run) {
                  "Sample every statistic each N cycles into a time series (sets stats.sample_every)");
   cmd.add_flag("-q,--quiet", run.quiet, "Print nothing but errors and warnings");
   cmd.add_flag("--progress", run.progress, "Show the progress line even when stderr is not a terminal");
+  cmd.add_flag("--profile", run.profile,
+               "Profile the timed SMs by PTX and CUDA source line: issued instructions, stall cycles by reason, "
+               "memory requests, L1/L2 misses (a table, and profile.json with -o)");
   cmd.add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
   cmd.add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
   cmd.add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");

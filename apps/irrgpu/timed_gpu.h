@@ -6,12 +6,15 @@
 // (formulas read the units).
 #pragma once
 
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <string>
 
 #include "apps/irrgpu/commands.h"
 #include "models/gpu/gpu.h"
 #include "models/gpu/units.h"
+#include "sim/output_file.h"
 #include "sim/simulation.h"
 
 namespace irr::app {
@@ -33,6 +36,18 @@ struct TimedGpu {
     units->serve(*device);
     device->echo_printf(!o.quiet);
     device->set_backend(gpu.get());
+    if (o.profile) gpu->enable_profile();
+  }
+
+  // The profile's table (unless quiet) and DIR/profile.json (with an output folder).
+  void report_profile(const RunOptions& o) const {
+    const core::Profile* p = gpu->profile();
+    if (!p) return;
+    if (!o.quiet) p->print(std::cout);
+    if (!o.output_dir.empty()) {
+      std::filesystem::create_directories(o.output_dir);
+      sim::write_file((std::filesystem::path(o.output_dir) / "profile.json").string(), p->report().dump(2) + "\n");
+    }
   }
 };
 

@@ -439,17 +439,18 @@ void Sm::issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std
       push(la.line, la.sectors, bytes, la.line);
     }
   }
+  if (profile_) profile_->requested(&in, lines);
   if (load) {
     ++loads_;
     load_requests_ += lines;
     ++slot.loads;
     ++loads_in_flight_;
     hold_registers(slot, step);
-    add_pending(token, s, lines, &step);
+    add_pending(token, s, lines, &step).inst = &in;
   } else {
     slot.stores += lines;
     slot.warp->complete(step);  // a store writes no register
-    add_pending(token, s, lines, nullptr);
+    add_pending(token, s, lines, nullptr).inst = &in;
   }
 }
 
@@ -507,6 +508,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   slot.warp->next();
   if (!step.inst) return;
   ++issued_;
+  if (profile_) profile_->issued(&in, static_cast<std::uint32_t>(__builtin_popcount(step.active)));
   ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (register_reads_) count_registers(in);
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
@@ -739,6 +741,7 @@ void Sm::kernel_begin(const KernelLaunch& k) {
     const_cache_->filling.clear();
   }
   kernel_start_ = k.ctx.cycle ? k.ctx.cycle() : 0;
+  if (profile_) profile_->module(k.ctx.module);
   active_at_start_ = cycles_active_.value();
   for (auto& [route, unit] : units_) unit->kernel_begin(k, *this);
 }
@@ -807,6 +810,8 @@ void Sm::completed(const mem::MemAccess& a) {
   const bool store = a.access == tlm_glue::Access::store;
   if (store) --slot.stores;
   p->served = std::max(p->served, a.served);
+  if (profile_ && p->inst && !store)  // a load's or an atomic's line: where it was served
+    profile_->served(p->inst, a.served != tlm_glue::Served::l1, a.served == tlm_glue::Served::dram);
   const bool last_line = --p->lines_left == 0;
   if (last_line) {
     if (store) {
@@ -939,7 +944,7 @@ void Sm::schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle) {
   if (q.settled == Settled::events || (q.settled == Settled::queue && ldst_.size() >= kLdstQueue)) {
     // Every warp waits on an event (or, some, on the still full LD/ST queue) and none has had one:
     // the stall is last cycle's.
-    count_stall(sch, q.slept_why, 1);
+    count_stall(sch, q.slept_why, 1, q.slept_in);
     return;
   }
   // The candidates in order, without copying the lists: GTO visits the last issued first (at
@@ -959,6 +964,7 @@ void Sm::schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle) {
     start = static_cast<std::size_t>(std::upper_bound(order->begin(), order->end(), q.last_issued) - order->begin());
   }
   Stall why = Stall::empty;
+  const ptx::Instruction* why_in = nullptr;  // the instruction of the warp `why` is (the profile's)
   bool went = false, settled = policy_ != Policy::two_level, queue = false;
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t at = start + i < n ? start + i : start + i - n;
@@ -977,7 +983,10 @@ void Sm::schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle) {
       }
       continue;  // a folded instruction took no issue slot: another warp may issue
     }
-    if (static_cast<int>(st) > static_cast<int>(why)) why = st;
+    if (static_cast<int>(st) > static_cast<int>(why)) {
+      why = st;
+      why_in = in ? in : slots_[s].next;
+    }
     cycle.sfu_wait = cycle.sfu_wait || st == Stall::sfu_busy;
     // Answers ready() keeps until the warp is touched, or while the LD/ST queue stays full.
     settled = settled && ((st != Stall::none && st < Stall::unit) || st == Stall::ldst_full);
@@ -988,15 +997,19 @@ void Sm::schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle) {
       const ptx::Instruction* in = nullptr;
       if (!slots_[s].warp) continue;
       const Stall st = ready(s, in);
-      why = std::max(why, st);
+      if (st > why) {
+        why = st;
+        why_in = in ? in : slots_[s].next;
+      }
       cycle.sfu_wait = cycle.sfu_wait || st == Stall::sfu_busy;
     }
   }
   if (went) {
     if (q.memory_episode) charge_memory(sch, q.last_level);  // the write-back's cycles, or new work
   } else {
-    count_stall(sch, why, 1);
+    count_stall(sch, why, 1, why_in);
     q.slept_why = why;
+    q.slept_in = why_in;
     q.settled = !settled ? Settled::no : queue ? Settled::queue : Settled::events;
   }
 }
@@ -1094,7 +1107,7 @@ void Sm::charge_sleep(sim::Cycle c) {
   if ((slept_resident_ || slept_held_) && c > last_step_ + 1) {
     const std::uint64_t gap = c - last_step_ - 1;
     if (slept_resident_) cycles_active_ += gap;
-    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, scheds_[sch].slept_why, gap);
+    for (std::uint32_t sch = 0; sch < schedulers_; ++sch) count_stall(sch, scheds_[sch].slept_why, gap, scheds_[sch].slept_in);
     last_step_ = c - 1;
   }
 }
@@ -1114,8 +1127,9 @@ void Sm::note_event(std::size_t s) {
   cta_check_ = true;
 }
 
-void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles) {
+void Sm::count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles, const ptx::Instruction* at) {
   *stall_[static_cast<int>(why)] += cycles;
+  if (profile_) profile_->stalled(why == Stall::empty ? nullptr : at, static_cast<std::size_t>(why) - 1, cycles);
   if (why > Stall::unit) stall_structural_ += cycles;
   if (why == Stall::memory) scheds_[sch].memory_episode += cycles;
 }

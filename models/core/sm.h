@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/core/exec/warp.h"
+#include "models/core/profile.h"
 #include "models/core/ptx/resources.h"
 #include "models/core/unit_port.h"
 #include "models/mem/coalescer.h"
@@ -58,6 +59,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void attach(const std::string& route, SmUnit& unit);
   // An attached unit that also sees every instruction the warps issue (SmUnit::issued).
   void observe(SmUnit& unit) { observers_.push_back(&unit); }
+  // A source-line profile to fill (--profile); null (the default) leaves it out entirely.
+  void set_profile(Profile* p) { profile_ = p; }
   void kernel_begin(const KernelLaunch& k);
   void kernel_end(const KernelLaunch& k);
   void complete(std::uint64_t token) override;
@@ -112,6 +115,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     bool sleep = false;    // a nanosleep: its end wakes the warp
     bool taken = false;    // a load an observing unit answers (SmUnit::issued): no memory access
     tlm_glue::Served served = tlm_glue::Served::l1;  // the farthest level a line came from so far
+    const ptx::Instruction* inst = nullptr;  // a global access's instruction (the profile's)
   };
   // Why a warp cannot issue; a scheduler's stall is the last one in this order any warp has.
   enum class Stall { none, empty, dependence, memory, barrier, unit, sfu_busy, ldst_full };
@@ -151,7 +155,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   // issue() filled) is swapped in, leaving the caller a spare step; null: no registers written.
   Pending& add_pending(std::size_t token, std::size_t slot, std::uint32_t lines, Step* step);
   void retire_cta(std::size_t idx);
-  void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles);
+  void count_stall(std::uint32_t sch, Stall why, std::uint64_t cycles, const ptx::Instruction* at);
   void charge_sleep(sim::Cycle c);
   void note_event(std::size_t slot);  // the slot's warp changed: check its CTA if it can release a barrier or retire it
   void touch(std::size_t slot);       // something the slot's warp waits on changed: check it
@@ -202,6 +206,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::size_t last_issued = 0;       // the slot issued last (GTO greed, LRR rotation)
     std::uint64_t memory_episode = 0;  // memory-stall cycles not yet charged
     Stall slept_why = Stall::empty;    // what held it when the SM went to sleep
+    const ptx::Instruction* slept_in = nullptr;  // and the instruction of the warp held so (the profile's)
     // Its last check found every warp waiting on an event (an answer ready() keeps until the warp
     // is touched) or, `queue`, some on the LD/ST queue, and none has been touched since: while
     // that holds (and the queue stays full), its stall stays slept_why.
@@ -209,6 +214,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     MemoryLevel last_level = level_other;  // where the last charge of memory-stall cycles went
   };
   std::vector<Scheduler> scheds_;
+  Profile* profile_ = nullptr;
   // What every step reads, side by side (a step's host cache misses are mostly one per line read).
   sim::Cycle now_cycle_ = 0;  // the cycle being stepped
   // A sleeping SM (nothing can happen until a reply or a CTA wakes it) is not stepped; the next

@@ -76,6 +76,15 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   void attach_sm_units(const std::string& route, const std::function<std::unique_ptr<core::SmUnit>(core::Sm&)>& make,
                        bool observe = false) override;
   std::size_t sms() const override { return sms_.size(); }
+  // A source-line profile every SM fills from now on (--profile, core::Profile); null until asked.
+  core::Profile& enable_profile() {
+    if (!profile_) {
+      profile_ = std::make_unique<core::Profile>();
+      for (auto& sm : sms_) sm->set_profile(profile_.get());
+    }
+    return *profile_;
+  }
+  const core::Profile* profile() const { return profile_.get(); }
   // Units beside the L2 attach to each partition (mem::PartitionUnit, MemoryPartition::attach).
   std::size_t partitions() const { return partitions_.size(); }
   mem::MemoryPartition& partition(std::size_t i) { return *partitions_.at(i); }
@@ -98,6 +107,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::unique_ptr<mem::Crossbar> crossbar_;
   std::vector<std::unique_ptr<mem::MemoryPartition>> partitions_;
   std::vector<std::unique_ptr<core::Sm>> sms_;
+  std::unique_ptr<core::Profile> profile_;
   std::unique_ptr<FrontEndPort> front_end_;  // the CTA scheduler's reads (a unit's scheduler)
   std::unique_ptr<CtaScheduler> scheduler_;
   std::vector<std::unique_ptr<tlm_glue::ProtocolChecker>> checkers_;  // one a hop when sim.check_protocol

@@ -47,6 +47,14 @@ if build streams_per_thread -cudart shared -arch=compute_75 --default-stream per
     grep -q "^PASS" "$out/streams_per_thread.log" && echo "ok: streams (--default-stream per-thread)" ||
     fail "streams per thread: $(tail -3 "$out/streams_per_thread.log")"
 fi
+# A source-line profile of a program built with -lineinfo: its CUDA lines, with their text.
+cp "$src/testbenches/cuda/reduce.cu" "$out/reduce_lines.cu"
+if build reduce_lines -cudart shared -arch=compute_75 -lineinfo; then
+  "$irrgpu" exec --profile -o "$out/profile" -- "$out/reduce_lines" >"$out/profile.log" 2>&1 &&
+    grep -q "profile: the costliest CUDA lines" "$out/profile.log" && grep -q "| __syncthreads();" "$out/profile.log" &&
+    grep -q '"file": ".*reduce_lines.cu"' "$out/profile/profile.json" && echo "ok: a source-line profile (exec --profile)" ||
+    fail "profile: $(tail -3 "$out/profile.log")"
+fi
 # Traces and waveforms as irrgpu run writes them.
 if [ -x "$out/vector_add" ]; then
   "$irrgpu" exec -q --txn-trace "$out/trace.json" --vcd "$out/waves.vcd" --trace 'gpu.sm0.*' -- "$out/vector_add" >"$out/trace.log" 2>&1 &&

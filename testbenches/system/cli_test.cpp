@@ -414,6 +414,48 @@ TEST(Cli, PerKernelStatisticsAddUpToTheRun) {
   EXPECT_NE(r.out.find("\n" + name + " "), std::string::npos) << r.out;  // a row for the kernel
 }
 
+// --profile: per PTX line, the issued instructions and stall cycles add up to the SMs' statistics,
+// each stall reason on its own; CUDA lines come from .loc; the statistics are those of a run
+// without it (the profile only watches).
+TEST(Cli, ProfileByLineAddsUpToTheStatistics) {
+  TempDir d, plain;
+  const std::vector<std::string> args = {"run", "--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=8"};
+  auto with = args;
+  with.insert(with.end(), {"--profile", "-o", d.path()});
+  const auto r = run_cli(with);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("profile: the costliest PTX lines"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("profile: the costliest CUDA lines"), std::string::npos) << r.out;
+  const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"))["stats"];
+  const auto profile = nlohmann::json::parse(read_file(d.path() + "/profile.json"));
+  auto stat = [&](const std::string& name) { return stats.at(name).at("value").get<double>(); };
+  std::uint64_t issued = 0, cost = 0;
+  std::map<std::string, std::uint64_t> stalls;
+  for (const auto& l : profile["ptx_lines"]) {
+    issued += l["issued"].get<std::uint64_t>();
+    cost += l["cost_cycles"].get<std::uint64_t>();
+    for (const auto& [why, n] : l["stalls"].items()) stalls[why] += n.get<std::uint64_t>();
+    EXPECT_LE(l["l2_misses"].get<std::uint64_t>(), l["l1_misses"].get<std::uint64_t>());
+    EXPECT_LE(l["l1_misses"].get<std::uint64_t>(), l["memory_requests"].get<std::uint64_t>());
+  }
+  for (const auto& [why, n] : profile["unattributed"]["stalls"].items()) stalls[why] += n.get<std::uint64_t>();
+  EXPECT_GT(issued, 0u);
+  EXPECT_EQ(static_cast<double>(issued), stat("gpu.total.warp_instructions"));
+  EXPECT_EQ(profile["total"]["issued"].get<std::uint64_t>(), issued);
+  for (const char* why : {"empty", "dependence", "memory", "barrier", "unit", "structural.sfu", "structural.ldst"})
+    EXPECT_EQ(static_cast<double>(stalls[why]), stat(std::string("gpu.total.stall.") + why)) << why;
+  EXPECT_GT(stalls["memory"], 0u);
+  EXPECT_GE(profile["ptx_lines"][0]["cost_cycles"].get<std::uint64_t>(), profile["ptx_lines"][1]["cost_cycles"].get<std::uint64_t>());
+  bool kernel_line = false;  // the kernel's own source (others: CUDA's headers, inlined)
+  for (const auto& l : profile["cuda_lines"]) kernel_line = kernel_line || l["file"] == "bfs.cu";
+  EXPECT_TRUE(kernel_line) << profile["cuda_lines"].dump();
+  auto without = args;
+  without.insert(without.end(), {"-o", plain.path()});
+  ASSERT_EQ(run_cli(without).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(plain.path() + "/profile.json"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(plain.path() + "/stats.json"))["stats"], stats);
+}
+
 // --config and --set take one value an occurrence: a command's own arguments after them stay its
 // own (`calibrate --config gtx480 latency shared` ran the presets "latency" and "shared").
 TEST(Cli, ConfigOptionsTakeOneValueEach) {

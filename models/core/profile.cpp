@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/core/profile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "sim/demangle.h"
+
+namespace irr::core {
+
+std::uint64_t Profile::Counters::stall_cycles() const {
+  std::uint64_t n = 0;
+  for (const auto s : stalls) n += s;
+  return n;
+}
+
+Profile::Counters& Profile::Counters::operator+=(const Counters& o) {
+  issued += o.issued;
+  thread_instructions += o.thread_instructions;
+  requests += o.requests;
+  l1_misses += o.l1_misses;
+  l2_misses += o.l2_misses;
+  for (std::size_t i = 0; i < kStallKinds; ++i) stalls[i] += o.stalls[i];
+  return *this;
+}
+
+void Profile::module(const ptx::Module* m) {
+  if (std::find(modules_.begin(), modules_.end(), m) == modules_.end()) modules_.push_back(m);
+}
+
+namespace {
+
+nlohmann::json counters_json(const Profile::Counters& c) {
+  nlohmann::json stalls = nlohmann::json::object();
+  for (std::size_t i = 0; i < Profile::kStallKinds; ++i)
+    if (c.stalls[i]) stalls[Profile::kStalls[i]] = c.stalls[i];
+  return {{"cost_cycles", c.cost()}, {"issued", c.issued}, {"thread_instructions", c.thread_instructions},
+          {"stall_cycles", c.stall_cycles()}, {"stalls", stalls}, {"memory_requests", c.requests},
+          {"l1_misses", c.l1_misses}, {"l2_misses", c.l2_misses}};
+}
+
+struct Line {
+  std::string file;  // the PTX module's name, or the CUDA source's path
+  std::uint32_t line = 0;
+  std::string function, op;  // PTX lines: the function and the instruction
+  Profile::Counters c;
+};
+
+std::vector<Line> sorted(std::map<std::pair<std::string, std::uint32_t>, Line>& lines) {
+  std::vector<Line> v;
+  for (auto& [key, l] : lines) v.push_back(std::move(l));
+  std::stable_sort(v.begin(), v.end(), [](const Line& a, const Line& b) { return a.c.cost() > b.c.cost(); });
+  return v;
+}
+
+// The PTX lines and CUDA lines of every instruction the profile has, and what it has of none.
+struct Tables {
+  std::vector<Line> ptx, cuda;
+  Profile::Counters total, unattributed;
+};
+
+Tables tables(const std::unordered_map<const ptx::Instruction*, Profile::Counters>& by, const std::vector<const ptx::Module*>& modules) {
+  Tables t;
+  std::map<std::pair<std::string, std::uint32_t>, Line> ptx_lines, cuda_lines;
+  for (const auto& [in, c] : by) {
+    t.total += c;
+    if (!in) t.unattributed += c;
+  }
+  for (const ptx::Module* m : modules)
+    for (const auto& f : m->functions)
+      for (const auto& in : f.code) {
+        auto it = by.find(&in);
+        if (it == by.end()) continue;
+        Line& p = ptx_lines[{m->file, in.ptx_line}];
+        if (p.file.empty()) p = Line{m->file, in.ptx_line, sim::demangled(f.name), std::string(ptx::op_name(in.op)), {}};
+        p.c += it->second;
+        auto file = m->files.find(in.loc.file);
+        if (in.loc.line && file != m->files.end()) {
+          Line& s = cuda_lines[{file->second, in.loc.line}];
+          if (s.file.empty()) s = Line{file->second, in.loc.line, sim::demangled(f.name), "", {}};
+          s.c += it->second;
+        }
+      }
+  t.ptx = sorted(ptx_lines);
+  t.cuda = sorted(cuda_lines);
+  return t;
+}
+
+std::string source_text(const std::string& path, std::uint32_t line) {
+  std::ifstream in(path);
+  std::string s;
+  for (std::uint32_t i = 0; i < line && std::getline(in, s); ++i) {
+  }
+  if (!in) return "";
+  s.erase(0, s.find_first_not_of(" \t"));
+  return s;
+}
+
+std::string top_stall(const Profile::Counters& c) {
+  const auto it = std::max_element(c.stalls.begin(), c.stalls.end());
+  return *it ? Profile::kStalls[it - c.stalls.begin()] : "-";
+}
+
+}  // namespace
+
+nlohmann::json Profile::report() const {
+  const Tables t = tables(by_instruction_, modules_);
+  auto list = [](const std::vector<Line>& lines, bool ptx) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& l : lines) {
+      nlohmann::json j = {{"file", l.file}, {"line", l.line}, {"function", l.function}};
+      if (ptx) j["op"] = l.op;
+      j.update(counters_json(l.c));
+      a.push_back(std::move(j));
+    }
+    return a;
+  };
+  return {{"ptx_lines", list(t.ptx, true)}, {"cuda_lines", list(t.cuda, false)}, {"total", counters_json(t.total)},
+          {"unattributed", counters_json(t.unattributed)},
+          {"note", "cost_cycles: scheduler cycles an instruction held, issuing (issued) or stalled (stall_cycles, by "
+                   "reason: the cycles a scheduler could issue nothing, charged to the warp whose reason it counts); "
+                   "unattributed: stalls with no warp to charge (stall.empty)"}};
+}
+
+void Profile::print(std::ostream& out, std::size_t top) const {
+  const Tables t = tables(by_instruction_, modules_);
+  const double all = std::max<double>(1, static_cast<double>(t.total.cost()));
+  out << "profile: the costliest PTX lines (scheduler cycles issuing or stalled; profile.json has every line)\n";
+  out << std::right << std::setw(7) << "cost" << std::setw(8) << "line" << "  " << std::left << std::setw(10) << "op"
+      << std::right << std::setw(10) << "issued" << std::setw(12) << "stalled" << "  " << std::left << std::setw(16) << "mostly"
+      << std::right << std::setw(9) << "requests" << std::setw(9) << "L1 miss" << std::setw(9) << "L2 miss" << "  function\n";
+  for (std::size_t i = 0; i < std::min(top, t.ptx.size()); ++i) {
+    const Line& l = t.ptx[i];
+    std::ostringstream pct;
+    pct << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(l.c.cost()) / all << "%";
+    out << std::right << std::setw(7) << pct.str() << std::setw(8) << l.line << "  " << std::left << std::setw(10) << l.op
+        << std::right << std::setw(10) << l.c.issued << std::setw(12) << l.c.stall_cycles() << "  " << std::left << std::setw(16)
+        << top_stall(l.c) << std::right << std::setw(9) << l.c.requests << std::setw(9) << l.c.l1_misses << std::setw(9)
+        << l.c.l2_misses << "  " << l.function << "\n";
+  }
+  if (t.cuda.empty()) {
+    out << "profile: no CUDA source lines (compile with -lineinfo or -G for them)\n";
+    return;
+  }
+  out << "profile: the costliest CUDA lines\n";
+  for (std::size_t i = 0; i < std::min<std::size_t>(5, t.cuda.size()); ++i) {
+    const Line& l = t.cuda[i];
+    std::ostringstream pct;
+    pct << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(l.c.cost()) / all << "%";
+    const std::string text = source_text(l.file, l.line);
+    out << std::right << std::setw(7) << pct.str() << "  " << l.file << ":" << l.line << "  (" << top_stall(l.c) << ")\n";
+    if (!text.empty()) out << "         | " << text << "\n";
+  }
+}
+
+}  // namespace irr::core
