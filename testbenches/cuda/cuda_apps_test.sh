@@ -25,7 +25,7 @@ build() {  # NAME [nvcc flags...]: testbenches/cuda/NAME.cu, or OUT_DIR/NAME.cu
 # Ours, then the runtime calls ordinary programs make, then Thrust and CUB from the toolkit's own
 # headers (code nobody here wrote). Compiled for compute_75, the libraries' kernels are sized for
 # Turing's 64 K registers an SM: they are timed on the Turing preset (rtx2080ti), the rest on gtx480.
-for app in vector_add reduce constant streams device_props runtime_calls thrust_algorithms cub_algorithms; do
+for app in vector_add reduce constant streams device_props double_math runtime_calls thrust_algorithms cub_algorithms; do
   build "$app" -cudart shared -arch=compute_75 --extended-lambda || continue
   preset=gtx480
   [[ $app == thrust_* || $app == cub_* ]] && preset=rtx2080ti
