@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "apps/irrgpu/commands.h"
 #include "sim/error.h"
 #include "sim/output_file.h"
 
@@ -199,6 +200,10 @@ json area_report(const AreaOptions& o) {
     if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
     params[p.substr(0, eq)] = p.substr(eq + 1);
   }
+  if (o.dry_run) {
+    if (std::system("command -v yosys >/dev/null 2>&1") != 0) throw Error("yosys is not installed (make deps)");
+    return {{"block", o.block.empty() ? top : o.block}};
+  }
 
   const auto areas = liberty_areas(slurp(liberty));
   const std::string ff_cell = tech["flip_flop"]["cell"];
@@ -268,6 +273,7 @@ int area(const AreaOptions& o) {
     return 0;
   }
   json r = area_report(o);
+  if (o.dry_run) return dry_run_done("area " + r["block"].get<std::string>());
   auto num = [](double v, int prec = 1) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(prec) << v;

@@ -17,6 +17,7 @@ struct AreaOptions {
   std::vector<std::string> params;         // NAME=VALUE overrides
   std::string json;                        // write the report here too
   bool list = false;
+  bool dry_run = false;                    // check the block, sources and parameters; synthesise nothing
 };
 
 // The report as JSON (what --json writes); throws irr::Error on bad input or a failed synthesis.

@@ -37,6 +37,7 @@ int calibrate(const CalibrateOptions& o) {
     runtime::Device dev(g.memory());
     dev.echo_printf(false);
     dev.set_backend(&g);
+    if (o.dry_run) return dry_run_done("calibrate");
     std::vector<workloads::micro::Figure> figures;
     gpu::Host host("host", [&] { figures = workloads::micro::run(dev, sim, o.benchmarks); });
     sim.run();

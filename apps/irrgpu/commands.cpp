@@ -121,6 +121,11 @@ void check_mode(const RunOptions& o) {
     throw Error({"--mode", 0, 0}, "'" + o.mode + "' is not functional or timing", Error::Kind::usage);
 }
 
+int dry_run_done(const std::string& what) {
+  std::cout << "irrgpu: dry run: " << what << ": checked, nothing run\n";
+  return 0;
+}
+
 int list_workloads() {
   for (const auto& w : workloads::workloads()) {
     std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
@@ -148,6 +153,7 @@ int run(const RunOptions& o) {
     sim::Simulation& sim = *owned;
     auto top = build_top(sim);
     check_trace(o, sim);
+    if (o.dry_run) return dry_run_done("sim.top " + sim.config().get_string("sim.top"));
     sim.run();
     if (!o.output_dir.empty()) sim.write_outputs(o.output_dir, o.command_line);
     if (!o.quiet) sim.print_summary(std::cout, o.stats_pattern);

@@ -37,6 +37,7 @@ struct RunOptions {
   bool quiet = false;
   bool progress = false;  // force the progress line even when stderr is not a terminal
   bool profile = false;   // a source-line profile of the timed SMs (core::Profile)
+  bool dry_run = false;   // check and elaborate, simulate nothing (dry_run_done)
   std::string vcd, fst, txn_trace;
   std::vector<std::string> trace;
   std::uint64_t txn_trace_limit = 200000;  // about 20 MB of JSON: a file Perfetto and chrome://tracing open at once
@@ -80,6 +81,8 @@ void check_trace(const RunOptions& options, sim::Simulation& sim);
                                    sim::Simulation& sim);
 // --mode is functional or timing, else a usage error naming it.
 void check_mode(const RunOptions& options);
+// --dry-run's end, once `what` is checked (and its model elaborated): says so on stdout; returns 0.
+int dry_run_done(const std::string& what);
 int exec(const RunOptions& options);  // apps/irrgpu/exec.cpp: an unmodified CUDA application
 int config_show(const ConfigOptions& options, bool origins);
 int config_check(const std::string& file, const ConfigOptions& options);
@@ -93,6 +96,7 @@ struct CalibrateOptions {
   ConfigOptions config;
   std::vector<std::string> benchmarks;  // empty: all
   std::string json;                     // also write the figures here
+  bool dry_run = false;
 };
 int calibrate(const CalibrateOptions& options);  // apps/irrgpu/calibrate.cpp
 struct DacSplitOptions {

@@ -16,6 +16,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <systemc>
 
 #include <nlohmann/json.hpp>
@@ -46,11 +47,30 @@ std::string cudart_dir() {
   return IRRGPU_CUDART_BUILD_DIR;
 }
 
-// Starts the program with its end of the socket; returns its pid.
-pid_t spawn(const std::vector<std::string>& program, int fd) {
+std::string checked_cudart_dir() {
   const std::string dir = cudart_dir();
   if (!std::filesystem::exists(std::filesystem::path(dir) / "libcudart.so.13"))
     throw Error("irrgpu's CUDA runtime is not in " + dir + " (set IRRGPU_CUDART_DIR)", Error::Kind::config);
+  return dir;
+}
+
+// --dry-run: the program is a file that can be run, where execvp would look for it.
+void check_program(const std::string& name) {
+  std::vector<std::string> candidates{name};
+  const char* path = std::getenv("PATH");
+  if (name.find('/') == std::string::npos && path) {
+    candidates.clear();
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');) candidates.push_back((dir.empty() ? "." : dir) + "/" + name);
+  }
+  for (const auto& c : candidates)
+    if (std::filesystem::is_regular_file(c) && access(c.c_str(), X_OK) == 0) return;
+  throw Error("cannot run " + name + " (not found or not executable)", Error::Kind::usage);
+}
+
+// Starts the program with its end of the socket; returns its pid.
+pid_t spawn(const std::vector<std::string>& program, int fd) {
+  const std::string dir = checked_cudart_dir();
   std::cout.flush();
   const pid_t pid = fork();
   if (pid < 0) throw Error(std::string("cannot start the program: ") + std::strerror(errno));
@@ -83,6 +103,10 @@ int exec(const RunOptions& o) {
   return guarded([&] {
     check_mode(o);
     const sim::Config config = load(o.config);
+    if (o.dry_run) {
+      checked_cudart_dir();
+      check_program(o.program.front());
+    }
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
       throw Error(std::string("cannot open the socket to the program: ") + std::strerror(errno));
@@ -107,11 +131,13 @@ int exec(const RunOptions& o) {
     sim::Simulation* timed = nullptr;
     if (o.mode == "timing") {
       timed_gpu = std::make_unique<TimedGpu>(o, extensions);
+      if (o.dry_run) return dry_run_done(o.program.front() + " (timing)");
       timed = timed_gpu->sim.get();
       gpu::Host host("host", [&] { run_program(*timed_gpu->device, [] { return sim::now_ps(); }); });
       timed->run();
     } else {
       gpu::check_none_enabled(config);
+      if (o.dry_run) return dry_run_done(o.program.front() + " (functional)");
       mem::BackingStore store;
       runtime::Device dev(store, &extensions);
       dev.echo_printf(!o.quiet);

@@ -38,6 +38,7 @@ int run_workload(const RunOptions& o) {
   std::unique_ptr<TimedGpu> timed;
   if (o.mode == "timing") {
     timed = std::make_unique<TimedGpu>(o, extensions, job->unit());
+    if (o.dry_run) return dry_run_done(o.workload + "/" + o.variant + " (timing)");
     // An error of the host program keeps its kind (and so its exit code) past the simulation.
     std::exception_ptr failure;
     gpu::Host host("host", [&] {
@@ -52,6 +53,7 @@ int run_workload(const RunOptions& o) {
     if (!host.finished()) throw Error("the host program did not finish");
   } else {
     gpu::check_none_enabled(load(o.config));
+    if (o.dry_run) return dry_run_done(o.workload + "/" + o.variant + " (functional)");
     mem::BackingStore store;
     runtime::Device dev(store, &extensions);
     dev.echo_printf(!o.quiet);

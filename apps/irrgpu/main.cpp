@@ -38,6 +38,9 @@ void add_simulation_options(CLI::App& cmd, irr::app::RunOptions& run) {
   cmd.add_flag("--profile", run.profile,
                "Profile the timed SMs by PTX and CUDA source line: issued instructions, stall cycles by reason, "
                "memory requests, L1/L2 misses (a table, and profile.json with -o)");
+  cmd.add_flag("--dry-run", run.dry_run,
+               "Check the command line, configuration and input and elaborate the model, then stop: nothing is "
+               "simulated or written");
   cmd.add_option("--mode", run.mode, "timing (the GPU model, default) or functional");
   cmd.add_option("--vcd", run.vcd, "Write the probes selected by --trace as a VCD waveform");
   cmd.add_option("--fst", run.fst, "Write the probes selected by --trace as an FST waveform (needs vcd2fst)");
@@ -110,6 +113,7 @@ extern "C" int sc_main(int argc, char** argv) {
   area_cmd->add_option("--source", area.sources, "Verilog file of an ad hoc design; repeatable");
   area_cmd->add_option("-p,--param", area.params, "Parameter override NAME=VALUE; repeatable");
   area_cmd->add_option("--json", area.json, "Also write the report as JSON here");
+  area_cmd->add_flag("--dry-run", area.dry_run, "Check the block, its sources and parameters; synthesise nothing");
   std::string ptx_file;
   auto* ptx_cmd = app.add_subcommand("ptx", "PTX front end");
   ptx_cmd->require_subcommand(1);
@@ -140,6 +144,7 @@ extern "C" int sc_main(int argc, char** argv) {
   calibrate_cmd->add_option("benchmark", calibrate.benchmarks,
                             "latency, shared, alu, bandwidth, atomics, coalescing, launch (default: all)");
   calibrate_cmd->add_option("--json", calibrate.json, "Also write the figures as JSON here");
+  calibrate_cmd->add_flag("--dry-run", calibrate.dry_run, "Check the names and configuration and elaborate the GPU; run nothing");
   irr::app::SweepRunOptions sweep_run;
   irr::app::SweepCollectOptions sweep_collect;
   irr::app::SweepTaskOptions sweep_task;

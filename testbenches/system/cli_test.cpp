@@ -1016,3 +1016,24 @@ TEST(Cli, IruWithRtlBanksGivesTheModelsStatistics) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("iru.bank.impl: rtl: iru_hash_bank: no RTL build for 86 sets x 32 elements"), std::string::npos) << r.err;
 }
+
+// --dry-run checks what a run would need and stops: nothing simulated or written, and each check
+// still fails as the run would (a bad variant, a missing program, an unknown block).
+TEST(Cli, DryRunChecksAndStopsBeforeSimulating) {
+  TempDir d;
+  const auto ok = run_cli({"run", "--dry-run", "--workload", "bfs", "--graph", "rmat:scale=8", "-o", d.path()});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("irrgpu: dry run: bfs/data (timing): checked, nothing run"), std::string::npos) << ok.out;
+  EXPECT_EQ(ok.out.find("check: PASS"), std::string::npos) << ok.out;
+  EXPECT_FALSE(std::filesystem::exists(d.path() + "/stats.json"));
+  EXPECT_EQ(run_cli({"run", "--dry-run", "--workload", "bfs", "--graph", "rmat:scale=8", "--variant", "nope"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"run", "--dry-run", "--trace", "nothing.*"}).exit_code, 2);
+  const auto missing = run_cli({"exec", "--dry-run", "--", d.path() + "/no_such_program"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("not found or not executable"), std::string::npos) << missing.err;
+  EXPECT_EQ(run_cli({"exec", "--dry-run", "--mode", "functional", "--", "true"}).exit_code, 0);
+  EXPECT_EQ(run_cli({"calibrate", "--dry-run", "latency"}).exit_code, 0);
+  EXPECT_EQ(run_cli({"calibrate", "--dry-run", "nope"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"area", "--dry-run", "sync_fifo"}).exit_code, 0);
+  EXPECT_EQ(run_cli({"area", "--dry-run", "nope"}).exit_code, 2);
+}
