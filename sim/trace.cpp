@@ -76,6 +76,19 @@ void TxnTrace::instant(Track where, const std::string& name, const std::string& 
   if (room(1)) events_.push_back({'i', where, name, now_ps(), 0, false, 0, args});
 }
 
+void TxnTrace::row_span(const std::string& group, const std::string& row, const std::string& name, Picoseconds start,
+                        Picoseconds end, const std::string& args) {
+  if (!room(1)) return;
+  auto& rows = rows_[{group, row}];
+  auto free = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.second <= start; });
+  if (free == rows.end()) {
+    rows.emplace_back(track(group, rows.empty() ? row : row + " " + std::to_string(rows.size() + 1)), end);
+    free = rows.end() - 1;
+  }
+  free->second = end;
+  events_.push_back({'X', free->first, name, start, end - start, false, 0, args});
+}
+
 void TxnTrace::write(const std::string& path) const {
   OutputFile file(path, "transaction trace");
   std::ofstream& out = file.stream();

@@ -34,6 +34,11 @@ class TxnTrace {
   void span(Track where, const std::string& name, Picoseconds start, Picoseconds end, const std::string& args_json = "",
             bool outline = false);
   void instant(Track where, const std::string& name, const std::string& args_json = "");
+  // A span on the first of the rows `row`, `row 2`, ... of `group` free from `start`: spans that
+  // overlap (the CTAs resident on an SM, a unit's operations for several warps) each get a row of
+  // their own, as Perfetto draws a track's spans only when they nest.
+  void row_span(const std::string& group, const std::string& row, const std::string& name, Picoseconds start,
+                Picoseconds end, const std::string& args_json = "");
 
   std::size_t events() const { return events_.size(); }
   std::uint64_t limit() const { return limit_; }
@@ -65,6 +70,7 @@ class TxnTrace {
   std::vector<std::string> groups_;                          // pid - 1
   std::vector<Event> events_;
   std::map<std::uint64_t, Open> open_;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<Track, Picoseconds>>> rows_;  // busy until
 };
 
 }  // namespace irr::sim

@@ -37,6 +37,12 @@ bool control(Op op) {
          op == Op::fence;
 }
 
+// A unit operation's arguments in the trace.
+std::string unit_args(const UnitOp& op) {
+  return "{\"warp\":" + std::to_string(op.warp) + ",\"cta\":" + std::to_string(op.cta) +
+         ",\"lanes\":" + std::to_string(__builtin_popcount(op.active)) + (op.companion ? ",\"companion\":true}" : "}");
+}
+
 }  // namespace
 
 // The issue class an instruction is counted under (issued.<class>).
@@ -93,7 +99,6 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
       active_warps_probe_(sim.probe(*this, "active_warps", sim::bits_for(max_warps_), "resident warps")),
       issue_probe_(sim.probe(*this, "issued", sim::bits_for(schedulers_), "warp instructions issued this cycle")),
       loads_probe_(sim.probe(*this, "outstanding_loads", 16, "warp loads waiting for memory")) {
-  if (trace_) cta_track_ = trace_->track("SM " + std::to_string(index), "CTAs");
   const struct {
     Stall why;
     const char *name, *what;
@@ -544,6 +549,7 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
     hold(step);
     add_pending(token, s, 1, &step).unit = true;
     slot.unit_wait = true;
+    if (trace_) trace_unit(*unit, token, k.ctx.extensions->at(in.extension).name, unit_args(op()));
     unit->accept(op(), *this);
   } else if (global) {
     issue_global(s, in, step, token, addr, mask);
@@ -636,6 +642,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
     p.unit = true;
     pending_.insert(token) = std::move(p);
     slot.unit_wait = true;
+    if (trace_) trace_unit(*unit, token, k.ctx.extensions->at(in.extension).name, unit_args(op));
     unit->accept(op, *this);
   } else if (!p.step.writes.empty()) {
     pending_.insert(token) = std::move(p);
@@ -698,6 +705,21 @@ SmUnit* Sm::unit_for(const ptx::Instruction& in, const KernelLaunch& k) const {
   return it->second;
 }
 
+void Sm::trace_unit(const SmUnit& unit, std::uint64_t id, std::string name, const std::string& args) {
+  std::string route = "observer";  // an observing unit's loads (it has no route)
+  for (const auto& [r, u] : units_)
+    if (u == &unit) route = r;
+  unit_spans_[id] = {"unit " + route, std::move(name), args, sim::now_ps()};
+}
+
+void Sm::end_unit_span(std::uint64_t id) {
+  auto it = unit_spans_.find(id);
+  if (it == unit_spans_.end()) return;
+  const UnitSpan& u = it->second;
+  trace_->row_span("SM " + std::to_string(index_), u.row, u.name, u.start, sim::now_ps(), u.args);
+  unit_spans_.erase(it);
+}
+
 void Sm::attach(const std::string& route, SmUnit& unit) {
   if (!units_.emplace(route, &unit).second) throw std::logic_error(std::string(name()) + ": two units on route " + route);
 }
@@ -758,6 +780,7 @@ void Sm::kernel_end(const KernelLaunch& k) {
 void Sm::complete(std::uint64_t token) {
   if (!pending_.contains(token))
     throw std::logic_error(std::string(name()) + ": a unit completed an unknown operation");
+  if (trace_) end_unit_span(token);
   writeback_.push_back(token);
   wake();
 }
@@ -785,6 +808,11 @@ void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, s
   a.id = kUnitIds + next_unit_id_++;
   a.warp = ~0u;
   unit_tags_.emplace(a.id, std::make_pair(&from, tag));
+  if (trace_)
+    trace_unit(from, a.id,
+               a.unit_partition >= 0 ? "request to partition " + std::to_string(a.unit_partition)
+                                     : std::string(tlm_glue::access_name(a.access)) + " line",
+               "{\"line\":" + std::to_string(a.line) + "}");
   (low_priority ? ldst_low_ : ldst_).push_back(a);
   wake();
 }
@@ -795,6 +823,7 @@ void Sm::completed(const mem::MemAccess& a) {
     if (t == unit_tags_.end()) return;
     auto [unit, tag] = t->second;
     unit_tags_.erase(t);
+    if (trace_) end_unit_span(a.id);
     unit->memory_reply(tag, *this);
     wake();
     return;
@@ -856,7 +885,7 @@ void Sm::retire_cta(std::size_t idx) {
   ++rc.launch->finished_ctas;
   const std::uint64_t cta = rc.cta->linear_index();
   if (trace_)
-    trace_->span(cta_track_, "CTA " + std::to_string(cta), rc.started, sim::now_ps(),
+    trace_->row_span("SM " + std::to_string(index_), "CTAs", "CTA " + std::to_string(cta), rc.started, sim::now_ps(),
                  "{\"kernel\":" + nlohmann::json(rc.launch->kernel->name).dump() + ",\"warps\":" + std::to_string(rc.warps) + "}");
   ctas_[idx].reset();
   --resident_;

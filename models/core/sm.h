@@ -178,8 +178,17 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::vector<mem::LineAccess> lines_;  // the coalescer's answer for the instruction being issued
   const bool atomic_per_line_;  // atomic.coalescing: line (GPGPU-Sim) rather than one request per thread
   std::function<void(std::uint64_t cta)> cta_finished_;  // told each CTA's linear index as it retires
-  sim::TxnTrace* trace_;                 // --txn-trace: each CTA's residency a span (null: none)
-  sim::TxnTrace::Track cta_track_ = 0;
+  // --txn-trace (null: none): each CTA's residency a span on the SM's "CTAs" rows; each unit
+  // operation, issue to completion, and each access a unit injects, to its reply, a span on the
+  // unit's rows ("unit ROUTE"), by token or access id (kUnitIds up: no token reaches them).
+  sim::TxnTrace* trace_;
+  struct UnitSpan {
+    std::string row, name, args;
+    sim::Picoseconds start = 0;
+  };
+  std::map<std::uint64_t, UnitSpan> unit_spans_;
+  void trace_unit(const SmUnit& unit, std::uint64_t id, std::string name, const std::string& args);
+  void end_unit_span(std::uint64_t id);
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;
   // Slot s's scheduler: a mask when their number is a power of two (every preset), as it is asked

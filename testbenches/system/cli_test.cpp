@@ -1037,3 +1037,43 @@ TEST(Cli, DryRunChecksAndStopsBeforeSimulating) {
   EXPECT_EQ(run_cli({"area", "--dry-run", "sync_fifo"}).exit_code, 0);
   EXPECT_EQ(run_cli({"area", "--dry-run", "nope"}).exit_code, 2);
 }
+
+// Units in the trace, through the contract (no unit traces itself): each operation a warp issues
+// to a unit is a span, issue to completion, on the unit's rows of its SM ("unit ROUTE"), and the
+// requests for a unit beside the L2 reach its partition's "unit" track; spans on one row never
+// overlap (overlapping CTAs and operations take further rows); no statistic moves.
+TEST(Cli, TraceHasUnitSpansOnRowsThatDoNotOverlap) {
+  for (const std::string variant : {"hwwl", "iru"}) {
+    TempDir d;
+    const std::vector<std::string> run = {"run", "-q", "--workload", "bfs", "--variant", variant, "--graph", "rmat:scale=8"};
+    auto args = run;
+    args.insert(args.end(), {"-o", d.path() + "/plain"});
+    ASSERT_EQ(run_cli(args).exit_code, 0);
+    args = run;
+    args.insert(args.end(), {"-o", d.path() + "/traced", "--txn-trace", d.path() + "/t.json"});
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(d.path() + "/plain/stats.json"), read_file(d.path() + "/traced/stats.json")) << variant;
+    const auto trace = nlohmann::json::parse(read_file(d.path() + "/t.json"));
+    std::map<std::pair<int, int>, std::string> row;  // (pid, tid) -> the track's name
+    for (const auto& e : trace["traceEvents"])
+      if (e["ph"] == "M" && e["name"] == "thread_name") row[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
+    std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> spans;
+    std::size_t unit_ops = 0, partition_unit = 0;
+    for (const auto& e : trace["traceEvents"]) {
+      const std::pair<int, int> where{e["pid"].get<int>(), e["tid"].get<int>()};
+      if (e["ph"] == "X" && e["cat"] == "event") {
+        spans[where].emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+        if (row[where].rfind("unit ", 0) == 0 && e["args"].contains("warp")) ++unit_ops;
+      }
+      if (e["ph"] != "M" && row[where] == "unit") ++partition_unit;
+    }
+    if (variant == "hwwl") EXPECT_GT(unit_ops, 0u);
+    else EXPECT_GT(partition_unit, 0u);
+    for (auto& [where, s] : spans) {
+      if (row[where] == "kernels") continue;  // the GPU's launches (one stream: they do not overlap either)
+      std::sort(s.begin(), s.end());
+      for (std::size_t i = 1; i < s.size(); ++i) EXPECT_LE(s[i - 1].second, s[i].first + 1e-9) << row[where];
+    }
+  }
+}
