@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/core/occupancy.h"
 #include "sim/error.h"
 
 namespace irr::core {
@@ -149,35 +150,20 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
 bool Sm::idle() const { return resident_ == 0; }
 
 namespace {
-// What one CTA of a launch takes from an SM: a companion warp takes a warp's slot, threads and
-// registers too.
-struct CtaNeeds {
-  std::uint32_t threads, warps, registers;
-  std::uint64_t shared;
-  explicit CtaNeeds(const KernelLaunch& k)
-      : threads(static_cast<std::uint32_t>(k.block.count())), warps((threads + 31) / 32),
-        registers(k.resources.registers * warps * 32), shared(k.resources.shared_bytes + k.dynamic_shared) {
-    if (k.ctx.companion) {
-      ++warps;
-      threads += 32;
-      registers += k.companion_registers * 32;
-    }
-  }
-};
+CtaNeeds needs(const KernelLaunch& k) {
+  return {k.block.count(), k.resources.registers, k.resources.shared_bytes + k.dynamic_shared, k.ctx.companion != nullptr,
+          k.companion_registers};
+}
 }  // namespace
 
 bool Sm::fits(const KernelLaunch& k) const {
-  const CtaNeeds n(k);
+  const CtaNeeds n = needs(k);
   return resident_ < max_ctas_ && used_warps_ + n.warps <= max_warps_ && used_threads_ + n.threads <= max_threads_ &&
          used_registers_ + n.registers <= max_registers_ && used_shared_ + n.shared <= max_shared_;
 }
 
 std::uint32_t Sm::max_resident(const KernelLaunch& k) const {
-  const CtaNeeds n(k);
-  std::uint64_t m = std::min({max_ctas_, max_warps_ / n.warps, max_threads_ / n.threads});
-  if (n.registers) m = std::min<std::uint64_t>(m, max_registers_ / n.registers);
-  if (n.shared) m = std::min<std::uint64_t>(m, max_shared_ / n.shared);
-  return static_cast<std::uint32_t>(m);
+  return ctas_per_sm({max_ctas_, max_warps_, max_threads_, max_registers_, max_shared_}, needs(k));
 }
 
 void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
@@ -188,11 +174,11 @@ void Sm::start_cta(KernelLaunch& k, std::uint64_t id) {
   rc->cta->sm = index_;
   rc->launch = &k;
   rc->started = sim::now_ps();
-  const CtaNeeds needs(k);
-  rc->threads = needs.threads;
-  rc->warps = needs.warps;
-  rc->registers = needs.registers;
-  rc->shared = needs.shared;
+  const CtaNeeds n = needs(k);
+  rc->threads = n.threads;
+  rc->warps = n.warps;
+  rc->registers = n.registers;
+  rc->shared = n.shared;
   std::size_t idx = 0;
   while (idx < ctas_.size() && ctas_[idx]) ++idx;
   if (idx == ctas_.size()) ctas_.emplace_back();

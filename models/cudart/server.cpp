@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/cudart/fatbin.h"
+#include "models/core/occupancy.h"
 #include "sim/error.h"
 
 namespace irr::cudart {
@@ -230,11 +231,7 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
         if (!per_sm) {  // functional mode has no SMs: the configuration's SM limits, as an SM applies them
           const core::ptx::Resources r = dev_.resources(k);
           const std::uint64_t threads = std::max<std::uint64_t>(1, std::uint64_t{block.x} * block.y * block.z);
-          const std::uint64_t warps = (threads + 31) / 32, regs = std::uint64_t{r.registers} * warps * 32;
-          const std::uint64_t smem = r.shared_bytes + shared;
-          per_sm = std::min(config_.get_uint("core.max_ctas"), config_.get_uint("core.max_threads") / (warps * 32));
-          if (regs) per_sm = std::min(per_sm, config_.get_uint("core.registers") / regs);
-          if (smem) per_sm = std::min<std::uint64_t>(per_sm, config_.get_size("core.shared_memory") / smem);
+          per_sm = core::ctas_per_sm(core::SmCapacity::from_config(config_), {threads, r.registers, r.shared_bytes + shared});
         }
         out.put(static_cast<std::uint32_t>(per_sm));
         return kSuccess;

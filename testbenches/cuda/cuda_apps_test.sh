@@ -39,6 +39,10 @@ for app in vector_add reduce constant streams device_props double_math runtime_c
   done
   [ -f "$out/$app.timing/stats.json" ] || fail "$app: no stats.json from the timed run"
 done
+# Occupancy answers by one rule (models/core/occupancy.h), with SMs (timing) or without (functional).
+[ "$(grep '^occupancy:' "$out/runtime_calls.functional.log")" = "$(grep '^occupancy:' "$out/runtime_calls.timing.log")" ] &&
+  grep -q '^occupancy: [1-9]' "$out/runtime_calls.timing.log" && echo "ok: occupancy alike, functional and timed" ||
+  fail "occupancy: $(grep -h '^occupancy:' "$out"/runtime_calls.*.log)"
 
 # Two streams built with the per-thread default stream (the runtime's _ptsz/_ptds entry points).
 cp "$src/testbenches/cuda/streams.cu" "$out/streams_per_thread.cu"

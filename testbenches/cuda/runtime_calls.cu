@@ -92,6 +92,9 @@ int main() {
   int blocks = 0, min_grid = 0, best = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, add_one, 128, 0, cudaOccupancyDefault);
   check(blocks > 0, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+  int wide = 0;  // the test compares this line between the functional and the timed run (one rule)
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wide, add_one, 640, 4096);
+  std::printf("occupancy: %d blocks of 128 threads, %d of 640 threads with 4 KB\n", blocks, wide);
   cudaOccupancyMaxPotentialBlockSize(&min_grid, &best, add_one);
   check(best > 0 && min_grid > 0, "cudaOccupancyMaxPotentialBlockSize");
   std::size_t dyn = 0;
