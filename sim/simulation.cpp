@@ -281,8 +281,14 @@ RunReport Simulation::run() {
   report_.incomplete = monitor_->interrupted();
   const bool interrupted = !report_.incomplete.empty() && failure.empty();
   if (failure.empty()) failure = monitor_->failure();
-  if (!interrupted && failure.empty() && time_limit_ && sc_core::sc_pending_activity())
+  if (!interrupted && failure.empty() && time_limit_ && sc_core::sc_pending_activity()) {
     failure = "sim.time_limit (" + format_time(time_limit_) + ") reached with activity still pending";
+    if (!interrupt_dir_.empty()) {  // as an interrupted run's: what a user cut short to look at
+      report_.incomplete = failure;
+      write_outputs(interrupt_dir_, interrupt_command_line_);
+      failure += "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
+    }
+  }
   if (!interrupted && failure.empty()) {
     std::vector<std::string> lines = outstanding();
     if (!lines.empty()) {

@@ -194,6 +194,18 @@ TEST(Cli, SimulationErrorExits1) {
   EXPECT_NE(r.err.find("irrgpu: error: sim.time_limit (1us) reached"), std::string::npos) << r.err;
 }
 
+// A run the time limit cuts short keeps its statistics so far with -o, marked incomplete (a
+// workload that does not finish is looked at so), and still fails.
+TEST(Cli, TimeLimitKeepsTheStatisticsSoFar) {
+  TempDir d;
+  auto r = run_cli({"run", "--workload", "bfs", "--graph", "rmat:scale=8", "-s", "sim.time_limit=100us", "-o", d.path()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("the statistics so far are in " + d.path() + " (marked incomplete)"), std::string::npos) << r.err;
+  const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
+  EXPECT_NE(stats.value("incomplete", std::string()).find("sim.time_limit (100us) reached"), std::string::npos) << stats.dump().substr(0, 300);
+  EXPECT_GT(stats["stats"]["gpu.total.warp_instructions"]["value"].get<double>(), 0);
+}
+
 TEST(Cli, HelpAndVersion) {
   auto r = run_cli({"--help"});
   EXPECT_EQ(r.exit_code, 0);
