@@ -24,6 +24,14 @@
 
 namespace irr::sim {
 namespace {
+// A run cut short leaves DIR/outstanding.txt: what each module still had to do then (an SM's warps
+// with their progress), the first thing to read when a workload does not finish.
+void write_outstanding(const std::string& dir, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  if (!text.empty()) write_file((std::filesystem::path(dir) / "outstanding.txt").string(), text);
+}
+
 
 const char* const kDomains[] = {"core", "interconnect", "l2", "dram"};
 
@@ -286,6 +294,7 @@ RunReport Simulation::run() {
     if (!interrupt_dir_.empty()) {  // as an interrupted run's: what a user cut short to look at
       report_.incomplete = failure;
       write_outputs(interrupt_dir_, interrupt_command_line_);
+      write_outstanding(interrupt_dir_, outstanding());
       failure += "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
     }
   }
@@ -301,6 +310,7 @@ RunReport Simulation::run() {
     std::string where;
     if (!interrupt_dir_.empty()) {
       write_outputs(interrupt_dir_, interrupt_command_line_);
+      write_outstanding(interrupt_dir_, outstanding());
       where = "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
     }
     throw Error(report_.incomplete + where, Error::Kind::interrupted);

@@ -499,6 +499,8 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   slot.warp->next();
   if (!step.inst) return;
   ++issued_;
+  ++slot.issued;
+  slot.last_issue = c;
   if (profile_) profile_->issued(&in, static_cast<std::uint32_t>(__builtin_popcount(step.active)));
   ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (register_reads_) count_registers(in);
@@ -1174,7 +1176,10 @@ std::vector<std::string> Sm::outstanding() const {
                        : slot.unit_wait                               ? "waits for a unit"
                        : slot.loads                                   ? "waits for " + std::to_string(slot.loads) + " loads"
                                                                       : "ready";
-    v.push_back(slot.warp->where() + ": " + what);
+    // Its progress tells a warp that spins (many issued, the last recent) from one starved.
+    v.push_back(slot.warp->where() + ": " + what + "; " + std::to_string(__builtin_popcount(slot.warp->active_mask())) +
+                " lanes active, " + std::to_string(slot.issued) + " instructions issued" +
+                (slot.issued ? ", the last at core cycle " + std::to_string(slot.last_issue) : ""));
   }
   return v;
 }

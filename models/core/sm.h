@@ -94,6 +94,9 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     bool dirty = true;
     int stall = 0;
     const ptx::Instruction* next = nullptr;  // its next instruction when last checked (if it had one)
+    // Its progress, for outstanding(): warp instructions issued, and the cycle of the last.
+    std::uint64_t issued = 0;
+    sim::Cycle last_issue = 0;
   };
   struct ResidentCta {
     std::unique_ptr<Cta> cta;

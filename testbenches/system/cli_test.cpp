@@ -204,6 +204,9 @@ TEST(Cli, TimeLimitKeepsTheStatisticsSoFar) {
   const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"));
   EXPECT_NE(stats.value("incomplete", std::string()).find("sim.time_limit (100us) reached"), std::string::npos) << stats.dump().substr(0, 300);
   EXPECT_GT(stats["stats"]["gpu.total.warp_instructions"]["value"].get<double>(), 0);
+  // What was still to do, each warp with its progress: the first thing to read of a run cut short.
+  const std::string outstanding = read_file(d.path() + "/outstanding.txt");
+  EXPECT_TRUE(std::regex_search(outstanding, std::regex(R"(gpu\.sm\d+: .*; \d+ lanes active, \d+ instructions issued)"))) << outstanding.substr(0, 500);
 }
 
 TEST(Cli, HelpAndVersion) {
