@@ -289,14 +289,18 @@ RunReport Simulation::run() {
   report_.incomplete = monitor_->interrupted();
   const bool interrupted = !report_.incomplete.empty() && failure.empty();
   if (failure.empty()) failure = monitor_->failure();
+  // A run cut short (a signal, the time limit) keeps its statistics so far, marked incomplete,
+  // with what was outstanding; returns where it says they are.
+  auto keep_so_far = [&]() -> std::string {
+    if (interrupt_dir_.empty()) return "";
+    write_outputs(interrupt_dir_, interrupt_command_line_);
+    write_outstanding(interrupt_dir_, outstanding());
+    return "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
+  };
   if (!interrupted && failure.empty() && time_limit_ && sc_core::sc_pending_activity()) {
     failure = "sim.time_limit (" + format_time(time_limit_) + ") reached with activity still pending";
-    if (!interrupt_dir_.empty()) {  // as an interrupted run's: what a user cut short to look at
-      report_.incomplete = failure;
-      write_outputs(interrupt_dir_, interrupt_command_line_);
-      write_outstanding(interrupt_dir_, outstanding());
-      failure += "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
-    }
+    report_.incomplete = failure;
+    failure += keep_so_far();
   }
   if (!interrupted && failure.empty()) {
     std::vector<std::string> lines = outstanding();
@@ -306,15 +310,7 @@ RunReport Simulation::run() {
     }
   }
   finish_traces();  // also after a failure: the waveform and trace up to it are what a user debugs
-  if (interrupted) {
-    std::string where;
-    if (!interrupt_dir_.empty()) {
-      write_outputs(interrupt_dir_, interrupt_command_line_);
-      write_outstanding(interrupt_dir_, outstanding());
-      where = "; the statistics so far are in " + interrupt_dir_ + " (marked incomplete)";
-    }
-    throw Error(report_.incomplete + where, Error::Kind::interrupted);
-  }
+  if (interrupted) throw Error(report_.incomplete + keep_so_far(), Error::Kind::interrupted);
   if (!failure.empty()) throw Error(failure);
   return report_;
 }
