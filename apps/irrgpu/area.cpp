@@ -20,8 +20,6 @@ namespace irr::app {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   if (!in) throw Error({p.string(), 0, 0}, "cannot read");
@@ -37,6 +35,17 @@ json load_json(const fs::path& p) {
     throw Error({p.string(), 0, 0}, std::string("JSON: ") + e.what(), Error::Kind::config);
   }
 }
+
+const json& rtl_block(const json& blocks, const std::string& name) {
+  if (!blocks.contains(name)) {
+    std::string names;
+    for (const auto& [n, b] : blocks.items()) names += (names.empty() ? "" : ", ") + n;
+    throw Error("no RTL block '" + name + "' in rtl/blocks.json (blocks: " + names + ")", Error::Kind::usage);
+  }
+  return blocks[name];
+}
+
+namespace {
 
 // Cell areas from the liberty file: `cell (NAME) { area : X;`.
 std::map<std::string, double> liberty_areas(const std::string& lib) {
@@ -176,12 +185,7 @@ json area_report(const AreaOptions& o) {
   json declared_memories = json::object();
   bool flop_pass = true;  // blocks.json flip_flop_pass: false for memories too large to map to flip-flops
   if (!o.block.empty()) {
-    if (!blocks.contains(o.block)) {
-      std::string names;
-      for (const auto& [name, b] : blocks.items()) names += (names.empty() ? "" : ", ") + name;
-      throw Error("no RTL block '" + o.block + "' in rtl/blocks.json (blocks: " + names + ")", Error::Kind::usage);
-    }
-    const json& b = blocks[o.block];
+    const json& b = rtl_block(blocks, o.block);
     top = b["top"];
     for (const auto& s : b["sources"]) sources.push_back((rtl / s.get<std::string>()).string());
     const json defaults = b.value("parameters", json::object());

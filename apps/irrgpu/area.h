@@ -3,6 +3,7 @@
 // first-order SRAM model for its memories, and ABC's critical path (docs/rtl.md).
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -23,6 +24,12 @@ struct AreaOptions {
 // The report as JSON (what --json writes); throws irr::Error on bad input or a failed synthesis.
 nlohmann::json area_report(const AreaOptions& options);
 int area(const AreaOptions& options);
+
+// A file's text and a JSON file, errors naming the file (shared by the RTL commands).
+std::string slurp(const std::filesystem::path& p);
+nlohmann::json load_json(const std::filesystem::path& p);
+// A block's entry in rtl/blocks.json; a usage error listing the blocks when there is none.
+const nlohmann::json& rtl_block(const nlohmann::json& blocks, const std::string& name);
 
 // Where rtl/ is: $IRRGPU_RTL_DIR, the installed share/irrgpu/rtl, or the source tree.
 std::string rtl_dir();

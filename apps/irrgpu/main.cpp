@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "apps/irrgpu/area.h"
+#include "apps/irrgpu/formal.h"
 #include "apps/irrgpu/commands.h"
 #include "apps/irrgpu/sweep.h"
 
@@ -114,6 +115,18 @@ extern "C" int sc_main(int argc, char** argv) {
   area_cmd->add_option("-p,--param", area.params, "Parameter override NAME=VALUE; repeatable");
   area_cmd->add_option("--json", area.json, "Also write the report as JSON here");
   area_cmd->add_flag("--dry-run", area.dry_run, "Check the block, its sources and parameters; synthesise nothing");
+  irr::app::FormalOptions formal;
+  auto* formal_cmd = app.add_subcommand("formal", "Prove an RTL block's properties with yosys-smtbmc: proved, bounded or failed with a counterexample");
+  formal_cmd->add_option("block", formal.block, "Block name from rtl/blocks.json");
+  formal_cmd->add_flag("--list", formal.list, "List the blocks with properties");
+  formal_cmd->add_option("-p,--param", formal.params, "Parameter override NAME=VALUE over the block's formal parameters; repeatable");
+  formal_cmd->add_option("--depth", formal.depth, "Steps of BMC and of the induction (default: the block's)")->check(CLI::Range(1u, 1000u));
+  formal_cmd->add_option("--solver", formal.solver, "SMT solver for yosys-smtbmc: z3 (default), cvc5 or yices");
+  formal_cmd->add_option("--timeout", formal.timeout, "Seconds a solver call may take (default 900)")->check(CLI::Range(1u, 86400u));
+  formal_cmd->add_option("-o,--output", formal.out, "Folder for counterexamples (VCD and .gtkw; default formal-BLOCK)");
+  formal_cmd->add_option("--json", formal.json, "Also write the report as JSON here");
+  formal_cmd->add_flag("--mutant", formal.mutant, "Check the block's declared mutant instead: exit 0 when a property catches it");
+  formal_cmd->add_flag("--dry-run", formal.dry_run, "Check the block, its formal section and the tools; prove nothing");
   std::string ptx_file;
   auto* ptx_cmd = app.add_subcommand("ptx", "PTX front end");
   ptx_cmd->require_subcommand(1);
@@ -208,6 +221,7 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*doc_cmd) return irr::app::config_doc();
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
+  if (*formal_cmd) return irr::app::guarded([&] { return irr::app::formal(formal); });
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
   if (*dac_split_cmd) return irr::app::dac_split(dac);
   if (*dac_run_cmd) return irr::app::dac_run(dac_run);

@@ -66,4 +66,52 @@ module sync_fifo #(
       end
     end
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal sync_fifo; docs/rtl.md "Formal"). f_started: rst was applied in the
+  // first cycle, so $past is meaningful from the second.
+  reg f_started = 1'b0;
+  always @(posedge clk) f_started <= 1'b1;
+  always @* if (!f_started) assume(rst);
+
+  // The pointers agree with the count (the invariant that lets induction close).
+  wire [AW:0] f_span = tail >= head ? (AW + 1)'(tail - head) : (AW + 1)'(DEPTH) - (AW + 1)'(head - tail);
+  always @* if (f_started) begin
+    count_bounded: assert(count <= FULL_COUNT);
+    pointers_agree: assert(count == FULL_COUNT ? head == tail : CW'(f_span) == count);
+    pointers_in_range: assert(head <= LAST && tail <= LAST);
+  end
+  // A pop wins the one SRAM access; nothing is accepted beyond what the state allows.
+  always @* begin
+    pop_wins: assert(pop_ok == (pop && !empty));
+    push_rule: assert(push_ok == (push && !full && !pop_ok));
+  end
+  always @(posedge clk) if (f_started && !$past(rst)) begin
+    count_tracks_ops: assert(count == $past(count) + CW'($past(push_ok)) - CW'($past(pop_ok)));
+    read_follows_pop: assert(rd_valid == $past(pop_ok));
+  end
+
+  // No loss, in order: one word, chosen by the solver, pushed while f_ahead words are ahead of it,
+  // is read by the pop that finds it at the head, the cycle after.
+  (* anyseq *) reg f_pick;
+  reg [1:0] f_phase = 2'd0;  // 0 not chosen, 1 queued, 2 popped (on rd_data now), 3 done
+  reg [WIDTH-1:0] f_word;
+  reg [CW-1:0] f_ahead;
+  always @(posedge clk) begin
+    if (rst) f_phase <= 2'd0;
+    else if (f_phase == 2'd0 && push_ok && f_pick) begin
+      f_phase <= 2'd1;
+      f_word <= push_data;
+      f_ahead <= count;
+    end else if (f_phase == 2'd1 && pop_ok) begin
+      if (f_ahead == {CW{1'b0}}) f_phase <= 2'd2;
+      else f_ahead <= f_ahead - 1'b1;
+    end else if (f_phase == 2'd2) f_phase <= 2'd3;
+  end
+  wire [AW:0] f_at = (AW + 1)'(head) + (AW + 1)'(f_ahead);
+  wire [AW-1:0] f_slot = f_at > (AW + 1)'(LAST) ? AW'(f_at - (AW + 1)'(DEPTH)) : AW'(f_at);
+  always @* if (f_started && f_phase == 2'd1) begin
+    word_kept_in_order: assert(f_ahead < count && mem[f_slot] == f_word);
+  end
+  always @* if (f_started && f_phase == 2'd2) word_read_in_order: assert(rd_valid && rd_data == f_word);
+`endif
 endmodule

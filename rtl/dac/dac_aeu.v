@@ -99,4 +99,62 @@ module dac_aeu (
   assign valid = busy_q && m != 32'd0;
   assign line  = busy_q ? {base_line + {51'd0, j}, 7'd0} : 64'd0;  // defined when idle too
   assign mask  = busy_q ? m : 32'd0;
+`ifdef FORMAL
+  // Properties (irrgpu formal dac_aeu; docs/rtl.md "Formal"): the records against Eq. 3.1 — lane
+  // i of the warp reads a0 + i * offset [S L527] — computed lane by lane, not by the unit's
+  // word-stride shortcut.
+  reg f_started = 1'b0;
+  always @(posedge clk) f_started <= 1'b1;
+  always @* if (!f_started) assume(rst);
+
+  wire f_taken = !rst && start && (!busy_q || (j == last && !(hold && m != 32'd0)));
+  reg [63:0] f_a0;
+  reg [31:0] f_off, f_act;
+  reg f_took, f_ok;
+  always @(posedge clk) begin
+    f_took <= f_taken;
+    if (f_taken) begin
+      f_a0 <= a0;
+      f_off <= offset;
+      f_act <= active;
+      f_ok <= a0[1:0] == 2'b00 && (offset == 32'd0 || offset == 32'd4 || offset == 32'd8 || offset == 32'd16 ||
+                                   offset == 32'd32 || offset == 32'd64 || offset == 32'd128);
+    end
+  end
+  // Eq. 3.1's words in line `line`, and the warp's last line, relative to a0's line: on the fast
+  // path (f_ok) lane i's byte is a0[6:0] + i * offset < 4096 bytes past it.
+  reg [12:0] f_rel;
+  reg [31:0] f_mask;
+  wire [56:0] f_line = line[63:7] - f_a0[63:7];
+  integer f_i;
+  always @* begin
+    f_mask = 32'd0;
+    for (f_i = 0; f_i < 32; f_i = f_i + 1) begin
+      f_rel = {6'd0, f_a0[6:0]} + 13'(f_i) * f_off[12:0];
+      if (f_act[f_i] && {51'd0, f_rel[12:7]} == f_line) f_mask[f_rel[6:2]] = 1'b1;
+    end
+  end
+  wire [12:0] f_last_rel = {6'd0, f_a0[6:0]} + 13'd31 * f_off[12:0];
+  wire [56:0] f_last_line = {51'd0, f_last_rel[12:7]};
+  always @* if (f_started) begin
+    if (busy) begin
+      record_matches_eq31: assert(valid == (f_mask != 32'd0) && (!valid || mask == f_mask));
+      line_in_warp_range: assert(f_line <= f_last_line && line[6:0] == 7'd0);
+      last_line_is_last_lanes: assert(!done || f_line == f_last_line);
+      // what the unit keeps agrees with the start it took (the invariant induction needs)
+      state_from_start: assert(f_ok && base_line == f_a0[63:7] && s == f_a0[6:2] && act == f_act &&
+                               scalar == (f_off == 32'd0) && (scalar || 32'd4 << lk == f_off) &&
+                               {51'd0, last} == f_last_line && j <= last);
+    end
+    if (f_took) begin
+      first_line_is_a0s: assert(!busy || line[63:7] == f_a0[63:7]);
+      fallback_iff_unsupported: assert(fallback == !f_ok && busy == f_ok);
+    end else no_fallback_without_start: assert(!fallback);
+  end
+  // A held record stays; otherwise the unit steps one line a cycle.
+  always @(posedge clk) if (f_started && !$past(rst) && !f_took && $past(busy)) begin
+    if ($past(hold && valid)) held_record_stays: assert(busy && line == $past(line) && mask == $past(mask));
+    else if (!$past(done)) steps_one_line: assert(busy && line[63:7] == $past(line[63:7]) + 57'd1);
+  end
+`endif
 endmodule

@@ -79,4 +79,52 @@ module dac_pwaq #(
       end
     end
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal dac_pwaq; docs/rtl.md "Formal"): rst in the first cycle.
+  reg f_started = 1'b0;
+  always @(posedge clk) f_started <= 1'b1;
+  always @* if (!f_started) assume(rst);
+
+  reg f_bounded;
+  integer f_i;
+  always @* begin
+    f_bounded = 1'b1;
+    for (f_i = 0; f_i < WARPS; f_i = f_i + 1)
+      f_bounded = f_bounded && counts[f_i*CW+:CW] <= FULL_COUNT && heads[f_i*AW+:AW] <= LAST;
+    if (f_started) counts_bounded: assert(f_bounded);
+  end
+  always @* begin
+    pop_rule: assert(pop_ok == (pop && in_range_pop && pop_count != {CW{1'b0}}));
+    push_rule: assert(push_ok == (push && in_range_push && push_cnt != FULL_COUNT && (PORTS > 1 || !pop_ok)));
+  end
+  always @(posedge clk) if (f_started && !$past(rst)) read_follows_pop: assert(rd_valid == $past(pop_ok));
+
+  // One warp, chosen by the solver: its count follows its accepted pushes and pops, and one of its
+  // records, chosen as it is pushed, is read by the pop that finds it at the head (no loss, in order).
+  (* anyconst *) reg [WW-1:0] f_warp;
+  (* anyseq *) reg f_pick;
+  always @* assume(32'(f_warp) < WARPS);
+  wire [CW-1:0] f_count = counts[32'(f_warp)*CW+:CW];
+  wire [AW-1:0] f_head = heads[32'(f_warp)*AW+:AW];
+  wire f_push = push_ok && push_warp == f_warp, f_pop = pop_ok && pop_warp == f_warp;
+  always @(posedge clk) if (f_started && !$past(rst))
+    count_tracks_ops: assert(f_count == $past(f_count) + CW'($past(f_push)) - CW'($past(f_pop)));
+  reg [1:0] f_phase = 2'd0;  // 0 not chosen, 1 queued, 2 popped (read out now), 3 done
+  reg [64:0] f_record;
+  reg [CW-1:0] f_ahead;
+  always @(posedge clk) begin
+    if (rst) f_phase <= 2'd0;
+    else if (f_phase == 2'd0 && f_push && f_pick) begin
+      f_phase <= 2'd1;
+      f_record <= {push_line, push_mask};
+      f_ahead <= f_count - CW'(f_pop);
+    end else if (f_phase == 2'd1 && f_pop) begin
+      if (f_ahead == {CW{1'b0}}) f_phase <= 2'd2;
+      else f_ahead <= f_ahead - 1'b1;
+    end else if (f_phase == 2'd2) f_phase <= 2'd3;
+  end
+  always @* if (f_started && f_phase == 2'd1)
+    record_kept_in_order: assert(f_ahead < f_count && mem[address(f_warp, wrap({1'b0, f_head} + (AW + 1)'(f_ahead)))] == f_record);
+  always @* if (f_started && f_phase == 2'd2) record_read_in_order: assert(rd_valid && {rd_line, rd_mask} == f_record);
+`endif
 endmodule

@@ -179,4 +179,64 @@ module dats_nst #(
       endcase
     end
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal dats_nst; docs/rtl.md "Formal"): rst in the first cycle; the running
+  // blocks' levels satisfy lvl_lo <= lvl_hi (the controller's, as the header says).
+  reg f_started = 1'b0;
+  always @(posedge clk) f_started <= 1'b1;
+  always @* begin
+    if (!f_started) assume(rst);
+    assume(lvl_lo <= lvl_hi);
+  end
+
+  // The pick, written from its definition: eligible rows (R, not held, the level window
+  // max(level, hi) - min(level, lo) <= bound), and the first one at or after tail, circularly.
+  reg [ENTRIES-1:0] f_eligible;
+  reg [LW-1:0] f_level, f_top, f_bottom;
+  reg f_first_ok, f_waiting_ok;
+  reg [MW:0] f_in_pub;
+  integer f_i;
+  always @* begin
+    f_in_pub = {(MW + 1) {1'b0}};
+    for (f_i = 0; f_i < PUB; f_i = f_i + 1) f_in_pub = f_in_pub + (MW + 1)'(pub_valid[f_i]);
+    f_waiting_ok = 1'b1;
+    for (f_i = 0; f_i < ENTRIES; f_i = f_i + 1) begin
+      f_level = level_q[LW*f_i +: LW];
+      f_top = f_level > lvl_hi ? f_level : lvl_hi;
+      f_bottom = f_level < lvl_lo ? f_level : lvl_lo;
+      f_eligible[f_i] = state_q[2*f_i +: 2] == R && !hold[f_i] && (!lvl_on || f_top - f_bottom <= bound);
+      // a waiting row has a parent left (it turns R with its last update)
+      if (state_q[2*f_i +: 2] == W) f_waiting_ok = f_waiting_ok && parents_m[f_i] != {CW{1'b0}};
+    end
+    // rows strictly between tail and the pick, circularly, are not eligible
+    f_first_ok = 1'b1;
+    for (f_i = 0; f_i < ENTRIES; f_i = f_i + 1)
+      if (f_eligible[f_i] && (pick_slot >= tail ? SW'(f_i) >= tail && SW'(f_i) < pick_slot
+                                                : SW'(f_i) >= tail || SW'(f_i) < pick_slot))
+        f_first_ok = 1'b0;
+    pick_valid_rule: assert(pick_valid == |f_eligible);
+    pick_eligible: assert(!pick_valid || f_eligible[pick_slot]);
+    pick_first_from_tail: assert(!pick_valid || f_first_ok);
+    issue_rule: assert(op != ISSUE || op_ok == (rd_state == R));
+    retire_rule: assert(op != RETIRE || op_ok == (rd_state == P));
+    insert_rule: assert(op != INSERT || op_ok == (rd_state == D && {{(CW + 1 - MW) {1'b0}}, pub_hits} <= {1'b0, parents}));
+    if (f_started) begin
+      pub_count_matches: assert({1'b0, pub_count} == f_in_pub);
+      waiting_rows_have_parents: assert(f_waiting_ok);
+    end
+  end
+
+  // One operation's effect on its row and the PUB, the cycle after.
+  always @(posedge clk) if (f_started && !$past(rst) && $past(op_ok)) begin
+    if ($past(op) == INSERT) begin
+      inserted_state: assert(rd_state == ($past(parents) == CW'($past(pub_hits)) ? R : W) || $past(slot) != slot);
+      inserted_count: assert(pub_count == $past(pub_count) - $past(pub_hits));
+    end
+    if ($past(op) == DECREMENT && $past(resident))
+      decrement_applied: assert($past(slot) != slot || rd_parents == $past(rd_parents) - 1'b1);
+    if ($past(op) == DECREMENT && !$past(resident)) update_kept: assert(pub_count == $past(pub_count) + 1'b1);
+    if ($past(op) == ISSUE) issued: assert($past(slot) != slot || rd_state == P);
+    if ($past(op) == RETIRE) retired: assert($past(slot) != slot || rd_state == D);
+  end
+`endif
 endmodule

@@ -141,4 +141,59 @@ module hwwl_bank #(
       else if (retire) retired <= 1'b1;
     end
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal hwwl_bank; docs/rtl.md "Formal"): rst in the first cycle.
+  reg f_started = 1'b0;
+  always @(posedge clk) f_started <= 1'b1;
+  always @* if (!f_started) assume(rst);
+
+  // State invariants: counts and heads within their partition, reserved entries on the pull side,
+  // one partition in single-buffer mode.
+  always @* if (f_started) begin
+    counts_bounded: assert(count0 <= cap && count1 <= cap && head0 < cap && head1 < cap);
+    occupancy_bounded: assert({1'b0, pull_count} + {1'b0, reserved} <= {1'b0, cap});
+    single_mode_one_partition: assert(double_mode || (!pull_part && count1 == {CW{1'b0}} && head1 == {CW{1'b0}}));
+    greedy_needy_exclusive: assert(!(greedy && needy));
+  end
+  // What is accepted: exactly what the state allows.
+  always @* begin
+    pull_rule: assert(!(op == PULL || op == TAKE) || op_ok == (pullable != {CW{1'b0}}));
+    push_rule: assert(!(op == PUSH) || op_ok == !push_full);
+    fill_rule: assert(!(op == FILL) || op_ok == (reserved != {CW{1'b0}}));
+    put_rule: assert(!(op == PUT) || op_ok == (occupied < cap));
+    swap_rule: assert(!swapped || (double_mode && empty && kernel_end));
+  end
+  always @(posedge clk) if (f_started && !$past(rst)) begin
+    reserve_counted: assert(reserved == $past(reserved) + CW'($past(reserve_ok)) - CW'($past(op_ok && op == FILL)));
+    read_follows_pull: assert(rd_valid == $past(op_ok && (op == PULL || op == TAKE)));
+    swap_flips_sides: assert(pull_part == ($past(pull_part) ^ $past(swapped)));
+  end
+
+  // No loss, in order: one ID, chosen by the solver as it is written (PUSH, PUT or FILL), is
+  // read by the PULL that finds it oldest or the TAKE that finds it newest on its partition.
+  (* anyseq *) reg f_pick;
+  reg [1:0] f_phase = 2'd0;  // 0 not chosen, 1 stored, 2 read (on rd_data now), 3 done
+  reg [WIDTH-1:0] f_word;
+  reg f_part;
+  reg [CW-1:0] f_pos;  // place in its partition from the head
+  wire [CW-1:0] f_head = f_part ? head1 : head0;
+  wire [CW-1:0] f_count = f_part ? count1 : count0;
+  always @(posedge clk) begin
+    if (rst) f_phase <= 2'd0;
+    else if (f_phase == 2'd0 && op_ok && (op == PUSH || op == PUT || op == FILL) && f_pick) begin
+      f_phase <= 2'd1;
+      f_word <= wdata;
+      f_part <= op == PUSH ? push_part : pull_part;
+      f_pos <= op == PUSH ? push_count : pull_count;
+    end else if (f_phase == 2'd1 && op_ok && f_part == pull_part && op == PULL) begin
+      if (f_pos == {CW{1'b0}}) f_phase <= 2'd2;
+      else f_pos <= f_pos - 1'b1;
+    end else if (f_phase == 2'd1 && op_ok && f_part == pull_part && op == TAKE && f_pos == pull_count - 1'b1)
+      f_phase <= 2'd2;
+    else if (f_phase == 2'd2) f_phase <= 2'd3;
+  end
+  always @* if (f_started && f_phase == 2'd1)
+    id_kept_in_order: assert(f_pos < f_count && mem[address(f_part, wrap({1'b0, f_head} + {1'b0, f_pos}, cap))] == f_word);
+  always @* if (f_started && f_phase == 2'd2) id_read_in_order: assert(rd_valid && rd_data == f_word);
+`endif
 endmodule

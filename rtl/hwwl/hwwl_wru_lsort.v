@@ -123,4 +123,67 @@ module hwwl_wru_lsort #(
     global_greedy <= !rst && greedy_n > needy_n;
     export_valid <= !rst && greedy_n > needy_n;
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal hwwl_wru_lsort; docs/rtl.md "Formal"), on the plan out this cycle
+  // and the occupancies presented the cycle before (f_occ), written independently of the network.
+  reg f_started = 1'b0, f_rst;
+  reg [BANKS*CW-1:0] f_occ;
+  always @(posedge clk) begin
+    f_started <= 1'b1;
+    f_occ <= occ;
+    f_rst <= rst;
+  end
+  function automatic [CW-1:0] f_occ_of(input [IW-1:0] b);
+    f_occ_of = f_occ[32'(b)*CW+:CW];
+  endfunction
+  reg f_sorted, f_moves_ok, f_moves_complete, f_no_bank_twice;
+  reg [NW-1:0] f_needy, f_greedy, f_k;
+  reg [BANKS-1:0] f_used;
+  reg [IW-1:0] f_a, f_b;
+  integer f_j;
+  always @* begin
+    f_sorted = 1'b1;
+    for (f_j = 0; f_j + 1 < BANKS; f_j = f_j + 1) begin
+      f_a = rank[f_j*IW+:IW];
+      f_b = rank[(f_j+1)*IW+:IW];
+      // keys {occupancy, index} strictly increasing: a total order, so rank is a permutation
+      f_sorted = f_sorted && (f_occ_of(f_a) < f_occ_of(f_b) || (f_occ_of(f_a) == f_occ_of(f_b) && f_a < f_b));
+    end
+    f_needy = {NW{1'b0}};
+    f_greedy = {NW{1'b0}};
+    for (f_j = 0; f_j < BANKS; f_j = f_j + 1) begin
+      if ({1'b0, f_occ[f_j*CW+:CW]} < T) f_needy = f_needy + 1'b1;
+      if ({1'b0, f_occ[f_j*CW+:CW]} > T) f_greedy = f_greedy + 1'b1;
+    end
+    f_k = f_needy < NW'(BANKS / 2) ? f_needy : NW'(BANKS / 2);
+    f_moves_ok = 1'b1;
+    f_moves_complete = 1'b1;
+    f_used = {BANKS{1'b0}};
+    f_no_bank_twice = 1'b1;
+    for (f_j = 0; f_j < BANKS / 2; f_j = f_j + 1) begin
+      f_a = move_from[f_j*IW+:IW];
+      f_b = move_to[f_j*IW+:IW];
+      // pair j: the j-th fullest gives to the j-th emptiest, when it holds two more, within k pairs
+      f_moves_ok = f_moves_ok && f_a == rank[(BANKS-1-f_j)*IW+:IW] && f_b == rank[f_j*IW+:IW];
+      if (move_valid[f_j]) begin
+        f_moves_ok = f_moves_ok && NW'(f_j) < f_k && {1'b0, f_occ_of(f_a)} >= {1'b0, f_occ_of(f_b)} + (CW + 1)'(2);
+        f_no_bank_twice = f_no_bank_twice && !f_used[f_a] && !f_used[f_b] && f_a != f_b;
+        f_used[f_a] = 1'b1;
+        f_used[f_b] = 1'b1;
+      end else if (NW'(f_j) < f_k)
+        f_moves_complete = f_moves_complete && {1'b0, f_occ_of(f_a)} < {1'b0, f_occ_of(f_b)} + (CW + 1)'(2);
+    end
+    if (f_started) begin
+      rank_sorted: assert(f_sorted);
+      export_bank_greedy: assert(!export_valid || {1'b0, f_occ_of(export_bank)} > T);
+      if (f_rst) reset_clears: assert(move_valid == {(BANKS / 2) {1'b0}} && !export_valid && !global_greedy);
+      else begin
+        moves_by_rank: assert(f_moves_ok);
+        moves_complete: assert(f_moves_complete);
+        bank_in_one_move: assert(f_no_bank_twice);
+        global_greedy_rule: assert(global_greedy == (f_greedy > f_needy) && export_valid == global_greedy);
+      end
+    end
+  end
+`endif
 endmodule

@@ -118,4 +118,91 @@ module iru_hash_bank #(
       counts[set_addr*CW+:CW] <= count - k;
     end
   end
+`ifdef FORMAL
+  // Properties (irrgpu formal iru_hash_bank; docs/rtl.md "Formal"): rst in the first cycle; the
+  // filter is a configuration, changed only with a reset.
+  reg f_started = 1'b0, f_reset;
+  reg [1:0] f_filter;
+  always @(posedge clk) begin
+    f_started <= 1'b1;
+    f_reset <= rst;
+    f_filter <= filter;
+  end
+  always @* begin
+    if (!f_started) assume(rst);
+    else if (!f_reset) assume(filter == f_filter);
+  end
+
+  // The live elements of row set_addr, from head and count, and whether one holds in_index.
+  reg [CAP-1:0] f_live;
+  reg f_match, f_bounded, f_empty;
+  reg [EW-1:0] f_x;
+  integer f_j, f_s;
+  always @* begin
+    f_match = 1'b0;
+    for (f_j = 0; f_j < CAP; f_j = f_j + 1) begin
+      f_live[f_j] = CW'(AW'(AW'(f_j) - head)) < count;
+      f_x = row[f_j*EW+:EW];
+      if (f_live[f_j] && f_x[79:56] == in_index) f_match = 1'b1;
+    end
+    f_bounded = 1'b1;
+    f_empty = 1'b1;
+    for (f_s = 0; f_s < SETS; f_s = f_s + 1) begin
+      f_bounded = f_bounded && counts[f_s*CW+:CW] <= CW'(CAP);
+      f_empty = f_empty && counts[f_s*CW+:CW] == {CW{1'b0}} && heads[f_s*AW+:AW] == {AW{1'b0}};
+    end
+    if (op == INSERT)
+      insert_rule: assert(result == (filter != 2'd0 && f_match ? MERGED : count == CW'(CAP) ? FULL : INSERTED));
+    if (op == TAKE)
+      take_rule: assert(result == (k != {CW{1'b0}} && k <= count ? INSERTED : FULL));
+    if (f_started) begin
+      counts_bounded: assert(f_bounded);
+      if (f_reset) reset_empties: assert(f_empty);
+    end
+  end
+
+  // One set, chosen by the solver: its count follows inserts and takes; a min merge keeps the
+  // smaller value.
+  (* anyconst *) reg [SW-1:0] f_set;
+  always @* assume(32'(f_set) < SETS);
+  wire [CW-1:0] f_count = counts[32'(f_set)*CW+:CW];
+  always @(posedge clk) if (f_started && !$past(rst)) begin
+    if ($past(set_addr) != f_set || $past(op) == 2'd0 || $past(op) == 2'd3)
+      count_untouched: assert(f_count == $past(f_count));
+    else if ($past(op) == INSERT)
+      count_after_insert: assert(f_count == $past(f_count) + CW'($past(result) == INSERTED));
+    else
+      count_after_take: assert(f_count == $past(f_count) - ($past(result) == INSERTED ? $past(k) : {CW{1'b0}}));
+  end
+  wire [CAP*EW-1:0] f_row = mem[f_set];
+  wire [AW-1:0] f_head = heads[32'(f_set)*AW+:AW];
+  // with a filter, no index twice in the set's entry (a second one merges)
+  reg f_unique;
+  reg [EW-1:0] f_e, f_o;
+  integer f_a, f_b;
+  always @* begin
+    f_unique = 1'b1;
+    for (f_a = 0; f_a < CAP; f_a = f_a + 1)
+      for (f_b = f_a + 1; f_b < CAP; f_b = f_b + 1) begin
+        f_e = f_row[f_a*EW+:EW];
+        f_o = f_row[f_b*EW+:EW];
+        if (filter != 2'd0 && CW'(AW'(AW'(f_a) - f_head)) < f_count && CW'(AW'(AW'(f_b) - f_head)) < f_count &&
+            f_e[79:56] == f_o[79:56])
+          f_unique = 1'b0;
+      end
+    if (f_started) indices_unique: assert(f_unique);
+  end
+  reg [AW-1:0] f_match_slot;
+  always @(posedge clk) f_match_slot <= match_slot;
+  reg [EW-1:0] f_kept;
+  integer f_c;
+  always @* begin
+    f_kept = {EW{1'b0}};
+    for (f_c = 0; f_c < CAP; f_c = f_c + 1) if (AW'(f_c) == f_match_slot) f_kept = f_row[f_c*EW+:EW];
+  end
+  always @(posedge clk)
+    if (f_started && !$past(rst) && $past(set_addr) == f_set && $past(op) == INSERT && $past(result) == MERGED &&
+        $past(filter) == 2'd1)
+      min_merge_keeps_smaller: assert(f_kept[55:24] == ($past(in_secondary) < $past(old_secondary) ? $past(in_secondary) : $past(old_secondary)));
+`endif
 endmodule

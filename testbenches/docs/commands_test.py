@@ -5,9 +5,9 @@ of fenced blocks that begin `irrgpu ` (or a path to it), and inline code that do
 
 - A concrete command runs, in a scratch folder that sees the project's top-level folders (so
   `experiments/iru.yaml` is found): `run`, `exec`, `calibrate` and `sweep run` with --dry-run
-  and `area` with --dry-run (command line, configuration, input, sweep file and RTL block checked,
-  the model elaborated, nothing simulated or synthesised: studies take hours, a large block's
-  synthesis minutes), the others as written (ptx check, config, gtkw, dac, workloads, ...).
+  and `area` and `formal` with --dry-run (command line, configuration, input, sweep file and RTL
+  block checked, the model elaborated, nothing simulated, synthesised or proved: studies take
+  hours, a large block's synthesis or proof minutes), the others as written (ptx check, config, gtkw, dac, workloads, ...).
   exec's program is the reader's: where the page's is not there an empty executable stands in.
 - A synopsis (placeholders: [optional], A|B, FILE, DIR, ..., $var) and a bare mention
   (`irrgpu dac run`) have each subcommand and option checked against the command's --help.
@@ -26,7 +26,7 @@ irrgpu, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 pages = sorted(glob.glob(os.path.join(source, "docs", "**", "*.md"), recursive=True)) + [os.path.join(source, "README.md")]
 INLINE = re.compile(r"`((?:[\w./-]*/)?irrgpu [^`]+)`")
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*(\.[a-z]+)?$")  # FILE, DIR, K, SPEC.yaml, FIGURE.png
-DRY = {("run",), ("exec",), ("calibrate",), ("sweep", "run"), ("area",)}
+DRY = {("run",), ("exec",), ("calibrate",), ("sweep", "run"), ("area",), ("formal",)}
 
 
 def commands(path):
