@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   g++ make cmake ninja-build pkg-config git
-  libsystemc-dev verilator yosys z3 gtkwave
+  libsystemc-dev verilator yosys z3 opensta gtkwave
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib

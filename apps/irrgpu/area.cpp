@@ -14,7 +14,9 @@
 
 #include "apps/irrgpu/commands.h"
 #include "sim/error.h"
+#include "sim/config.h"
 #include "sim/output_file.h"
+#include "sim/units.h"
 
 namespace irr::app {
 namespace fs = std::filesystem;
@@ -47,13 +49,29 @@ const json& rtl_block(const json& blocks, const std::string& name) {
 
 namespace {
 
-// Cell areas from the liberty file: `cell (NAME) { area : X;`.
-std::map<std::string, double> liberty_areas(const std::string& lib) {
-  std::map<std::string, double> areas;
-  static const std::regex re(R"(cell\s*\(\s*([A-Za-z0-9_]+)\s*\)\s*\{\s*area\s*:\s*([0-9.]+))");
-  for (auto it = std::sregex_iterator(lib.begin(), lib.end(), re); it != std::sregex_iterator(); ++it)
-    areas[(*it)[1]] = std::stod((*it)[2]);
-  return areas;
+// A liberty's cells: area, and whether it is sequential (an `ff` or `latch` group), whatever the
+// order of a cell's attributes.
+struct LibCell {
+  double area = 0;
+  bool sequential = false;
+};
+std::map<std::string, LibCell> liberty_cells(const std::string& lib) {
+  std::map<std::string, LibCell> cells;
+  static const std::regex cell_re(R"re(\bcell\s*\(\s*"?([A-Za-z0-9_$.]+)"?\s*\))re");
+  std::vector<std::pair<std::string, std::size_t>> at;
+  for (auto it = std::sregex_iterator(lib.begin(), lib.end(), cell_re); it != std::sregex_iterator(); ++it)
+    at.emplace_back((*it)[1], static_cast<std::size_t>(it->position()));
+  static const std::regex area_re(R"(\barea\s*:\s*([0-9.eE+-]+))"), seq_re(R"(\b(ff|latch)\s*\()");
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const std::size_t end = i + 1 < at.size() ? at[i + 1].second : lib.size();
+    const std::string body = lib.substr(at[i].second, end - at[i].second);
+    LibCell c;
+    std::smatch m;
+    if (std::regex_search(body, m, area_re)) c.area = std::stod(m[1]);
+    c.sequential = std::regex_search(body, seq_re);
+    cells[at[i].first] = c;
+  }
+  return cells;
 }
 
 struct Memory {
@@ -89,8 +107,11 @@ struct Synthesis {
 
 // One Yosys run: generic synthesis (memories kept as SRAM macros, or mapped to flip-flops), the
 // transistor estimate on the generic gates, then mapping to the liberty and ABC's timing.
+// `netlist`, when given, receives the mapped netlist as Verilog for OpenSTA (memories kept as
+// SRAM macros are deleted first: paths through them are not timed).
 Synthesis synthesize(const std::string& top, const std::vector<std::string>& sources,
-                     const std::map<std::string, std::string>& params, const std::string& liberty, bool flops) {
+                     const std::map<std::string, std::string>& params, const std::string& liberty, bool flops,
+                     const fs::path& netlist = {}) {
   char tmpl[] = "/tmp/irrgpu-area-XXXXXX";
   if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
   const fs::path dir = tmpl;
@@ -114,6 +135,7 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
      << "abc -liberty \"" << liberty << "\" -script +strash;ifraig;dc2;dch,-f;map;topo;stime,-p\n"
      << "opt_clean\n"
      << "tee -q -o " << (dir / "cells.json").string() << " stat -json\n";
+  if (!netlist.empty()) ys << "delete t:$mem_v2\nopt_clean\nwrite_verilog -noattr -noexpr \"" << netlist.string() << "\"\n";
   std::ofstream(dir / "area.ys") << ys.str();
   const std::string cmd = "yosys -q -l \"" + (dir / "yosys.log").string() + "\" -s \"" + (dir / "area.ys").string() +
                           "\" >/dev/null 2>&1";
@@ -146,18 +168,72 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
   return s;
 }
 
-json cells_json(const Synthesis& s, const std::map<std::string, double>& areas, double& area, std::uint64_t& ff_bits,
-                const std::string& ff_cell) {
+json cells_json(const Synthesis& s, const std::map<std::string, LibCell>& lib, double& area, std::uint64_t& ff_bits) {
   json j = json::object();
   area = 0;
   ff_bits = 0;
   for (const auto& [type, n] : s.cells) {
     j[type] = n;
-    auto a = areas.find(type);
-    if (a != areas.end()) area += a->second * static_cast<double>(n);
-    if (type == ff_cell) ff_bits += n;
+    auto c = lib.find(type);
+    if (c == lib.end()) continue;
+    area += c->second.area * static_cast<double>(n);
+    if (c->second.sequential) ff_bits += n;
   }
   return j;
+}
+
+// OpenSTA's setup check of a mapped netlist at one clock on port `clk`, inputs and outputs
+// constrained to that clock with zero external delay: the worst paths, WNS and TNS.
+json static_timing(const fs::path& netlist, const std::string& top, const std::string& liberty, double clock_hz,
+                   unsigned paths) {
+  if (std::system("command -v sta >/dev/null 2>&1") != 0) throw Error("OpenSTA (sta) is not installed (make deps)");
+  const std::string text = slurp(netlist);
+  if (!std::regex_search(text, std::regex(R"(\binput\s+clk\s*;)")))
+    throw Error("static timing needs the design's clock on an input port named clk; " + top + " has none");
+  const double period_ns = 1e9 / clock_hz;
+  const fs::path dir = netlist.parent_path();
+  std::ostringstream tcl;
+  tcl << std::setprecision(9) << "set_cmd_units -time ns\nread_liberty {" << liberty << "}\nread_verilog {" << netlist.string()
+      << "}\nlink_design " << top << "\ncreate_clock -name clk -period " << period_ns << " [get_ports clk]\n"
+      << "set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk]]\n"
+      << "set_output_delay 0 -clock clk [all_outputs]\n"
+      << "report_checks -path_delay max -group_count " << paths << " -digits 4\nreport_wns -digits 4\nreport_tns -digits 4\nexit\n";
+  sim::write_file((dir / "sta.tcl").string(), tcl.str(), "OpenSTA script");
+  const std::string log_path = (dir / "sta.log").string();
+  const int rc = std::system(("sta -no_splash -exit \"" + (dir / "sta.tcl").string() + "\" > \"" + log_path + "\" 2>&1").c_str());
+  const std::string log = slurp(log_path);
+  std::smatch m;
+  if (rc != 0 || std::regex_search(log, m, std::regex(R"((Error: [^\n]*))")))
+    throw Error("OpenSTA on " + top + ": " + (m.size() > 1 ? m[1].str() : "sta failed"));
+  json r;
+  r["tool"] = "OpenSTA";
+  r["clock_hz"] = clock_hz;
+  r["period_ps"] = period_ns * 1000;
+  r["paths"] = json::array();
+  // One block per path: Startpoint, Endpoint, arrival, required, slack.
+  static const std::regex path_re(
+      R"(Startpoint: (\S+)[\s\S]*?Endpoint: (\S+)[\s\S]*?(-?[0-9.]+)\s+data arrival time[\s\S]*?(-?[0-9.]+)\s+data required time[\s\S]*?(-?[0-9.]+)\s+slack \((MET|VIOLATED)\))");
+  // A flip-flop instance (`_781_`) by the register bit it holds: the net on its Q pin (`count[1]`).
+  auto named = [&](const std::string& inst) {
+    std::smatch q;
+    const std::regex re("\\s" + std::regex_replace(inst, std::regex(R"([\[\]\\.$])"), "\\$&") +
+                        R"(\s*\(([^;]*?)\.Q\(\s*([^)]+?)\s*\))");
+    if (!std::regex_search(text, q, re)) return inst;
+    // an escaped identifier, `\mem[0] [3]`, reads mem[0][3]
+    return std::regex_replace(q[2].str(), std::regex(R"(^\\|\s+)"), "") + " (" + inst + ")";
+  };
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), path_re); it != std::sregex_iterator(); ++it)
+    r["paths"].push_back({{"from", named((*it)[1])}, {"to", named((*it)[2])}, {"arrival_ps", std::stod((*it)[3]) * 1000},
+                          {"required_ps", std::stod((*it)[4]) * 1000}, {"slack_ps", std::stod((*it)[5]) * 1000},
+                          {"met", (*it)[6] == "MET"}});
+  if (r["paths"].empty()) throw Error("OpenSTA on " + top + ": no timing path reported (" + log_path + ")");
+  if (std::regex_search(log, m, std::regex(R"(wns (-?[0-9.]+))"))) r["wns_ps"] = std::stod(m[1]) * 1000;
+  if (std::regex_search(log, m, std::regex(R"(tns (-?[0-9.]+))"))) r["tns_ps"] = std::stod(m[1]) * 1000;
+  const double worst = r["paths"][0]["slack_ps"];
+  r["worst_slack_ps"] = worst;
+  r["critical_path_ps"] = r["period_ps"].get<double>() - worst;  // the period at which the worst path just meets
+  r["fmax_mhz"] = 1e6 / r["critical_path_ps"].get<double>();
+  return r;
 }
 
 }  // namespace
@@ -177,7 +253,10 @@ json area_report(const AreaOptions& o) {
   const fs::path rtl = rtl_dir();
   const json blocks = load_json(rtl / "blocks.json");
   const json tech = load_json(rtl / "lib" / "irrgpu45.json");
-  const std::string liberty = (rtl / "lib" / tech["liberty"].get<std::string>()).string();
+  const bool own_liberty = !o.liberty.empty();  // the user's: areas and timing from it, timing by OpenSTA
+  const std::string liberty = own_liberty ? o.liberty : (rtl / "lib" / tech["liberty"].get<std::string>()).string();
+  if (own_liberty && !sim::file_exists(liberty)) throw Error({liberty, 0, 0}, "no such liberty file", Error::Kind::usage);
+  std::string preset = o.preset;
 
   std::string top = o.top;
   std::vector<std::string> sources;
@@ -192,6 +271,7 @@ json area_report(const AreaOptions& o) {
     for (const auto& [k, v] : defaults.items()) params[k] = v.dump();
     declared_memories = b.value("memories", json::object());
     flop_pass = b.value("flip_flop_pass", true);
+    if (preset.empty()) preset = b.value("preset", "");
   } else {
     if (top.empty() || o.sources.empty()) throw Error("name a block, or give --top and --source", Error::Kind::usage);
     sources = o.sources;
@@ -204,27 +284,63 @@ json area_report(const AreaOptions& o) {
     if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
     params[p.substr(0, eq)] = p.substr(eq + 1);
   }
+  // Static timing: asked for, or implied by the user's liberty. The clock: --clock, else the core
+  // clock of the preset the block's unit runs on (blocks.json), or --preset.
+  const bool sta = o.sta || own_liberty;
+  double clock_hz = 0;
+  if (sta) {
+    if (!o.clock.empty()) {
+      try {
+        clock_hz = sim::parse_frequency(o.clock);
+      } catch (const std::exception& e) {
+        throw Error({"--clock", 0, 0}, e.what(), Error::Kind::usage);
+      }
+    } else if (!preset.empty()) {
+      clock_hz = load(ConfigOptions{{preset}, {}}).get_frequency("clocks.core");
+    } else {
+      throw Error("static timing needs a clock: give --clock FREQ or --preset NAME", Error::Kind::usage);
+    }
+  }
   if (o.dry_run) {
     if (std::system("command -v yosys >/dev/null 2>&1") != 0) throw Error("yosys is not installed (make deps)");
+    if (sta && std::system("command -v sta >/dev/null 2>&1") != 0) throw Error("OpenSTA (sta) is not installed (make deps)");
     return {{"block", o.block.empty() ? top : o.block}};
   }
 
-  const auto areas = liberty_areas(slurp(liberty));
-  const std::string ff_cell = tech["flip_flop"]["cell"];
+  const auto lib = liberty_cells(slurp(liberty));
   const double clk_to_q = tech["flip_flop"]["clk_to_q_ps"], setup = tech["flip_flop"]["setup_ps"];
   const json& sram = tech["sram"];
 
-  Synthesis with_sram = synthesize(top, sources, params, liberty, false);
-  const Synthesis with_flops = flop_pass ? synthesize(top, sources, params, liberty, true) : Synthesis{};
+  char tmpl[] = "/tmp/irrgpu-sta-XXXXXX";
+  if (sta && !mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
+  struct Cleanup {
+    fs::path d;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!d.empty()) fs::remove_all(d, ec);
+    }
+  } cleanup{sta ? fs::path(tmpl) : fs::path()};
+  // OpenSTA times the all-flip-flop netlist (every path), or without it the SRAM one minus its memories.
+  const fs::path netlist = sta ? cleanup.d / "netlist.v" : fs::path();
+  Synthesis with_sram = synthesize(top, sources, params, liberty, false, flop_pass ? fs::path() : netlist);
+  const Synthesis with_flops = flop_pass ? synthesize(top, sources, params, liberty, true, netlist) : Synthesis{};
 
   json r;
   r["block"] = o.block.empty() ? top : o.block;
   r["top"] = top;
   r["parameters"] = params;
-  r["library"] = {{"name", tech["name"]}, {"description", tech["description"]}};
+  if (own_liberty) {
+    std::smatch m;
+    const std::string text = slurp(liberty);
+    r["library"] = {{"name", std::regex_search(text, m, std::regex(R"re(library\s*\(\s*"?([^)"\s]+))re")) ? m[1].str() : liberty},
+                    {"description", "the user's liberty " + liberty + ": cell areas and OpenSTA's timing from it; SRAM area "
+                                    "from irrgpu45's first-order 45 nm model, not scaled"}};
+  } else {
+    r["library"] = {{"name", tech["name"]}, {"description", tech["description"]}};
+  }
   double logic_area = 0, flop_area = 0;
   std::uint64_t ff_bits = 0, flop_ff_bits = 0;
-  r["cells"] = cells_json(with_sram, areas, logic_area, ff_bits, ff_cell);
+  r["cells"] = cells_json(with_sram, lib, logic_area, ff_bits);
   r["cells"].erase("$mem_v2");
   r["flip_flop_bits"] = ff_bits;
   r["logic_area_um2"] = logic_area;
@@ -253,19 +369,26 @@ json area_report(const AreaOptions& o) {
   r["transistors_sram"] = sram_bits * sram["transistors_per_bit"].get<std::uint64_t>();
   r["total_area_um2"] = logic_area + sram_area;
   r["logic_delay_ps"] = with_sram.logic_delay_ps;
-  const double path = clk_to_q + with_sram.logic_delay_ps + setup;
-  r["critical_path_ps"] = path;
-  r["fmax_mhz"] = 1e6 / path;
+  if (!own_liberty) {  // the shipped library's flip-flop figures around ABC's delay
+    const double path = clk_to_q + with_sram.logic_delay_ps + setup;
+    r["critical_path_ps"] = path;
+    r["fmax_mhz"] = 1e6 / path;
+  }
   r["sram_model"] = sram;
+  if (sta) {
+    r["static_timing"] = static_timing(netlist, top, liberty, clock_hz, o.paths);
+    r["static_timing"]["netlist"] = flop_pass ? "all flip-flops" : "memories as SRAM, taken out (paths through them not timed)";
+    r["static_timing"]["clock_from"] = !o.clock.empty() ? "--clock" : "preset " + preset + " (clocks.core)";
+  }
   if (!flop_pass) return r;  // "all_flip_flops" absent: not synthesised
   json flops;
-  flops["cells"] = cells_json(with_flops, areas, flop_area, flop_ff_bits, ff_cell);
+  flops["cells"] = cells_json(with_flops, lib, flop_area, flop_ff_bits);
   flops["flip_flop_bits"] = flop_ff_bits;
   flops["area_um2"] = flop_area;
   flops["transistors"] = with_flops.transistors;
   flops["transistors_is_lower_bound"] = with_flops.transistors_partial;
   flops["logic_delay_ps"] = with_flops.logic_delay_ps;
-  flops["critical_path_ps"] = clk_to_q + with_flops.logic_delay_ps + setup;
+  if (!own_liberty) flops["critical_path_ps"] = clk_to_q + with_flops.logic_delay_ps + setup;
   r["all_flip_flops"] = flops;
   return r;
 }
@@ -301,15 +424,34 @@ int area(const AreaOptions& o) {
   row("transistors (stat -tech cmos)",
       std::to_string(r["transistors_logic"].get<std::uint64_t>() + r["transistors_sram"].get<std::uint64_t>()),
       std::to_string(f["transistors"].get<std::uint64_t>()));
-  row("critical path (ps)", num(r["critical_path_ps"]), num(f["critical_path_ps"]));
-  row("fmax (MHz)", num(r["fmax_mhz"], 0), flops ? num(1e6 / f["critical_path_ps"].get<double>(), 0) : "");
+  if (r.contains("critical_path_ps")) {
+    row("critical path (ps)", num(r["critical_path_ps"]), num(f["critical_path_ps"]));
+    row("fmax (MHz)", num(r["fmax_mhz"], 0), flops ? num(1e6 / f["critical_path_ps"].get<double>(), 0) : "");
+  }
   for (const auto& m : r["memories"])
     std::cout << "\nSRAM " << m["name"].get<std::string>() << ": " << m["words"] << " x " << m["width"] << " bits, "
               << m["ports"] << " port(s), " << num(m["area_um2"]) << " um2 (first-order model, docs/rtl.md)";
-  std::cout << "\ncritical path = clk-to-q + " << num(r["logic_delay_ps"]) << " ps of logic (ABC) + setup; SRAM access not included\n";
+  if (r.contains("critical_path_ps"))
+    std::cout << "\ncritical path = clk-to-q + " << num(r["logic_delay_ps"]) << " ps of logic (ABC) + setup; SRAM access not included\n";
+  else
+    std::cout << "\n" << num(r["logic_delay_ps"]) << " ps of logic (ABC); the critical path is OpenSTA's, below\n";
   std::cout << "cells:";
   for (const auto& [type, n] : r["cells"].items()) std::cout << " " << type << "=" << n;
   std::cout << "\n";
+  if (r.contains("static_timing")) {
+    const json& t = r["static_timing"];
+    std::cout << "\nstatic timing (OpenSTA, " << t["netlist"].get<std::string>() << ") at "
+              << num(t["clock_hz"].get<double>() / 1e6, 0) << " MHz from " << t["clock_from"].get<std::string>() << ", period "
+              << num(t["period_ps"]) << " ps, inputs and outputs at 0 ps external delay:\n"
+              << "worst slack " << num(t["worst_slack_ps"]) << " ps (" << (t["worst_slack_ps"].get<double>() >= 0 ? "met" : "VIOLATED")
+              << "), critical path " << num(t["critical_path_ps"]) << " ps (fmax " << num(t["fmax_mhz"], 0) << " MHz)"
+              << (t.contains("tns_ps") ? ", TNS " + num(t["tns_ps"]) + " ps" : "") << "\n"
+              << std::left << std::setw(28) << "from" << std::setw(28) << "to" << std::setw(12) << "arrival" << std::setw(12)
+              << "required" << "slack (ps)\n";
+    for (const auto& p : t["paths"])
+      std::cout << std::setw(28) << p["from"].get<std::string>() << std::setw(28) << p["to"].get<std::string>() << std::setw(12)
+                << num(p["arrival_ps"]) << std::setw(12) << num(p["required_ps"]) << num(p["slack_ps"]) << "\n";
+  }
   if (!o.json.empty()) {
     std::error_code ec;
     if (fs::path(o.json).has_parent_path()) fs::create_directories(fs::path(o.json).parent_path(), ec);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `irrgpu area`: Yosys synthesis of an RTL block with the project's 45 nm-class liberty, the
-// first-order SRAM model for its memories, and ABC's critical path (docs/rtl.md).
+// `irrgpu area`: Yosys synthesis of an RTL block with the project's 45 nm-class liberty (or the
+// user's), the first-order SRAM model for its memories, ABC's critical path, and with --sta
+// OpenSTA's setup check at the preset's clock (docs/rtl.md).
 #pragma once
 
 #include <filesystem>
@@ -19,6 +20,11 @@ struct AreaOptions {
   std::string json;                        // write the report here too
   bool list = false;
   bool dry_run = false;                    // check the block, sources and parameters; synthesise nothing
+  std::string liberty;                     // the user's liberty (default: rtl/lib/irrgpu45.lib); implies sta
+  bool sta = false;                        // OpenSTA's setup check of the mapped netlist
+  std::string clock;                       // the clock for STA ("1.27GHz"; default: the block's preset's core clock)
+  std::string preset;                      // the preset whose clocks.core STA uses (default: the block's)
+  unsigned paths = 5;                      // worst paths listed
 };
 
 // The report as JSON (what --json writes); throws irr::Error on bad input or a failed synthesis.

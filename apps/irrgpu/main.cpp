@@ -115,6 +115,11 @@ extern "C" int sc_main(int argc, char** argv) {
   area_cmd->add_option("-p,--param", area.params, "Parameter override NAME=VALUE; repeatable");
   area_cmd->add_option("--json", area.json, "Also write the report as JSON here");
   area_cmd->add_flag("--dry-run", area.dry_run, "Check the block, its sources and parameters; synthesise nothing");
+  area_cmd->add_flag("--sta", area.sta, "Static timing with OpenSTA: setup paths at the clock, the worst listed");
+  area_cmd->add_option("--liberty", area.liberty, "Your own liberty file (areas and timing from it; implies --sta)");
+  area_cmd->add_option("--clock", area.clock, "Clock for --sta, e.g. 1.27GHz (default: the core clock of the block's preset)");
+  area_cmd->add_option("--preset", area.preset, "Preset whose core clock --sta uses (default: the block's, rtl/blocks.json)");
+  area_cmd->add_option("--paths", area.paths, "Worst paths --sta lists (default 5)")->check(CLI::Range(1u, 1000u));
   irr::app::FormalOptions formal;
   auto* formal_cmd = app.add_subcommand("formal", "Prove an RTL block's properties with yosys-smtbmc: proved, bounded or failed with a counterexample");
   formal_cmd->add_option("block", formal.block, "Block name from rtl/blocks.json");

@@ -93,8 +93,78 @@ TEST(Area, TechnologyFileMatchesTheLiberty) {
   json tech = json::parse(read_file(kRtl + "/lib/irrgpu45.json"));
   std::string lib = read_file(kRtl + "/lib/" + tech["liberty"].get<std::string>());
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(lib, m, std::regex(R"re(timing_type : setup_rising;\s*rise_constraint \(scalar\) \{ values \("([0-9.]+)"\))re")));
+  ASSERT_TRUE(std::regex_search(lib, m, std::regex(R"re(timing_type : setup_rising;\s*rise_constraint \(constraint_scalar\) \{ values \("([0-9.]+)"\))re")));
   EXPECT_NEAR(std::stod(m[1]) * 1000, tech["flip_flop"]["setup_ps"].get<double>(), 1e-9);
   ASSERT_TRUE(std::regex_search(lib, m, std::regex(R"re(timing_type : rising_edge;\s*cell_rise \(scalar\) \{ values \("([0-9.]+)"\))re")));
   EXPECT_NEAR(std::stod(m[1]) * 1000, tech["flip_flop"]["clk_to_q_ps"].get<double>(), 1e-9);
+}
+
+// OpenSTA on the all-flip-flop netlist at the block's preset clock (sync_fifo: the HWWL bank's
+// machine, kim4x16, 700 MHz): the worst path agrees with ABC's critical path, slack = period - it.
+TEST(Area, StaticTimingAtThePresetsClock) {
+  TempDir d;
+  json r = area({"sync_fifo", "--param", "DEPTH=8", "--param", "WIDTH=8", "--sta", "--paths", "3"}, d);
+  const json& t = r["static_timing"];
+  EXPECT_EQ(t["clock_hz"], 700e6);
+  EXPECT_EQ(t["clock_from"], "preset kim4x16 (clocks.core)");
+  EXPECT_NEAR(t["period_ps"].get<double>(), 1e12 / 700e6, 1e-6);
+  ASSERT_EQ(t["paths"].size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& p = t["paths"][i];
+    EXPECT_NEAR(p["slack_ps"].get<double>(), p["required_ps"].get<double>() - p["arrival_ps"].get<double>(), 0.2);
+    if (i) EXPECT_GE(p["slack_ps"].get<double>(), t["paths"][i - 1]["slack_ps"].get<double>());  // worst first
+  }
+  // the worst path starts at a register named by the bit it holds
+  EXPECT_TRUE(std::regex_search(t["paths"][0]["from"].get<std::string>(), std::regex(R"(^(count|head|tail)\[\d\] \(_\d+_\)$)")))
+      << t["paths"][0]["from"];
+  EXPECT_NEAR(t["critical_path_ps"].get<double>(), t["period_ps"].get<double>() - t["worst_slack_ps"].get<double>(), 1e-6);
+  // the same cells and delays as ABC's estimate: within 10 %
+  EXPECT_NEAR(t["critical_path_ps"].get<double>(), r["all_flip_flops"]["critical_path_ps"].get<double>(),
+              0.1 * r["all_flip_flops"]["critical_path_ps"].get<double>());
+  // a clock past the critical path violates
+  json fast = area({"sync_fifo", "--param", "DEPTH=8", "--param", "WIDTH=8", "--sta", "--clock", "10GHz"}, d);
+  EXPECT_LT(fast["static_timing"]["worst_slack_ps"].get<double>(), 0);
+  EXPECT_FALSE(fast["static_timing"]["paths"][0]["met"].get<bool>());
+}
+
+// A user's liberty: the shipped one with every delay doubled and another name. Areas are the
+// file's (the same), the library named, and OpenSTA's critical path doubles.
+TEST(Area, UsersLibertyTimesWithItsOwnDelays) {
+  TempDir d;
+  std::string lib = read_file(kRtl + "/lib/irrgpu45.lib");
+  lib = std::regex_replace(lib, std::regex(R"(library \(irrgpu45\))"), "library (slow45)");
+  std::string doubled;
+  std::smatch m;
+  const std::regex value(R"re(values \("([0-9.]+)"\))re");
+  auto begin = lib.cbegin();
+  while (std::regex_search(begin, lib.cend(), m, value)) {
+    doubled.append(begin, m[0].first);
+    doubled += "values (\"" + std::to_string(2 * std::stod(m[1])) + "\")";
+    begin = m[0].second;
+  }
+  doubled.append(begin, lib.cend());
+  const std::string user = d.write("slow45.lib", doubled);
+  json own = area({"sync_fifo", "--param", "DEPTH=8", "--param", "WIDTH=8", "--sta"}, d);
+  json slow = area({"sync_fifo", "--param", "DEPTH=8", "--param", "WIDTH=8", "--liberty", user}, d);  // implies --sta
+  EXPECT_EQ(slow["library"]["name"], "slow45");
+  EXPECT_NEAR(slow["all_flip_flops"]["area_um2"].get<double>(), own["all_flip_flops"]["area_um2"].get<double>(),
+              0.05 * own["all_flip_flops"]["area_um2"].get<double>());
+  EXPECT_FALSE(slow.contains("critical_path_ps"));  // no flip-flop figures but the file's: OpenSTA's only
+  EXPECT_NEAR(slow["static_timing"]["critical_path_ps"].get<double>(), 2 * own["static_timing"]["critical_path_ps"].get<double>(),
+              0.15 * own["static_timing"]["critical_path_ps"].get<double>());
+}
+
+TEST(Area, StaticTimingErrors) {
+  TempDir d;
+  auto r = run_cli({"area", "sync_fifo", "--liberty", d.path() + "/none.lib"});
+  EXPECT_NE(r.err.find("no such liberty file"), std::string::npos) << r.err;
+  std::string v = d.write("reg4.v", "module reg4(input wire clk, input wire [3:0] d, output reg [3:0] q);\n"
+                                    "  always @(posedge clk) q <= d;\nendmodule\n");
+  r = run_cli({"area", "--top", "reg4", "--source", v, "--sta"});
+  EXPECT_NE(r.err.find("static timing needs a clock: give --clock FREQ or --preset NAME"), std::string::npos) << r.err;
+  r = run_cli({"area", "--top", "reg4", "--source", v, "--sta", "--clock", "fast"});
+  EXPECT_NE(r.err.find("--clock"), std::string::npos) << r.err;
+  std::string comb = d.write("and2.v", "module and2(input wire a, input wire b, output wire y);\n  assign y = a & b;\nendmodule\n");
+  r = run_cli({"area", "--top", "and2", "--source", comb, "--sta", "--preset", "gtx480"});
+  EXPECT_NE(r.err.find("an input port named clk"), std::string::npos) << r.err;
 }
