@@ -187,12 +187,13 @@ json formal_report(const FormalOptions& o) {
      << "async2sync\ndffunmap\nwrite_rtlil " << ys_path(dir / "design.il") << "\n"
      << "tee -q -o " << (dir / "props.txt").string() << " select -list t:$assert\n";
   sim::write_file((dir / "prep.ys").string(), ys.str(), "Yosys script");
-  const auto [yrc, ylog] = run("yosys -q -l " + quoted((dir / "yosys.log").string()) + " -s " + quoted((dir / "prep.ys").string()));
-  if (yrc != 0) {
+  if (run("yosys -q -l " + quoted((dir / "yosys.log").string()) + " -s " + quoted((dir / "prep.ys").string())).first != 0) {
     const std::string log = sim::file_exists(dir / "yosys.log") ? slurp(dir / "yosys.log") : "";
     std::smatch m;
-    throw Error("elaboration of " + o.block + " for formal: " +
-                (std::regex_search(log, m, std::regex(R"(([^\n]*ERROR: [^\n]*))")) ? m[1].str() : "yosys failed"));
+    std::string why = std::regex_search(log, m, std::regex(R"(([^\n]*ERROR: [^\n]*))")) ? m[1].str() : "yosys failed";
+    for (std::size_t i = 0; i < copies.size(); ++i)  // the error names the block's file, not the copy
+      for (std::size_t at; (at = why.find(copies[i])) != std::string::npos;) why.replace(at, copies[i].size(), sources[i]);
+    throw Error("elaboration of " + o.block + " for formal: " + why);
   }
 
   std::vector<Property> props;

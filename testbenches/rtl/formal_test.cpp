@@ -127,6 +127,11 @@ TEST(Formal, BadInputIsNamed) {
     EXPECT_NE(r.err.find("an assertion without a label"), std::string::npos) << r.err;
   }
   {
+    CounterRtl rtl("    broken: assert(cnt <= );\n");
+    r = run_cli({"formal", "counter"});
+    EXPECT_NE(r.err.find(rtl.d.path() + "/counter.v:8"), std::string::npos) << r.err;  // the file, not a copy
+  }
+  {
     CounterRtl rtl("    below_six: assert(cnt <= 3'd5);\n");  // the mutant's 3'd5 now twice in the file
     r = run_cli({"formal", "counter", "--mutant"});
     EXPECT_NE(r.err.find("must occur exactly once"), std::string::npos) << r.err;
