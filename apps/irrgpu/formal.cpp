@@ -25,7 +25,7 @@ using nlohmann::json;
 namespace {
 
 struct Property {
-  std::string name, where, status = "unknown";  // proved | trivial | bounded | failed | timeout
+  std::string name, where, status = "unchecked";  // proved | trivial | bounded | failed | timeout | unchecked
   unsigned depth = 0;                           // bounded: BMC depth; failed: the step that fails
   std::string counterexample;                   // failed: the VCD
 };
@@ -298,7 +298,7 @@ json formal_report(const FormalOptions& o) {
   }
 
   r["properties"] = json::array();
-  std::map<std::string, int> counts{{"proved", 0}, {"trivial", 0}, {"bounded", 0}, {"failed", 0}, {"timeout", 0}};
+  std::map<std::string, int> counts{{"proved", 0}, {"trivial", 0}, {"bounded", 0}, {"failed", 0}, {"timeout", 0}, {"unchecked", 0}};
   for (const auto& p : props) {
     json j{{"name", p.name}, {"status", p.status}, {"where", p.where}};
     if (p.status == "bounded" || p.status == "failed") j["depth"] = p.depth;
@@ -330,15 +330,21 @@ int formal(const FormalOptions& o) {
     std::string status = p["status"];
     if (status == "bounded") status += " (" + std::to_string(p["depth"].get<unsigned>()) + ")";
     if (status == "failed") status += " at step " + std::to_string(p["depth"].get<unsigned>());
-    if (p["status"] == "unknown") status = "not checked";
     std::cout << std::setw(30) << p["name"].get<std::string>() << std::setw(22) << status << p["where"].get<std::string>() << "\n";
   }
   const json& c = r["summary"];
-  std::cout << "\n" << c["proved"] << " proved (k-induction), "
-            << (c["trivial"].get<int>() ? std::to_string(c["trivial"].get<int>()) + " trivial (constant true at these parameters), " : "")
-            << c["bounded"] << " bounded (no failure to depth "
-            << r["depth"] << "; induction does not close), " << c["failed"] << " failed"
-            << (c["timeout"].get<int>() ? ", " + std::to_string(c["timeout"].get<int>()) + " timed out" : "") << "\n";
+  std::string summary;
+  auto part = [&](const char* key, const std::string& what, bool always = false) {
+    const int n = c.value(key, 0);
+    if (n || always) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  part("proved", "proved (k-induction)");
+  part("trivial", "trivial (constant true at these parameters)");
+  part("bounded", "bounded (no failure to depth " + std::to_string(r["depth"].get<unsigned>()) + "; induction does not close)");
+  part("failed", "failed", true);
+  part("timeout", "timed out");
+  part("unchecked", "not checked (a mutant stops at its first counterexample)");
+  std::cout << "\n" << summary << "\n";
   for (const auto& p : r["properties"])
     if (p.contains("counterexample"))
       std::cout << "counterexample of " << p["name"].get<std::string>() << ": gtkwave " << p["counterexample"].get<std::string>()
