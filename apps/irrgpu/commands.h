@@ -111,6 +111,16 @@ struct DacRunOptions {
 int dac_run(const DacRunOptions& options);
 struct AreaOptions;
 int run_area(const AreaOptions& options);
+
+// irrgpu unit: a stimulus file run against an RTL island's model or RTL (apps/irrgpu/unit.cpp).
+struct UnitOptions {
+  std::string block;     // optional: must match the file's
+  std::string stimulus;
+  std::string impl = "model";
+  std::string waves;     // the RTL's FST (the FIFO's model: a VCD)
+  bool list = false;
+};
+int unit(const UnitOptions& options);
 int plot(const std::vector<std::string>& args);  // apps/irrgpu/plot.cpp: runs apps/irrgpu/plot.py  // `irrgpu area`, with errors reported as for every command
 
 }  // namespace irr::app

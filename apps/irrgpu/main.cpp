@@ -120,6 +120,13 @@ extern "C" int sc_main(int argc, char** argv) {
   area_cmd->add_option("--clock", area.clock, "Clock for --sta, e.g. 1.27GHz (default: the core clock of the block's preset)");
   area_cmd->add_option("--preset", area.preset, "Preset whose core clock --sta uses (default: the block's, rtl/blocks.json)");
   area_cmd->add_option("--paths", area.paths, "Worst paths --sta lists (default 5)")->check(CLI::Range(1u, 1000u));
+  irr::app::UnitOptions unit;
+  auto* unit_cmd = app.add_subcommand("unit", "Run a stimulus file (inputs and expected outputs a cycle) against an RTL block's model or RTL");
+  unit_cmd->add_option("block", unit.block, "Block name (optional: the file names it)");
+  unit_cmd->add_option("--stimulus", unit.stimulus, "The stimulus file (YAML; docs/rtl.md \"Stimulus files\")");
+  unit_cmd->add_option("--impl", unit.impl, "model (default) or rtl");
+  unit_cmd->add_option("--waves", unit.waves, "Waveform file: the RTL's FST (the FIFO's model writes VCD)");
+  unit_cmd->add_flag("--list", unit.list, "List the blocks and their default parameters");
   irr::app::FormalOptions formal;
   auto* formal_cmd = app.add_subcommand("formal", "Prove an RTL block's properties with yosys-smtbmc: proved, bounded or failed with a counterexample");
   formal_cmd->add_option("block", formal.block, "Block name from rtl/blocks.json");
@@ -226,6 +233,13 @@ extern "C" int sc_main(int argc, char** argv) {
   if (*doc_cmd) return irr::app::config_doc();
   if (*gtkw_cmd) return irr::app::gtkw(gtkw);
   if (*area_cmd) return irr::app::run_area(area);
+  if (*unit_cmd) {
+    if (!unit.list && unit.stimulus.empty()) {
+      std::cerr << "irrgpu: usage error: unit needs --stimulus FILE (or --list)\n";
+      return 2;
+    }
+    return irr::app::unit(unit);
+  }
   if (*formal_cmd) return irr::app::guarded([&] { return irr::app::formal(formal); });
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
   if (*dac_split_cmd) return irr::app::dac_split(dac);

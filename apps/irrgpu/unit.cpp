@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irrgpu unit BLOCK --stimulus FILE [--impl model|rtl]`: a stimulus file — one step a cycle,
+// inputs and expected outputs, `*` for a field that does not matter — run against an RTL island's
+// C++ model or its Verilated RTL, through the step interface both implement (sim/step_block.h).
+// Each expectation passes or fails with its file:line, cycle and field; the RTL writes its FST.
+#include <yaml-cpp/yaml.h>
+
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "apps/irrgpu/commands.h"
+#include "models/blocks/sync_fifo.h"
+#include "models/dac/aeu.h"
+#include "models/dac/pwaq.h"
+#include "models/dats/nst_block.h"
+#include "models/hwwl/blocks.h"
+#include "models/iru/hash_bank_block.h"
+#include "sim/error.h"
+
+namespace irr::app {
+using nlohmann::json;
+
+namespace {
+
+std::string file_of_stimulus;
+Location at(const YAML::Node& n) { return {file_of_stimulus, n.Mark().line + 1, n.Mark().column + 1}; }
+[[noreturn]] void fail(const YAML::Node& n, const std::string& why) { throw Error(at(n), why, Error::Kind::config); }
+
+std::uint64_t number(const YAML::Node& n, const std::string& what) {
+  try {
+    if (n.IsScalar()) {
+      const std::string s = n.Scalar();
+      if (s == "true") return 1;
+      if (s == "false") return 0;
+      std::size_t used = 0;
+      const std::uint64_t v = std::stoull(s, &used, 0);  // decimal, 0x hex
+      if (used == s.size()) return v;
+    }
+  } catch (const std::exception&) {
+  }
+  fail(n, what + ": expected a number (decimal or 0x hex)");
+}
+
+// A field of a block's inputs or outputs: set from YAML (inputs), read as JSON (outputs).
+template <typename T>
+struct Field {
+  std::string name;
+  std::function<void(T&, const YAML::Node&)> set;
+  std::function<json(const T&)> get;
+  std::vector<std::string> names;  // an enumeration's names by value (empty: a number)
+};
+
+template <typename T, typename M>
+Field<T> num(const char* name, M T::*m, std::vector<std::string> names = {}) {
+  Field<T> f{name, nullptr, nullptr, names};
+  f.set = [m, names, n = std::string(name)](T& t, const YAML::Node& v) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (v.IsScalar() && v.Scalar() == names[i]) return void(t.*m = static_cast<M>(i));
+    t.*m = static_cast<M>(number(v, n));
+  };
+  f.get = [m](const T& t) { return json(static_cast<std::uint64_t>(t.*m)); };
+  return f;
+}
+
+template <typename T, typename E>
+Field<T> vec(const char* name, std::vector<E> T::*m) {
+  Field<T> f{name, nullptr, nullptr, {}};
+  f.set = [m, n = std::string(name)](T& t, const YAML::Node& v) {
+    if (!v.IsSequence()) fail(v, n + ": expected a list");
+    (t.*m).clear();
+    for (const auto& e : v) (t.*m).push_back(static_cast<E>(number(e, n)));
+  };
+  f.get = [m](const T& t) {
+    json a = json::array();
+    for (const auto& e : t.*m) a.push_back(static_cast<std::uint64_t>(e));
+    return a;
+  };
+  return f;
+}
+
+// `expect` against an output: `*` anything; a list element by element; an enumeration by name.
+bool matches(const YAML::Node& e, const json& actual, const std::vector<std::string>& names, const std::string& what) {
+  if (e.IsScalar() && e.Scalar() == "*") return true;
+  if (e.IsSequence()) {
+    if (!actual.is_array() || actual.size() != e.size()) return false;
+    for (std::size_t i = 0; i < e.size(); ++i)
+      if (!matches(e[i], actual[i], {}, what)) return false;
+    return true;
+  }
+  if (e.IsMap()) {
+    if (!actual.is_object()) return false;
+    for (const auto& kv : e) {
+      const std::string k = kv.first.as<std::string>();
+      if (!actual.contains(k)) fail(kv.first, what + ": no field '" + k + "'");
+      if (!matches(kv.second, actual[k], {}, what + "." + k)) return false;
+    }
+    return true;
+  }
+  if (actual.is_array() || actual.is_object()) fail(e, what + ": expected a list or map, as the output is");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (e.Scalar() == names[i]) return actual.get<std::uint64_t>() == i;
+  return number(e, what) == actual.get<std::uint64_t>();
+}
+
+std::string shown(const json& v, const std::vector<std::string>& names) {
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() < names.size()) return names[v.get<std::uint64_t>()];
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > 9) {
+    std::ostringstream s;
+    s << "0x" << std::hex << v.get<std::uint64_t>();
+    return s.str();
+  }
+  return v.dump();
+}
+
+struct Tally {
+  unsigned passed = 0, failed = 0;
+  std::uint64_t cycles = 0;
+};
+
+template <typename T>
+const Field<T>& field(const std::vector<Field<T>>& fields, const YAML::Node& key, const char* side) {
+  const std::string k = key.as<std::string>();
+  for (const auto& f : fields)
+    if (f.name == k) return f;
+  std::string all;
+  for (const auto& f : fields) all += (all.empty() ? "" : ", ") + f.name;
+  fail(key, "no " + std::string(side) + " '" + k + "' (" + all + ")");
+}
+
+// Each step is a cycle (or `repeat` cycles): `in` sets inputs (others idle: zero), `expect`
+// checks outputs on the step's first cycle, `at` waits idle until that cycle.
+template <typename In, typename Out>
+Tally run_steps(sim::StepBlock<In, Out>& block, const std::vector<Field<In>>& ins, const std::vector<Field<Out>>& outs,
+                const YAML::Node& steps, const std::string& impl) {
+  Tally t;
+  if (!steps.IsSequence()) fail(steps, "steps: expected a list of steps");
+  for (const auto& step : steps) {
+    if (!step.IsMap()) fail(step, "a step: expected a map (in, expect, repeat, at)");
+    for (const auto& kv : step) {
+      const std::string k = kv.first.as<std::string>();
+      if (k != "in" && k != "expect" && k != "repeat" && k != "at") fail(kv.first, "unknown step key '" + k + "' (in, expect, repeat, at)");
+    }
+    if (step["at"]) {
+      const std::uint64_t c = number(step["at"], "at");
+      if (c < t.cycles) fail(step["at"], "at: cycle " + std::to_string(c) + " is past (this step would be cycle " + std::to_string(t.cycles) + ")");
+      while (t.cycles < c) block.step(In{}), ++t.cycles;
+    }
+    In in{};
+    if (const auto& i = step["in"]) {
+      if (!i.IsMap()) fail(i, "in: expected a map of input fields");
+      for (const auto& kv : i) field(ins, kv.first, "input").set(in, kv.second);
+    }
+    const std::uint64_t repeat = step["repeat"] ? number(step["repeat"], "repeat") : 1;
+    for (std::uint64_t r = 0; r < repeat; ++r, ++t.cycles) {
+      const Out out = block.eval(in);
+      if (r == 0 && step["expect"]) {
+        const auto& e = step["expect"];
+        if (!e.IsMap()) fail(e, "expect: expected a map of output fields");
+        for (const auto& kv : e) {
+          const Field<Out>& f = field(outs, kv.first, "output");
+          const json actual = f.get(out);
+          if (matches(kv.second, actual, f.names, f.name)) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            YAML::Emitter want;
+            want << YAML::Flow << kv.second;
+            std::cout << "FAIL " << at(kv.first).str() << ": cycle " << t.cycles << ": " << f.name << ": expected "
+                      << want.c_str() << ", got " << shown(actual, f.names) << " (" << impl << ")\n";
+          }
+        }
+      }
+      block.edge();
+    }
+  }
+  return t;
+}
+
+// The blocks: parameters (as in rtl/blocks.json), the factory, the fields.
+using Params = std::map<std::string, std::uint64_t>;
+struct Block {
+  Params defaults;
+  std::function<Tally(const Params&, const std::string& impl, const std::string& waves, const YAML::Node& steps)> run;
+};
+
+std::map<std::string, Block> blocks() {
+  using namespace irr;
+  std::map<std::string, Block> b;
+  b["sync_fifo"] = {{{"DEPTH", 8}, {"WIDTH", 16}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using blocks::FifoIn, blocks::FifoOut;
+    auto block = blocks::make_fifo(impl, {unsigned(p.at("DEPTH")), unsigned(p.at("WIDTH"))}, 1, w);
+    return run_steps<FifoIn, FifoOut>(*block, {num("rst", &FifoIn::rst), num("push", &FifoIn::push), num("push_data", &FifoIn::push_data), num("pop", &FifoIn::pop)},
+        {num("push_ok", &FifoOut::push_ok), num("pop_ok", &FifoOut::pop_ok), num("rd_valid", &FifoOut::rd_valid), num("rd_data", &FifoOut::rd_data),
+         num("count", &FifoOut::count), num("full", &FifoOut::full), num("empty", &FifoOut::empty)}, s, impl);
+  }};
+  b["hwwl_bank"] = {{{"DEPTH", 32}, {"WIDTH", 24}, {"THRESHOLD", 5}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using hwwl::BankIn, hwwl::BankOut;
+    auto block = hwwl::make_bank_block(impl, {unsigned(p.at("DEPTH")), unsigned(p.at("WIDTH")), unsigned(p.at("THRESHOLD"))}, 1, w);
+    return run_steps<BankIn, BankOut>(*block, {num("rst", &BankIn::rst), num("cfg_double", &BankIn::cfg_double),
+        num("op", &BankIn::op, {"none", "pull", "push", "take", "put", "fill"}), num("wdata", &BankIn::wdata), num("reserve", &BankIn::reserve),
+        num("kernel_end", &BankIn::kernel_end), num("retire", &BankIn::retire)},
+        {num("op_ok", &BankOut::op_ok), num("reserve_ok", &BankOut::reserve_ok), num("swapped", &BankOut::swapped), num("rd_valid", &BankOut::rd_valid),
+         num("rd_data", &BankOut::rd_data), num("pullable", &BankOut::pullable), num("reserved", &BankOut::reserved), num("occupied", &BankOut::occupied),
+         num("push_occupied", &BankOut::push_occupied), num("push_full", &BankOut::push_full), num("empty", &BankOut::empty), num("greedy", &BankOut::greedy),
+         num("needy", &BankOut::needy), num("retired", &BankOut::retired), num("double_mode", &BankOut::double_mode), num("pull_part", &BankOut::pull_part)}, s, impl);
+  }};
+  b["hwwl_wru_lsort"] = {{{"BANKS", 16}, {"CW", 5}, {"THRESHOLD", 5}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using hwwl::WruIn, hwwl::WruOut;
+    auto block = hwwl::make_wru_block(impl, {unsigned(p.at("BANKS")), unsigned(p.at("CW")), unsigned(p.at("THRESHOLD"))}, 1, w);
+    return run_steps<WruIn, WruOut>(*block, {num("rst", &WruIn::rst), vec("occupancy", &WruIn::occupancy)},
+        {vec("rank", &WruOut::rank), num("move_valid", &WruOut::move_valid), vec("move_from", &WruOut::move_from), vec("move_to", &WruOut::move_to),
+         num("global_greedy", &WruOut::global_greedy), num("export_valid", &WruOut::export_valid), num("export_bank", &WruOut::export_bank)}, s, impl);
+  }};
+  b["dats_nst"] = {{{"ENTRIES", 128}, {"LEA", 512}, {"PUB", 64}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using dats::NstIn, dats::NstOut;
+    auto block = dats::make_nst_block(impl, {unsigned(p.at("ENTRIES")), unsigned(p.at("LEA")), unsigned(p.at("PUB"))}, 1, w);
+    return run_steps<NstIn, NstOut>(*block, {num("rst", &NstIn::rst), num("op", &NstIn::op, {"none", "insert", "decrement", "issue", "retire"}),
+        num("slot", &NstIn::slot), num("node", &NstIn::node), num("parents", &NstIn::parents), num("level", &NstIn::level), num("les", &NstIn::les),
+        num("has_edges", &NstIn::has_edges), num("tail", &NstIn::tail), vec("hold", &NstIn::hold), num("lvl_on", &NstIn::lvl_on),
+        num("lvl_lo", &NstIn::lvl_lo), num("lvl_hi", &NstIn::lvl_hi), num("bound", &NstIn::bound)},
+        {num("op_ok", &NstOut::op_ok), num("resident", &NstOut::resident), num("pub_hits", &NstOut::pub_hits),
+         num("rd_state", &NstOut::rd_state, {"W", "R", "P", "D"}), num("rd_parents", &NstOut::rd_parents), num("rd_level", &NstOut::rd_level),
+         num("rd_node", &NstOut::rd_node), num("rd_les", &NstOut::rd_les), num("rd_has_edges", &NstOut::rd_has_edges), num("pub_count", &NstOut::pub_count),
+         num("pub_full", &NstOut::pub_full), num("pick_valid", &NstOut::pick_valid), num("pick_slot", &NstOut::pick_slot)}, s, impl);
+  }};
+  b["iru_hash_bank"] = {{{"SETS", 128}, {"CAP", 32}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using iru::BankIn, iru::BankOut;
+    auto block = iru::make_bank_block(impl, {unsigned(p.at("SETS")), unsigned(p.at("CAP"))}, 1, w);
+    Field<BankIn> element{"element", [](BankIn& in, const YAML::Node& v) {
+      if (!v.IsMap()) fail(v, "element: expected a map (index, secondary, position)");
+      for (const auto& kv : v) {
+        const std::string k = kv.first.as<std::string>();
+        std::uint32_t* f = k == "index" ? &in.element.index : k == "secondary" ? &in.element.secondary : k == "position" ? &in.element.position : nullptr;
+        if (!f) fail(kv.first, "element: no field '" + k + "' (index, secondary, position)");
+        *f = static_cast<std::uint32_t>(number(kv.second, "element." + k));
+      }
+    }, nullptr, {}};
+    Field<BankOut> entry{"entry", nullptr, [](const BankOut& o) {
+      json a = json::array();
+      for (const auto& e : o.entry) a.push_back({{"index", e.index}, {"secondary", e.secondary}, {"position", e.position}});
+      return a;
+    }, {}};
+    return run_steps<BankIn, BankOut>(*block, {num("rst", &BankIn::rst), num("filter", &BankIn::filter, {"none", "min", "add_f32"}),
+        num("op", &BankIn::op, {"none", "insert", "take"}), num("set", &BankIn::set), num("k", &BankIn::k), element},
+        {num("result", &BankOut::result, {"none", "inserted", "merged", "full"}), num("dropped", &BankOut::dropped), entry}, s, impl);
+  }};
+  b["dac_aeu"] = {{}, [](const Params&, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using dac::AeuIn, dac::AeuOut;
+    auto block = dac::make_aeu(impl, 1, w);
+    return run_steps<AeuIn, AeuOut>(*block, {num("rst", &AeuIn::rst), num("start", &AeuIn::start), num("hold", &AeuIn::hold), num("a0", &AeuIn::a0),
+        num("offset", &AeuIn::offset), num("active", &AeuIn::active)},
+        {num("busy", &AeuOut::busy), num("done", &AeuOut::done), num("valid", &AeuOut::valid), num("line", &AeuOut::line), num("mask", &AeuOut::mask),
+         num("fallback", &AeuOut::fallback)}, s, impl);
+  }};
+  b["dac_pwaq"] = {{{"WARPS", 48}, {"DEPTH", 4}, {"PORTS", 1}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    using dac::PwaqIn, dac::PwaqOut;
+    auto block = dac::make_pwaq(impl, {unsigned(p.at("WARPS")), unsigned(p.at("DEPTH")), unsigned(p.at("PORTS"))}, 1, w);
+    return run_steps<PwaqIn, PwaqOut>(*block, {num("rst", &PwaqIn::rst), num("push", &PwaqIn::push), num("push_warp", &PwaqIn::push_warp),
+        num("push_line", &PwaqIn::push_line), num("push_mask", &PwaqIn::push_mask), num("pop", &PwaqIn::pop), num("pop_warp", &PwaqIn::pop_warp)},
+        {num("push_ok", &PwaqOut::push_ok), num("pop_ok", &PwaqOut::pop_ok), num("rd_valid", &PwaqOut::rd_valid), num("rd_line", &PwaqOut::rd_line),
+         num("rd_mask", &PwaqOut::rd_mask), num("push_count", &PwaqOut::push_count)}, s, impl);
+  }};
+  return b;
+}
+
+}  // namespace
+
+int unit(const UnitOptions& o) {
+  return guarded([&] {
+    const auto all = blocks();
+    if (o.list) {
+      for (const auto& [name, b] : all) {
+        std::cout << name;
+        for (const auto& [k, v] : b.defaults) std::cout << " " << k << "=" << v;
+        std::cout << "\n";
+      }
+      return 0;
+    }
+    if (o.impl != "model" && o.impl != "rtl") throw Error({"--impl", 0, 0}, "'" + o.impl + "': expected model or rtl", Error::Kind::usage);
+    file_of_stimulus = o.stimulus;
+    YAML::Node doc;
+    try {
+      doc = YAML::LoadFile(o.stimulus);
+    } catch (const YAML::BadFile&) {
+      throw Error({o.stimulus, 0, 0}, "cannot read the stimulus file", Error::Kind::usage);
+    } catch (const YAML::Exception& e) {
+      throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
+    }
+    if (!doc.IsMap()) throw Error({o.stimulus, 1, 1}, "expected a map: block, parameters, steps", Error::Kind::config);
+    for (const auto& kv : doc) {
+      const std::string k = kv.first.as<std::string>();
+      if (k != "block" && k != "parameters" && k != "steps") fail(kv.first, "unknown key '" + k + "' (block, parameters, steps)");
+    }
+    if (!doc["block"]) throw Error({o.stimulus, 1, 1}, "no 'block'", Error::Kind::config);
+    const std::string name = doc["block"].as<std::string>();
+    if (!o.block.empty() && o.block != name) fail(doc["block"], "the file is for block " + name + ", not " + o.block);
+    auto b = all.find(name);
+    if (b == all.end()) {
+      std::string names;
+      for (const auto& [n, x] : all) names += (names.empty() ? "" : ", ") + n;
+      fail(doc["block"], "no block '" + name + "' (" + names + ")");
+    }
+    Params params = b->second.defaults;
+    if (const auto& p = doc["parameters"]) {
+      if (!p.IsMap()) fail(p, "parameters: expected a map");
+      for (const auto& kv : p) {
+        const std::string k = kv.first.as<std::string>();
+        if (!params.count(k)) fail(kv.first, "block " + name + " has no parameter '" + k + "'");
+        params[k] = number(kv.second, k);
+      }
+    }
+    if (!doc["steps"]) throw Error({o.stimulus, 1, 1}, "no 'steps'", Error::Kind::config);
+    if (!o.waves.empty() && o.impl == "model" && name != "sync_fifo")
+      throw Error({"--waves", 0, 0}, "the model of " + name + " writes no waveform; --impl rtl writes the RTL's FST", Error::Kind::usage);
+    Tally t;
+    try {
+      t = b->second.run(params, o.impl, o.waves, doc["steps"]);
+    } catch (const YAML::Exception& e) {
+      throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
+    }
+    std::cout << name << " (" << o.impl << "): " << t.cycles << " cycles, " << t.passed + t.failed << " expectations: " << t.passed
+              << " passed, " << t.failed << " failed" << (t.failed ? "" : ": PASS") << "\n";
+    return t.failed ? 1 : 0;
+  });
+}
+
+}  // namespace irr::app

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// `irrgpu unit --stimulus`: a changed expectation fails on both implementations, naming the file,
+// line, cycle and field; the RTL writes its waveform; a bad stimulus file is named where it is bad.
+// Every example of testbenches/stimuli/ passes on model and RTL as rtl.stimulus.<block>.<impl>.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "testbenches/common/testing.h"
+
+using irr::testing::read_file;
+using irr::testing::run_cli;
+using irr::testing::TempDir;
+
+namespace {
+const std::string kStimuli = std::string(IRRGPU_SOURCE_DIR) + "/testbenches/stimuli";
+}
+
+TEST(Stimulus, AChangedExpectationFailsOnModelAndRtl) {
+  TempDir d;
+  std::string text = read_file(kStimuli + "/sync_fifo.yaml");
+  const std::string from = "expect: {rd_valid: 1, rd_data: 0x2a,";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "expect: {rd_valid: 1, rd_data: 0x2b,");
+  const std::string file = d.write("fifo.yaml", text);
+  int line = 1;
+  for (std::size_t i = 0; i < text.find("rd_data: 0x2b"); ++i) line += text[i] == '\n';
+  for (const std::string impl : {"model", "rtl"}) {
+    auto r = run_cli({"unit", "--stimulus", file, "--impl", impl});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAIL " + file + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": cycle 4: rd_data: expected 0x2b, got 0x2a (" + impl + ")"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("22 passed, 1 failed"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Stimulus, RtlWritesItsWaveform) {
+  TempDir d;
+  auto r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--impl", "rtl", "--waves", d.path() + "/bank.fst"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(read_file(d.path() + "/bank.fst").size(), 100u);
+  r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--waves", d.path() + "/bank.vcd"});
+  EXPECT_NE(r.err.find("the model of hwwl_bank writes no waveform"), std::string::npos) << r.err;
+}
+
+TEST(Stimulus, BadFilesAreNamedWhereTheyAreBad) {
+  TempDir d;
+  auto error = [&](const std::string& yaml, const std::vector<std::string>& extra = {}) {
+    const std::string f = d.write("s.yaml", yaml);
+    std::vector<std::string> args = {"unit", "--stimulus", f};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = run_cli(args);
+    EXPECT_NE(r.exit_code, 0) << yaml;
+    return r.err;
+  };
+  const std::string p = d.path() + "/s.yaml:";
+  EXPECT_NE(error("block: sync_fifo\nsteps:\n  - in: {pusx: 1}\n").find(p + "3:10: no input 'pusx' (rst, push, push_data, pop)"),
+            std::string::npos);
+  EXPECT_NE(error("block: sync_fifo\nsteps:\n  - expect: {count: lots}\n").find(p + "3:21: count: expected a number"), std::string::npos);
+  EXPECT_NE(error("block: fifo\nsteps: []\n").find(p + "1:8: no block 'fifo' ("), std::string::npos);
+  EXPECT_NE(error("block: sync_fifo\nparameters: {DEPHT: 4}\nsteps: []\n").find(p + "2:14: block sync_fifo has no parameter 'DEPHT'"),
+            std::string::npos);
+  EXPECT_NE(error("block: sync_fifo\nsteps:\n  - {in: {}, at: 0}\n  - {at: 0}\n").find(p + "4:10: at: cycle 0 is past"), std::string::npos);
+  EXPECT_NE(error("block: sync_fifo\nsteps:\n  - {inn: {}}\n").find(p + "3:6: unknown step key 'inn'"), std::string::npos);
+  EXPECT_NE(error("block: sync_fifo\nsteps: [\n").find(p), std::string::npos);  // YAML syntax
+  // parameters the build did not verilate: the RTL factory's error names those it did
+  EXPECT_NE(error("block: sync_fifo\nparameters: {DEPTH: 3}\nsteps: []\n", {"--impl", "rtl"}).find("8"), std::string::npos);
+  EXPECT_NE(error("block: dac_aeu\nsteps: []\n", {"sync_fifo"}).find("the file is for block dac_aeu, not sync_fifo"), std::string::npos);
+  auto r = run_cli({"unit", "--stimulus", kStimuli + "/sync_fifo.yaml", "--impl", "verilog"});
+  EXPECT_NE(r.err.find("expected model or rtl"), std::string::npos) << r.err;
+}
