@@ -117,7 +117,8 @@ struct UnitOptions {
   std::string block;     // optional: must match the file's
   std::string stimulus;
   std::string impl = "model";
-  std::string waves;     // the RTL's FST (the FIFO's model: a VCD)
+  std::string fst, vcd;  // waveforms: the RTL's FST, a model's VCD (the FIFO's)
+  std::string output_dir;  // result.json
   bool list = false;
 };
 int unit(const UnitOptions& options);

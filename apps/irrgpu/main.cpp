@@ -125,7 +125,9 @@ extern "C" int sc_main(int argc, char** argv) {
   unit_cmd->add_option("block", unit.block, "Block name (optional: the file names it)");
   unit_cmd->add_option("--stimulus", unit.stimulus, "The stimulus file (YAML; docs/rtl.md \"Stimulus files\")");
   unit_cmd->add_option("--impl", unit.impl, "model (default) or rtl");
-  unit_cmd->add_option("--waves", unit.waves, "Waveform file: the RTL's FST (the FIFO's model writes VCD)");
+  unit_cmd->add_option("--fst", unit.fst, "The RTL's waveform (every signal) as FST (--impl rtl)");
+  unit_cmd->add_option("--vcd", unit.vcd, "The model's waveform as VCD, with the RTL's names (sync_fifo's model)");
+  unit_cmd->add_option("-o,--output-dir", unit.output_dir, "Write result.json (every expectation: where, cycle, field, passed) here");
   unit_cmd->add_flag("--list", unit.list, "List the blocks and their default parameters");
   irr::app::FormalOptions formal;
   auto* formal_cmd = app.add_subcommand("formal", "Prove an RTL block's properties with yosys-smtbmc: proved, bounded or failed with a counterexample");

@@ -2,9 +2,11 @@
 // `irrgpu unit BLOCK --stimulus FILE [--impl model|rtl]`: a stimulus file — one step a cycle,
 // inputs and expected outputs, `*` for a field that does not matter — run against an RTL island's
 // C++ model or its Verilated RTL, through the step interface both implement (sim/step_block.h).
-// Each expectation passes or fails with its file:line, cycle and field; the RTL writes its FST.
+// Each expectation passes or fails with its file:line, cycle and field; the RTL writes its FST,
+// -o DIR a result.json of every expectation.
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -20,6 +22,7 @@
 #include "models/hwwl/blocks.h"
 #include "models/iru/hash_bank_block.h"
 #include "sim/error.h"
+#include "sim/output_file.h"
 
 namespace irr::app {
 using nlohmann::json;
@@ -119,6 +122,7 @@ std::string shown(const json& v, const std::vector<std::string>& names) {
 struct Tally {
   unsigned passed = 0, failed = 0;
   std::uint64_t cycles = 0;
+  json expectations = json::array();  // where, cycle, field, expected, actual, passed
 };
 
 template <typename T>
@@ -163,12 +167,15 @@ Tally run_steps(sim::StepBlock<In, Out>& block, const std::vector<Field<In>>& in
         for (const auto& kv : e) {
           const Field<Out>& f = field(outs, kv.first, "output");
           const json actual = f.get(out);
-          if (matches(kv.second, actual, f.names, f.name)) {
+          const bool ok = matches(kv.second, actual, f.names, f.name);
+          YAML::Emitter want;
+          want << YAML::Flow << kv.second;
+          t.expectations.push_back({{"where", at(kv.first).str()}, {"cycle", t.cycles}, {"field", f.name},
+                                    {"expected", want.c_str()}, {"actual", shown(actual, f.names)}, {"passed", ok}});
+          if (ok) {
             ++t.passed;
           } else {
             ++t.failed;
-            YAML::Emitter want;
-            want << YAML::Flow << kv.second;
             std::cout << "FAIL " << at(kv.first).str() << ": cycle " << t.cycles << ": " << f.name << ": expected "
                       << want.c_str() << ", got " << shown(actual, f.names) << " (" << impl << ")\n";
           }
@@ -314,13 +321,23 @@ int unit(const UnitOptions& o) {
       }
     }
     if (!doc["steps"]) throw Error({o.stimulus, 1, 1}, "no 'steps'", Error::Kind::config);
-    if (!o.waves.empty() && o.impl == "model" && name != "sync_fifo")
-      throw Error({"--waves", 0, 0}, "the model of " + name + " writes no waveform; --impl rtl writes the RTL's FST", Error::Kind::usage);
+    if (!o.fst.empty() && o.impl != "rtl") throw Error({"--fst", 0, 0}, "the FST is the RTL's: add --impl rtl", Error::Kind::usage);
+    if (!o.vcd.empty() && (o.impl != "model" || name != "sync_fifo"))
+      throw Error({"--vcd", 0, 0}, "a VCD is written by sync_fifo's model only; --impl rtl --fst F writes any block's RTL waveform",
+                  Error::Kind::usage);
+    const std::string waves = o.impl == "rtl" ? o.fst : o.vcd;
     Tally t;
     try {
-      t = b->second.run(params, o.impl, o.waves, doc["steps"]);
+      t = b->second.run(params, o.impl, waves, doc["steps"]);
     } catch (const YAML::Exception& e) {
       throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
+    }
+    if (!o.output_dir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(o.output_dir, ec);
+      const json r{{"block", name}, {"impl", o.impl}, {"stimulus", o.stimulus}, {"parameters", params}, {"cycles", t.cycles},
+                   {"passed", t.passed}, {"failed", t.failed}, {"expectations", t.expectations}};
+      sim::write_file(o.output_dir + "/result.json", r.dump(2) + "\n", "stimulus result");
     }
     std::cout << name << " (" << o.impl << "): " << t.cycles << " cycles, " << t.passed + t.failed << " expectations: " << t.passed
               << " passed, " << t.failed << " failed" << (t.failed ? "" : ": PASS") << "\n";

@@ -4,6 +4,7 @@
 // Every example of testbenches/stimuli/ passes on model and RTL as rtl.stimulus.<block>.<impl>.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "testbenches/common/testing.h"
@@ -32,15 +33,35 @@ TEST(Stimulus, AChangedExpectationFailsOnModelAndRtl) {
     EXPECT_NE(r.out.find(": cycle 4: rd_data: expected 0x2b, got 0x2a (" + impl + ")"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("22 passed, 1 failed"), std::string::npos) << r.out;
   }
+  // -o: every expectation in result.json
+  auto r = run_cli({"unit", "--stimulus", file, "-o", d.path() + "/out"});
+  const auto j = nlohmann::json::parse(read_file(d.path() + "/out/result.json"));
+  EXPECT_EQ(j["passed"], 22);
+  EXPECT_EQ(j["failed"], 1);
+  ASSERT_EQ(j["expectations"].size(), 23u);
+  bool found = false;
+  for (const auto& e : j["expectations"])
+    if (!e["passed"].get<bool>()) {
+      found = true;
+      EXPECT_EQ(e["field"], "rd_data");
+      EXPECT_EQ(e["cycle"], 4);
+      EXPECT_EQ(e["actual"], "0x2a");
+    }
+  EXPECT_TRUE(found);
 }
 
 TEST(Stimulus, RtlWritesItsWaveform) {
   TempDir d;
-  auto r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--impl", "rtl", "--waves", d.path() + "/bank.fst"});
+  auto r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--impl", "rtl", "--fst", d.path() + "/bank.fst"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_GT(read_file(d.path() + "/bank.fst").size(), 100u);
-  r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--waves", d.path() + "/bank.vcd"});
-  EXPECT_NE(r.err.find("the model of hwwl_bank writes no waveform"), std::string::npos) << r.err;
+  r = run_cli({"unit", "--stimulus", kStimuli + "/sync_fifo.yaml", "--vcd", d.path() + "/fifo.vcd"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(read_file(d.path() + "/fifo.vcd").find("rd_data"), std::string::npos);
+  r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--vcd", d.path() + "/bank.vcd"});
+  EXPECT_NE(r.err.find("a VCD is written by sync_fifo's model only"), std::string::npos) << r.err;
+  r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--fst", d.path() + "/bank.fst"});
+  EXPECT_NE(r.err.find("add --impl rtl"), std::string::npos) << r.err;
 }
 
 TEST(Stimulus, BadFilesAreNamedWhereTheyAreBad) {
