@@ -29,7 +29,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string file_of_stimulus;
+std::string file_of_stimulus;  // the file being run, for the positions errors and failures name
 Location at(const YAML::Node& n) { return {file_of_stimulus, n.Mark().line + 1, n.Mark().column + 1}; }
 [[noreturn]] void fail(const YAML::Node& n, const std::string& why) { throw Error(at(n), why, Error::Kind::config); }
 
