@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -35,6 +36,30 @@ json load_json(const fs::path& p) {
     return json::parse(slurp(p));
   } catch (const json::parse_error& e) {
     throw Error({p.string(), 0, 0}, std::string("JSON: ") + e.what(), Error::Kind::config);
+  }
+}
+
+ScratchDir::ScratchDir(const std::string& prefix) {
+  std::string tmpl = "/tmp/" + prefix + "-XXXXXX";
+  if (!mkdtemp(tmpl.data())) throw Error("cannot create a temporary directory");
+  path_ = tmpl;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void require_tool(const std::string& command, const std::string& what) {
+  if (std::system(("command -v " + command + " >/dev/null 2>&1").c_str()) != 0)
+    throw Error(what + " is not installed (make deps)");
+}
+
+void override_params(std::map<std::string, std::string>& params, const std::vector<std::string>& overrides) {
+  for (const auto& p : overrides) {
+    auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
+    params[p.substr(0, eq)] = p.substr(eq + 1);
   }
 }
 
@@ -112,9 +137,8 @@ struct Synthesis {
 Synthesis synthesize(const std::string& top, const std::vector<std::string>& sources,
                      const std::map<std::string, std::string>& params, const std::string& liberty, bool flops,
                      const fs::path& netlist = {}) {
-  char tmpl[] = "/tmp/irrgpu-area-XXXXXX";
-  if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
-  const fs::path dir = tmpl;
+  const ScratchDir scratch("irrgpu-area");
+  const fs::path& dir = scratch.path();
   std::ostringstream ys;
   for (const auto& s : sources) ys << "read_verilog -sv \"" << s << "\"\n";
   if (!params.empty()) {
@@ -148,7 +172,6 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
     std::string why = std::regex_search(log, m, std::regex(R"(([^\n]*)ERROR: ([^\n]*))"))
                           ? m[1].str() + m[2].str()
                           : "yosys failed (is it installed? make deps)";
-    fs::remove_all(dir);
     throw Error("synthesis of " + top + ": " + why);
   }
   json cells = json::parse(slurp(dir / "cells.json"));
@@ -164,7 +187,6 @@ Synthesis synthesize(const std::string& top, const std::vector<std::string>& sou
     s.transistors_partial = m[2] == "+";  // some cells have no estimate
   }
   s.memories = parse_memories(slurp(dir / "mem.txt"));
-  fs::remove_all(dir);
   return s;
 }
 
@@ -186,7 +208,7 @@ json cells_json(const Synthesis& s, const std::map<std::string, LibCell>& lib, d
 // constrained to that clock with zero external delay: the worst paths, WNS and TNS.
 json static_timing(const fs::path& netlist, const std::string& top, const std::string& liberty, double clock_hz,
                    unsigned paths) {
-  if (std::system("command -v sta >/dev/null 2>&1") != 0) throw Error("OpenSTA (sta) is not installed (make deps)");
+  require_tool("sta", "OpenSTA (sta)");
   const std::string text = slurp(netlist);
   if (!std::regex_search(text, std::regex(R"(\binput\s+clk\s*;)")))
     throw Error("static timing needs the design's clock on an input port named clk; " + top + " has none");
@@ -279,11 +301,7 @@ json area_report(const AreaOptions& o) {
   for (const auto& s : sources) {
     if (!sim::file_exists(s)) throw Error({s, 0, 0}, "no such Verilog file", Error::Kind::usage);
   }
-  for (const auto& p : o.params) {
-    auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
-    params[p.substr(0, eq)] = p.substr(eq + 1);
-  }
+  override_params(params, o.params);
   // Static timing: asked for, or implied by the user's liberty. The clock: --clock, else the core
   // clock of the preset the block's unit runs on (blocks.json), or --preset.
   const bool sta = o.sta || own_liberty;
@@ -302,8 +320,8 @@ json area_report(const AreaOptions& o) {
     }
   }
   if (o.dry_run) {
-    if (std::system("command -v yosys >/dev/null 2>&1") != 0) throw Error("yosys is not installed (make deps)");
-    if (sta && std::system("command -v sta >/dev/null 2>&1") != 0) throw Error("OpenSTA (sta) is not installed (make deps)");
+    require_tool("yosys", "yosys");
+    if (sta) require_tool("sta", "OpenSTA (sta)");
     return {{"block", o.block.empty() ? top : o.block}};
   }
 
@@ -311,17 +329,9 @@ json area_report(const AreaOptions& o) {
   const double clk_to_q = tech["flip_flop"]["clk_to_q_ps"], setup = tech["flip_flop"]["setup_ps"];
   const json& sram = tech["sram"];
 
-  char tmpl[] = "/tmp/irrgpu-sta-XXXXXX";
-  if (sta && !mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code ec;
-      if (!d.empty()) fs::remove_all(d, ec);
-    }
-  } cleanup{sta ? fs::path(tmpl) : fs::path()};
   // OpenSTA times the all-flip-flop netlist (every path), or without it the SRAM one minus its memories.
-  const fs::path netlist = sta ? cleanup.d / "netlist.v" : fs::path();
+  const auto scratch = sta ? std::make_unique<ScratchDir>("irrgpu-sta") : nullptr;
+  const fs::path netlist = sta ? scratch->path() / "netlist.v" : fs::path();
   Synthesis with_sram = synthesize(top, sources, params, liberty, false, flop_pass ? fs::path() : netlist);
   const Synthesis with_flops = flop_pass ? synthesize(top, sources, params, liberty, true, netlist) : Synthesis{};
 

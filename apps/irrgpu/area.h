@@ -34,6 +34,22 @@ int area(const AreaOptions& options);
 // A file's text and a JSON file, errors naming the file (shared by the RTL commands).
 std::string slurp(const std::filesystem::path& p);
 nlohmann::json load_json(const std::filesystem::path& p);
+// A temporary folder (/tmp/PREFIX-XXXXXX), removed with its contents when this goes.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& prefix);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+// An error naming a missing tool: "WHAT is not installed (make deps)".
+void require_tool(const std::string& command, const std::string& what);
+// --param NAME=VALUE overrides over a block's parameters (a usage error for a bad one).
+void override_params(std::map<std::string, std::string>& params, const std::vector<std::string>& overrides);
 // A block's entry in rtl/blocks.json; a usage error listing the blocks when there is none.
 const nlohmann::json& rtl_block(const nlohmann::json& blocks, const std::string& name);
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "apps/irrgpu/formal.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -116,31 +114,18 @@ json formal_report(const FormalOptions& o) {
   std::map<std::string, std::string> params;
   const json defaults = f.value("parameters", json::object());  // kept: items() refers to it
   for (const auto& [k, v] : defaults.items()) params[k] = v.dump();
-  for (const auto& p : o.params) {
-    auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error({"--param", 0, 0}, "'" + p + "': expected NAME=VALUE", Error::Kind::usage);
-    params[p.substr(0, eq)] = p.substr(eq + 1);
-  }
+  override_params(params, o.params);
   const unsigned depth = o.depth ? o.depth : f.value("depth", 10u);
   if (o.solver != "z3" && o.solver != "cvc5" && o.solver != "yices")
     throw Error({"--solver", 0, 0}, "'" + o.solver + "': expected z3, cvc5 or yices", Error::Kind::usage);
   const json mutant = f.value("mutant", json::object());
   if (o.mutant && mutant.empty()) throw Error("block '" + o.block + "' declares no mutant (blocks.json formal.mutant)", Error::Kind::usage);
   for (const auto& tool : {std::string("yosys"), std::string("yosys-smtbmc"), o.solver == "yices" ? std::string("yices-smt2") : o.solver})
-    if (std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) != 0)
-      throw Error(tool + " is not installed (make deps installs yosys and z3)");
+    require_tool(tool, tool);
 
   // The sources, copied so that a mutant edits only the copy.
-  char tmpl[] = "/tmp/irrgpu-formal-XXXXXX";
-  if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory");
-  const fs::path dir = tmpl;
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(d, ec);
-    }
-  } cleanup{dir};
+  const ScratchDir scratch("irrgpu-formal");
+  const fs::path& dir = scratch.path();
   std::vector<std::string> sources, copies;
   bool mutated = false;
   for (const auto& s : b["sources"]) {
