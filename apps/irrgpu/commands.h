@@ -122,6 +122,15 @@ struct UnitOptions {
   bool list = false;
 };
 int unit(const UnitOptions& options);
+struct CoverageOptions {
+  std::string block;
+  std::vector<std::string> stimuli;  // default: the block's examples (testbenches/stimuli)
+  std::vector<std::string> data;     // folders of .dat and bins files other runs wrote ($IRRGPU_COVERAGE)
+  std::string out;                   // default coverage-BLOCK
+  std::string json;
+  bool require_bins = false;         // exit 1 when a functional bin was never hit
+};
+int coverage(const CoverageOptions& options);  // apps/irrgpu/coverage.cpp
 int plot(const std::vector<std::string>& args);  // apps/irrgpu/plot.cpp: runs apps/irrgpu/plot.py  // `irrgpu area`, with errors reported as for every command
 
 }  // namespace irr::app

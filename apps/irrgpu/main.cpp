@@ -129,6 +129,14 @@ extern "C" int sc_main(int argc, char** argv) {
   unit_cmd->add_option("--vcd", unit.vcd, "The model's waveform as VCD, with the RTL's names (sync_fifo's model)");
   unit_cmd->add_option("-o,--output-dir", unit.output_dir, "Write result.json (every expectation: where, cycle, field, passed) here");
   unit_cmd->add_flag("--list", unit.list, "List the blocks and their default parameters");
+  irr::app::CoverageOptions coverage;
+  auto* coverage_cmd = app.add_subcommand("coverage", "Line, branch, toggle and functional-bin coverage of an RTL block's runs (Verilator)");
+  coverage_cmd->add_option("block", coverage.block, "Block name (irrgpu unit --list)")->required();
+  coverage_cmd->add_option("--stimulus", coverage.stimuli, "A stimulus file to run on the coverage build; repeatable (default: the block's examples)");
+  coverage_cmd->add_option("--data", coverage.data, "A folder of counts other runs wrote with IRRGPU_COVERAGE set; repeatable");
+  coverage_cmd->add_option("-o,--output", coverage.out, "Folder for the data, merged.dat, annotated source, coverage.json (default coverage-BLOCK)");
+  coverage_cmd->add_option("--json", coverage.json, "Also write the report as JSON here");
+  coverage_cmd->add_flag("--require-bins", coverage.require_bins, "Exit 1 when a functional bin (cover statement or test bin) was never hit");
   irr::app::FormalOptions formal;
   auto* formal_cmd = app.add_subcommand("formal", "Prove an RTL block's properties with yosys-smtbmc: proved, bounded or failed with a counterexample");
   formal_cmd->add_option("block", formal.block, "Block name from rtl/blocks.json");
@@ -242,6 +250,7 @@ extern "C" int sc_main(int argc, char** argv) {
     }
     return irr::app::unit(unit);
   }
+  if (*coverage_cmd) return irr::app::coverage(coverage);
   if (*formal_cmd) return irr::app::guarded([&] { return irr::app::formal(formal); });
   if (*ptx_check_cmd) return irr::app::ptx_check(ptx_file, ptx_config);
   if (*dac_split_cmd) return irr::app::dac_split(dac);

@@ -17,6 +17,7 @@
 #include "apps/irrgpu/commands.h"
 #include "models/blocks/sync_fifo.h"
 #include "models/dac/aeu.h"
+#include "models/dac/expander.h"
 #include "models/dac/pwaq.h"
 #include "models/dats/nst_block.h"
 #include "models/hwwl/blocks.h"
@@ -187,6 +188,45 @@ Tally run_steps(sim::StepBlock<In, Out>& block, const std::vector<Field<In>>& in
   return t;
 }
 
+// DAC's address path as one block (models/dac/expander.h): the ATQ (the model's queue in both
+// implementations), the AEU and the PWAQ (model or RTL, by --impl). A step is one cycle of the
+// path, so its outputs are what the cycle did: `enq` offers a tuple to the ATQ, `deq` dequeues
+// warp deq_slot's record (delivered the next cycle), `pushed` is the record the AEU put in a
+// warp's queue this cycle. `rst` starts the path afresh.
+struct PathIn {
+  bool rst = false, enq = false, deq = false;
+  dac::AddressTuple tuple;
+  std::uint32_t deq_slot = 0;
+};
+struct PathOut {
+  bool enq_ok = false, deq_ok = false, pushed = false, delivered = false, idle = true;
+  std::uint32_t pushed_slot = 0, pushed_mask = 0, delivered_mask = 0, atq = 0;
+  std::uint64_t pushed_line = 0, delivered_line = 0;
+};
+class PathBlock : public sim::StepBlock<PathIn, PathOut> {
+ public:
+  explicit PathBlock(const dac::ExpanderConfig& c) : c_(c), e_(std::make_unique<dac::Expander>(c)) {}
+  PathOut eval(const PathIn& in) override {  // the whole cycle (the runner evaluates once a cycle)
+    PathOut o;
+    if (in.rst) {
+      e_ = std::make_unique<dac::Expander>(c_);
+      return o;
+    }
+    if (in.enq) o.enq_ok = e_->enqueue(in.tuple);
+    o.deq_ok = e_->cycle(in.deq ? std::optional<std::uint32_t>(in.deq_slot) : std::nullopt) && in.deq;
+    if (const auto p = e_->pushed()) o.pushed = true, o.pushed_slot = p->slot, o.pushed_line = p->record.line, o.pushed_mask = p->record.mask;
+    if (const auto d = e_->delivered()) o.delivered = true, o.delivered_line = d->line, o.delivered_mask = d->mask;
+    o.atq = static_cast<std::uint32_t>(e_->atq_size());
+    o.idle = e_->idle();
+    return o;
+  }
+  void edge() override {}
+
+ private:
+  dac::ExpanderConfig c_;
+  std::unique_ptr<dac::Expander> e_;
+};
+
 // The blocks: parameters (as in rtl/blocks.json), the factory, the fields.
 using Params = std::map<std::string, std::uint64_t>;
 struct Block {
@@ -270,6 +310,35 @@ std::map<std::string, Block> blocks() {
         num("push_line", &PwaqIn::push_line), num("push_mask", &PwaqIn::push_mask), num("pop", &PwaqIn::pop), num("pop_warp", &PwaqIn::pop_warp)},
         {num("push_ok", &PwaqOut::push_ok), num("pop_ok", &PwaqOut::pop_ok), num("rd_valid", &PwaqOut::rd_valid), num("rd_line", &PwaqOut::rd_line),
          num("rd_mask", &PwaqOut::rd_mask), num("push_count", &PwaqOut::push_count)}, s, impl);
+  }};
+  b["dac_path"] = {{{"WARPS", 48}, {"DEPTH", 4}, {"PORTS", 1}, {"ATQ", 24}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
+    if (!w.empty()) throw Error({"--fst", 0, 0}, "dac_path: waveforms are the blocks' own (irrgpu unit dac_aeu|dac_pwaq --fst)", Error::Kind::usage);
+    dac::ExpanderConfig c;
+    c.atq_entries = unsigned(p.at("ATQ"));
+    c.pwaq = {unsigned(p.at("WARPS")), unsigned(p.at("DEPTH")), unsigned(p.at("PORTS"))};
+    c.impl = impl;
+    PathBlock block(c);
+    Field<PathIn> enq{"enq", [](PathIn& in, const YAML::Node& v) {
+      if (!v.IsMap()) fail(v, "enq: expected a map (base, offset, first_slot, active)");
+      in.enq = true;
+      for (const auto& kv : v) {
+        const std::string k = kv.first.as<std::string>();
+        if (k == "base") in.tuple.base = number(kv.second, "enq.base");
+        else if (k == "offset") in.tuple.offset = static_cast<std::int32_t>(number(kv.second, "enq.offset"));  // -4: two's complement
+        else if (k == "first_slot") in.tuple.first_slot = static_cast<std::uint32_t>(number(kv.second, "enq.first_slot"));
+        else if (k == "active") {
+          if (!kv.second.IsSequence()) fail(kv.second, "enq.active: expected a list, a mask per warp of the CTA");
+          for (const auto& a : kv.second) in.tuple.active.push_back(static_cast<std::uint32_t>(number(a, "enq.active")));
+        } else {
+          fail(kv.first, "enq: no field '" + k + "' (base, offset, first_slot, active)");
+        }
+      }
+    }, nullptr, {}};
+    return run_steps<PathIn, PathOut>(block, {num("rst", &PathIn::rst), enq, num("deq", &PathIn::deq), num("deq_slot", &PathIn::deq_slot)},
+        {num("enq_ok", &PathOut::enq_ok), num("deq_ok", &PathOut::deq_ok), num("pushed", &PathOut::pushed), num("pushed_slot", &PathOut::pushed_slot),
+         num("pushed_line", &PathOut::pushed_line), num("pushed_mask", &PathOut::pushed_mask), num("delivered", &PathOut::delivered),
+         num("delivered_line", &PathOut::delivered_line), num("delivered_mask", &PathOut::delivered_mask), num("atq", &PathOut::atq),
+         num("idle", &PathOut::idle)}, s, impl);
   }};
   return b;
 }

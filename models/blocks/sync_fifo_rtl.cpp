@@ -17,9 +17,11 @@ const FifoBuilds& fifo_builds() {
       [](const FifoParams& f) { return "depth " + std::to_string(f.depth) + " x width " + std::to_string(f.width); },
       "IRRGPU_FIFO_RTL_BUILDS", "models/blocks/CMakeLists.txt", {
 #define IRRGPU_BUILD(D, W) {{D, W}, FifoBuilds::rtl<FifoRtl<Vsync_fifo_d##D##_w##W>>},
+#define IRRGPU_COVERAGE_BUILD(D, W) {{D, W}, FifoBuilds::rtl<FifoRtl<Vsync_fifo_d##D##_w##W##_cov>>},
         IRRGPU_FIFO_VARIANTS(IRRGPU_BUILD)
+      }, {IRRGPU_FIFO_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-      });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 

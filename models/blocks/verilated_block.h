@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Steps a Verilated (--cc) model as a StepBlock: eval() sets the inputs with the clock low and
 // evaluates, edge() raises the clock. Each instance has its own VerilatedContext, so X-initial
-// randomisation (--x-initial unique) is seeded per instance, and may write an FST waveform.
+// randomisation (--x-initial unique) is seeded per instance, and may write an FST waveform; a
+// coverage build writes its counts when coverage is on (models/blocks/coverage.h).
 // Internal to the RTL adapters: it includes Verilator's headers.
 #pragma once
 
@@ -9,6 +10,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"  // in Verilator's own headers
 #include <spdlog/spdlog.h>
 #include <verilated.h>
+#include <verilated_cov.h>
 #include <verilated_fst_c.h>
 #pragma GCC diagnostic pop
 
@@ -18,15 +20,20 @@
 #include <type_traits>
 #include <vector>
 
+#include "models/blocks/coverage.h"
 #include "sim/error.h"
 
 namespace irr::blocks {
+
+// True of the classes verilated with coverage (the build's generated includes say so).
+template <typename V>
+inline constexpr bool coverage_build = false;
 
 template <typename V>
 class Verilated {
  public:
   Verilated(const char* name, std::uint64_t seed, const std::string& fst, std::uint64_t period_ps)
-      : ctx_(std::make_unique<VerilatedContext>()), half_(period_ps / 2 ? period_ps / 2 : 1) {
+      : ctx_(std::make_unique<VerilatedContext>()), name_(name), half_(period_ps / 2 ? period_ps / 2 : 1) {
     ctx_->randReset(2);  // with --x-initial unique: every uninitialised bit random, from the seed
     ctx_->randSeed(static_cast<int>(seed % 0x7fffffff));
     if (!fst.empty()) ctx_->traceEverOn(true);
@@ -43,6 +50,8 @@ class Verilated {
   ~Verilated() {
     if (fst_) fst_->close();
     top_->final();
+    if constexpr (coverage_build<V>)
+      if (!coverage_dir().empty()) ctx_->coveragep()->write(coverage_file(name_, "", ".dat").c_str());
   }
   V& top() { return *top_; }
   // After the inputs are set: evaluate with the clock low.
@@ -62,6 +71,7 @@ class Verilated {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
   std::unique_ptr<VerilatedFstC> fst_;
+  std::string name_;
   std::uint64_t half_, time_ = 0;
 };
 

@@ -48,9 +48,11 @@ using PwaqBuilds = blocks::RtlBuilds<PwaqBlock, PwaqParams, std::uint64_t, const
 const PwaqBuilds& pwaq_builds() {
   static const PwaqBuilds b("dac_pwaq", name, "IRRGPU_DAC_PWAQ_RTL_BUILDS", "models/dac/CMakeLists.txt", {
 #define IRRGPU_BUILD(W, D, P) {{W, D, P}, PwaqBuilds::rtl<PwaqRtl<Vdac_pwaq_w##W##_d##D##_p##P>>},
+#define IRRGPU_COVERAGE_BUILD(W, D, P) {{W, D, P}, PwaqBuilds::rtl<PwaqRtl<Vdac_pwaq_w##W##_d##D##_p##P##_cov>>},
     IRRGPU_DAC_PWAQ_VARIANTS(IRRGPU_BUILD)
+  }, {IRRGPU_DAC_PWAQ_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-  });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 

@@ -62,9 +62,11 @@ using NstBuilds = blocks::RtlBuilds<NstBlock, NstParams, std::uint64_t, const st
 const NstBuilds& nst_builds() {
   static const NstBuilds b("dats_nst", nst_name, "IRRGPU_DATS_NST_RTL_BUILDS", "models/dats/CMakeLists.txt", {
 #define IRRGPU_BUILD(E, L, P) {{E, L, P}, NstBuilds::rtl<NstRtl<Vdats_nst_e##E##_l##L##_p##P>>},
+#define IRRGPU_COVERAGE_BUILD(E, L, P) {{E, L, P}, NstBuilds::rtl<NstRtl<Vdats_nst_e##E##_l##L##_p##P##_cov>>},
     IRRGPU_DATS_NST_VARIANTS(IRRGPU_BUILD)
+  }, {IRRGPU_DATS_NST_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-  });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 

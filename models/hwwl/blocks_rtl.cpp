@@ -93,18 +93,22 @@ using WruBuilds = blocks::RtlBuilds<WruBlock, WruParams, std::uint64_t, const st
 const BankBuilds& bank_builds() {
   static const BankBuilds b("hwwl_bank", bank_name, "IRRGPU_HWWL_BANK_RTL_BUILDS", "models/hwwl/CMakeLists.txt", {
 #define IRRGPU_BUILD(D, W, T) {{D, W, T}, BankBuilds::rtl<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T>>},
+#define IRRGPU_COVERAGE_BUILD(D, W, T) {{D, W, T}, BankBuilds::rtl<BankRtl<Vhwwl_bank_d##D##_w##W##_t##T##_cov>>},
     IRRGPU_HWWL_BANK_VARIANTS(IRRGPU_BUILD)
+  }, {IRRGPU_HWWL_BANK_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-  });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 
 const WruBuilds& wru_builds() {
   static const WruBuilds b("hwwl_wru_lsort", wru_name, "IRRGPU_HWWL_WRU_RTL_BUILDS", "models/hwwl/CMakeLists.txt", {
 #define IRRGPU_BUILD(B, C, T) {{B, C, T}, WruBuilds::rtl<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T>>},
+#define IRRGPU_COVERAGE_BUILD(B, C, T) {{B, C, T}, WruBuilds::rtl<WruRtl<Vhwwl_wru_lsort_b##B##_c##C##_t##T##_cov>>},
     IRRGPU_HWWL_WRU_VARIANTS(IRRGPU_BUILD)
+  }, {IRRGPU_HWWL_WRU_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-  });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 

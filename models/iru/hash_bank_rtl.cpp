@@ -54,9 +54,11 @@ using Builds = blocks::RtlBuilds<HashBankBlock, BankParams, std::uint64_t, const
 const Builds& builds() {
   static const Builds b("iru_hash_bank", bank_name, "IRRGPU_IRU_BANK_RTL_BUILDS", "models/iru/CMakeLists.txt", {
 #define IRRGPU_BUILD(S, C) {{S, C}, Builds::rtl<BankRtl<Viru_hash_bank_s##S##_c##C>>},
+#define IRRGPU_COVERAGE_BUILD(S, C) {{S, C}, Builds::rtl<BankRtl<Viru_hash_bank_s##S##_c##C##_cov>>},
     IRRGPU_IRU_BANK_VARIANTS(IRRGPU_BUILD)
+  }, {IRRGPU_IRU_BANK_COVERAGE_VARIANTS(IRRGPU_COVERAGE_BUILD)});
 #undef IRRGPU_BUILD
-  });
+#undef IRRGPU_COVERAGE_BUILD
   return b;
 }
 

@@ -66,6 +66,23 @@ module sync_fifo #(
       end
     end
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_full: cover property (@(posedge clk) cover_on && full);
+  c_empty: cover property (@(posedge clk) cover_on && empty);
+  c_fill_to_full: cover property (@(posedge clk) cover_on && push_ok && count == FULL_COUNT - 1'b1);
+  c_drain_to_empty: cover property (@(posedge clk) cover_on && pop_ok && count == CW'(1));
+  c_push_refused_full: cover property (@(posedge clk) cover_on && push && !pop && full);
+  c_pop_refused_empty: cover property (@(posedge clk) cover_on && pop && !push && empty);
+  c_push_pop_empty: cover property (@(posedge clk) cover_on && push && pop && empty);
+  c_push_pop_full: cover property (@(posedge clk) cover_on && push && pop && full);
+  c_push_pop_partly_full: cover property (@(posedge clk) cover_on && push && pop && !full && !empty);
+  c_pointer_wraps: cover property (@(posedge clk) cover_on && pop_ok && head == LAST);
+  c_reset_not_empty: cover property (@(posedge clk) cover_on && rst && !empty);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal sync_fifo; docs/rtl.md "Formal"). f_started: rst was applied in the
   // first cycle, so $past is meaningful from the second.

@@ -99,6 +99,21 @@ module dac_aeu (
   assign valid = busy_q && m != 32'd0;
   assign line  = busy_q ? {base_line + {51'd0, j}, 7'd0} : 64'd0;  // defined when idle too
   assign mask  = busy_q ? m : 32'd0;
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_start: cover property (@(posedge clk) cover_on && start && !busy_q && ok);
+  c_start_back_to_back: cover property (@(posedge clk) cover_on && start && busy_q && j == last && !(hold && m != 32'd0) && ok);
+  c_scalar: cover property (@(posedge clk) cover_on && start && ok && scalar_in);
+  c_stride_128: cover property (@(posedge clk) cover_on && start && ok && lk_in == 3'd5);
+  c_unaligned_fallback: cover property (@(posedge clk) cover_on && start && !busy_q && a0[1:0] != 2'b00);
+  c_stride_fallback: cover property (@(posedge clk) cover_on && start && !busy_q && a0[1:0] == 2'b00 && !ok);
+  c_line_skipped: cover property (@(posedge clk) cover_on && busy_q && m == 32'd0);
+  c_hold: cover property (@(posedge clk) cover_on && busy_q && hold && m != 32'd0);
+  c_many_lines: cover property (@(posedge clk) cover_on && busy && last == 6'd31 && j == 6'd31);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal dac_aeu; docs/rtl.md "Formal"): the records against Eq. 3.1 — lane
   // i of the warp reads a0 + i * offset [S L527] — computed lane by lane, not by the unit's

@@ -79,6 +79,26 @@ module dac_pwaq #(
       end
     end
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_push: cover property (@(posedge clk) cover_on && push_ok);
+  c_pop: cover property (@(posedge clk) cover_on && pop_ok);
+  c_push_full: cover property (@(posedge clk) cover_on && push && in_range_push && push_cnt == FULL_COUNT);
+  c_pop_empty: cover property (@(posedge clk) cover_on && pop && in_range_pop && pop_count == {CW{1'b0}});
+  generate
+    if (PORTS > 1) begin : two_ports
+      c_push_pop_same_warp: cover property (@(posedge clk) cover_on && same);
+      c_push_pop_two_warps: cover property (@(posedge clk) cover_on && push_ok && pop_ok && pop_index != push_index);
+    end else begin : one_port
+      c_push_refused_by_pop: cover property (@(posedge clk) cover_on && push && pop_ok && !push_ok && push_cnt != FULL_COUNT);
+    end
+  endgenerate
+  c_warp_out_of_range: cover property (@(posedge clk) cover_on && (push && !in_range_push) || (pop && !in_range_pop));
+  c_head_wraps: cover property (@(posedge clk) cover_on && pop_ok && pop_head == LAST);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal dac_pwaq; docs/rtl.md "Formal"): rst in the first cycle.
   reg f_started = 1'b0;

@@ -179,6 +179,28 @@ module dats_nst #(
       endcase
     end
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_insert: cover property (@(posedge clk) cover_on && op == INSERT && op_ok);
+  c_insert_row_in_use: cover property (@(posedge clk) cover_on && op == INSERT && st != D);
+  c_insert_takes_pub: cover property (@(posedge clk) cover_on && op == INSERT && op_ok && pub_hits != {MW{1'b0}});
+  c_insert_ready: cover property (@(posedge clk) cover_on && op == INSERT && op_ok && inserted_parents == {CW{1'b0}});
+  c_decrement_resident: cover property (@(posedge clk) cover_on && op == DECREMENT && op_ok && resident);
+  c_decrement_makes_ready: cover property (@(posedge clk) cover_on && op == DECREMENT && op_ok && resident && rd_parents == CW'(1));
+  c_decrement_parked: cover property (@(posedge clk) cover_on && op == DECREMENT && op_ok && !resident);
+  c_decrement_pub_full: cover property (@(posedge clk) cover_on && op == DECREMENT && !resident && pub_full);
+  c_issue: cover property (@(posedge clk) cover_on && op == ISSUE && op_ok);
+  c_issue_refused: cover property (@(posedge clk) cover_on && op == ISSUE && !op_ok);
+  c_retire: cover property (@(posedge clk) cover_on && op == RETIRE && op_ok);
+  c_retire_refused: cover property (@(posedge clk) cover_on && op == RETIRE && !op_ok);
+  c_pick: cover property (@(posedge clk) cover_on && pick_valid);
+  c_pick_none: cover property (@(posedge clk) cover_on && !pick_valid);
+  c_pick_wraps: cover property (@(posedge clk) cover_on && pick_valid && pick_slot < tail);
+  c_pick_level_window: cover property (@(posedge clk) cover_on && pick_valid && lvl_on);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal dats_nst; docs/rtl.md "Formal"): rst in the first cycle; the running
   // blocks' levels satisfy lvl_lo <= lvl_hi (the controller's, as the header says).

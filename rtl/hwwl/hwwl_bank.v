@@ -141,6 +141,34 @@ module hwwl_bank #(
       else if (retire) retired <= 1'b1;
     end
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_pull: cover property (@(posedge clk) cover_on && op == PULL && op_ok);
+  c_pull_empty: cover property (@(posedge clk) cover_on && op == PULL && !op_ok);
+  c_push: cover property (@(posedge clk) cover_on && op == PUSH && op_ok);
+  c_push_full: cover property (@(posedge clk) cover_on && op == PUSH && !op_ok);
+  c_push_refused_reserved: cover property (@(posedge clk) cover_on && op == PUSH && !op_ok && !double_mode && reserved != {CW{1'b0}});
+  c_take: cover property (@(posedge clk) cover_on && op == TAKE && op_ok);
+  c_put: cover property (@(posedge clk) cover_on && op == PUT && op_ok);
+  c_put_full: cover property (@(posedge clk) cover_on && op == PUT && !op_ok);
+  c_fill: cover property (@(posedge clk) cover_on && op == FILL && op_ok);
+  c_fill_unreserved: cover property (@(posedge clk) cover_on && op == FILL && !op_ok);
+  c_reserve: cover property (@(posedge clk) cover_on && reserve_ok);
+  c_reserve_refused: cover property (@(posedge clk) cover_on && reserve && !reserve_ok);
+  c_swap: cover property (@(posedge clk) cover_on && swapped);
+  c_no_swap_not_empty: cover property (@(posedge clk) cover_on && kernel_end && double_mode && !empty);
+  c_pull_partition1: cover property (@(posedge clk) cover_on && op == PULL && op_ok && pull_part);
+  c_pull_wraps: cover property (@(posedge clk) cover_on && op == PULL && op_ok && pull_head == cap - 1'b1);
+  c_greedy: cover property (@(posedge clk) cover_on && greedy);
+  c_needy: cover property (@(posedge clk) cover_on && needy);
+  c_at_threshold: cover property (@(posedge clk) cover_on && {1'b0, occupied} == T);
+  c_push_revives_retired: cover property (@(posedge clk) cover_on && retired && op == PUSH && op_ok);
+  c_reset_double: cover property (@(posedge clk) cover_on && rst && cfg_double);
+  c_reset_single: cover property (@(posedge clk) cover_on && rst && !cfg_double);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal hwwl_bank; docs/rtl.md "Formal"): rst in the first cycle.
   reg f_started = 1'b0;

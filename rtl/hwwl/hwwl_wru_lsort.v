@@ -123,6 +123,23 @@ module hwwl_wru_lsort #(
     global_greedy <= !rst && greedy_n > needy_n;
     export_valid <= !rst && greedy_n > needy_n;
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_every_bank_needy: cover property (@(posedge clk) cover_on && needy_n == NW'(BANKS));
+  c_no_needy_bank: cover property (@(posedge clk) cover_on && needy_n == {NW{1'b0}});
+  c_pairs_limited_by_needy: cover property (@(posedge clk) cover_on && needy_n != {NW{1'b0}} && needy_n < NW'(BANKS / 2));
+  c_pairs_limited_by_half: cover property (@(posedge clk) cover_on && needy_n > NW'(BANKS / 2) && needy_n < NW'(BANKS));
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [BANKS/2-1:0] cover_last = valid_c >> (k - 1'b1);  // bit 0: the last eligible pair moves
+  /* verilator lint_on UNUSEDSIGNAL */
+  c_needy_pair_stays: cover property (@(posedge clk) cover_on && k != {NW{1'b0}} && !cover_last[0]);
+  c_every_pair_moves: cover property (@(posedge clk) cover_on && move_valid == {(BANKS / 2){1'b1}});
+  c_globally_greedy: cover property (@(posedge clk) cover_on && global_greedy);
+  c_export: cover property (@(posedge clk) cover_on && export_valid);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal hwwl_wru_lsort; docs/rtl.md "Formal"), on the plan out this cycle
   // and the occupancies presented the cycle before (f_occ), written independently of the network.

@@ -3,7 +3,8 @@
 // IRU hash bank's add_f32 filter (PageRank's merged contributions [S L179, L203]). Subnormal inputs
 // and results are exact (no flush to zero); overflow gives infinity; x + (-x) is +0. Infinity
 // minus infinity gives the x86 default NaN 0xffc00000; a NaN input is returned quieted (the first
-// one) — NaN payloads are not co-simulated, since a C++ compiler may swap an addition's operands.
+// one; the co-simulation's reference states this rule, since a host addition's NaN depends on
+// which operand a compiler puts first).
 module iru_fadd (
     input  wire [31:0] a,
     input  wire [31:0] b,

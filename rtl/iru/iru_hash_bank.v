@@ -118,6 +118,23 @@ module iru_hash_bank #(
       counts[set_addr*CW+:CW] <= count - k;
     end
   end
+`ifdef IRRGPU_COVER
+  // Functional bins (irrgpu coverage; docs/rtl.md "Coverage"): Verilator's coverage builds count
+  // each cycle one holds, from the first reset on (before it, registers hold X-initial values).
+  reg cover_on = 1'b0;
+  always @(posedge clk) if (rst) cover_on <= 1'b1;
+  c_insert: cover property (@(posedge clk) cover_on && op == INSERT && result == INSERTED);
+  c_insert_full: cover property (@(posedge clk) cover_on && op == INSERT && result == FULL);
+  c_insert_wraps: cover property (@(posedge clk) cover_on && op == INSERT && result == INSERTED && AW'(head + AW'(count)) < head);
+  c_duplicate_no_filter: cover property (@(posedge clk) cover_on && op == INSERT && filter == 2'd0 && result == INSERTED && count != {CW{1'b0}});
+  c_merge_min_newcomer: cover property (@(posedge clk) cover_on && op == INSERT && result == MERGED && filter == 2'd1 && replace);
+  c_merge_min_old: cover property (@(posedge clk) cover_on && op == INSERT && result == MERGED && filter == 2'd1 && !replace);
+  c_merge_add: cover property (@(posedge clk) cover_on && op == INSERT && result == MERGED && filter == 2'd2);
+  c_merge_into_full: cover property (@(posedge clk) cover_on && op == INSERT && result == MERGED && count == CW'(CAP));
+  c_take: cover property (@(posedge clk) cover_on && op == TAKE && result == INSERTED);
+  c_take_all: cover property (@(posedge clk) cover_on && op == TAKE && result == INSERTED && k == count);
+  c_take_refused: cover property (@(posedge clk) cover_on && op == TAKE && result == FULL);
+`endif
 `ifdef FORMAL
   // Properties (irrgpu formal iru_hash_bank; docs/rtl.md "Formal"): rst in the first cycle; the
   // filter is a configuration, changed only with a reset.

@@ -3,6 +3,8 @@
 // (or a directed list of inputs) and checks both, every cycle, against an independent reference
 // written from the block's specification. A block gets its co-simulation test by declaring its
 // compared signals, its stimulus and its coverage bins (see testbenches/rtl/sync_fifo_test.cpp).
+// With coverage on ($IRRGPU_COVERAGE), a spec that names its block writes the bins it hit there
+// for `irrgpu coverage` (models/blocks/coverage.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "models/blocks/coverage.h"
 #include "sim/step_block.h"
 
 namespace irr::testing {
@@ -35,6 +38,7 @@ struct Bin {
 
 template <typename In, typename Out>
 struct CosimSpec {
+  std::string block;  // the RTL block's name (rtl/blocks.json), for its coverage bins
   std::vector<Signal<Out>> signals;
   std::vector<Bin<In, Out>> bins;
   std::function<In(std::mt19937_64&, std::uint64_t cycle)> stimulus;
@@ -102,6 +106,7 @@ CosimReport cosim_random(sim::StepBlock<In, Out>& model, sim::StepBlock<In, Out>
   std::mt19937_64 rng(seed);
   for (std::uint64_t c = 0; c < cycles; ++c)
     if (!cosim_cycle(model, rtl, reference, spec, spec.stimulus(rng, c), report, max_mismatches)) break;
+  if (!spec.block.empty()) blocks::write_bins(spec.block, report.bins);
   return report;
 }
 
@@ -113,6 +118,7 @@ CosimReport cosim_directed(sim::StepBlock<In, Out>& model, sim::StepBlock<In, Ou
   for (const auto& b : spec.bins) report.bins[b.name] = 0;
   for (const In& in : inputs)
     if (!cosim_cycle(model, rtl, reference, spec, in, report, max_mismatches)) break;
+  if (!spec.block.empty()) blocks::write_bins(spec.block, report.bins);
   return report;
 }
 

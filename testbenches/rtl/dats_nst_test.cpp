@@ -21,6 +21,7 @@ namespace {
 
 CosimSpec<NstIn, NstOut> nst_spec(NstParams p) {
   CosimSpec<NstIn, NstOut> s;
+  s.block = "dats_nst";
   const auto u = [](auto f) { return [f](const NstOut& o) { return static_cast<std::uint64_t>(f(o)); }; };
   const auto valid = [](const NstOut& o) { return o.rd_state != 3; };
   s.signals = {

@@ -22,6 +22,7 @@ namespace {
 
 CosimSpec<BankIn, BankOut> bank_spec(BankParams p) {
   CosimSpec<BankIn, BankOut> s;
+  s.block = "hwwl_bank";
   const auto u = [](auto f) { return [f](const BankOut& o) { return static_cast<std::uint64_t>(f(o)); }; };
   s.signals = {
       {"op_ok", u([](const BankOut& o) { return o.op_ok; })},
@@ -189,6 +190,7 @@ std::uint64_t packed(const std::vector<std::uint32_t>& v, unsigned width) {
 
 CosimSpec<WruIn, WruOut> wru_spec(WruParams p) {
   CosimSpec<WruIn, WruOut> s;
+  s.block = "hwwl_wru_lsort";
   const unsigned iw = sim::bits_for(p.banks - 1), t = p.threshold, n = p.banks;
   s.signals = {
       {"rank", [iw](const WruOut& o) { return packed(o.rank, iw); }},

@@ -64,7 +64,12 @@ class BankReference : public iru::HashBankBlock {
     if (in_.op == BankOp::take && out_.result == BankResult::inserted) q.erase(q.begin(), q.begin() + in_.k);
   }
 
+  // IEEE 754 addition; a NaN operand's payload by the block's rule (rtl/iru/iru_fadd.v: the first
+  // NaN, quieted), which the host's addition does not fix (a compiler may swap the operands).
   static std::uint32_t add(std::uint32_t a, std::uint32_t b) {
+    const auto nan = [](std::uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu); };
+    if (nan(a)) return a | 0x00400000u;
+    if (nan(b)) return b | 0x00400000u;
     const double sum = static_cast<double>(core::f32(a)) + static_cast<double>(core::f32(b));
     return static_cast<std::uint32_t>(core::bits(static_cast<float>(sum)));
   }

@@ -27,16 +27,18 @@ std::uint32_t bits(float f) { return static_cast<std::uint32_t>(core::bits(f)); 
 // Finite floats of every kind an addition can meet (exponents up to 250: no sum overflows).
 std::uint32_t random_float(std::mt19937_64& rng) {
   const std::uint32_t sign = static_cast<std::uint32_t>(rng() & 1) << 31, frac = static_cast<std::uint32_t>(rng() & 0x7fffff);
-  switch (rng() % 6) {
+  switch (rng() % 8) {
     case 0: return sign | frac;                                                    // subnormal
     case 1: return sign;                                                           // +-0
-    case 2: return sign | (static_cast<std::uint32_t>(1 + rng() % 250) << 23) | frac;  // any exponent
+    case 2: return sign | (static_cast<std::uint32_t>(1 + rng() % 254) << 23) | frac;  // any exponent: overflow too
+    case 3: return rng() % 4 ? sign | 0x7f800000u : sign | 0x7f800000u | (frac ? frac : 1);  // +-infinity, or a NaN
     default: return sign | (static_cast<std::uint32_t>(125 + rng() % 4) << 23) | frac;  // near 1: cancel and round
   }
 }
 
 CosimSpec<BankIn, BankOut> bank_spec(BankParams p) {
   CosimSpec<BankIn, BankOut> s;
+  s.block = "iru_hash_bank";
   const auto u = [](auto f) { return [f](const BankOut& o) { return static_cast<std::uint64_t>(f(o)); }; };
   s.signals = {
       {"result", u([](const BankOut& o) { return o.result; })},

@@ -4,6 +4,7 @@
 // Every example of testbenches/stimuli/ passes on model and RTL as rtl.stimulus.<block>.<impl>.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -31,14 +32,14 @@ TEST(Stimulus, AChangedExpectationFailsOnModelAndRtl) {
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("FAIL " + file + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(": cycle 4: rd_data: expected 0x2b, got 0x2a (" + impl + ")"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("22 passed, 1 failed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("39 passed, 1 failed"), std::string::npos) << r.out;
   }
   // -o: every expectation in result.json
   auto r = run_cli({"unit", "--stimulus", file, "-o", d.path() + "/out"});
   const auto j = nlohmann::json::parse(read_file(d.path() + "/out/result.json"));
-  EXPECT_EQ(j["passed"], 22);
+  EXPECT_EQ(j["passed"], 39);
   EXPECT_EQ(j["failed"], 1);
-  ASSERT_EQ(j["expectations"].size(), 23u);
+  ASSERT_EQ(j["expectations"].size(), 40u);
   bool found = false;
   for (const auto& e : j["expectations"])
     if (!e["passed"].get<bool>()) {
@@ -48,6 +49,33 @@ TEST(Stimulus, AChangedExpectationFailsOnModelAndRtl) {
       EXPECT_EQ(e["actual"], "0x2a");
     }
   EXPECT_TRUE(found);
+}
+
+// Every example: its first numeric expectation changed by one fails on both implementations,
+// and the FAIL line names that expectation's line.
+TEST(Stimulus, EveryExampleFailsOnAChangedExpectation) {
+  TempDir d;
+  const std::regex first(R"((expect: \{[^}\n]*?\b[a-z_]+: )([0-9]+)([,}]))");
+  unsigned examples = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kStimuli)) {
+    std::string text = read_file(e.path().string());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, first)) << e.path();
+    const std::size_t at = static_cast<std::size_t>(m.position(2));
+    const std::string changed = std::to_string(std::stoull(m.str(2)) + 1);
+    text.replace(at, m.length(2), changed);
+    int line = 1;
+    for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
+    const std::string file = d.write(e.path().filename().string(), text);
+    for (const std::string impl : {"model", "rtl"}) {
+      auto r = run_cli({"unit", "--stimulus", file, "--impl", impl});
+      EXPECT_EQ(r.exit_code, 1) << file << " " << impl << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("FAIL " + file + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find(", 1 failed"), std::string::npos) << r.out;
+    }
+    ++examples;
+  }
+  EXPECT_EQ(examples, 8u);  // the seven blocks and dac_path
 }
 
 TEST(Stimulus, RtlWritesItsWaveform) {

@@ -13,6 +13,7 @@ using blocks::FifoOut;
 
 inline CosimSpec<FifoIn, FifoOut> fifo_cosim_spec(blocks::FifoParams p) {
   CosimSpec<FifoIn, FifoOut> s;
+  s.block = "sync_fifo";
   s.signals = {
       {"push_ok", [](const FifoOut& o) { return std::uint64_t{o.push_ok}; }},
       {"pop_ok", [](const FifoOut& o) { return std::uint64_t{o.pop_ok}; }},
