@@ -22,6 +22,10 @@
 #include "models/dats/nst_block.h"
 #include "models/hwwl/blocks.h"
 #include "models/iru/hash_bank_block.h"
+#include "models/iru/testbench.h"
+#include "sim/config.h"
+#include "sim/schema.h"
+#include "sim/simulation.h"
 #include "sim/error.h"
 #include "sim/output_file.h"
 
@@ -227,11 +231,136 @@ class PathBlock : public sim::StepBlock<PathIn, PathOut> {
   std::unique_ptr<dac::Expander> e_;
 };
 
-// The blocks: parameters (as in rtl/blocks.json), the factory, the fields.
 using Params = std::map<std::string, std::uint64_t>;
+
+// The IRU (models/iru/iru.h) alone, as its testbench top drives it (sim.top: iru): an indices
+// array (and secondary values) behind a fixed-latency memory, warps' requests at given L2 cycles,
+// and the replies it sends, in order, checked against `expect.replies`; `expect.stats`, its
+// statistics (iru_tb.iru.NAME). --impl rtl makes its hash banks the Verilated RTL.
+Tally run_iru(const Params& p, const std::string& impl, const YAML::Node& doc) {
+  iru::Params ip;
+  ip.partitions = static_cast<std::uint32_t>(p.at("partitions"));
+  ip.sets = static_cast<std::uint32_t>(p.at("sets"));
+  ip.banks = static_cast<std::uint32_t>(p.at("banks"));
+  ip.entry = static_cast<std::uint32_t>(p.at("entry"));
+  ip.xor_hash = p.at("xor_hash") != 0;
+  ip.timeout = p.at("timeout");
+  ip.rtl_banks = impl == "rtl";
+  iru::Testbench::Stimulus st;
+  const YAML::Node setup = doc["setup"];
+  if (!setup || !setup.IsMap()) fail(setup ? setup : doc, "setup: expected a map (indices, secondary, filter, offset)");
+  for (const auto& kv : setup) {
+    const std::string k = kv.first.as<std::string>();
+    const auto list = [&](std::vector<std::uint32_t>& v) {
+      if (!kv.second.IsSequence()) fail(kv.second, k + ": expected a list");
+      for (const auto& x : kv.second) v.push_back(static_cast<std::uint32_t>(number(x, k)));
+    };
+    if (k == "indices") list(st.indices);
+    else if (k == "secondary") list(st.secondary);
+    else if (k == "offset") st.offset = number(kv.second, k);
+    else if (k == "filter") {
+      const std::string f = kv.second.as<std::string>();
+      if (f != "none" && f != "min" && f != "add_f32") fail(kv.second, "filter: none, min or add_f32");
+      st.filter = f == "min" ? iru::Filter::min : f == "add_f32" ? iru::Filter::add_f32 : iru::Filter::none;
+    } else {
+      fail(kv.first, "setup: no field '" + k + "' (indices, secondary, filter, offset)");
+    }
+  }
+  if (st.indices.empty()) fail(setup, "setup: no indices");
+  if (!st.secondary.empty() && st.secondary.size() != st.indices.size())
+    fail(setup["secondary"], "setup: secondary needs one value an index (" + std::to_string(st.indices.size()) + ")");
+  const YAML::Node requests = doc["requests"];
+  if (!requests || !requests.IsSequence()) fail(requests ? requests : doc, "requests: expected a list of {at: CYCLE, lanes: N}");
+  for (const auto& r : requests) {
+    if (!r.IsMap() || !r["lanes"]) fail(r, "a request: expected {at: CYCLE, lanes: N}");
+    st.requests.push_back({r["at"] ? number(r["at"], "at") : 0, static_cast<std::uint32_t>(number(r["lanes"], "lanes"))});
+    if (st.requests.back().second == 0 || st.requests.back().second > 32) fail(r["lanes"], "lanes: 1 to 32 threads");
+  }
+
+  sim::Config cfg(sim::Schema::builtin());
+  cfg.set("log.level=warn");
+  sim::Simulation sim(cfg);
+  iru::Testbench tb("iru_tb", sim, ip, st, p.at("latency"));
+  const sim::RunReport report = sim.run();
+  if (!report.incomplete.empty()) throw Error("iru: the run stopped: " + report.incomplete, Error::Kind::simulation);
+
+  Tally t;
+  t.cycles = tb.reply_cycles().empty() ? 0 : tb.reply_cycles().back();
+  const auto check = [&](const YAML::Node& where, const std::string& field, std::uint64_t cycle, const YAML::Node& want, const json& actual) {
+    const bool ok = matches(want, actual, {}, field);
+    YAML::Emitter e;
+    e << YAML::Flow << want;
+    t.expectations.push_back({{"where", at(where).str()}, {"cycle", cycle}, {"field", field}, {"expected", e.c_str()},
+                              {"actual", actual.dump()}, {"passed", ok}});
+    ok ? ++t.passed : ++t.failed;
+    if (!ok) std::cout << "FAIL " << at(where).str() << ": cycle " << cycle << ": " << field << ": expected " << e.c_str() << ", got " << actual.dump() << " (" << impl << ")\n";
+  };
+  const YAML::Node expect = doc["expect"];
+  if (!expect) return t;
+  if (!expect.IsMap()) fail(expect, "expect: expected a map (replies, stats)");
+  for (const auto& kv : expect) {
+    const std::string k = kv.first.as<std::string>();
+    if (k == "replies") {
+      if (!kv.second.IsSequence()) fail(kv.second, "replies: expected a list, one map a reply in the order sent");
+      std::size_t i = 0;
+      for (const auto& want : kv.second) {
+        if (!want.IsMap()) fail(want, "a reply: expected a map (cycle, partition, elements, indices, positions, secondary)");
+        if (i >= tb.replies().size()) {
+          check(want, "replies[" + std::to_string(i++) + "]", t.cycles, YAML::Node("a reply"), json("none"));
+          continue;
+        }
+        const iru::Reply& r = tb.replies()[i];
+        json a{{"cycle", tb.reply_cycles()[i]}, {"partition", r.partition}, {"elements", r.elements.size()},
+               {"indices", json::array()}, {"positions", json::array()}, {"secondary", json::array()}};
+        for (const auto& e : r.elements) {
+          a["indices"].push_back(e.index);
+          a["positions"].push_back(e.position);
+          a["secondary"].push_back(e.secondary);
+        }
+        for (const auto& f : want) {
+          const std::string name = f.first.as<std::string>();
+          if (!a.contains(name))
+            fail(f.first, "a reply has no field '" + name + "' (cycle, partition, elements, indices, positions, secondary)");
+          check(f.first, "replies[" + std::to_string(i) + "]." + name, tb.reply_cycles()[i], f.second, a[name]);
+        }
+        ++i;
+      }
+      if (tb.replies().size() > i)
+        check(kv.first, "replies", t.cycles, YAML::Node(std::to_string(i) + " replies"), json(std::to_string(tb.replies().size()) + " replies"));
+    } else if (k == "stats") {
+      if (!kv.second.IsMap()) fail(kv.second, "stats: expected a map of the IRU's statistics (iru_tb.iru.NAME: value)");
+      for (const auto& s : kv.second) {
+        const std::string name = s.first.as<std::string>();
+        const sim::Stat* stat = sim.stats().find("iru_tb.iru." + name);
+        if (!stat) fail(s.first, "no statistic iru_tb.iru." + name);
+        double want = 0;
+        try {
+          want = s.second.as<double>();
+        } catch (const YAML::Exception&) {
+          fail(s.second, name + ": expected a number");
+        }
+        const bool ok = std::abs(stat->value() - want) <= 1e-9 * std::max(1.0, std::abs(want));
+        t.expectations.push_back({{"where", at(s.first).str()}, {"cycle", t.cycles}, {"field", "stats." + name},
+                                  {"expected", want}, {"actual", stat->value()}, {"passed", ok}});
+        ok ? ++t.passed : ++t.failed;
+        if (!ok) std::cout << "FAIL " << at(s.first).str() << ": stats." << name << ": expected " << want << ", got " << stat->value() << " (" << impl << ")\n";
+      }
+    } else {
+      fail(kv.first, "expect: no key '" + k + "' (replies, stats)");
+    }
+  }
+  return t;
+}
+
+// The blocks: parameters (as in rtl/blocks.json), the factory, the fields.
+using Run = std::function<Tally(const Params&, const std::string& impl, const std::string& waves, const YAML::Node& steps)>;
 struct Block {
   Params defaults;
-  std::function<Tally(const Params&, const std::string& impl, const std::string& waves, const YAML::Node& steps)> run;
+  Run run;
+  // A block with transactions, not pins (iru): the file's other keys than `block` and
+  // `parameters`, and its runner of the whole file.
+  std::vector<std::string> keys = {"steps"};
+  std::function<Tally(const Params&, const std::string& impl, const YAML::Node& doc)> run_file = nullptr;
 };
 
 std::map<std::string, Block> blocks() {
@@ -340,6 +469,9 @@ std::map<std::string, Block> blocks() {
          num("delivered_line", &PathOut::delivered_line), num("delivered_mask", &PathOut::delivered_mask), num("atq", &PathOut::atq),
          num("idle", &PathOut::idle)}, s, impl);
   }};
+  // The IRU's defaults: the paper's (iru.* in the schema), its testbench memory's latency.
+  b["iru"] = {{{"partitions", 4}, {"sets", 1024}, {"banks", 2}, {"entry", 32}, {"xor_hash", 1}, {"timeout", 1000}, {"latency", 200}},
+              nullptr, {"setup", "requests", "expect"}, run_iru};
   return b;
 }
 
@@ -367,10 +499,6 @@ int unit(const UnitOptions& o) {
       throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
     }
     if (!doc.IsMap()) throw Error({o.stimulus, 1, 1}, "expected a map: block, parameters, steps", Error::Kind::config);
-    for (const auto& kv : doc) {
-      const std::string k = kv.first.as<std::string>();
-      if (k != "block" && k != "parameters" && k != "steps") fail(kv.first, "unknown key '" + k + "' (block, parameters, steps)");
-    }
     if (!doc["block"]) throw Error({o.stimulus, 1, 1}, "no 'block'", Error::Kind::config);
     const std::string name = doc["block"].as<std::string>();
     if (!o.block.empty() && o.block != name) fail(doc["block"], "the file is for block " + name + ", not " + o.block);
@@ -379,6 +507,13 @@ int unit(const UnitOptions& o) {
       std::string names;
       for (const auto& [n, x] : all) names += (names.empty() ? "" : ", ") + n;
       fail(doc["block"], "no block '" + name + "' (" + names + ")");
+    }
+    std::string keys = "block, parameters";
+    for (const auto& k : b->second.keys) keys += ", " + k;
+    for (const auto& kv : doc) {
+      const std::string k = kv.first.as<std::string>();
+      if (k != "block" && k != "parameters" && std::find(b->second.keys.begin(), b->second.keys.end(), k) == b->second.keys.end())
+        fail(kv.first, "unknown key '" + k + "' (" + keys + ")");
     }
     Params params = b->second.defaults;
     if (const auto& p = doc["parameters"]) {
@@ -389,7 +524,7 @@ int unit(const UnitOptions& o) {
         params[k] = number(kv.second, k);
       }
     }
-    if (!doc["steps"]) throw Error({o.stimulus, 1, 1}, "no 'steps'", Error::Kind::config);
+    if (!b->second.run_file && !doc["steps"]) throw Error({o.stimulus, 1, 1}, "no 'steps'", Error::Kind::config);
     if (!o.fst.empty() && o.impl != "rtl") throw Error({"--fst", 0, 0}, "the FST is the RTL's: add --impl rtl", Error::Kind::usage);
     if (!o.vcd.empty() && (o.impl != "model" || name != "sync_fifo"))
       throw Error({"--vcd", 0, 0}, "a VCD is written by sync_fifo's model only; --impl rtl --fst F writes any block's RTL waveform",
@@ -397,7 +532,8 @@ int unit(const UnitOptions& o) {
     const std::string waves = o.impl == "rtl" ? o.fst : o.vcd;
     Tally t;
     try {
-      t = b->second.run(params, o.impl, waves, doc["steps"]);
+      if (b->second.run_file && !waves.empty()) throw Error({"--fst", 0, 0}, name + ": no waveform (irrgpu run -s sim.top=iru --vcd F has the unit's)", Error::Kind::usage);
+      t = b->second.run_file ? b->second.run_file(params, o.impl, doc) : b->second.run(params, o.impl, waves, doc["steps"]);
     } catch (const YAML::Exception& e) {
       throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
     }
