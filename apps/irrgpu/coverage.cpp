@@ -93,6 +93,7 @@ std::string percent(std::uint64_t hit, std::uint64_t total) {
 
 int coverage(const CoverageOptions& o) {
   return guarded([&] {
+    rtl_block(load_json(fs::path(rtl_dir()) / "blocks.json"), o.block);  // an RTL block, or the list of them
     const std::string out = o.out.empty() ? "coverage-" + o.block : o.out;
     const fs::path data = fs::path(out) / "data";
     std::error_code ec;

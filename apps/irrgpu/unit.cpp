@@ -23,6 +23,8 @@
 #include "models/hwwl/blocks.h"
 #include "models/iru/hash_bank_block.h"
 #include "models/iru/testbench.h"
+#include "models/core/ptx/parser.h"
+#include "models/spref/loops.h"
 #include "sim/config.h"
 #include "sim/schema.h"
 #include "sim/simulation.h"
@@ -109,6 +111,7 @@ bool matches(const YAML::Node& e, const json& actual, const std::vector<std::str
     return true;
   }
   if (actual.is_array() || actual.is_object()) fail(e, what + ": expected a list or map, as the output is");
+  if (actual.is_string()) return e.Scalar() == actual.get<std::string>();  // a name ("none")
   for (std::size_t i = 0; i < names.size(); ++i)
     if (e.Scalar() == names[i]) return actual.get<std::uint64_t>() == i;
   return number(e, what) == actual.get<std::uint64_t>();
@@ -233,11 +236,98 @@ class PathBlock : public sim::StepBlock<PathIn, PathOut> {
 
 using Params = std::map<std::string, std::uint64_t>;
 
+// One expectation of a transaction stimulus: `want` against `actual`, tallied and, failed, printed.
+void expect_value(Tally& t, const YAML::Node& where, const std::string& field, std::uint64_t cycle, const YAML::Node& want,
+                  const json& actual, const std::string& impl) {
+  const bool ok = matches(want, actual, {}, field);
+  YAML::Emitter e;
+  e << YAML::Flow << want;
+  t.expectations.push_back({{"where", at(where).str()}, {"cycle", cycle}, {"field", field}, {"expected", e.c_str()},
+                            {"actual", actual.dump()}, {"passed", ok}});
+  ok ? ++t.passed : ++t.failed;
+  if (!ok)
+    std::cout << "FAIL " << at(where).str() << ": cycle " << cycle << ": " << field << ": expected " << e.c_str() << ", got "
+              << actual.dump() << " (" << impl << ")\n";
+}
+
+// SPREF's load-pair detection (models/spref/loops.h; seed 004 Table 1 [G L433-L445]) on a PTX
+// kernel: each backward branch found, and Table 1's tag propagation over the two iterations the
+// file gives (executed pcs; `body`: the loop's pcs in order; `{until: PC}`: the body cut before PC)
+// or, with neither, the compiler-assisted variant's static view. A loop's `expect` holds its
+// start, end, setp, increment and pairs ({head, tail, stride, scale}; "none" where there is none).
+// The model only: SPREF has no RTL.
+Tally run_spref(const Params& p, const UnitOptions& o, const YAML::Node& doc) {
+  if (o.impl != "model") throw Error({"--impl", 0, 0}, "spref: the model only (SPREF has no RTL)", Error::Kind::usage);
+  if (!o.vcd.empty() || !o.fst.empty()) throw Error({"--vcd", 0, 0}, "spref: Table 1 runs no clock, so no waveform", Error::Kind::usage);
+  const std::string& impl = o.impl;
+  if (!doc["ptx"]) fail(doc, "no 'ptx' (the kernel's PTX text)");
+  const core::ptx::Module m = core::ptx::parse(doc["ptx"].as<std::string>(), file_of_stimulus + ":ptx");
+  const core::ptx::Function* f = nullptr;
+  const std::string kernel = doc["kernel"] ? doc["kernel"].as<std::string>() : "";
+  for (const auto& fn : m.functions)
+    if (!f && fn.kernel && (kernel.empty() || fn.name == kernel)) f = &fn;
+  if (!f) fail(doc["kernel"] ? doc["kernel"] : doc["ptx"], kernel.empty() ? "the PTX has no kernel" : "no kernel '" + kernel + "'");
+  std::vector<spref::Loop> loops = spref::find_loops(*f);
+  const YAML::Node given = doc["loops"];
+  if (!given || !given.IsSequence()) fail(given ? given : doc, "loops: expected a list, one map a backward branch in pc order");
+  Tally t;
+  const auto name = [](std::uint32_t pc) { return pc == spref::kNone ? json("none") : json(pc); };
+  std::size_t i = 0;
+  for (const auto& l : given) {
+    if (!l.IsMap()) fail(l, "a loop: expected a map (first, second, expect)");
+    if (i >= loops.size()) {
+      expect_value(t, l, "loops[" + std::to_string(i++) + "]", 0, YAML::Node("a loop"), json("none"), impl);
+      continue;
+    }
+    spref::Loop& loop = loops[i];
+    const auto iteration = [&](const char* key) {
+      std::vector<std::uint32_t> pcs;
+      const YAML::Node n = l[key];
+      const bool body = n.IsScalar() && n.Scalar() == "body";
+      const std::uint64_t until = n.IsMap() && n["until"] ? number(n["until"], "until") : loop.end + 1ull;
+      if (body || n.IsMap()) {
+        for (std::uint32_t pc = loop.start; pc <= loop.end && pc < until; ++pc) pcs.push_back(pc);
+      } else if (n.IsSequence()) {
+        for (const auto& x : n) pcs.push_back(static_cast<std::uint32_t>(number(x, key)));
+      } else {
+        fail(n, std::string(key) + ": body, {until: PC} or a list of pcs");
+      }
+      return pcs;
+    };
+    if (l["first"] || l["second"]) {
+      if (!l["first"] || !l["second"]) fail(l, "a loop: both iterations (first and second), or neither (the static view)");
+      spref::find_pairs(*f, loop, iteration("first"), iteration("second"), static_cast<unsigned>(p.at("max_pairs")),
+                        p.at("nc_only") != 0, p.at("through_copies") != 0);
+    } else {
+      spref::find_pairs_statically(*f, loop, static_cast<unsigned>(p.at("max_pairs")), p.at("nc_only") != 0, p.at("through_copies") != 0);
+    }
+    json a{{"start", loop.start}, {"end", loop.end}, {"setp", name(loop.setp)}, {"increment", loop.increment}, {"pairs", json::array()}};
+    for (const auto& pr : loop.pairs)
+      a["pairs"].push_back({{"head", name(pr.head)}, {"tail", name(pr.tail)}, {"stride", pr.stride}, {"scale", pr.scale}});
+    if (const YAML::Node e = l["expect"]) {
+      if (!e.IsMap()) fail(e, "expect: expected a map (start, end, setp, increment, pairs)");
+      for (const auto& kv : e) {
+        const std::string k = kv.first.as<std::string>();
+        if (!a.contains(k)) fail(kv.first, "a loop has no field '" + k + "' (start, end, setp, increment, pairs)");
+        expect_value(t, kv.first, "loops[" + std::to_string(i) + "]." + k, 0, kv.second, a[k], impl);
+      }
+    }
+    for (const auto& kv : l) {
+      const std::string k = kv.first.as<std::string>();
+      if (k != "first" && k != "second" && k != "expect") fail(kv.first, "a loop: unknown key '" + k + "' (first, second, expect)");
+    }
+    ++i;
+  }
+  return t;
+}
+
 // The IRU (models/iru/iru.h) alone, as its testbench top drives it (sim.top: iru): an indices
 // array (and secondary values) behind a fixed-latency memory, warps' requests at given L2 cycles,
 // and the replies it sends, in order, checked against `expect.replies`; `expect.stats`, its
-// statistics (iru_tb.iru.NAME). --impl rtl makes its hash banks the Verilated RTL.
-Tally run_iru(const Params& p, const std::string& impl, const YAML::Node& doc) {
+// statistics (iru_tb.iru.NAME). --impl rtl makes its hash banks the Verilated RTL; --vcd/--fst
+// record the unit's probes (as `irrgpu run -s sim.top=iru --vcd F` does).
+Tally run_iru(const Params& p, const UnitOptions& o, const YAML::Node& doc) {
+  const std::string& impl = o.impl;
   iru::Params ip;
   ip.partitions = static_cast<std::uint32_t>(p.at("partitions"));
   ip.sets = static_cast<std::uint32_t>(p.at("sets"));
@@ -280,6 +370,10 @@ Tally run_iru(const Params& p, const std::string& impl, const YAML::Node& doc) {
   sim::Config cfg(sim::Schema::builtin());
   cfg.set("log.level=warn");
   sim::Simulation sim(cfg);
+  sim::ObserveOptions observe;
+  observe.vcd = o.vcd;
+  observe.fst = o.fst;
+  sim.observe(observe);
   iru::Testbench tb("iru_tb", sim, ip, st, p.at("latency"));
   const sim::RunReport report = sim.run();
   if (!report.incomplete.empty()) throw Error("iru: the run stopped: " + report.incomplete, Error::Kind::simulation);
@@ -287,13 +381,7 @@ Tally run_iru(const Params& p, const std::string& impl, const YAML::Node& doc) {
   Tally t;
   t.cycles = tb.reply_cycles().empty() ? 0 : tb.reply_cycles().back();
   const auto check = [&](const YAML::Node& where, const std::string& field, std::uint64_t cycle, const YAML::Node& want, const json& actual) {
-    const bool ok = matches(want, actual, {}, field);
-    YAML::Emitter e;
-    e << YAML::Flow << want;
-    t.expectations.push_back({{"where", at(where).str()}, {"cycle", cycle}, {"field", field}, {"expected", e.c_str()},
-                              {"actual", actual.dump()}, {"passed", ok}});
-    ok ? ++t.passed : ++t.failed;
-    if (!ok) std::cout << "FAIL " << at(where).str() << ": cycle " << cycle << ": " << field << ": expected " << e.c_str() << ", got " << actual.dump() << " (" << impl << ")\n";
+    expect_value(t, where, field, cycle, want, actual, impl);
   };
   const YAML::Node expect = doc["expect"];
   if (!expect) return t;
@@ -360,7 +448,7 @@ struct Block {
   // A block with transactions, not pins (iru): the file's other keys than `block` and
   // `parameters`, and its runner of the whole file.
   std::vector<std::string> keys = {"steps"};
-  std::function<Tally(const Params&, const std::string& impl, const YAML::Node& doc)> run_file = nullptr;
+  std::function<Tally(const Params&, const UnitOptions& o, const YAML::Node& doc)> run_file = nullptr;
 };
 
 std::map<std::string, Block> blocks() {
@@ -472,6 +560,7 @@ std::map<std::string, Block> blocks() {
   // The IRU's defaults: the paper's (iru.* in the schema), its testbench memory's latency.
   b["iru"] = {{{"partitions", 4}, {"sets", 1024}, {"banks", 2}, {"entry", 32}, {"xor_hash", 1}, {"timeout", 1000}, {"latency", 200}},
               nullptr, {"setup", "requests", "expect"}, run_iru};
+  b["spref"] = {{{"max_pairs", 2}, {"nc_only", 1}, {"through_copies", 0}}, nullptr, {"ptx", "kernel", "loops"}, run_spref};
   return b;
 }
 
@@ -525,15 +614,15 @@ int unit(const UnitOptions& o) {
       }
     }
     if (!b->second.run_file && !doc["steps"]) throw Error({o.stimulus, 1, 1}, "no 'steps'", Error::Kind::config);
-    if (!o.fst.empty() && o.impl != "rtl") throw Error({"--fst", 0, 0}, "the FST is the RTL's: add --impl rtl", Error::Kind::usage);
-    if (!o.vcd.empty() && (o.impl != "model" || name != "sync_fifo"))
+    if (!b->second.run_file && !o.fst.empty() && o.impl != "rtl")
+      throw Error({"--fst", 0, 0}, "the FST is the RTL's: add --impl rtl", Error::Kind::usage);
+    if (!b->second.run_file && !o.vcd.empty() && (o.impl != "model" || name != "sync_fifo"))
       throw Error({"--vcd", 0, 0}, "a VCD is written by sync_fifo's model only; --impl rtl --fst F writes any block's RTL waveform",
                   Error::Kind::usage);
     const std::string waves = o.impl == "rtl" ? o.fst : o.vcd;
     Tally t;
     try {
-      if (b->second.run_file && !waves.empty()) throw Error({"--fst", 0, 0}, name + ": no waveform (irrgpu run -s sim.top=iru --vcd F has the unit's)", Error::Kind::usage);
-      t = b->second.run_file ? b->second.run_file(params, o.impl, doc) : b->second.run(params, o.impl, waves, doc["steps"]);
+      t = b->second.run_file ? b->second.run_file(params, o, doc) : b->second.run(params, o.impl, waves, doc["steps"]);
     } catch (const YAML::Exception& e) {
       throw Error({o.stimulus, e.mark.line + 1, e.mark.column + 1}, e.msg, Error::Kind::config);
     }
@@ -544,7 +633,8 @@ int unit(const UnitOptions& o) {
                    {"passed", t.passed}, {"failed", t.failed}, {"expectations", t.expectations}};
       sim::write_file(o.output_dir + "/result.json", r.dump(2) + "\n", "stimulus result");
     }
-    std::cout << name << " (" << o.impl << "): " << t.cycles << " cycles, " << t.passed + t.failed << " expectations: " << t.passed
+    std::cout << name << " (" << o.impl << "): " << (t.cycles ? std::to_string(t.cycles) + " cycles, " : "") << t.passed + t.failed
+              << " expectations: " << t.passed
               << " passed, " << t.failed << " failed" << (t.failed ? "" : ": PASS") << "\n";
     return t.failed ? 1 : 0;
   });

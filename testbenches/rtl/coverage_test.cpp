@@ -87,4 +87,7 @@ TEST(Coverage, AParameterSetWithoutACoverageBuildIsNamed) {
   r = run_cli({"coverage", "sync_fifo", "--stimulus", stim, "--data", d.path() + "/nowhere"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--data: no such folder"), std::string::npos) << r.err;
+  r = run_cli({"coverage", "spref"});  // no RTL: the error lists the blocks that have
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("sync_fifo"), std::string::npos) << r.err;
 }
