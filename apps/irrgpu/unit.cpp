@@ -133,6 +133,21 @@ struct Tally {
   json expectations = json::array();  // where, cycle, field, expected, actual, passed
 };
 
+// One expectation: `want` against `actual` (an enumeration's value shown by `names`), tallied and,
+// failed, printed with its place, cycle and field.
+void expect_value(Tally& t, const YAML::Node& where, const std::string& field, std::uint64_t cycle, const YAML::Node& want,
+                  const json& actual, const std::string& impl, const std::vector<std::string>& names = {}) {
+  const bool ok = matches(want, actual, names, field);
+  YAML::Emitter e;
+  e << YAML::Flow << want;
+  t.expectations.push_back({{"where", at(where).str()}, {"cycle", cycle}, {"field", field}, {"expected", e.c_str()},
+                            {"actual", shown(actual, names)}, {"passed", ok}});
+  ok ? ++t.passed : ++t.failed;
+  if (!ok)
+    std::cout << "FAIL " << at(where).str() << ": cycle " << cycle << ": " << field << ": expected " << e.c_str() << ", got "
+              << shown(actual, names) << " (" << impl << ")\n";
+}
+
 template <typename T>
 const Field<T>& field(const std::vector<Field<T>>& fields, const YAML::Node& key, const char* side) {
   const std::string k = key.as<std::string>();
@@ -174,19 +189,7 @@ Tally run_steps(sim::StepBlock<In, Out>& block, const std::vector<Field<In>>& in
         if (!e.IsMap()) fail(e, "expect: expected a map of output fields");
         for (const auto& kv : e) {
           const Field<Out>& f = field(outs, kv.first, "output");
-          const json actual = f.get(out);
-          const bool ok = matches(kv.second, actual, f.names, f.name);
-          YAML::Emitter want;
-          want << YAML::Flow << kv.second;
-          t.expectations.push_back({{"where", at(kv.first).str()}, {"cycle", t.cycles}, {"field", f.name},
-                                    {"expected", want.c_str()}, {"actual", shown(actual, f.names)}, {"passed", ok}});
-          if (ok) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            std::cout << "FAIL " << at(kv.first).str() << ": cycle " << t.cycles << ": " << f.name << ": expected "
-                      << want.c_str() << ", got " << shown(actual, f.names) << " (" << impl << ")\n";
-          }
+          expect_value(t, kv.first, f.name, t.cycles, kv.second, f.get(out), impl, f.names);
         }
       }
       block.edge();
@@ -235,20 +238,6 @@ class PathBlock : public sim::StepBlock<PathIn, PathOut> {
 };
 
 using Params = std::map<std::string, std::uint64_t>;
-
-// One expectation of a transaction stimulus: `want` against `actual`, tallied and, failed, printed.
-void expect_value(Tally& t, const YAML::Node& where, const std::string& field, std::uint64_t cycle, const YAML::Node& want,
-                  const json& actual, const std::string& impl) {
-  const bool ok = matches(want, actual, {}, field);
-  YAML::Emitter e;
-  e << YAML::Flow << want;
-  t.expectations.push_back({{"where", at(where).str()}, {"cycle", cycle}, {"field", field}, {"expected", e.c_str()},
-                            {"actual", actual.dump()}, {"passed", ok}});
-  ok ? ++t.passed : ++t.failed;
-  if (!ok)
-    std::cout << "FAIL " << at(where).str() << ": cycle " << cycle << ": " << field << ": expected " << e.c_str() << ", got "
-              << actual.dump() << " (" << impl << ")\n";
-}
 
 // SPREF's load-pair detection (models/spref/loops.h; seed 004 Table 1 [G L433-L445]) on a PTX
 // kernel: each backward branch found, and Table 1's tag propagation over the two iterations the
