@@ -202,7 +202,7 @@ Tally run_steps(sim::StepBlock<In, Out>& block, const std::vector<Field<In>>& in
 // implementations), the AEU and the PWAQ (model or RTL, by --impl). A step is one cycle of the
 // path, so its outputs are what the cycle did: `enq` offers a tuple to the ATQ, `deq` dequeues
 // warp deq_slot's record (delivered the next cycle), `pushed` is the record the AEU put in a
-// warp's queue this cycle. `rst` starts the path afresh.
+// warp's queue this cycle. `rst` starts the path afresh (and, with --fst, its waveforms).
 struct PathIn {
   bool rst = false, enq = false, deq = false;
   dac::AddressTuple tuple;
@@ -219,6 +219,7 @@ class PathBlock : public sim::StepBlock<PathIn, PathOut> {
   PathOut eval(const PathIn& in) override {  // the whole cycle (the runner evaluates once a cycle)
     PathOut o;
     if (in.rst) {
+      e_.reset();  // first: its waveforms close before the new path's open the same files
       e_ = std::make_unique<dac::Expander>(c_);
       return o;
     }
@@ -518,8 +519,12 @@ std::map<std::string, Block> blocks() {
          num("rd_mask", &PwaqOut::rd_mask), num("push_count", &PwaqOut::push_count)}, s, impl);
   }};
   b["dac_path"] = {{{"WARPS", 48}, {"DEPTH", 4}, {"PORTS", 1}, {"ATQ", 24}}, [](const Params& p, const std::string& impl, const std::string& w, const YAML::Node& s) {
-    if (!w.empty()) throw Error({"--fst", 0, 0}, "dac_path: waveforms are the blocks' own (irrgpu unit dac_aeu|dac_pwaq --fst)", Error::Kind::usage);
     dac::ExpanderConfig c;
+    if (!w.empty()) {  // --fst F: the AEU's and the PWAQ's RTL waveforms, F with -aeu and -pwaq before its extension
+      const std::filesystem::path f(w);
+      c.aeu_fst = (f.parent_path() / (f.stem().string() + "-aeu" + f.extension().string())).string();
+      c.pwaq_fst = (f.parent_path() / (f.stem().string() + "-pwaq" + f.extension().string())).string();
+    }
     c.atq_entries = unsigned(p.at("ATQ"));
     c.pwaq = {unsigned(p.at("WARPS")), unsigned(p.at("DEPTH")), unsigned(p.at("PORTS"))};
     c.impl = impl;

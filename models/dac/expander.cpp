@@ -6,7 +6,7 @@
 namespace irr::dac {
 
 Expander::Expander(const ExpanderConfig& c)
-    : c_(c), aeu_(make_aeu(c.impl)), pwaq_(make_pwaq(c.impl, c.pwaq)), pwpq_(c.pwaq.warps) {
+    : c_(c), aeu_(make_aeu(c.impl, 1, c.aeu_fst)), pwaq_(make_pwaq(c.impl, c.pwaq, 1, c.pwaq_fst)), pwpq_(c.pwaq.warps) {
   if (!c.atq_entries) throw Error("DAC: the ATQ needs at least one entry", Error::Kind::config);
   if (!c.pwpq_depth) throw Error("DAC: the PWPQ needs at least one entry a warp", Error::Kind::config);
   AeuIn r;

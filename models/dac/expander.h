@@ -53,6 +53,7 @@ struct ExpanderConfig {
   PwaqParams pwaq;
   unsigned pwpq_depth = 4;    // Table 3.1's 192 entries over 48 warps
   std::string impl = "model";
+  std::string aeu_fst, pwaq_fst;  // with impl rtl: the blocks' waveforms ("" = none)
 };
 
 struct ExpanderStats {

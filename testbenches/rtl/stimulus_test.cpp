@@ -103,6 +103,11 @@ TEST(Stimulus, RtlWritesItsWaveform) {
   EXPECT_NE(r.err.find("a VCD is written by sync_fifo's model only"), std::string::npos) << r.err;
   r = run_cli({"unit", "--stimulus", kStimuli + "/hwwl_bank.yaml", "--fst", d.path() + "/bank.fst"});
   EXPECT_NE(r.err.find("add --impl rtl"), std::string::npos) << r.err;
+  // DAC's path: the AEU's and the PWAQ's RTL waveforms beside the name given.
+  r = run_cli({"unit", "--stimulus", kStimuli + "/dac_path.yaml", "--impl", "rtl", "--fst", d.path() + "/path.fst"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(read_file(d.path() + "/path-aeu.fst").size(), 100u);
+  EXPECT_GT(read_file(d.path() + "/path-pwaq.fst").size(), 100u);
   // The IRU's transactions: its probes, with either implementation of its banks.
   r = run_cli({"unit", "--stimulus", kStimuli + "/iru.yaml", "--impl", "rtl", "--vcd", d.path() + "/iru.vcd"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
