@@ -50,9 +50,12 @@ ScratchDir::~ScratchDir() {
   fs::remove_all(path_, ec);
 }
 
+bool have_tool(const std::string& command) {
+  return std::system(("command -v " + command + " >/dev/null 2>&1").c_str()) == 0;
+}
+
 void require_tool(const std::string& command, const std::string& what) {
-  if (std::system(("command -v " + command + " >/dev/null 2>&1").c_str()) != 0)
-    throw Error(what + " is not installed (make deps)");
+  if (!have_tool(command)) throw Error(what + " is not installed (make deps)");
 }
 
 void override_params(std::map<std::string, std::string>& params, const std::vector<std::string>& overrides) {

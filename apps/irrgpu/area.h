@@ -46,7 +46,9 @@ class ScratchDir {
  private:
   std::filesystem::path path_;
 };
-// An error naming a missing tool: "WHAT is not installed (make deps)".
+// Whether a program is on the PATH; require_tool: an error naming a missing one, "WHAT is not
+// installed (make deps)".
+bool have_tool(const std::string& command);
 void require_tool(const std::string& command, const std::string& what);
 // --param NAME=VALUE overrides over a block's parameters (a usage error for a bad one).
 void override_params(std::map<std::string, std::string>& params, const std::vector<std::string>& overrides);

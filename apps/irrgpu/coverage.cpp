@@ -44,9 +44,11 @@ void read_dat(const fs::path& file, std::map<std::string, Point>& points) {
     const auto open = line.find('\''), close = line.rfind('\'');
     if (line.rfind("C '", 0) != 0 || close == open)
       throw Error({file.string(), n, 1}, "not a Verilator coverage line", Error::Kind::usage);
-    const std::string key = line.substr(open + 1, close - open - 1);
+    const std::string key = line.substr(open + 1, close - open - 1), count = line.substr(close + 1);
+    if (count.find_first_not_of(" 0123456789") != std::string::npos || count.find_first_of("0123456789") == std::string::npos)
+      throw Error({file.string(), n, static_cast<int>(close) + 2}, "a coverage count is not a number", Error::Kind::usage);
     Point& p = points[key];
-    p.count += std::stoull(line.substr(close + 1));
+    p.count += std::stoull(count);
     if (!p.field.empty()) continue;
     // \001 starts a field, \002 separates its name (page: "page", the rest one letter) from its value.
     for (std::size_t at = key.find('\1'); at != std::string::npos;) {
@@ -159,7 +161,7 @@ int coverage(const CoverageOptions& o) {
     write_dat(fs::path(out) / "merged.dat", points);
     // The source with each line's counts: verilator_coverage's annotation (every count >= 1 covered).
     bool annotated = false;
-    if (std::system("command -v verilator_coverage >/dev/null 2>&1") == 0) {
+    if (have_tool("verilator_coverage")) {
       const fs::path dir = fs::path(out) / "annotated";
       const std::string cmd = "verilator_coverage --annotate \"" + dir.string() + "\" --annotate-min 1 \"" +
                               (fs::path(out) / "merged.dat").string() + "\" > \"" + (fs::path(out) / "annotate.log").string() + "\" 2>&1";

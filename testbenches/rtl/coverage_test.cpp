@@ -6,6 +6,7 @@
 // Each block's coverage over its example and the co-simulation tests is rtl.coverage.<block>.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "testbenches/common/testing.h"
@@ -87,6 +88,12 @@ TEST(Coverage, AParameterSetWithoutACoverageBuildIsNamed) {
   r = run_cli({"coverage", "sync_fifo", "--stimulus", stim, "--data", d.path() + "/nowhere"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--data: no such folder"), std::string::npos) << r.err;
+  std::filesystem::create_directories(d.path() + "/bad");
+  d.write("bad/sync_fifo-1-0.dat", "# SystemC::Coverage-3\nC '\1f\2x.v\1l\0023\1page\2v_line/x' lots\n");
+  r = run_cli({"coverage", "sync_fifo", "--stimulus", d.write("three.yaml", kThreePushes), "--data", d.path() + "/bad"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("bad/sync_fifo-1-0.dat:2:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a coverage count is not a number"), std::string::npos) << r.err;
   r = run_cli({"coverage", "spref"});  // no RTL: the error lists the blocks that have
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("sync_fifo"), std::string::npos) << r.err;
