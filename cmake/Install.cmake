@@ -4,7 +4,7 @@
 include(CMakePackageConfigHelpers)
 set(IRRGPU_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/irrgpu")
 
-install(TARGETS irrgpu irrgpu_sim irrgpu_tlm_glue irrgpu_blocks irrgpu_mem irrgpu_core irrgpu_runtime irrgpu_gpu ${IRRGPU_UNIT_LIBRARIES}
+install(TARGETS irrgpu irrgpu_sim irrgpu_tlm_glue irrgpu_blocks irrgpu_mem irrgpu_core irrgpu_runtime irrgpu_power irrgpu_gpu ${IRRGPU_UNIT_LIBRARIES}
         EXPORT irrgpuTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/irrgpu")

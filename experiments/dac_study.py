@@ -25,8 +25,7 @@ from simulate import simulate
 KERNELS = ["vecadd", "saxpy", "stencil", "sgemm", "hotspot", "pathfinder", "srad", "backprop", "blackscholes",
            "histogram", "spmv", "lbm", "convolution"]
 # Table 3.1 on the gtx480 preset: 48 KB L1 (so 16 KB shared), two-level scheduling.
-TABLE_3_1 = ["l1.size=48KiB", "core.shared_memory=16KiB", "core.scheduler=two_level",
-             "core.count_register_accesses=true"]  # the last only counts
+TABLE_3_1 = ["l1.size=48KiB", "core.shared_memory=16KiB", "core.scheduler=two_level"]
 # MTA as built here [S L740-L742]: intra-warp and inter-thread strides, throttled, into a 16 KB
 # prefetch buffer beside the L1 (Table 3.1's "Prefetch Buffer 16KB/SM").
 MTA = ["l1.prefetcher=mta", "l1.prefetch_buffer=16KiB"]
@@ -41,6 +40,7 @@ MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("line locks off", ["dac
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]
 STALLS = ["memory", "dependence", "unit", "structural.ldst", "empty", "barrier"]
 PJ = {"atq": 5.3, "pwaq": 3.4, "pwpq": 1.5}  # Table 3.1's energy per access
+ENERGY = ["total", "dynamic", "static", "core.int", "core.fp", "core.sfu", "core.pipeline", "core.register_file", "units"]
 
 
 def run(irrgpu, kernel, variant, scale, sets, tmp):
@@ -56,7 +56,7 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
     r = {"cycles": stats["gpu.total.kernel_cycles"]["value"], "wi": stats["gpu.total.warp_instructions"]["value"],
          "ti": stats["gpu.total.thread_instructions"]["value"], "loads": total(".global_loads"),
          "l1": total(".l1.accesses"), "affine": total(".companion_instructions"),
-         "rf": total(".register_reads") + total(".register_writes"),
+         "rf": total(".energy_events.register_reads") + total(".energy_events.register_writes"),
          "deq": total(".dac.deq_data") + total(".dac.deq_addr") + total(".dac.deq_predicate"),
          "deq_data": total(".dac.deq_data"), "prefetches": total(".dac.prefetches"),
          "lane_records": total(".dac.lane_records"), "records": total(".dac.records"),
@@ -65,6 +65,9 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
          "held_port": total(".dac.held_port"), "unit_cycles": stats["gpu.total.stall.unit"]["value"],
          "l1_prefetches": total(".l1.prefetches"), "l1_prefetch_useful": total(".l1.prefetch_useful"),
          "cae": total(".cae.affine_instructions"),
+         # The energy model (docs/power.md): the components the dissertation's comparison names [S L797-L805].
+         "energy": {k: stats[f"energy.{k}"]["value"] for k in ENERGY},
+         "lanes": {k: total(f".energy_events.lanes.{k}") for k in ("int", "fp", "sfu", "other")},
          "stalls": {k: stats[f"gpu.total.stall.{k}"]["value"] for k in STALLS}}
     return r
 
@@ -120,6 +123,29 @@ def study(irrgpu, kernels, scale, tmp):
     print(f"\nGeomean: lane operations {geomean([lanes(r['dac']) / r['base']['ti'] for r in rows]):.2f}, "
           f"register-file accesses {geomean([r['dac']['rf'] / max(1, r['base']['rf']) for r in rows]):.2f}, "
           f"L1 accesses {geomean([r['dac']['l1'] / max(1, r['base']['l1']) for r in rows]):.2f}.")
+    print("\n### Energy (the energy model, docs/power.md): DAC / baseline\n")
+    print("Dissertation [S L797-L805]: total 0.798, dynamic 0.816, static 0.71, ALU 0.66, register file 0.68; "
+          "DAC's own overhead 0.96 % of the dynamic energy. ALU here: the lanes' int, fp and sfu operations and "
+          "their share of the pipeline energy (core.int + fp + sfu, and core.pipeline by lanes); DAC's own: its four arrays (the expansion "
+          "units' ALUs are not priced).\n")
+    print("| kernel | total | dynamic | static | ALU | register file | DAC's own, share of dynamic |")
+    print("|---|---|---|---|---|---|---|")
+    def alu(d):  # the arithmetic lanes' operations and their share of the pipeline energy
+        lanes = d["lanes"]
+        share = (lanes["int"] + lanes["fp"] + lanes["sfu"]) / max(1, sum(lanes.values()))
+        return sum(d["energy"][k] for k in ("core.int", "core.fp", "core.sfu")) + share * d["energy"]["core.pipeline"]
+    ratios = {k: [] for k in ("total", "dynamic", "static", "alu", "rf", "own")}
+    for r in rows:
+        b, d = r["base"]["energy"], r["dac"]["energy"]
+        x = {"total": d["total"] / b["total"], "dynamic": d["dynamic"] / b["dynamic"], "static": d["static"] / b["static"],
+             "alu": alu(r["dac"]) / alu(r["base"]), "rf": d["core.register_file"] / b["core.register_file"],
+             "own": d["units"] / d["dynamic"]}
+        for k, v in x.items():
+            ratios[k].append(v)
+        print(f"| {r['kernel']} | {x['total']:.3f} | {x['dynamic']:.3f} | {x['static']:.3f} | {x['alu']:.3f} | "
+              f"{x['rf']:.3f} | {100 * x['own']:.3f} % |")
+    print(f"| geomean | {geomean(ratios['total']):.3f} | {geomean(ratios['dynamic']):.3f} | {geomean(ratios['static']):.3f} "
+          f"| {geomean(ratios['alu']):.3f} | {geomean(ratios['rf']):.3f} | {100 * sum(ratios['own']) / len(rows):.3f} % (mean) |")
     print("\n### Where the scheduler cycles went (stall cycles summed over schedulers, baseline -> DAC)\n")
     print("| kernel | " + " | ".join(STALLS) + " |")
     print("|---|" + "---|" * len(STALLS))

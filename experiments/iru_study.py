@@ -55,7 +55,8 @@ WORKLOADS = ["bfs", "sssp", "pr"]
 CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction"], "pr": ["pr_contract"]}
 # The paper's figures [S L243-L275].
 PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
-         "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5}}
+         "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5},
+         "energy": {"bfs": 0.83, "sssp": 0.95, "pr": 0.85, "all": 0.87}, "own": 0.5}  # [S L281]
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
@@ -100,7 +101,8 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             "elements": value("iru.elements"), "merged": value("iru.merged"),
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
-            "full_stalls": value("iru.entry_full_stalls"), "thread_instructions": value("gpu.total.thread_instructions")}
+            "full_stalls": value("iru.entry_full_stalls"), "thread_instructions": value("gpu.total.thread_instructions"),
+            "energy": value("energy.total"), "energy_units": value("energy.units")}
 
 
 _runs = {}
@@ -169,6 +171,14 @@ def study(pool, irrgpu, graphs, workloads, tmp):
     print(f"| DRAM accesses, on / off (mean) | 96 % | {mean('dram', everything):.0f} % |")
     print(f"| the same inside the contraction kernels: L1, L2, interconnect (mean) | — | "
           f"{mean('l1_in', everything):.0f} %, {mean('l2_in', everything):.0f} %, {mean('traffic_in', everything):.0f} % |")
+    # The energy model (docs/power.md): the whole run's energy, IRU on / off, and the IRU's own share.
+    energy = {w: gmean([r[(w, g, "iru")]["energy"] / r[(w, g, "frontier")]["energy"] for g in graphs]) for w in workloads}
+    for w in workloads:
+        print(f"| energy, {w}, on / off (geometric mean) | {PAPER['energy'][w]:.2f} | {energy[w]:.2f} |")
+    print(f"| energy, all, on / off (geometric mean) | {PAPER['energy']['all']:.2f} | "
+          f"{gmean([r[(w, g, 'iru')]['energy'] / r[(w, g, 'frontier')]['energy'] for w in workloads for g in graphs]):.2f} |")
+    own = [pct(r[(w, g, "iru")]["energy_units"], r[(w, g, "iru")]["energy"]) for w in workloads for g in graphs]
+    print(f"| the IRU's own energy, share of the GPU's (mean) | {PAPER['own']} % | {sum(own) / len(own):.3f} % |")
     rpl = lambda v: sum(r[(w, g, v)]["requests_per_load"] for w in workloads for g in graphs) / len(everything)
     print(f"| requests per warp load in the contraction, off -> on (mean) | {PAPER['requests']} | {rpl('frontier'):.2f} -> {rpl('iru'):.2f} |")
     for w in ("sssp", "pr"):

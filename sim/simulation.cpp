@@ -350,6 +350,14 @@ std::string Simulation::speed_line() const {
 
 void Simulation::print_summary(std::ostream& out, const std::string& pattern) const {
   stats_.print_table(out, pattern);
+  // The energy model's headline (models/power), when it ran.
+  const Stat *total = stats_.find("energy.total"), *dynamic = stats_.find("energy.dynamic"), *power = stats_.find("energy.average_power");
+  if (total && dynamic && power) {
+    std::ostringstream line;  // its own stream: the table leaves `out`'s precision as it likes
+    line << std::setprecision(6) << "energy " << total->value() << " uJ (dynamic " << dynamic->value() << " uJ, static "
+         << total->value() - dynamic->value() << " uJ), " << power->value() << " W on average inside kernels\n";
+    out << line.str();
+  }
   out << speed_line() << "\n";
 }
 

@@ -47,7 +47,9 @@ std::vector<KernelStats> kernel_stats(const sim::StatsRegistry& stats) {
     k.start_ps = snapshots[i]["time_ps"], k.end_ps = snapshots[i + 1]["time_ps"];
     const auto& before = snapshots[i]["values"];
     for (const auto& [name, after] : snapshots[i + 1]["values"].items()) {
-      if (!dynamic_cast<const sim::Counter*>(stats.find(name)) || !before.contains(name)) continue;  // rates do not subtract
+      // Counters and energies (formulas in uJ, which only grow) subtract; rates and ratios do not.
+      const sim::Stat* stat = stats.find(name);
+      if (!stat || !before.contains(name) || (!dynamic_cast<const sim::Counter*>(stat) && stat->unit() != "uJ")) continue;
       const double d = after.get<double>() - before[name].get<double>();
       if (d != 0) k.counted[name] = d;
     }
@@ -67,10 +69,11 @@ void write_kernel_stats(const std::vector<KernelStats>& kernels, const std::stri
 void print_kernel_table(const std::vector<KernelStats>& kernels, std::ostream& out) {
   struct Row {
     std::size_t launches = 0;
-    double cycles = 0, warp = 0, l1_misses = 0, l2_misses = 0;
+    double cycles = 0, warp = 0, l1_misses = 0, l2_misses = 0, energy = 0;
   };
   std::map<std::string, Row> rows;
   double all = 0;
+  bool with_energy = false;  // power.enabled
   for (const auto& k : kernels) {
     Row& r = rows[k.kernel];
     ++r.launches;
@@ -78,6 +81,8 @@ void print_kernel_table(const std::vector<KernelStats>& kernels, std::ostream& o
     r.warp += total(k, "gpu.sm", ".warp_instructions");
     r.l1_misses += total(k, "gpu.sm", ".l1.misses");
     r.l2_misses += total(k, "gpu.partition", ".l2.misses");
+    r.energy += get(k, "energy.total");
+    with_energy = with_energy || k.counted.count("energy.total");
     all += get(k, "gpu.kernel_cycles");
   }
   if (rows.empty()) return;
@@ -85,14 +90,16 @@ void print_kernel_table(const std::vector<KernelStats>& kernels, std::ostream& o
   for (const auto& [name, r] : rows) width = std::max(width, name.size());
   out << std::left << std::setw(static_cast<int>(width)) << "kernel" << std::right << std::setw(9) << "launches" << std::setw(13)
       << "cycles" << std::setw(8) << "share" << std::setw(15) << "warp instr." << std::setw(8) << "IPC" << std::setw(12)
-      << "L1 misses" << std::setw(12) << "L2 misses" << "\n";
-  for (const auto& [name, r] : rows)
+      << "L1 misses" << std::setw(12) << "L2 misses" << (with_energy ? "   energy uJ" : "") << "\n";
+  for (const auto& [name, r] : rows) {
     out << std::left << std::setw(static_cast<int>(width)) << name << std::right << std::setw(9) << r.launches << std::setw(13)
         << std::fixed << std::setprecision(0) << r.cycles << std::setw(7) << std::setprecision(1)
         << (all > 0 ? 100 * r.cycles / all : 0) << "%" << std::setw(15) << std::setprecision(0) << r.warp << std::setw(8)
         << std::setprecision(2) << (r.cycles > 0 ? r.warp / r.cycles : 0) << std::setw(12) << std::setprecision(0)
-        << r.l1_misses << std::setw(12) << r.l2_misses << "\n"
-        << std::defaultfloat;
+        << r.l1_misses << std::setw(12) << r.l2_misses;
+    if (with_energy) out << std::setw(13) << std::setprecision(1) << r.energy;
+    out << "\n" << std::defaultfloat;
+  }
 }
 
 }  // namespace irr::app

@@ -4,12 +4,14 @@
   irrgpu plot bars   RESULTS.csv --metric gpu.total.core_cycles --baseline variant=data --x graph --series variant -o f.png
   irrgpu plot lines  RESULTS.csv --metric gpu.total.core_cycles --x hwwl.bank_entries --series variant -o f.pdf
   irrgpu plot stalls RESULTS.csv --label workload,variant -o stalls.png
+  irrgpu plot energy RESULTS.csv|RUN_DIR ... -o energy.png
 
 bars: the metric normalised to a baseline run (--baseline KEY=VALUE: the run with the same
 parameters but KEY=VALUE), as a speedup (baseline / run: cycles, lower is better) or --ratio (run /
 baseline); one group of bars per --x value, one bar per --series value. lines: the metric (or its
 speedup over --baseline) over a numeric --x. stalls: each run's scheduler-cycle breakdown
-(gpu.total.stall.* by default, --stats GLOB for others), stacked. --where KEY=VALUE keeps matching
+(gpu.total.stall.* by default, --stats GLOB for others), stacked. energy: each run's energy by
+component (docs/power.md), stacked, from a results table or from run folders (their stats.json). --where KEY=VALUE keeps matching
 runs (repeatable; KEY= keeps runs that do not set KEY; baselines are found among all runs); only
 runs whose state is done are plotted. --match KEYS pairs a run with its baseline by those columns
 only; --hline VALUE[:LABEL] draws a reference line (a paper's figure). -o names the file; its suffix (.png,
@@ -18,6 +20,7 @@ only; --hline VALUE[:LABEL] draws a reference line (a paper's figure). -o names 
 import argparse
 import csv
 import fnmatch
+import json
 import math
 import os
 import re
@@ -184,11 +187,11 @@ def series_lines(ax, series, xlabel="", ylabel="", title="", log_x=False, ylim=N
     finish(ax, ylabel, title, any(label for label, *_ in series))
 
 
-def stacked_bars(ax, labels, parts, ylabel="", title=""):
+def stacked_bars(ax, labels, parts, ylabel="", title="", colors=None):
     """One bar per label, stacked from `parts`: [(name, [value per bar])]."""
     bottom = [0.0] * len(labels)
-    for name, values in parts:
-        ax.bar(range(len(labels)), values, bottom=bottom, label=name)
+    for i, (name, values) in enumerate(parts):
+        ax.bar(range(len(labels)), values, bottom=bottom, label=name, color=colors[i % len(colors)] if colors else None)
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
     ax.set_ylabel(ylabel, fontsize=8)
@@ -294,16 +297,58 @@ def cmd_stalls(a):
     save(fig, a.output, a.also)
 
 
+# energy.* statistics that are sums of the components, not components (docs/power.md).
+ENERGY_TOTALS = ("energy.total", "energy.dynamic", "energy.static", "energy.average_power")
+
+
+def energy_rows(inputs, where):
+    """(label, {component: uJ}) per run: a results table's finished runs, or run folders' stats.json."""
+    out = []
+    for path in inputs:
+        if os.path.isdir(path):
+            stats = os.path.join(path, "stats.json")
+            try:
+                with open(stats) as f:
+                    values = {k: v["value"] for k, v in json.load(f)["stats"].items()}
+            except (OSError, ValueError, KeyError) as e:
+                sys.exit(f"irrgpu plot: error: {stats}: not a run's statistics ({e})")
+            out.append((os.path.basename(os.path.normpath(path)), values))
+        else:
+            rows, _, columns = load(path, where)
+            keys = params_of(columns)
+            out += [("/".join(r[k] for k in keys) or r["id"], {c: float(r[c] or 0) for c in columns if c.startswith("energy.")})
+                    for r in rows]
+    comps = sorted({c for _, v in out for c in v if c.startswith("energy.") and c not in ENERGY_TOTALS
+                    and not re.fullmatch(r"energy\.sm\d+", c)})
+    if not comps:
+        sys.exit("irrgpu plot: error: no energy.* statistic in the input (runs with power.enabled=false, or a sweep "
+                 "collected without them)")
+    return out, comps
+
+
+def cmd_energy(a):
+    runs, comps = energy_rows(a.results, a.where)
+    scale, unit = (1e-3, "mJ") if max(sum(v.get(c, 0) for c in comps) for _, v in runs) >= 1e3 else (1, "uJ")
+    parts = [(c[len("energy."):], [v.get(c, 0) * scale for _, v in runs]) for c in comps]
+    parts = [(n, vals) for n, vals in parts if any(vals)]  # components no run used stay out of the legend
+    fig, (ax,) = figure(size=(max(4, 0.6 * len(runs) + 2), 3.5))
+    import matplotlib  # loaded by pyplot() already
+    colors = [matplotlib.colormaps["tab20"](i) for i in range(20)]  # more parts than tab10 has colours
+    stacked_bars(ax, [label for label, _ in runs], parts, f"energy ({unit})", a.title or "energy by component", colors)
+    save(fig, a.output, a.also)
+
+
 def main():
     p = argparse.ArgumentParser(prog="irrgpu plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="kind", required=True)
-    common = argparse.ArgumentParser(add_help=False)
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("-o", "--output", required=True, help="the figure (.png, .pdf or .svg)")
+    options.add_argument("--also", action="append", default=[], choices=["png", "pdf", "svg"],
+                         help="also write this format beside it")
+    options.add_argument("--where", action="append", default=[], help="KEY=VALUE: only these runs (repeatable)")
+    options.add_argument("--title", default="")
+    common = argparse.ArgumentParser(add_help=False, parents=[options])
     common.add_argument("results", help="results.csv from irrgpu sweep collect")
-    common.add_argument("-o", "--output", required=True, help="the figure (.png, .pdf or .svg)")
-    common.add_argument("--also", action="append", default=[], choices=["png", "pdf", "svg"],
-                        help="also write this format beside it")
-    common.add_argument("--where", action="append", default=[], help="KEY=VALUE: only these runs (repeatable)")
-    common.add_argument("--title", default="")
     for name, f in (("bars", cmd_bars), ("lines", cmd_lines)):
         s = sub.add_parser(name, parents=[common])
         s.add_argument("--metric", default="gpu.total.core_cycles")
@@ -324,6 +369,9 @@ def main():
     s.add_argument("--label", default="", help="comma-separated columns naming each bar (default: every parameter)")
     s.add_argument("--share", action="store_true", help="each bar as shares of its total")
     s.set_defaults(func=cmd_stalls)
+    s = sub.add_parser("energy", parents=[options])
+    s.add_argument("results", nargs="+", help="results.csv from irrgpu sweep collect, or run folders (-o of irrgpu run)")
+    s.set_defaults(func=cmd_energy)
     a = p.parse_args()
     if os.path.splitext(a.output)[1] not in (".png", ".pdf", ".svg"):
         sys.exit(f"irrgpu plot: error: -o {a.output}: a .png, .pdf or .svg file")

@@ -125,9 +125,16 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
   by_slot_.resize(schedulers_);
   by_age_.resize(schedulers_);
   if (!schedulers_) throw Error("core.warp_schedulers must be at least 1", Error::Kind::config);
-  if (sim.config().get_bool("core.count_register_accesses")) {
-    register_reads_ = &sim.counter(*this, "register_reads", "register-file reads: source registers of the warp instructions issued", "accesses");
-    register_writes_ = &sim.counter(*this, "register_writes", "register-file writes: destination registers of the warp instructions issued", "accesses");
+  if (sim.config().get_bool("power.enabled")) {  // the events the energy model (models/power) prices
+    const std::string e = "energy_events.";
+    events_ = std::make_unique<EnergyEvents>(EnergyEvents{
+        &sim.counter(*this, e + "register_reads", "register-file reads: source registers of the warp instructions issued, once a warp", "accesses"),
+        &sim.counter(*this, e + "register_writes", "register-file writes: destination registers of the warp instructions issued, once a warp", "accesses"),
+        {&sim.counter(*this, e + "lanes.int", "thread instructions issued: int (active lanes)", "instructions"),
+         &sim.counter(*this, e + "lanes.fp", "thread instructions issued: fp (active lanes)", "instructions"),
+         &sim.counter(*this, e + "lanes.sfu", "thread instructions issued: sfu (active lanes)", "instructions"),
+         &sim.counter(*this, e + "lanes.other", "thread instructions issued: memory, control and unit instructions (active lanes)", "instructions")},
+        &sim.counter(*this, e + "shared_accesses", "shared-memory array passes: one a warp access, one more each extra way of a bank conflict", "accesses")});
   }
   if (shared_port_lanes_)  // made only then: other runs' statistics unchanged
     shared_port_extra_ = &sim.counter(*this, "shared.port_cycles",
@@ -473,6 +480,7 @@ void Sm::issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_
   const sim::Cycle start = std::max<sim::Cycle>(c, shared_free_);
   std::uint64_t hold_cycles = std::uint64_t{ways} * replay_, last_pass = std::uint64_t{ways - 1} * replay_;
   bank_conflict_cycles_ += last_pass;
+  if (events_) *events_->shared_accesses += ways;
   if (shared_port_lanes_) {
     const std::uint64_t windows = (step.addresses.size() + shared_port_lanes_ - 1) / shared_port_lanes_;
     if (windows * shared_port_cycles_ > hold_cycles) *shared_port_extra_ += windows * shared_port_cycles_ - hold_cycles;
@@ -503,10 +511,10 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   slot.last_issue = c;
   if (profile_) profile_->issued(&in, static_cast<std::uint32_t>(__builtin_popcount(step.active)));
   ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
-  if (register_reads_) count_registers(in);
+  const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
+  if (events_) count_events(in, threads);
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;
-  const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
   thread_instructions_ += threads;
   k.thread_instructions += threads;
   auto hold = [&](const Step& st) { hold_registers(slot, st); };
@@ -561,10 +569,12 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   scheds_[sched].last_issued = s;
 }
 
-void Sm::count_registers(const ptx::Instruction& in) {
+void Sm::count_events(const ptx::Instruction& in, std::uint64_t lanes) {
   ptx::defs_uses(in, defs_, uses_);
-  *register_reads_ += uses_.size();
-  *register_writes_ += defs_.size();
+  *events_->register_reads += uses_.size();
+  *events_->register_writes += defs_.size();
+  const auto cls = static_cast<std::size_t>(issue_class(in));  // int, fp, sfu: IssueClass's first three
+  *events_->lanes[std::min(cls, std::size(events_->lanes) - 1)] += lanes;
 }
 
 bool Sm::folded(const ptx::Instruction& in, const KernelLaunch& k) const {
@@ -615,7 +625,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
                                       "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
                                       "instructions");
   ++*companion_issued_;
-  if (register_reads_) count_registers(in);
+  if (events_) count_events(in, 2);  // once for the CTA, on a tuple: two lanes' work (base and stride), as DAC's study counts it
   ++issued_;
   ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;

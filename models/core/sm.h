@@ -271,8 +271,14 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   };
   std::unique_ptr<ConstCache> const_cache_;
   sim::Cycle const_load_done(const Step& step, sim::Cycle c);
-  sim::Counter *register_reads_ = nullptr, *register_writes_ = nullptr;  // core.count_register_accesses
-  void count_registers(const ptx::Instruction& in);  // made at the first companion issue: other runs' statistics unchanged
+  // The events the energy model prices beyond the counters above (power.enabled; without it none).
+  struct EnergyEvents {
+    sim::Counter *register_reads, *register_writes;
+    sim::Counter* lanes[4];  // int, fp, sfu, the rest
+    sim::Counter* shared_accesses;
+  };
+  std::unique_ptr<EnergyEvents> events_;
+  void count_events(const ptx::Instruction& in, std::uint64_t lanes);
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &idle_cycles_, &stall_structural_, &loads_,
       &load_requests_, &writeback_waits_, &bank_conflict_cycles_;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "models/core/exec/cfg.h"
+#include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::dac {
@@ -76,6 +77,13 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       auto it = barriers_.find(t.cta);
       return it == barriers_.end() ? t.fence == 0 : it->second.second >= t.fence;
     });
+  // Table 3.1's arrays at the thesis's own energy an access [S L690-L693] (CACTI at the GTX 480's
+  // node; the energy model scales them with the preset's), entry widths as the thesis sizes them.
+  const unsigned warps = c.expander.pwaq.warps;
+  power::declare_array(sim, name_, {"atq", static_cast<double>(c.expander.atq_entries), 131, 5.3}, {{&atq_accesses_, 1}});
+  power::declare_array(sim, name_, {"pwaq", static_cast<double>(warps * c.expander.pwaq.depth), 65, 3.4}, {{&pwaq_accesses_, 1}});
+  power::declare_array(sim, name_, {"pwpq", static_cast<double>(warps * c.expander.pwpq_depth), 32, 1.5}, {{&pwpq_accesses_, 1}});
+  power::declare_array(sim, name_, {"pws", static_cast<double>(warps * c.pws_depth), 32, 2.7}, {{&pws_accesses_, 1}});
   sim.clock("core").add(*this);
   sim.watch(name_, *this);
 }

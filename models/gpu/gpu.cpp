@@ -4,6 +4,7 @@
 #include "models/gpu/front_end.h"
 #include "models/gpu/units.h"
 #include "models/mem/memory_system.h"
+#include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::gpu {
@@ -94,6 +95,7 @@ void Gpu::add_summary() {
                   [=] { return total(std::string(".stall.") + why); });
   stats.formula(t + "idle_sm_cycles", "SM-cycles inside kernels with no CTA resident (idle SMs, load imbalance)",
                 "cycles", [=] { return total(".idle_cycles"); });
+  power::declare(sim_, {prefix, static_cast<std::uint32_t>(sms_.size()), static_cast<std::uint32_t>(partitions_.size())});
 }
 
 std::uint64_t Gpu::resident_blocks(const core::ptx::Function& kernel, core::Dim3 block, std::uint32_t dynamic_shared,

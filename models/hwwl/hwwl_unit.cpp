@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::hwwl {
@@ -62,6 +63,12 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) { return w.refilled(); });
   formula("active_threads", "threads holding a work ID now (pulled one, not pulled again yet) [K L227]; sample it with stats.sample_every",
           "threads", [](const Worklist& w) { return w.holders(); });
+  // Each lane's bank of 24-bit work IDs [K L214] by the energy model's SRAM model: a push or a pull
+  // one access, an ID the WRU or the ICRN moves a read and a write, a spilled or refilled ID one.
+  auto stat = [&](const std::string& leaf) { return stats.find(n + "." + leaf); };
+  power::declare_array(sim, n, {"bank", static_cast<double>(sim.config().get_uint("hwwl.bank_entries")), 24},
+                       {{&pushes_, 1}, {&pulls_, 1}, {stat("wru.moved"), 2}, {stat("icrn.sent"), 2}, {stat("hvu.spilled"), 1},
+                        {stat("hvu.refilled"), 1}});
   wl_.set_on_demand(on_demand_);
   if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);

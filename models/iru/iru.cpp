@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::iru {
@@ -100,6 +101,13 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
                        &sim.probe(*this, n + "fullest_entry", 6, "elements in the partition's fullest hash entry"),
                        &sim.probe(*this, n + "timeout", 1, "the oldest request timed out this cycle")});
   }
+  // The energy model's SRAM model for the hash banks (sets of p.entry 64-bit elements, an index and
+  // its datum; an element written on insertion, read on delivery) and the ring buffers (an element
+  // written and read at each hop). The paper gives CACTI's area, not energy [S L209].
+  const double element = 64;
+  power::declare_array(sim, this->name(), {"hash", static_cast<double>(sets_per_bank_), element * p.entry, 0, element},
+                       {{&elements_, 1}, {&delivered_stat_, 1}});
+  power::declare_array(sim, this->name(), {"ring", static_cast<double>(p.ring_buffer), element}, {{&ring_hops_, 2}});
   clock_.add(*this);
   sim.watch(this->name(), *this);
 }

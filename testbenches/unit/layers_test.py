@@ -3,7 +3,8 @@
 """The layers of DESIGN.md as the code has them: every #include of a project header points down.
 
 apps -> models/gpu -> units -> models/runtime -> models/core -> models/mem -> tlm_glue -> sim, with
-models/blocks (RTL-island plumbing) beside mem; units never include each other. Usage:
+models/blocks (RTL-island plumbing) beside mem and models/power (the energy model, over sim alone)
+beneath the units; units never include each other. Usage:
 layers_test.py SOURCE_DIR. Prints each include that points elsewhere and exits 1 if there is one.
 """
 import pathlib
@@ -18,8 +19,9 @@ BELOW = {  # a layer -> the layers it may include besides itself
     "models/core": {"models/mem", "tlm_glue", "sim"},
     "models/runtime": {"models/core", "models/mem", "tlm_glue", "sim"},
     "models/cudart": {"models/runtime", "models/core", "models/mem", "tlm_glue", "sim"},
+    "models/power": {"sim"},
 }
-UNIT_BELOW = {"models/runtime", "models/core", "models/mem", "models/blocks", "tlm_glue", "sim"}
+UNIT_BELOW = {"models/runtime", "models/core", "models/mem", "models/blocks", "models/power", "tlm_glue", "sim"}
 
 
 def unit_folders(root: pathlib.Path) -> set:

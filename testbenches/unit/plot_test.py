@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """irrgpu plot (apps/irrgpu/plot.py): a line over a unit-valued axis (l1.size: 16KiB, 32KiB, ...) is
-drawn in its unit, a non-numeric axis is a one-line error, and a legend never covers a bar.
+drawn in its unit, a non-numeric axis is a one-line error, a legend never covers a bar, and the
+energy plot stacks a run folder's components (not its totals) or says why it cannot.
 
 Usage: plot_test.py SOURCE_DIR (exits 77, skipped, where /usr/bin/python3 has no matplotlib)
 """
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -63,6 +65,22 @@ with tempfile.TemporaryDirectory() as tmp:
     legend = ax.get_legend().get_window_extent(renderer)
     bars = [patch.get_window_extent(renderer) for patch in ax.patches]
     expect(f"the legend covers none of the {len(bars)} bars", bars and not any(b.overlaps(legend) for b in bars))
+
+    # irrgpu plot energy from run folders: the components stacked, the totals and per-SM sums not.
+    run = os.path.join(tmp, "run")
+    os.makedirs(run)
+    stats = {"energy.core.fp": 2.0, "energy.l2": 3.0, "energy.static.sm": 5.0, "energy.total": 10.0, "energy.dynamic": 5.0,
+             "energy.static": 5.0, "energy.average_power": 70.0, "energy.sm0": 2.0, "gpu.kernels": 1.0}
+    with open(os.path.join(run, "stats.json"), "w") as f:
+        json.dump({"stats": {k: {"value": v, "unit": "uJ"} for k, v in stats.items()}}, f)
+    runs, comps = plot.energy_rows([run], [])
+    expect(f"the energy components are the parts ({comps})", comps == ["energy.core.fp", "energy.l2", "energy.static.sm"])
+    out = os.path.join(tmp, "energy.png")
+    p = subprocess.run([sys.executable, SCRIPT, "energy", run, run, "-o", out], capture_output=True, text=True)
+    expect(f"plot energy draws ({p.stderr.strip()[-300:]})", p.returncode == 0 and os.path.getsize(out) > 1000)
+    p = subprocess.run([sys.executable, SCRIPT, "energy", results, "-o", out], capture_output=True, text=True)
+    expect(f"no energy statistic is a one-line error ({p.stderr.strip()})",
+           p.returncode != 0 and "Traceback" not in p.stderr and "no energy.* statistic" in p.stderr)
 
 print(f"{len(failures)} failed" if failures else "plot: all passed")
 sys.exit(1 if failures else 0)

@@ -82,6 +82,39 @@ std::vector<Figure> alu(Context& c) {
   return f;
 }
 
+// Energy (models/power): the whole GPU's average power while every SM issues FMAs (the figure a
+// chip's TDP bounds), the dynamic energy of one such thread instruction, and the DRAM's energy
+// per 128-byte line of a stream copy (NVIDIA's 16 nJ a line [BMC Table 7]).
+std::vector<Figure> energy(Context& c) {
+  auto& stats = c.sim.stats();
+  const sim::Stat *total = stats.find("energy.total"), *dynamic = stats.find("energy.dynamic");
+  if (!total || !dynamic) throw Error("the energy microbenchmark needs the energy model: power.enabled is off", Error::Kind::config);
+  auto value = [&](const char* name) { return stats.find(name)->value(); };
+  const auto sms = static_cast<std::uint32_t>(c.sim.config().get_uint("gpu.num_sms"));
+  const std::uint32_t blocks = 6 * sms;
+  const std::uint64_t buf = c.dev.malloc(blocks * 256 * 4);
+  auto fmas = [&] { return stats.sum("gpu.sm", ".energy_events.lanes.fp"); };
+  const double e0 = total->value(), d0 = dynamic->value(), t0 = stats.sum("gpu.sm", ".thread_instructions"), f0 = fmas();
+  c.dev.launch(c.dev.kernel(c.module, "mb_issue"), Dim3{blocks}, Dim3{256}, Args() << 256u << buf);
+  const double seconds = static_cast<double>(c.kernel_cycles()) / c.core_hz();
+  const double threads = stats.sum("gpu.sm", ".thread_instructions") - t0;
+  // Energy a flop, the whole GPU's (static included), an FMA two flops: Keckler's ~200 pJ for a GPU of 2010.
+  std::vector<Figure> f = {{"energy.fma_power", ratio((total->value() - e0) * 1e-6, seconds), "W"},
+                           {"energy.fma_thread_instruction", ratio((dynamic->value() - d0) * 1e6, threads), "pJ"},
+                           {"energy.flop", ratio((total->value() - e0) * 1e6, 2 * (fmas() - f0)), "pJ"}};
+  // DRAM: copy 2 MiB; the DRAM's activate, burst and I/O energy per line its buses carried.
+  const std::uint32_t n = 1u << 17;
+  const std::uint64_t in = c.dev.malloc(n * 16ull), out = c.dev.malloc(n * 16ull);
+  auto dram = [&] { return value("energy.dram.activate") + value("energy.dram.read_write") + value("energy.dram.io"); };
+  const double dram0 = dram(), busy0 = stats.sum("", ".bus_busy_cycles");
+  c.dev.launch(c.dev.kernel(c.module, "mb_copy"), Dim3{blocks}, Dim3{256}, Args() << in << out << n);
+  const auto& cfg = c.sim.config();
+  const double bytes = (stats.sum("", ".bus_busy_cycles") - busy0) *
+                       static_cast<double>(cfg.get_size("dram.bus_width") * cfg.get_uint("dram.data_rate"));
+  f.push_back({"energy.dram_line", ratio((dram() - dram0) * 1e6 * 128, bytes), "pJ"});
+  return f;
+}
+
 std::vector<Figure> bandwidth(Context& c) {
   const auto& cfg = c.sim.config();
   const auto sms = static_cast<std::uint32_t>(cfg.get_uint("gpu.num_sms"));
@@ -173,6 +206,7 @@ const std::vector<Benchmark>& benchmarks() {
       {"atomics", "atomic adds on one address, one per warp, one per thread; global and shared", atomics},
       {"coalescing", "line requests per warp load for word strides 1-32", coalescing},
       {"launch", "empty kernels: host launch overhead and the kernel's own cycles", launch},
+      {"energy", "average power of a full FMA load, energy per thread instruction, DRAM energy per line", energy},
   };
   return all;
 }

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// The energy model on whole timed runs (models/power, docs/power.md), through the command line:
+// each component is its events times its configured energy, the parts add up to the totals, each
+// kernel's snapshot carries energy, and the model changes no other statistic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "testbenches/common/testing.h"
+
+using irr::testing::read_file;
+using irr::testing::run_cli;
+using irr::testing::TempDir;
+
+namespace {
+nlohmann::json stats_of(const std::string& dir) { return nlohmann::json::parse(read_file(dir + "/stats.json")); }
+
+double value(const nlohmann::json& s, const std::string& name) {
+  EXPECT_TRUE(s["stats"].contains(name)) << name;
+  return s["stats"].contains(name) ? s["stats"][name]["value"].get<double>() : 0.0;
+}
+
+// A statistic summed over the SMs or partitions: every `base`N.`leaf`.
+double each(const nlohmann::json& s, const std::string& base, const std::string& leaf) {
+  double v = 0;
+  for (const auto& [name, stat] : s["stats"].items())
+    if (name.rfind(base, 0) == 0 && name.size() > base.size() + leaf.size() &&
+        name.compare(name.size() - leaf.size() - 1, leaf.size() + 1, "." + leaf) == 0 &&
+        name.find('.', base.size()) == name.size() - leaf.size() - 1)
+      v += stat["value"].get<double>();
+  return v;
+}
+
+void expect_close(double got, double want, const std::string& what) {
+  EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::abs(want))) << what;
+}
+
+const std::vector<std::string> kBfs = {"--workload", "bfs", "--variant", "data", "--graph", "rmat:scale=8"};
+}  // namespace
+
+// Every component is its count times the preset's constant (gtx480: the 40 nm reference, unscaled).
+TEST(PowerGpu, ComponentsAreTheirEventsTimesTheirEnergy) {
+  TempDir d;
+  std::vector<std::string> args = {"run", "-q", "-c", "gtx480", "-o", d.path()};
+  args.insert(args.end(), kBfs.begin(), kBfs.end());
+  ASSERT_EQ(run_cli(args).exit_code, 0);
+  const auto s = stats_of(d.path());
+  const double uj = 1e-6;
+  expect_close(value(s, "energy.core.instruction"), each(s, "gpu.sm", "warp_instructions") * 9.6 * uj, "instruction");
+  expect_close(value(s, "energy.core.register_file"),
+               (each(s, "gpu.sm", "energy_events.register_reads") + each(s, "gpu.sm", "energy_events.register_writes")) * 32 *
+                   2.86 * uj,
+               "register file");
+  expect_close(value(s, "energy.core.int"), each(s, "gpu.sm", "energy_events.lanes.int") * 0.57 * uj, "int");
+  // Every lane of every instruction, once: the lanes by kind add up to the thread instructions.
+  double lanes = 0;
+  for (const char* kind : {"int", "fp", "sfu", "other"}) lanes += each(s, "gpu.sm", std::string("energy_events.lanes.") + kind);
+  EXPECT_EQ(lanes, each(s, "gpu.sm", "thread_instructions"));
+  expect_close(value(s, "energy.core.pipeline"), lanes * 241 * uj, "pipeline");
+  // 6 channels of 8 B at 4 transfers a clock: 256 bits a bus cycle, 7.8 pJ each.
+  expect_close(value(s, "energy.dram.io"), each(s, "gpu.partition", "dram.bus_busy_cycles") * 256 * 7.8 * uj, "dram io");
+  const double kernel_s = value(s, "gpu.kernel_cycles") / 700e6;
+  expect_close(value(s, "energy.static.sm"), 15 * 3.0 * kernel_s * 1e6, "SM leakage");
+  expect_close(value(s, "energy.static.dram"), 12 * 0.300 * 1.5 * kernel_s * 1e6, "DRAM standby");
+  // A run that does work has every dynamic part it exercised above zero.
+  for (const char* part : {"core.instruction", "core.register_file", "core.int", "l1", "l2", "interconnect", "dram.io",
+                           "dram.read_write", "dram.activate"})
+    EXPECT_GT(value(s, std::string("energy.") + part), 0) << part;
+
+  double dynamic = 0, statics = 0;
+  for (const auto& [name, stat] : s["stats"].items()) {
+    if (name.rfind("energy.", 0) != 0 || name.rfind("energy.sm", 0) == 0) continue;
+    const std::string part = name.substr(7);
+    if (part == "dynamic" || part == "static" || part == "total" || part == "average_power") continue;
+    (part.rfind("static.", 0) == 0 || part == "dram.refresh" ? statics : dynamic) += stat["value"].get<double>();
+  }
+  EXPECT_NEAR(value(s, "energy.dynamic"), dynamic, 1e-9 * dynamic);
+  EXPECT_NEAR(value(s, "energy.static"), statics, 1e-9 * statics);
+  EXPECT_NEAR(value(s, "energy.total"), dynamic + statics, 1e-9 * (dynamic + statics));
+  EXPECT_NEAR(value(s, "energy.average_power"), value(s, "energy.total") * 1e-6 / kernel_s, 1e-6);
+  // The SMs' own energies are parts of the core and L1 totals.
+  double sms = 0;
+  for (int i = 0; i < 15; ++i) sms += value(s, "energy.sm" + std::to_string(i));
+  const double core_l1 = value(s, "energy.core.instruction") + value(s, "energy.core.pipeline") +
+                         value(s, "energy.core.register_file") + value(s, "energy.core.int") +
+                         value(s, "energy.core.fp") + value(s, "energy.core.sfu") + value(s, "energy.core.shared_memory") +
+                         value(s, "energy.l1");
+  EXPECT_NEAR(sms, core_l1, 1e-9 * core_l1);
+  // Each kernel's snapshot has the energy so far: it grows from launch to launch.
+  double last = -1;
+  for (const auto& snap : s["snapshots"]) {
+    ASSERT_TRUE(snap["values"].contains("energy.total"));
+    EXPECT_GE(snap["values"]["energy.total"].get<double>(), last);
+    last = snap["values"]["energy.total"].get<double>();
+  }
+}
+
+// The model off: no energy statistic and no event counter; on: every other statistic as it was
+// (with a unit attached: the HWWL's banks are priced too).
+TEST(PowerGpu, TheModelChangesNoOtherStatistic) {
+  TempDir on, off;
+  for (auto [dir, enabled] : {std::pair{&on, "true"}, std::pair{&off, "false"}}) {
+    std::vector<std::string> args = {"run", "-q", "-c", "gtx480", "-o", dir->path(), "-s", std::string("power.enabled=") + enabled,
+                                     "--workload", "bfs", "--variant", "hwwl", "--graph", "rmat:scale=8"};
+    ASSERT_EQ(run_cli(args).exit_code, 0);
+  }
+  const auto a = stats_of(on.path()), b = stats_of(off.path());
+  std::size_t energy = 0;
+  for (const auto& [name, stat] : a["stats"].items()) {
+    if (name.rfind("energy.", 0) == 0 || name.find(".energy_events.") != std::string::npos ||
+        (name.size() > 7 && name.compare(name.size() - 7, 7, ".energy") == 0)) {
+      ++energy;
+      EXPECT_FALSE(b["stats"].contains(name)) << name;
+      continue;
+    }
+    ASSERT_TRUE(b["stats"].contains(name)) << name;
+    EXPECT_EQ(stat, b["stats"][name]) << name;
+  }
+  EXPECT_EQ(a["stats"].size(), b["stats"].size() + energy);
+  EXPECT_GT(value(a, "hwwl.bank.energy"), 0);
+}
+
+// A unit's arrays: DAC's at the thesis's own energy an access [S L690-L693], summed into energy.units.
+TEST(PowerGpu, UnitArraysArePricedAndAddedUp) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-c", "gtx480", "-o", d.path(), "--workload", "vecadd", "--variant", "dac"}).exit_code, 0);
+  const auto s = stats_of(d.path());
+  const double uj = 1e-6;
+  const std::pair<const char*, double> arrays[] = {{"atq", 5.3}, {"pwaq", 3.4}, {"pwpq", 1.5}, {"pws", 2.7}};
+  double units = 0;
+  for (const auto& [array, pj] : arrays) {
+    const double accesses = each(s, "gpu.sm", std::string("dac.") + array + "_accesses");
+    const double energy = each(s, "gpu.sm", std::string("dac.") + array + ".energy");
+    expect_close(energy, accesses * pj * uj, array);
+    units += energy;
+  }
+  EXPECT_GT(each(s, "gpu.sm", "dac.atq_accesses"), 0);
+  expect_close(value(s, "energy.units"), units, "energy.units");
+}
+
+// A lower node and voltage lower the on-chip energy of the same run, and leave the DRAM's.
+TEST(PowerGpu, TheNodeScalesOnChipEnergyOnly) {
+  TempDir ref, small;
+  for (auto [dir, nm] : {std::pair{&ref, "40"}, std::pair{&small, "20"}}) {
+    std::vector<std::string> args = {"run", "-q", "-c", "gtx480", "-o", dir->path(), "-s", std::string("power.technology_nm=") + nm};
+    args.insert(args.end(), kBfs.begin(), kBfs.end());
+    ASSERT_EQ(run_cli(args).exit_code, 0);
+  }
+  const auto a = stats_of(ref.path()), b = stats_of(small.path());
+  EXPECT_NEAR(value(b, "energy.core.register_file"), value(a, "energy.core.register_file") / 2, 1e-9);
+  EXPECT_NEAR(value(b, "energy.static.sm"), value(a, "energy.static.sm") / 2, 1e-6);
+  EXPECT_DOUBLE_EQ(value(b, "energy.dram.io"), value(a, "energy.dram.io"));
+}
+
+TEST(PowerGpu, BadConstantsAreConfigErrors) {
+  TempDir d;
+  const auto r = run_cli({"run", "-q", "-c", "gtx480", "-o", d.path(), "-s", "power.vdd=7"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("power.vdd"), std::string::npos) << r.err;
+}
+
+// The calibration (docs/results/power.md): every SM issuing independent FMAs draws each preset's
+// chip at its published TDP (power.lane_pj was set so), and a GDDR5 line (gtx480's) costs NVIDIA's
+// 16 nJ less the controller's share (docs/results/power.md: -30 %).
+TEST(PowerGpu, AFullFmaLoadDrawsEachPresetsTdp) {
+  const std::pair<const char*, double> tdp[] = {{"gtx480", 250}, {"gtx980", 165}, {"k40c", 235}, {"gtx1080ti", 250}, {"rtx2080ti", 250}};
+  for (const auto& [preset, watts] : tdp) {
+    TempDir d;
+    const std::string json = d.path() + "/energy.json";
+    const auto r = run_cli({"calibrate", "-c", preset, "energy", "--json", json});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto f = nlohmann::json::parse(read_file(json));
+    EXPECT_NEAR(f["energy.fma_power"]["value"].get<double>(), watts, 0.03 * watts) << preset;
+    const double line = f["energy.dram_line"]["value"].get<double>();
+    EXPECT_GT(line, std::string(preset) == "gtx480" ? 0.6 * 16000 : 0.0) << preset;
+    EXPECT_LT(line, 1.3 * 16000) << preset;
+  }
+}
