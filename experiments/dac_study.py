@@ -11,7 +11,7 @@ the events the dissertation's energy comparison rests on. Then the queues' sizes
 mechanism switched off. Prints markdown; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/dac_study.py [--build build] [--scale 16] [--kernel K ...] [--plot DIR]
-                                [--sections study,sizes,mechanisms]
+                                [--sections study,sizes,mechanisms] [--set KEY=VALUE ...]
 """
 import argparse
 import math
@@ -242,7 +242,9 @@ def main():
     p.add_argument("--kernel", action="append", help=f"repeatable (default: all {len(KERNELS)})")
     p.add_argument("--plot", default="")
     p.add_argument("--sections", default="study,sizes,mechanisms,baselines")
+    p.add_argument("--set", action="append", default=[], help="KEY=VALUE added to every run (an ablation); repeatable")
     a = p.parse_args()
+    TABLE_3_1.extend(a.set)
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     kernels = a.kernel or KERNELS

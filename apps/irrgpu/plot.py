@@ -329,12 +329,17 @@ def energy_rows(inputs, where):
 def cmd_energy(a):
     runs, comps = energy_rows(a.results, a.where)
     scale, unit = (1e-3, "mJ") if max(sum(v.get(c, 0) for c in comps) for _, v in runs) >= 1e3 else (1, "uJ")
-    parts = [(c[len("energy."):], [v.get(c, 0) * scale for _, v in runs]) for c in comps]
+    totals = [sum(v.get(c, 0) for c in comps) for _, v in runs]
+    if a.share:
+        scale, unit = 1, "share of the run's total"
+    parts = [(c[len("energy."):], [v.get(c, 0) * scale / (t if a.share and t else 1) for (_, v), t in zip(runs, totals)])
+             for c in comps]
     parts = [(n, vals) for n, vals in parts if any(vals)]  # components no run used stay out of the legend
     fig, (ax,) = figure(size=(max(4, 0.6 * len(runs) + 2), 3.5))
     import matplotlib  # loaded by pyplot() already
     colors = [matplotlib.colormaps["tab20"](i) for i in range(20)]  # more parts than tab10 has colours
-    stacked_bars(ax, [label for label, _ in runs], parts, f"energy ({unit})", a.title or "energy by component", colors)
+    stacked_bars(ax, [label for label, _ in runs], parts, unit if a.share else f"energy ({unit})",
+                 a.title or "energy by component", colors)
     save(fig, a.output, a.also)
 
 
@@ -371,6 +376,7 @@ def main():
     s.set_defaults(func=cmd_stalls)
     s = sub.add_parser("energy", parents=[options])
     s.add_argument("results", nargs="+", help="results.csv from irrgpu sweep collect, or run folders (-o of irrgpu run)")
+    s.add_argument("--share", action="store_true", help="each bar as shares of its total")
     s.set_defaults(func=cmd_energy)
     a = p.parse_args()
     if os.path.splitext(a.output)[1] not in (".png", ".pdf", ".svg"):

@@ -134,7 +134,8 @@ Sm::Sm(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t 
          &sim.counter(*this, e + "lanes.fp", "thread instructions issued: fp (active lanes)", "instructions"),
          &sim.counter(*this, e + "lanes.sfu", "thread instructions issued: sfu (active lanes)", "instructions"),
          &sim.counter(*this, e + "lanes.other", "thread instructions issued: memory, control and unit instructions (active lanes)", "instructions")},
-        &sim.counter(*this, e + "shared_accesses", "shared-memory array passes: one a warp access, one more each extra way of a bank conflict", "accesses")});
+        &sim.counter(*this, e + "shared_accesses", "shared-memory array passes: one a warp access, one more each extra way of a bank conflict", "accesses"),
+        sim.config().get_uint("power.tuple_lanes")});
   }
   if (shared_port_lanes_)  // made only then: other runs' statistics unchanged
     shared_port_extra_ = &sim.counter(*this, "shared.port_cycles",
@@ -625,7 +626,7 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
                                       "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
                                       "instructions");
   ++*companion_issued_;
-  if (events_) count_events(in, 2);  // once for the CTA, on a tuple: two lanes' work (base and stride), as DAC's study counts it
+  if (events_) count_events(in, events_->tuple_lanes);  // once for the CTA, on a tuple
   ++issued_;
   ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;

@@ -276,6 +276,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     sim::Counter *register_reads, *register_writes;
     sim::Counter* lanes[4];  // int, fp, sfu, the rest
     sim::Counter* shared_accesses;
+    std::uint64_t tuple_lanes;  // lanes a companion warp's tuple instruction counts (power.tuple_lanes)
   };
   std::unique_ptr<EnergyEvents> events_;
   void count_events(const ptx::Instruction& in, std::uint64_t lanes);
