@@ -69,6 +69,9 @@ void Dgb::insert(std::uint32_t v) {
   for (std::uint32_t k = 0; k < n; ++k) lea_[(ges + k) % params_.lea] = graph_.edges[ges + k];
   // The row, with the decrements that waited for this node in the PUB applied [W L386].
   nst_.insert(v % params_.lna, v, graph_.parents[v], graph_.level[v], n ? static_cast<std::int32_t>(ges % params_.lea) : -1);
+  accesses_.nst += 1;
+  accesses_.lea += n;
+  accesses_.pub += 1;
   nib_.reset();
   next_vid_ = v + 1;
 }
@@ -155,6 +158,7 @@ void Dgb::issue(std::uint32_t v) {
   if (!schedulable(v)) throw std::logic_error("dats: issuing " + graph_.name(v) + ", which is not schedulable");
   const std::uint32_t slot = v % params_.lna;
   nst_.issue(slot);
+  accesses_.nst += 1;
   if (params_.reserve_pub) reserved_ += reserved_at_[slot] = off_chip_children(v);
   ++processing_per_level_[graph_.level[v]];
 }
@@ -176,6 +180,9 @@ bool Dgb::complete(std::uint32_t v) {
     const std::uint32_t c = lea_[(ges + k) % params_.lea];
     nst_.decrement(c % params_.lna, c);
   }
+  accesses_.lea += n;
+  accesses_.nst += 1 + 2 * (n - outside);
+  accesses_.pub += outside;
   pub_high_ = std::max(pub_high_, static_cast<std::uint32_t>(nst_.pub().size()));
   --processing_per_level_[graph_.level[v]];
   blocked_[slot] = 0;

@@ -83,6 +83,14 @@ class Dgb {
   bool resident(std::uint32_t vid) const;
   std::uint32_t pub_high_water() const { return pub_high_; }
   std::uint64_t requests() const { return requests_; }
+  // Reads and writes of the buffer's arrays, the events the energy model prices: a Node State
+  // Table row written on insertion, issue and retirement, read and written for each resident child's
+  // decrement; an LEA entry written on insertion and read on completion; the PUB searched on each
+  // insertion and written for each decrement parked in it.
+  struct Accesses {
+    std::uint64_t nst = 0, lea = 0, pub = 0;
+  };
+  const Accesses& accesses() const { return accesses_; }
   std::pair<std::uint32_t, std::uint32_t> running_levels() const;  // min, max over processing nodes
 
  private:
@@ -104,6 +112,7 @@ class Dgb {
   std::uint32_t tail_vid_ = 0;  // the oldest node not yet invalidated
   std::uint32_t completed_ = 0, pub_high_ = 0, reserved_ = 0;
   std::uint64_t requests_ = 0;
+  Accesses accesses_;
   std::vector<std::uint32_t> processing_per_level_;
 };
 

@@ -2,6 +2,7 @@
 #include "models/gpu/dats_scheduler.h"
 
 #include "models/dats/host_api.h"
+#include "models/power/energy.h"
 
 #include "sim/error.h"
 
@@ -68,7 +69,31 @@ DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Sim
                                        "node state of LNA slot " + std::to_string(i) +
                                            ": 0 empty or done, 1 waiting, 2 ready, 3 processing"));
   if (nst_rtl_) dats::make_nst_block("rtl", nst_params_);  // a missing build is an error now, not at the launch
+  if (sim.config().get_bool("power.enabled")) {
+    // The DGB's arrays for the energy model [W L452]: 8-byte NST rows, 2-byte LEA and PUB entries.
+    auto& stats = sim.stats();
+    const std::string n = std::string(this->name()) + ".energy_events.";
+    auto count = [&](const char* what, std::uint64_t Dgb::Accesses::*field, const char* desc) -> const sim::Stat* {
+      return &stats.formula(n + what, desc, "accesses", [this, field] {
+        return static_cast<double>(accesses_.*field + (dgb_ ? dgb_->accesses().*field : 0));
+      });
+    };
+    power::declare_array(sim, this->name(), {"nst", static_cast<double>(params_.lna), 64},
+                         {{count("nst", &Dgb::Accesses::nst, "Node State Table row reads and writes"), 1}});
+    power::declare_array(sim, this->name(), {"lea", static_cast<double>(params_.lea), 16},
+                         {{count("lea", &Dgb::Accesses::lea, "Local Edge Array reads and writes"), 1}});
+    power::declare_array(sim, this->name(), {"pub", static_cast<double>(params_.pub), 16},
+                         {{count("pub", &Dgb::Accesses::pub, "Pending Update Buffer searches and writes"), 1}});
+  }
   sim.clock("core").add(*this);
+}
+
+void DatsCtaScheduler::retire_dgb() {  // its accesses kept for the energy model
+  if (!dgb_) return;
+  accesses_.nst += dgb_->accesses().nst;
+  accesses_.lea += dgb_->accesses().lea;
+  accesses_.pub += dgb_->accesses().pub;
+  dgb_.reset();
 }
 
 bool DatsCtaScheduler::expect(const runtime::CtaPlan* plan, const std::vector<std::uint64_t>& arrays) {
@@ -82,7 +107,7 @@ bool DatsCtaScheduler::expect(const runtime::CtaPlan* plan, const std::vector<st
   if (!g) {
     k_ = nullptr;
     sms_ = nullptr;
-    dgb_.reset();
+    retire_dgb();
   }
   return true;
 }
@@ -102,6 +127,7 @@ void DatsCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_p
   if (policy_key_ == "lvl") policy_ = Policy::lvl, bound_ = bound_key_;
   if (policy_key_ == "in_order") policy_ = Policy::in_order;
   if (policy_ != Policy::in_order) {
+    retire_dgb();
     dgb_ = std::make_unique<Dgb>(*graph_, params_);
     if (nst_rtl_) dgb_->attach_rtl(dats::make_nst_block("rtl", nst_params_, seed_ + launches_.count()));
   }

@@ -57,6 +57,8 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
   core::KernelLaunch* k_ = nullptr;
   std::vector<std::unique_ptr<core::Sm>>* sms_ = nullptr;
   std::unique_ptr<dats::Dgb> dgb_;
+  dats::Dgb::Accesses accesses_;  // of the launches' buffers before this one (the energy model)
+  void retire_dgb();
   dats::Policy policy_ = dats::Policy::lrr;
   std::uint32_t bound_ = 0;
   std::size_t next_sm_ = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/power/energy.h"
 #include "sim/error.h"
 #include "sim/probe.h"
 
@@ -63,7 +64,15 @@ Spref::Spref(sim::Simulation& sim, const sc_core::sc_object& sm)
       mispredicted_(sim.counter(sm, "spref.mispredicted", "demand loads whose lanes or addresses the prefetch did not cover (sent to memory)", "loads")),
       unused_(sim.counter(sm, "spref.unused", "prefetches no demand load used (the warp left the loop)", "prefetches")),
       distance_sum_(sim.counter(sm, "spref.distance_sum", "prefetch distances chosen, summed over invocations that prefetch", "iterations")),
-      prefetch_probe_(sim.probe(sm, "spref.prefetches", 16, "prefetches in flight or held in spare registers for their demand loads")) {}
+      prefetch_probe_(sim.probe(sm, "spref.prefetches", 16, "prefetches in flight or held in spare registers for their demand loads")) {
+  // The tables for the energy model: storage_bits() as one array of a row a warp (the thesis's
+  // 1,365 bytes an SM [G L500-L515]); a row read at an invocation and at a demand load served, read
+  // and written at each prefetch (its AllocatedReg list's pointers) — our reading of the tables' use.
+  const auto warps = static_cast<std::uint32_t>(sim.config().get_uint("core.max_warps"));
+  power::declare_array(sim, std::string(sm.name()) + ".spref",
+                       {"tables", static_cast<double>(warps), static_cast<double>(storage_bits(opt_, warps)) / warps},
+                       {{&invocations_, 1}, {&head_prefetches_, 2}, {&tail_prefetches_, 2}, {&moves_, 1}});
+}
 
 void Spref::accept(const core::UnitOp&, core::SmPort&) {
   throw std::logic_error("spref: it has no instructions to accept");

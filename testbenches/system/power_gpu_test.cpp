@@ -177,3 +177,47 @@ TEST(PowerGpu, AFullFmaLoadDrawsEachPresetsTdp) {
     EXPECT_LT(line, 1.3 * 16000) << preset;
   }
 }
+
+// DATS's dependency graph buffer: every node's NST row is written at least on insertion, issue and
+// retirement, each edge's LEA entry written once and read once, the PUB searched at each insertion.
+TEST(PowerGpu, TheDependencyGraphBuffersArraysCountTheirAccesses) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-c", "gtx480", "-o", d.path(), "-s", "gpu.cta_scheduler=dats", "--workload", "sw", "--variant",
+                     "lvl", "--tiles", "8x8", "--tile", "16"})
+                .exit_code,
+            0);
+  const auto s = stats_of(d.path());
+  const double nodes = value(s, "gpu.dats.nodes_loaded");
+  EXPECT_GE(value(s, "gpu.dats.energy_events.nst"), 3 * nodes);
+  EXPECT_GE(value(s, "gpu.dats.energy_events.pub"), nodes);
+  const double lea = value(s, "gpu.dats.energy_events.lea");
+  EXPECT_GT(lea, 0);
+  EXPECT_EQ(std::fmod(lea, 2.0), 0.0);
+  double arrays = 0;
+  for (const char* a : {"nst", "lea", "pub"}) {
+    EXPECT_GT(value(s, std::string("gpu.dats.") + a + ".energy"), 0) << a;
+    arrays += value(s, std::string("gpu.dats.") + a + ".energy");
+  }
+  expect_close(value(s, "energy.units"), arrays, "energy.units");
+}
+
+// SPREF's tables: priced by their accesses (invocations, prefetches, moves), summed into energy.units.
+TEST(PowerGpu, SprefTablesArePricedByTheirAccesses) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-c", "graphmem", "-o", d.path(), "-s", "spref.enabled=true", "--workload", "bfs", "--variant",
+                     "harish_restrict", "--graph", "rmat:scale=11"})
+                .exit_code,
+            0);
+  const auto s = stats_of(d.path());
+  const double accesses = each(s, "gpu.sm", "spref.invocations") + 2 * each(s, "gpu.sm", "spref.head_prefetches") +
+                          2 * each(s, "gpu.sm", "spref.tail_prefetches") + each(s, "gpu.sm", "spref.moves");
+  const double energy = each(s, "gpu.sm", "spref.tables.energy");
+  ASSERT_GT(accesses, 0);
+  EXPECT_GT(energy, 0);
+  // One energy an access for every SM's tables: the same ratio on each.
+  const double pj = value(s, "gpu.sm0.spref.tables.energy") * 1e6 /
+                    (value(s, "gpu.sm0.spref.invocations") + 2 * value(s, "gpu.sm0.spref.head_prefetches") +
+                     2 * value(s, "gpu.sm0.spref.tail_prefetches") + value(s, "gpu.sm0.spref.moves"));
+  expect_close(energy * 1e6, accesses * pj, "SPREF tables");
+  expect_close(value(s, "energy.units"), energy, "energy.units");
+}
