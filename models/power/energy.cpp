@@ -214,7 +214,7 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
                             t->dram_chips * partitions * 1e12;
                    },
                    false});
-  parts.push_back({"units", "the units' arrays (every <unit>.<array>.energy: queues, tables, stacks by the SRAM model)",
+  parts.push_back({"units", "the units' arrays (every <unit>.<array>.energy: queues, tables, stacks; the SRAM model or the paper's own pJ)",
                    [reg = &stats] { return reg->sum("", ".energy") / kMicro; }, true});
   parts.push_back({"static.sm", "SM leakage, every SM inside kernels (power.sm_leakage_w)", watts(t->sm_leakage_w * sms), false});
   parts.push_back({"static.l2", "L2 slice leakage inside kernels (power.l2_leakage_w)", watts(t->l2_leakage_w * partitions), false});
