@@ -511,9 +511,10 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   ++slot.issued;
   slot.last_issue = c;
   if (profile_) profile_->issued(&in, static_cast<std::uint32_t>(__builtin_popcount(step.active)));
-  ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
+  const auto cls = static_cast<std::size_t>(issue_class(in));
+  ++*issued_by_class_[cls];
   const auto threads = static_cast<std::uint64_t>(__builtin_popcount(step.active));
-  if (events_) count_events(in, threads);
+  if (events_) count_events(in, cls, threads);
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;
   thread_instructions_ += threads;
@@ -570,12 +571,11 @@ void Sm::issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c) {
   scheds_[sched].last_issued = s;
 }
 
-void Sm::count_events(const ptx::Instruction& in, std::uint64_t lanes) {
-  ptx::defs_uses(in, defs_, uses_);
-  *events_->register_reads += uses_.size();
-  *events_->register_writes += defs_.size();
-  const auto cls = static_cast<std::size_t>(issue_class(in));  // int, fp, sfu: IssueClass's first three
-  *events_->lanes[std::min(cls, std::size(events_->lanes) - 1)] += lanes;
+void Sm::count_events(const ptx::Instruction& in, std::size_t cls, std::uint64_t lanes) {
+  const std::size_t touched = ptx::touched_registers(in).size();  // kept with the instruction: no work per issue
+  *events_->register_reads += in.touched.uses;
+  *events_->register_writes += touched - in.touched.uses;
+  *events_->lanes[std::min(cls, std::size(events_->lanes) - 1)] += lanes;  // int, fp, sfu: IssueClass's first three
 }
 
 bool Sm::folded(const ptx::Instruction& in, const KernelLaunch& k) const {
@@ -626,9 +626,10 @@ void Sm::issue_companion(std::size_t s, const ptx::Instruction& in, sim::Cycle c
                                       "warp instructions the CTAs' companion warps issued (counted in warp_instructions too)",
                                       "instructions");
   ++*companion_issued_;
-  if (events_) count_events(in, events_->tuple_lanes);  // once for the CTA, on a tuple
+  const auto cls = static_cast<std::size_t>(issue_class(in));
+  if (events_) count_events(in, cls, events_->tuple_lanes);  // once for the CTA, on a tuple
   ++issued_;
-  ++*issued_by_class_[static_cast<std::size_t>(issue_class(in))];
+  ++*issued_by_class_[cls];
   if (sfu(in.op)) sfu_free_ = c + sfu_interval_;
   ++k.warp_instructions;  // not thread instructions: it computes once for its threads (DAC: on tuples)
   for (const auto& w : held.writes)

@@ -253,7 +253,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   std::uint64_t next_unit_id_ = 0;
   std::size_t next_token_ = 1;
   Step scratch_;
-  std::vector<std::uint32_t> defs_, uses_;
   std::vector<std::size_t> order_;
   sim::Cycle shared_free_ = 0;  // the shared-memory port's next free cycle
   sim::Cycle sfu_free_ = 0;     // the special-function unit's next free cycle
@@ -279,7 +278,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
     std::uint64_t tuple_lanes;  // lanes a companion warp's tuple instruction counts (power.tuple_lanes)
   };
   std::unique_ptr<EnergyEvents> events_;
-  void count_events(const ptx::Instruction& in, std::uint64_t lanes);
+  void count_events(const ptx::Instruction& in, std::size_t cls, std::uint64_t lanes);  // cls: its IssueClass
   // Statistics.
   sim::Counter &issued_, &thread_instructions_, &cycles_active_, &idle_cycles_, &stall_structural_, &loads_,
       &load_requests_, &writeback_waits_, &bank_conflict_cycles_;

@@ -153,34 +153,41 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
   std::vector<Part> parts;
   auto per = [](Pj count, double pj) -> Pj { return [count = std::move(count), pj] { return count() * pj; }; };
   auto watts = [kernel_s](double w) -> Pj { return [kernel_s, w] { return w * kernel_s() * 1e12; }; };
-  auto ev = [&](const char* suffix) { return total(sm, std::string("energy_events.") + suffix); };
-
-  parts.push_back({"core.instruction", "instruction fetch, decode and scheduling (power.instruction_pj a warp instruction)",
-                   per(total(sm, "warp_instructions"), t->instruction_pj), true});
-  parts.push_back({"core.register_file", "register-file reads and writes, a whole warp row each (power.register_lane_pj a lane)",
-                   [r = ev("register_reads"), w = ev("register_writes"), e = warp_bits / 32 * t->register_lane_pj] {
-                     return (r() + w()) * e;
-                   },
-                   true});
-  parts.push_back({"core.pipeline", "operand collection, pipeline and result buses, each active lane of each instruction (power.lane_pj)",
-                   [i = ev("lanes.int"), f = ev("lanes.fp"), x = ev("lanes.sfu"), o = ev("lanes.other"), pj = t->lane_pj] {
-                     return (i() + f() + x() + o()) * pj;
-                   },
-                   true});
-  parts.push_back({"core.int", "integer operations, each active lane (power.int_lane_pj)", per(ev("lanes.int"), t->int_lane_pj), true});
-  parts.push_back({"core.fp", "floating-point operations, each active lane (power.fp_lane_pj)", per(ev("lanes.fp"), t->fp_lane_pj), true});
-  parts.push_back({"core.sfu", "special-function operations, each active lane (power.sfu_lane_pj)", per(ev("lanes.sfu"), t->sfu_lane_pj), true});
-  parts.push_back({"core.shared_memory", "shared-memory array passes (the SRAM model at core.shared_memory)",
-                   per(ev("shared_accesses"), shared_pass), true});
+  // The SMs' own parts, priced from one scope's statistics: the whole GPU's (each summed over the
+  // SMs) for the components, one SM's for energy.smN.
+  using Scope = std::function<Pj(const std::string&)>;
+  auto sm_parts = [&](const Scope& stat) {
+    auto ev = [&](const char* leaf) { return stat(std::string("energy_events.") + leaf); };
+    std::vector<Part> v;
+    v.push_back({"core.instruction", "instruction fetch, decode and scheduling (power.instruction_pj a warp instruction)",
+                 per(stat("warp_instructions"), t->instruction_pj), true});
+    v.push_back({"core.register_file", "register-file reads and writes, a whole warp row each (power.register_lane_pj a lane)",
+                 [r = ev("register_reads"), w = ev("register_writes"), e = warp_bits / 32 * t->register_lane_pj] {
+                   return (r() + w()) * e;
+                 },
+                 true});
+    v.push_back({"core.pipeline", "operand collection, pipeline and result buses, each active lane of each instruction (power.lane_pj)",
+                 [i = ev("lanes.int"), f = ev("lanes.fp"), x = ev("lanes.sfu"), o = ev("lanes.other"), pj = t->lane_pj] {
+                   return (i() + f() + x() + o()) * pj;
+                 },
+                 true});
+    v.push_back({"core.int", "integer operations, each active lane (power.int_lane_pj)", per(ev("lanes.int"), t->int_lane_pj), true});
+    v.push_back({"core.fp", "floating-point operations, each active lane (power.fp_lane_pj)", per(ev("lanes.fp"), t->fp_lane_pj), true});
+    v.push_back({"core.sfu", "special-function operations, each active lane (power.sfu_lane_pj)", per(ev("lanes.sfu"), t->sfu_lane_pj), true});
+    v.push_back({"core.shared_memory", "shared-memory array passes (the SRAM model at core.shared_memory)",
+                 per(ev("shared_accesses"), shared_pass), true});
+    v.push_back({"l1", "L1 line accesses and fills (the SRAM model at l1.size; a fill is a miss not merged)",
+                 [a = stat("l1.accesses"), m = stat("l1.misses"), g = stat("l1.mshr_merges"), l1_line] {
+                   return (a() + std::max(0.0, m() - g())) * l1_line;
+                 },
+                 true});
+    return v;
+  };
+  parts = sm_parts([&](const std::string& leaf) { return total(sm, leaf); });
   parts.push_back({"core.constant_cache", "constant-cache line look-ups (the SRAM model at core.const_cache_size)",
                    per(total(sm, "const.accesses"), const_line), true});
   parts.push_back({"core.clock", "clock tree and latches of the SMs with a resident CTA (power.sm_clock_w; idle SMs gated)",
                    [a = total(sm, "active_cycles"), w = t->sm_clock_w, core_period_s] { return a() * core_period_s * w * 1e12; }, true});
-  parts.push_back({"l1", "L1 line accesses and fills (the SRAM model at l1.size; a fill is a miss not merged)",
-                   [a = total(sm, "l1.accesses"), m = total(sm, "l1.misses"), g = total(sm, "l1.mshr_merges"), l1_line] {
-                     return (a() + std::max(0.0, m() - g())) * l1_line;
-                   },
-                   true});
   parts.push_back({"mshr", "MSHR searches and writes of the L1s' and L2 slices' misses",
                    [m1 = total(sm, "l1.misses"), m2 = total(part, "l2.misses"), l1_mshr, l2_mshr] {
                      return m1() * l1_mshr + m2() * l2_mshr;
@@ -241,19 +248,15 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
     const double s = kernel_s();
     return s > 0 ? whole() * 1e-6 / s : 0.0;
   });
-  // Each SM's own dynamic energy (its instructions, registers, lanes, shared memory and L1).
+  // Each SM's own dynamic energy: the parts above, priced from its statistics alone.
   for (std::uint32_t i = 0; i < gpu.sms; ++i) {
     const std::string p = sm + std::to_string(i) + ".";
-    auto v = [&](const char* leaf) { return one(p + leaf); };
-    stats.formula(e + "sm" + std::to_string(i), "this SM's dynamic energy: instructions, pipeline, registers, lanes, shared memory, L1", "uJ",
-                  [n = v("warp_instructions"), lo = v("energy_events.lanes.other"), r = v("energy_events.register_reads"), w = v("energy_events.register_writes"),
-                   li = v("energy_events.lanes.int"), lf = v("energy_events.lanes.fp"), ls = v("energy_events.lanes.sfu"),
-                   sh = v("energy_events.shared_accesses"), a = v("l1.accesses"), m = v("l1.misses"), g = v("l1.mshr_merges"), t,
-                   warp_bits, shared_pass, l1_line] {
-                    return (n() * t->instruction_pj + (li() + lf() + ls() + lo()) * t->lane_pj + (r() + w()) * warp_bits / 32 * t->register_lane_pj + li() * t->int_lane_pj +
-                            lf() * t->fp_lane_pj + ls() * t->sfu_lane_pj + sh() * shared_pass +
-                            (a() + std::max(0.0, m() - g())) * l1_line) *
-                           kMicro;
+    auto own = std::make_shared<std::vector<Part>>(sm_parts([&](const std::string& leaf) { return one(p + leaf); }));
+    stats.formula(e + "sm" + std::to_string(i), "this SM's dynamic energy: instructions, pipeline, registers, lanes, shared memory, L1",
+                  "uJ", [own] {
+                    double pj = 0;
+                    for (const Part& part : *own) pj += part.pj();
+                    return pj * kMicro;
                   });
   }
 }

@@ -93,10 +93,12 @@ class RegisterCache {
   RegisterCache(const RegisterCache&) {}
   RegisterCache& operator=(const RegisterCache&) {
     regs.clear();
+    uses = 0;
     filled = false;
     return *this;
   }
-  mutable std::vector<std::uint32_t> regs;
+  mutable std::vector<std::uint32_t> regs;  // the registers read (the first `uses`), then those written
+  mutable std::uint32_t uses = 0;
   mutable bool filled = false;
 };
 

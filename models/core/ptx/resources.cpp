@@ -57,6 +57,7 @@ const std::vector<std::uint32_t>& touched_registers(const Instruction& in) {
   if (!in.touched.filled) {
     std::vector<std::uint32_t> defs, uses;
     defs_uses(in, defs, uses);
+    in.touched.uses = static_cast<std::uint32_t>(uses.size());
     in.touched.regs = std::move(uses);
     in.touched.regs.insert(in.touched.regs.end(), defs.begin(), defs.end());
     in.touched.filled = true;

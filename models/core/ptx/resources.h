@@ -25,7 +25,8 @@ unsigned estimate_registers(const Function& f);
 std::size_t destinations(const Instruction& in);
 // The registers an instruction writes (defs) and reads (uses, guard included).
 void defs_uses(const Instruction& in, std::vector<std::uint32_t>& defs, std::vector<std::uint32_t>& uses);
-// Every register in defs and uses, computed on the first call for this instruction and kept in it.
+// Every register in uses then defs, computed on the first call for this instruction and kept in it
+// (in.touched.uses says where the defs start).
 const std::vector<std::uint32_t>& touched_registers(const Instruction& in);
 // A configured register count (core.kernel_registers) wins; else `<ptx path without
 // .ptx>.meta.json` when it exists and names the kernel; else the estimate.
