@@ -8,7 +8,8 @@ software prefetching and unrolling (section 5.5: SWP, SWPNC, UNR2, UNR3, UNR2_SW
 generated graphs shaped like its five DIMACS inputs (Table 15), on the k40c preset (the Tesla
 K40c the thesis measured on; gtx980 stood in before it existed). Per input: kernel time, warp
 instructions, DRAM transactions and the ranking, beside the thesis's orderings (sections
-6.3-6.5, Table 17). Prints markdown.
+6.3-6.5, Table 17), and each strategy's average power and energy beside the thesis's NVML
+measurements (section 5.4.1, the power claims of Figures 55-63). Prints markdown.
 
 Usage: experiments/chapter5_study.py [--build build] [--jobs N] [--from-sweep DIR]
 """
@@ -53,7 +54,61 @@ def run(irrgpu, workload, variant, graph, tmp):
         return sum(v["value"] for k, v in stats.items() if k.endswith(suffix) and ".total." not in k)
 
     return {"cycles": stats["gpu.kernel_cycles"]["value"], "warp": stats["gpu.total.warp_instructions"]["value"],
-            "dram": total(".dram.reads") + total(".dram.writes")}
+            "dram": total(".dram.reads") + total(".dram.writes"), "power": stats["energy.average_power"]["value"],
+            "energy": stats["energy.total"]["value"], "dynamic": stats["energy.dynamic"]["value"]}
+
+
+# The thesis's power findings for BFS (section 5.4.1, NVML board power [G L1468-L1474]; the figures
+# themselves did not survive the text extraction): which strategy draws the most or the least.
+POWER_CLAIMS = {
+    "in-2004": ("WARPC highest (~95 W), the others 70-80 W; energy follows time [G L1494]",
+                lambda p: max(p, key=p.get) == "WARPC"),
+    "coPapersDBLP": ("DD highest; WARPC the least energy [G L1503]", lambda p: max(p, key=p.get) == "DD"),
+    "great-britain": ("DD lowest, WARPC highest [G L1518]",
+                      lambda p: min(p, key=p.get) == "DD" and max(p, key=p.get) == "WARPC"),
+    "er-22": ("all the same [G L1530]", lambda p: max(p.values()) / min(p.values()) <= 1.10),
+    "rgg-22": ("DD lowest, the others similar [G L1542]", lambda p: min(p, key=p.get) == "DD"),
+}
+
+
+def pearson(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else float("nan")
+
+
+def print_power(results):
+    """Average power inside kernels and energy per strategy, BFS against the thesis's claims, SSSP as
+    ours only; and how power follows DRAM transactions and instructions a cycle [G L1748]."""
+    for w in ("bfs", "sssp"):
+        print(f"\n#### {w.upper()}: average power inside kernels (W) / energy (mJ)\n")
+        head = "| input | " + " | ".join(STRATEGIES) + " | ours: power, highest first | least energy, fastest |"
+        print(head + (" thesis | as the thesis |" if w == "bfs" else ""))
+        print("|---" * (len(STRATEGIES) + 3 + (2 if w == "bfs" else 0)) + "|")
+        for g in GRAPHS:
+            rs = {s: results[(w, v, g)] for s, v in STRATEGIES.items()}
+            power = {s: r["power"] for s, r in rs.items()}
+            cells = [f"{r['power']:.1f} / {r['energy'] / 1e3:.2f}" for r in rs.values()]
+            order = " > ".join(sorted(power, key=power.get, reverse=True))
+            least = min(rs, key=lambda s: rs[s]["energy"])
+            fastest = min(rs, key=lambda s: rs[s]["cycles"])
+            row = f"| {g} | " + " | ".join(cells) + f" | {order} | {least}, {fastest} |"
+            if w == "bfs":
+                claim, holds = POWER_CLAIMS[g]
+                row += f" {claim} | {'yes' if holds(power) else 'no'} |"
+            print(row)
+    runs = [results[(w, v, g)] for w in ("bfs", "sssp") for v in STRATEGIES.values() for g in GRAPHS]
+    power = [r["power"] for r in runs]
+    dram = [r["dram"] / r["cycles"] for r in runs]
+    ipc = [r["warp"] / r["cycles"] for r in runs]
+    same = sum(min(rs, key=lambda s: rs[s]["energy"]) == min(rs, key=lambda s: rs[s]["cycles"])
+               for rs in ({s: results[(w, v, g)] for s, v in STRATEGIES.items()} for w in ("bfs", "sssp") for g in GRAPHS))
+    print(f"\nOver the {len(runs)} BFS and SSSP runs, the correlation (Pearson) of average power with DRAM transactions "
+          f"a cycle is {pearson(dram, power):.2f} and with warp instructions a cycle {pearson(ipc, power):.2f}; the "
+          f"fastest strategy spends the least energy on {same} of {2 * len(GRAPHS)} inputs.")
 
 
 def main():
@@ -74,6 +129,8 @@ def main():
             cells = [f"{r['cycles'] / CLOCK_HZ * 1e3:.2f} / {r['warp'] / 1e6:.2f} / {r['dram'] / 1e3:.0f}" for r in rs.values()]
             order = " < ".join(sorted(rs, key=lambda s: rs[s]["cycles"]))
             print(f"| {g} | " + " | ".join(cells) + f" | {order} | {PAPER[(w, g)]} |")
+
+    print_power(results)
 
     print("\n#### CLR: kernel time (ms at the K40c's clock), warp instructions (M), DRAM transactions (K)\n")
     print("| input | " + " | ".join(CLR) + " | ours, fastest first | WARPC / TPLGY time: ours | thesis (Table 17) |")

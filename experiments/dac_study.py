@@ -67,6 +67,7 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
          "cae": total(".cae.affine_instructions"),
          # The energy model (docs/power.md): the components the dissertation's comparison names [S L797-L805].
          "energy": {k: stats[f"energy.{k}"]["value"] for k in ENERGY},
+         "expansion_alus": total(".dac.aeu.energy") + total(".dac.peu.energy"),
          "lanes": {k: total(f".energy_events.lanes.{k}") for k in ("int", "fp", "sfu", "other")},
          "stalls": {k: stats[f"gpu.total.stall.{k}"]["value"] for k in STALLS}}
     return r
@@ -126,14 +127,15 @@ def study(irrgpu, kernels, scale, tmp):
     print("\n### Energy (the energy model, docs/power.md): DAC / baseline\n")
     print("Dissertation [S L797-L805]: total 0.798, dynamic 0.816, static 0.71, ALU 0.66, register file 0.68; "
           "DAC's own overhead 0.96 % of the dynamic energy. ALU here: the lanes' int, fp and sfu operations and "
-          "their share of the pipeline energy (core.int + fp + sfu, and core.pipeline by lanes); DAC's own: its four arrays (the expansion "
-          "units' ALUs are not priced).\n")
+          "their share of the pipeline energy (core.int + fp + sfu, and core.pipeline by lanes), and the expansion units' ALU "
+          "operations (power.unit_alu_pj each); DAC's own: its four arrays and the expansion units' ALUs.\n")
     print("| kernel | total | dynamic | static | ALU | register file | DAC's own, share of dynamic |")
     print("|---|---|---|---|---|---|---|")
     def alu(d):  # the arithmetic lanes' operations and their share of the pipeline energy
         lanes = d["lanes"]
         share = (lanes["int"] + lanes["fp"] + lanes["sfu"]) / max(1, sum(lanes.values()))
-        return sum(d["energy"][k] for k in ("core.int", "core.fp", "core.sfu")) + share * d["energy"]["core.pipeline"]
+        return (sum(d["energy"][k] for k in ("core.int", "core.fp", "core.sfu")) + share * d["energy"]["core.pipeline"] +
+                d["expansion_alus"])
     ratios = {k: [] for k in ("total", "dynamic", "static", "alu", "rf", "own")}
     for r in rows:
         b, d = r["base"]["energy"], r["dac"]["energy"]

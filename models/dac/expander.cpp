@@ -133,6 +133,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
       phase_ = Phase::lanes;
     } else {
       ain.start = true;
+      ++stats_.expansions;
       ain.a0 = p.a0;
       ain.offset = p.offset;
       ain.active = p.active;

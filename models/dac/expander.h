@@ -60,7 +60,8 @@ struct ExpanderStats {
   std::uint64_t cycles = 0, records = 0, held = 0, fallback_records = 0, refused = 0, predicate_records = 0,
                 lane_records = 0,  // lane_records: records of parts given by_lanes
                 gated = 0,         // cycles the head tuple waited for its gate
-                held_port = 0;     // of `held`: cycles a record lost the single-port PWAQ to a dequeue
+                held_port = 0,     // of `held`: cycles a record lost the single-port PWAQ to a dequeue
+                expansions = 0;    // warps' parts the AEU started expanding (fallbacks included)
 };
 
 // A record that entered a queue this cycle.

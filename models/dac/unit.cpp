@@ -84,6 +84,16 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
   power::declare_array(sim, name_, {"pwaq", static_cast<double>(warps * c.expander.pwaq.depth), 65, 3.4}, {{&pwaq_accesses_, 1}});
   power::declare_array(sim, name_, {"pwpq", static_cast<double>(warps * c.expander.pwpq_depth), 32, 1.5}, {{&pwpq_accesses_, 1}});
   power::declare_array(sim, name_, {"pws", static_cast<double>(warps * c.pws_depth), 32, 2.7}, {{&pws_accesses_, 1}});
+  // The expansion units' ALUs: "one or two ALU operations to expand an affine tuple for a given
+  // warp" [S L805] (dac.expansion_alu_ops an expansion the AEU starts), a PEU comparison one.
+  if (sim.config().get_bool("power.enabled")) {
+    const std::string expansions = name_ + ".energy_events.aeu_expansions";
+    sim.stats().formula(expansions, "warps' address tuples the AEU started expanding (for the energy model)", "expansions",
+                        [this] { return static_cast<double>(expander_.stats().expansions); });
+    power::declare_alu(sim, name_, "aeu",
+                       {{sim.stats().find(expansions), static_cast<double>(sim.config().get_uint("dac.expansion_alu_ops"))}});
+    power::declare_alu(sim, name_, "peu", {{&peu_comparisons_, 1}});
+  }
   sim.clock("core").add(*this);
   sim.watch(name_, *this);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/hwwl/hwwl_unit.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "models/power/energy.h"
@@ -66,9 +68,19 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   // Each lane's bank of 24-bit work IDs [K L214] by the energy model's SRAM model: a push or a pull
   // one access, an ID the WRU or the ICRN moves a read and a write, a spilled or refilled ID one.
   auto stat = [&](const std::string& leaf) { return stats.find(n + "." + leaf); };
-  power::declare_array(sim, n, {"bank", static_cast<double>(sim.config().get_uint("hwwl.bank_entries")), 24},
+  power::declare_array(sim, n, {"bank", static_cast<double>(sim.config().get_uint("hwwl.bank_entries")), 24, 0, 0, double(cores) * lanes},
                        {{&pushes_, 1}, {&pulls_, 1}, {stat("wru.moved"), 2}, {stat("icrn.sent"), 2}, {stat("hvu.spilled"), 1},
                         {stat("hvu.refilled"), 1}});
+  // The WRU's comparisons at each redistribution point, every core's: each bank's occupancy against
+  // the threshold, or, sorting, a sorting network's lanes x log2(lanes) (our reading: the paper
+  // gives no circuit); the ICRN's 24-bit IDs over the mean on-chip wire.
+  const std::string scheme = sim.config().get_string("hwwl.redistribution");
+  const double per_core = scheme == "threshold" ? lanes
+                          : scheme == "lsorting" || scheme == "gsorting"
+                              ? lanes * std::ceil(std::log2(std::max<double>(lanes, 2)))
+                              : 0;  // none moves nothing; magic is an ideal, not a circuit
+  power::declare_alu(sim, n, "wru", {{&points_, per_core * cores}});
+  power::declare_wire(sim, n, "icrn", 24, {{stat("icrn.sent"), 1}});
   wl_.set_on_demand(on_demand_);
   if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);

@@ -104,10 +104,20 @@ Iru::Iru(const sc_core::sc_module_name& name, sim::Simulation& sim, const Params
   // The energy model's SRAM model for the hash banks (sets of p.entry 64-bit elements, an index and
   // its datum; an element written on insertion, read on delivery) and the ring buffers (an element
   // written and read at each hop). The paper gives CACTI's area, not energy [S L209].
-  const double element = 64;
-  power::declare_array(sim, this->name(), {"hash", static_cast<double>(sets_per_bank_), element * p.entry, 0, element},
+  // Its buffers, each a partition's, at the paper's sizes [S L209]: the replier's FIFO of 16-byte
+  // warp requests (written on arrival, read on the reply), the prefetch buffer's elements (written
+  // as a line's indices arrive, read by the classifier) and the classifier's 10-byte elements
+  // (written and read once each).
+  const double element = 64, parts = p.partitions;
+  power::declare_array(sim, this->name(), {"hash", static_cast<double>(sets_per_bank_), element * p.entry, 0, element, parts * p.banks},
                        {{&elements_, 1}, {&delivered_stat_, 1}});
-  power::declare_array(sim, this->name(), {"ring", static_cast<double>(p.ring_buffer), element}, {{&ring_hops_, 2}});
+  power::declare_array(sim, this->name(), {"ring", static_cast<double>(p.ring_buffer), element, 0, 0, parts}, {{&ring_hops_, 2}});
+  power::declare_array(sim, this->name(), {"request_buffer", static_cast<double>(p.request_buffer), 128, 0, 0, parts},
+                       {{&requests_, 1}, {&replies_, 1}});
+  power::declare_array(sim, this->name(), {"prefetch_buffer", static_cast<double>(p.prefetch_buffer), element, 0, 0, parts},
+                       {{&elements_, 2}});
+  power::declare_array(sim, this->name(), {"classifier_buffer", static_cast<double>(p.classifier_buffer), 80, 0, 0, parts},
+                       {{&elements_, 2}});
   clock_.add(*this);
   sim.watch(this->name(), *this);
 }

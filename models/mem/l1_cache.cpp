@@ -79,6 +79,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
     prefetches_ = &sim.counter(*this, "prefetches", "lines the prefetcher fetched", "lines");
     prefetch_useful_ = &sim.counter(*this, "prefetch_useful", "of those, loaded before they left the L1", "lines");
     prefetch_dropped_ = &sim.counter(*this, "prefetch_dropped", "lines named but not fetched: the queue full, or present or in flight", "lines");
+    declare_tables_energy(sim, std::string(this->name()) + ".", "prefetcher", prefetcher_->storage_bits());
   }
   if (prefetch_buffer_.enabled() && !prefetcher_)
     throw Error("l1.prefetch_buffer holds prefetched lines: it needs an l1.prefetcher", Error::Kind::config);

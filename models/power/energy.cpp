@@ -19,6 +19,7 @@ constexpr double kReferenceNm = 40, kReferenceVdd = 1.0;
 // mm2 a bit; testbenches/unit/power_test.cpp checks it against the file.
 constexpr double kBitcellMm2 = 0.346 / 0.5 * 1e-6;
 constexpr double kMicro = 1e-6;  // pJ -> uJ
+const std::string kTimeInsideKernels = "energy.time_inside_kernels";
 }  // namespace
 
 double SramModel::access_pj(double access_bits, double array_bits) const {
@@ -46,10 +47,14 @@ Table table(const sim::Config& c) {
   t.sram = {on_chip("sram_k_pj"), c.get_real("power.sram_exponent"),
             static_cast<double>(c.get_size("power.sram_bank")) * 8, kBitcellMm2 * (nm / kReferenceNm) * (nm / kReferenceNm),
             t.wire_pj_per_bit_mm};
+  t.unit_alu_pj = on_chip("unit_alu_pj");
   t.sm_leakage_w = on_chip("sm_leakage_w");
   t.sm_clock_w = on_chip("sm_clock_w");
   t.l2_leakage_w = on_chip("l2_leakage_w");
   t.uncore_w = on_chip("uncore_w");
+  t.leakage_w_per_mm2 = (t.sm_leakage_w * static_cast<double>(c.get_uint("gpu.num_sms")) +
+                         t.l2_leakage_w * static_cast<double>(c.get_uint("l2.partitions"))) /
+                        c.get_real("power.die_mm2");
   t.dram_vdd = c.get_real("power.dram_vdd");
   t.dram_chips = static_cast<double>(c.get_uint("power.dram_chips_per_channel"));
   t.idd0 = c.get_real("power.dram_idd0_ma") * 1e-3;
@@ -71,22 +76,64 @@ double array_access_pj(const sim::Config& config, const Array& a) {
                          : t.sram.access_pj(a.access_bits > 0 ? a.access_bits : a.width_bits, a.entries * a.width_bits);
 }
 
-void declare_array(sim::Simulation& sim, const std::string& owner, const Array& a, const Accesses& accesses) {
-  if (!sim.config().get_bool("power.enabled")) return;
-  const double pj = array_access_pj(sim.config(), a);
-  std::ostringstream what;
-  what << "energy of the " << a.name << " (" << a.entries << " x " << a.width_bits << " bits; " << pj << " pJ an access, "
-       << (a.stated_pj > 0 ? "the paper's figure" : "the SRAM model") << ") over";
-  for (const auto& [stat, weight] : accesses) {  // named within the owner: the same text for every SM's unit
+namespace {
+// The statistic <owner>.<name>.energy: `pj` an event over the weighted events, described as `what`
+// followed by the events' names (within the owner: the same text for every SM's unit).
+void declare_energy(sim::Simulation& sim, const std::string& owner, const std::string& name, std::string what,
+                    double pj, const Accesses& events) {
+  std::ostringstream w;
+  w << what << " over";
+  for (const auto& [stat, weight] : events) {
     const std::string& n = stat->name();
-    what << " " << (weight != 1 ? std::to_string(static_cast<int>(weight)) + " x " : "")
-         << (n.rfind(owner + ".", 0) == 0 ? n.substr(owner.size() + 1) : n);
+    w << " " << (weight != 1 ? std::to_string(static_cast<int>(weight)) + " x " : "")
+      << (n.rfind(owner + ".", 0) == 0 ? n.substr(owner.size() + 1) : n);
   }
-  sim.stats().formula(owner + "." + a.name + ".energy", what.str(), "uJ", [accesses, pj] {
+  sim.stats().formula(owner + "." + name + ".energy", w.str(), "uJ", [events, pj] {
     double n = 0;
-    for (const auto& [stat, weight] : accesses) n += stat->value() * weight;
+    for (const auto& [stat, weight] : events) n += stat->value() * weight;
     return n * pj * kMicro;
   });
+}
+}  // namespace
+
+void declare_array(sim::Simulation& sim, const std::string& owner, const Array& a, const Accesses& accesses) {
+  const sim::Config& c = sim.config();
+  if (!c.get_bool("power.enabled")) return;
+  const Table t = table(c);
+  const double pj = array_access_pj(c, a);
+  std::ostringstream what;
+  what << "energy of the " << a.name << " (" << a.entries << " x " << a.width_bits << " bits; " << pj << " pJ an access, "
+       << (a.stated_pj > 0 ? "the paper's figure" : "the SRAM model") << ")";
+  declare_energy(sim, owner, a.name, what.str(), pj, accesses);
+  // Leakage: the array's area (the SRAM model's bitcell with its periphery) at the chip's leakage
+  // density, over the time inside kernels (energy.time_inside_kernels, declared with the GPU's energy).
+  const double watts = a.copies * a.entries * a.width_bits * t.sram.bitcell_mm2 * t.leakage_w_per_mm2;
+  std::ostringstream leak;
+  leak << "leakage of the " << a.name << (a.copies != 1 ? " (" + std::to_string(static_cast<int>(a.copies)) + " of them)" : "")
+       << " inside kernels (" << watts * 1e3 << " mW: the area at the chip's leakage density)";
+  sim.stats().formula(owner + "." + a.name + ".static_energy", leak.str(), "uJ",
+                      [reg = &sim.stats(), watts] {
+                        const sim::Stat* s = reg->find(kTimeInsideKernels);
+                        return s ? s->value() * watts * 1e6 : 0.0;
+                      });
+}
+
+void declare_alu(sim::Simulation& sim, const std::string& owner, const std::string& name, const Accesses& operations) {
+  if (!sim.config().get_bool("power.enabled")) return;
+  const double pj = table(sim.config()).unit_alu_pj;
+  std::ostringstream what;
+  what << "energy of the " << name << "'s ALU operations (" << pj << " pJ each)";
+  declare_energy(sim, owner, name, what.str(), pj, operations);
+}
+
+void declare_wire(sim::Simulation& sim, const std::string& owner, const std::string& name, double bits,
+                  const Accesses& transfers) {
+  if (!sim.config().get_bool("power.enabled")) return;
+  const Table t = table(sim.config());
+  const double pj = bits * t.mean_wire_mm * t.wire_pj_per_bit_mm;
+  std::ostringstream what;
+  what << "energy of the " << name << "'s transfers (" << bits << " bits over " << t.mean_wire_mm << " mm: " << pj << " pJ each)";
+  declare_energy(sim, owner, name, what.str(), pj, transfers);
 }
 
 void declare(sim::Simulation& sim, const Geometry& gpu) {
@@ -143,6 +190,7 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
   const double core_period_s = 1.0 / c.get_frequency("clocks.core");
   const sim::Stat* kernel_cycles = stats.find(gpu.prefix + "kernel_cycles");
   auto kernel_s = [kernel_cycles, core_period_s] { return kernel_cycles ? kernel_cycles->value() * core_period_s : 0.0; };
+  stats.formula(kTimeInsideKernels, "the GPU's time inside kernels, over which static energy is charged", "s", kernel_s);
 
   using Pj = std::function<double()>;
   struct Part {
@@ -221,8 +269,10 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
                             t->dram_chips * partitions * 1e12;
                    },
                    false});
-  parts.push_back({"units", "the units' arrays (every <unit>.<array>.energy: queues, tables, stacks; the SRAM model or the paper's own pJ)",
+  parts.push_back({"units", "the units' arrays and logic (every <unit>.<name>.energy: queues, tables, stacks by the SRAM model or the paper's own pJ; ALU operations; wire transfers)",
                    [reg = &stats] { return reg->sum("", ".energy") / kMicro; }, true});
+  parts.push_back({"static.units", "the units' arrays' leakage inside kernels (every <unit>.<array>.static_energy)",
+                   [reg = &stats] { return reg->sum("", ".static_energy") / kMicro; }, false});
   parts.push_back({"static.sm", "SM leakage, every SM inside kernels (power.sm_leakage_w)", watts(t->sm_leakage_w * sms), false});
   parts.push_back({"static.l2", "L2 slice leakage inside kernels (power.l2_leakage_w)", watts(t->l2_leakage_w * partitions), false});
   parts.push_back({"static.uncore", "the rest of the chip inside kernels (power.uncore_w)", watts(t->uncore_w), false});

@@ -32,6 +32,10 @@ double each(const nlohmann::json& s, const std::string& base, const std::string&
   return v;
 }
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 void expect_close(double got, double want, const std::string& what) {
   EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::abs(want))) << what;
 }
@@ -72,7 +76,8 @@ TEST(PowerGpu, ComponentsAreTheirEventsTimesTheirEnergy) {
   for (const auto& [name, stat] : s["stats"].items()) {
     if (name.rfind("energy.", 0) != 0 || name.rfind("energy.sm", 0) == 0) continue;
     const std::string part = name.substr(7);
-    if (part == "dynamic" || part == "static" || part == "total" || part == "average_power") continue;
+    if (part == "dynamic" || part == "static" || part == "total" || part == "average_power" || part == "time_inside_kernels")
+      continue;
     (part.rfind("static.", 0) == 0 || part == "dram.refresh" ? statics : dynamic) += stat["value"].get<double>();
   }
   EXPECT_NEAR(value(s, "energy.dynamic"), dynamic, 1e-9 * dynamic);
@@ -108,8 +113,8 @@ TEST(PowerGpu, TheModelChangesNoOtherStatistic) {
   const auto a = stats_of(on.path()), b = stats_of(off.path());
   std::size_t energy = 0;
   for (const auto& [name, stat] : a["stats"].items()) {
-    if (name.rfind("energy.", 0) == 0 || name.find(".energy_events.") != std::string::npos ||
-        (name.size() > 7 && name.compare(name.size() - 7, 7, ".energy") == 0)) {
+    if (name.rfind("energy.", 0) == 0 || name.find(".energy_events.") != std::string::npos || ends_with(name, ".energy") ||
+        ends_with(name, ".static_energy")) {
       ++energy;
       EXPECT_FALSE(b["stats"].contains(name)) << name;
       continue;
@@ -118,10 +123,15 @@ TEST(PowerGpu, TheModelChangesNoOtherStatistic) {
     EXPECT_EQ(stat, b["stats"][name]) << name;
   }
   EXPECT_EQ(a["stats"].size(), b["stats"].size() + energy);
-  EXPECT_GT(value(a, "hwwl.bank.energy"), 0);
+  for (const char* part : {"hwwl.bank.energy", "hwwl.bank.static_energy", "hwwl.wru.energy"}) EXPECT_GT(value(a, part), 0) << part;
+  // The WRU: lsorting compares 32 lanes' occupancies by a sorting network (32 x 5) in each of 15
+  // cores at each redistribution point.
+  expect_close(value(a, "hwwl.wru.energy"), value(a, "hwwl.redistribution_points") * 15 * 32 * 5 * 0.57 * 1e-6, "WRU");
 }
 
-// A unit's arrays: DAC's at the thesis's own energy an access [S L690-L693], summed into energy.units.
+// A unit's arrays: DAC's at the thesis's own energy an access [S L690-L693], and its expansion
+// units' ALU operations (two an expansion the AEU starts, one a PEU comparison), summed into
+// energy.units; each array's leakage, its area at the chip's leakage density, into energy.static.units.
 TEST(PowerGpu, UnitArraysArePricedAndAddedUp) {
   TempDir d;
   ASSERT_EQ(run_cli({"run", "-q", "-c", "gtx480", "-o", d.path(), "--workload", "vecadd", "--variant", "dac"}).exit_code, 0);
@@ -136,7 +146,57 @@ TEST(PowerGpu, UnitArraysArePricedAndAddedUp) {
     units += energy;
   }
   EXPECT_GT(each(s, "gpu.sm", "dac.atq_accesses"), 0);
+  const double expansions = each(s, "gpu.sm", "dac.energy_events.aeu_expansions");
+  EXPECT_GT(expansions, 0);
+  expect_close(each(s, "gpu.sm", "dac.aeu.energy"), expansions * 2 * 0.57 * uj, "AEU");
+  expect_close(each(s, "gpu.sm", "dac.peu.energy"), each(s, "gpu.sm", "dac.peu_comparisons") * 0.57 * uj, "PEU");
+  units += each(s, "gpu.sm", "dac.aeu.energy") + each(s, "gpu.sm", "dac.peu.energy");
   expect_close(value(s, "energy.units"), units, "energy.units");
+  // gtx480's leakage density: 15 SMs x 3 W and 6 slices x 1 W over 520 mm2; a bit 0.692 um2.
+  const double seconds = value(s, "energy.time_inside_kernels"), density = (15 * 3.0 + 6 * 1.0) / 520;
+  EXPECT_NEAR(seconds, value(s, "gpu.kernel_cycles") / 700e6, 1e-15);
+  expect_close(value(s, "gpu.sm0.dac.atq.static_energy"), 24 * 131 * 0.346 / 0.5 * 1e-6 * density * seconds * 1e6, "ATQ leakage");
+  double leakage = 0;
+  for (const auto& [name, stat] : s["stats"].items())
+    if (ends_with(name, ".static_energy")) leakage += stat["value"].get<double>();
+  EXPECT_GT(leakage, 0);
+  expect_close(value(s, "energy.static.units"), leakage, "energy.static.units");
+}
+
+// The IRU's hash banks, ring and buffers, each partition's, priced by their accesses; the
+// requests' FIFO written on arrival and read at the reply.
+TEST(PowerGpu, TheIrusArraysArePriced) {
+  TempDir d;
+  ASSERT_EQ(run_cli({"run", "-q", "-c", "gtx980", "-o", d.path(), "--workload", "bfs", "--variant", "iru", "--graph", "rmat:scale=8"})
+                .exit_code,
+            0);
+  const auto s = stats_of(d.path());
+  for (const char* a : {"hash", "ring", "request_buffer", "prefetch_buffer", "classifier_buffer"}) {
+    EXPECT_GT(value(s, std::string("iru.") + a + ".energy"), 0) << a;
+    EXPECT_GT(value(s, std::string("iru.") + a + ".static_energy"), 0) << a;
+  }
+  // The prefetch and classifier buffers: 2 accesses each element; per access the smaller array is cheaper.
+  EXPECT_LT(value(s, "iru.classifier_buffer.energy"), value(s, "iru.prefetch_buffer.energy") * 80 / 64 + 1e-12);
+}
+
+// A cache mechanism's tables (here the spatial pattern predictor's, and a stride prefetcher's) are
+// priced at every load look-up of their cache, and leak.
+TEST(PowerGpu, CacheMechanismsTablesArePriced) {
+  TempDir d;
+  std::vector<std::string> args = {"run", "-q", "-c", "gtx480", "-o", d.path(), "-s", "l2.granularity=spp", "-s",
+                                   "l1.prefetcher=stride"};
+  args.insert(args.end(), kBfs.begin(), kBfs.end());
+  ASSERT_EQ(run_cli(args).exit_code, 0) ;
+  const auto s = stats_of(d.path());
+  const double lookups = value(s, "gpu.partition0.l2.hits") + value(s, "gpu.partition0.l2.misses");
+  ASSERT_GT(lookups, 0);
+  const double e = value(s, "gpu.partition0.l2.spp.tables.energy");
+  EXPECT_GT(e, 0);
+  EXPECT_GT(value(s, "gpu.partition0.l2.spp.tables.static_energy"), 0);
+  EXPECT_GT(value(s, "gpu.sm0.l1.prefetcher.tables.energy"), 0);
+  // One energy a look-up on every slice: slice 1's energy over its look-ups is slice 0's.
+  const double lookups1 = value(s, "gpu.partition1.l2.hits") + value(s, "gpu.partition1.l2.misses");
+  expect_close(value(s, "gpu.partition1.l2.spp.tables.energy") / lookups1, e / lookups, "per look-up");
 }
 
 // A lower node and voltage lower the on-chip energy of the same run, and leave the DRAM's.

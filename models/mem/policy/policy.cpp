@@ -7,6 +7,7 @@
 #include "models/mem/policy/granularity.h"
 #include "models/mem/policy/inclusion.h"
 #include "models/mem/policy/region.h"
+#include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::mem {
@@ -138,8 +139,20 @@ void install_policies(const PolicySite& site, const std::string& level, CachePol
   if (level == "l2" && inclusion != "non_inclusive" && inclusion != "region_exclusion") into.add(make_inclusion(site, inclusion));
   if (auto region = make_region(site, level)) into.add(std::move(region));
   for (const auto& p : into.list())
-    if (p->storage_bits())
+    if (p->storage_bits()) {
       site.counter(p->name(), "storage_bits", "storage the mechanism adds to this cache", "bits") += p->storage_bits();
+      declare_tables_energy(site.sim, std::string(site.owner.name()) + "." + site.prefix, p->name(), p->storage_bits());
+    }
+}
+
+void declare_tables_energy(sim::Simulation& sim, const std::string& cache, const std::string& mechanism, std::uint64_t bits) {
+  if (!sim.config().get_bool("power.enabled")) return;
+  auto& stats = sim.stats();
+  const sim::Stat* hits = stats.find(cache + "hits");
+  const sim::Stat* misses = stats.find(cache + "misses");
+  if (!hits || !misses) throw std::logic_error(cache + ": no hits or misses for " + mechanism + "'s energy");
+  power::declare_array(sim, cache + mechanism, {"tables", static_cast<double>(bits) / kTableRowBits, kTableRowBits},
+                       {{hits, 2}, {misses, 2}});
 }
 
 }  // namespace irr::mem
