@@ -102,7 +102,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
             "full_stalls": value("iru.entry_full_stalls"), "thread_instructions": value("gpu.total.thread_instructions"),
-            "energy": value("energy.total"), "energy_units": value("energy.units")}
+            "energy": value("energy.total"), "energy_units": value("energy.units") + value("energy.static.units")}
 
 
 _runs = {}

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/hwwl/hwwl_unit.h"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "models/power/energy.h"
@@ -71,15 +69,13 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   power::declare_array(sim, n, {"bank", static_cast<double>(sim.config().get_uint("hwwl.bank_entries")), 24, 0, 0, double(cores) * lanes},
                        {{&pushes_, 1}, {&pulls_, 1}, {stat("wru.moved"), 2}, {stat("icrn.sent"), 2}, {stat("hvu.spilled"), 1},
                         {stat("hvu.refilled"), 1}});
-  // The WRU's comparisons at each redistribution point, every core's: each bank's occupancy against
-  // the threshold, or, sorting, a sorting network's lanes x log2(lanes) (our reading: the paper
-  // gives no circuit); the ICRN's 24-bit IDs over the mean on-chip wire.
-  const std::string scheme = sim.config().get_string("hwwl.redistribution");
-  const double per_core = scheme == "threshold" ? lanes
-                          : scheme == "lsorting" || scheme == "gsorting"
-                              ? lanes * std::ceil(std::log2(std::max<double>(lanes, 2)))
-                              : 0;  // none moves nothing; magic is an ideal, not a circuit
-  power::declare_alu(sim, n, "wru", {{&points_, per_core * cores}});
+  // The WRUs' occupancy comparisons (Worklist::comparisons; a sorting network's order when sorting:
+  // our reading, the paper draws no circuit), and the ICRN's 24-bit IDs over the mean on-chip wire.
+  if (sim.config().get_bool("power.enabled")) {
+    formula("energy_events.wru_comparisons", "occupancy comparisons the WRUs made (for the energy model)", "comparisons",
+            [](const Worklist& w) { return w.comparisons(); });
+    power::declare_alu(sim, n, "wru", {{stat("energy_events.wru_comparisons"), 1}});
+  }
   power::declare_wire(sim, n, "icrn", 24, {{stat("icrn.sent"), 1}});
   wl_.set_on_demand(on_demand_);
   if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));

@@ -2,6 +2,7 @@
 #include "models/hwwl/worklist.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "sim/error.h"
@@ -201,6 +202,10 @@ void Worklist::redistribute(sim::Cycle c) {
   // Plans, then destinations for the exports: gsorting chooses its own; the per-core schemes send
   // to the next core, round-robin, whose global greedy bit is clear.
   GlobalPlan g;
+  const auto sorted = [](std::uint64_t n) { return n * static_cast<std::uint64_t>(std::ceil(std::log2(std::max<double>(n, 2)))); };
+  comparisons_ += scheme_ == Scheme::threshold ? std::uint64_t{cores_} * lanes_
+                  : scheme_ == Scheme::lsorting ? cores_ * sorted(lanes_)
+                                                : sorted(std::uint64_t{cores_} * lanes_);
   if (scheme_ == Scheme::gsorting) {
     std::vector<std::vector<std::uint32_t>> occupancy(cores_, std::vector<std::uint32_t>(lanes_));
     for (std::uint32_t k = 0; k < cores_; ++k)
@@ -249,6 +254,7 @@ void Worklist::demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c)
   Bank& to = bank(core, lane);
   if (to.free_pull_entries() == 0 || !to.second_port_free(c) || to.retired()) return;
   const std::uint32_t least = scheme_ == Scheme::threshold ? threshold_ + 1 : 2;  // what a donor must hold
+  comparisons_ += lanes_;
   // The fullest bank of `k` that can give through its second port (lowest index on ties).
   const auto donor = [&](std::uint32_t k) -> Bank* {
     Bank* best = nullptr;
@@ -266,6 +272,7 @@ void Worklist::demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c)
   }
   if (!core_empty(core)) return;
   // The core is empty: the globally greedy core holding the most work sends one over the ICRN.
+  comparisons_ += std::uint64_t{cores_} * lanes_;
   std::optional<std::uint32_t> source;
   std::uint64_t most = 0;
   for (std::uint32_t k = 0; k < cores_; ++k) {
@@ -282,6 +289,7 @@ void Worklist::demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c)
     }
   }
   if (!source) return;
+  comparisons_ += lanes_;
   if (Bank* from = donor(*source)) {
     icrn_.send(*source, core, from->move_out_second(c), c);
     ++exported_;
@@ -291,6 +299,7 @@ void Worklist::demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c)
 void Worklist::demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
   Bank& from = bank(core, lane);
   if (from.occupied() <= threshold_ || !from.second_port_free(c)) return;
+  comparisons_ += lanes_;
   Bank* to = nullptr;
   for (std::uint32_t l = 0; l < lanes_; ++l) {
     Bank& b = bank(core, l);

@@ -108,6 +108,10 @@ class Worklist {
   void deliver(sim::Cycle c);
   const Icrn& icrn() const { return icrn_; }
   std::uint64_t moved() const { return moved_; }
+  // Occupancy comparisons the WRUs made (for the energy model): at an interval point each core's
+  // lanes against the threshold, or a sorting network's n x log2(n) over the lanes sorted (all
+  // cores' lanes for gsorting); on demand, each scan of a core's lanes for a donor or a recipient.
+  std::uint64_t comparisons() const { return comparisons_; }
   std::uint64_t exported() const { return exported_; }
   // All HVUs' counts.
   std::uint64_t spill_stores() const { return hvu_total(&Hvu::stores); }
@@ -153,7 +157,7 @@ class Worklist {
   std::vector<Bank> banks_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint32_t answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c);  // pull() without holding
-  std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0;
+  std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0, comparisons_ = 0;
   std::uint64_t pushed_hash_ = 0, pulled_hash_ = 0;  // sums of id_hash() for check()
 };
 

@@ -124,9 +124,10 @@ TEST(PowerGpu, TheModelChangesNoOtherStatistic) {
   }
   EXPECT_EQ(a["stats"].size(), b["stats"].size() + energy);
   for (const char* part : {"hwwl.bank.energy", "hwwl.bank.static_energy", "hwwl.wru.energy"}) EXPECT_GT(value(a, part), 0) << part;
-  // The WRU: lsorting compares 32 lanes' occupancies by a sorting network (32 x 5) in each of 15
-  // cores at each redistribution point.
-  expect_close(value(a, "hwwl.wru.energy"), value(a, "hwwl.redistribution_points") * 15 * 32 * 5 * 0.57 * 1e-6, "WRU");
+  // The WRU, interval-triggered: lsorting sorts 32 lanes' occupancies by a sorting network
+  // (32 x 5 comparisons) in each of 15 cores at each redistribution point, 0.57 pJ each.
+  EXPECT_EQ(value(a, "hwwl.energy_events.wru_comparisons"), value(a, "hwwl.redistribution_points") * 15 * 32 * 5);
+  expect_close(value(a, "hwwl.wru.energy"), value(a, "hwwl.energy_events.wru_comparisons") * 0.57 * 1e-6, "WRU");
 }
 
 // A unit's arrays: DAC's at the thesis's own energy an access [S L690-L693], and its expansion

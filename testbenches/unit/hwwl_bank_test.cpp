@@ -223,6 +223,8 @@ TEST(HwwlWorklist, LocalSortingSpreadsOneBanksWork) {
   for (sim::Cycle c = 100; c < 400; c += 10) wl.redistribute(c);  // one ID per bank port per interval
   for (std::uint32_t l = 0; l < 4; ++l) EXPECT_EQ(wl.bank(0, l).occupied(), 4u) << l;
   EXPECT_EQ(wl.held(), 16u);
+  // The energy model's WRU comparisons: a sorting network's 4 x log2(4) at each of the 30 points.
+  EXPECT_EQ(wl.comparisons(), 30u * 4 * 2);
 }
 
 TEST(HwwlWorklist, RedistributionYieldsThePortToAPull) {
@@ -573,7 +575,10 @@ TEST(HwwlWorklist, OnDemandRedistributionServesTheEmptyBank) {
   gl.set_on_demand(true);
   c = 0;
   for (std::uint32_t id = 0; id < 8; ++id) ASSERT_TRUE(gl.push(0, id % 2, id, c++));
+  const std::uint64_t compared = gl.comparisons();
   EXPECT_EQ(gl.pull(1, 0, c), kWait);
+  // The empty core's pull scanned its own 2 lanes, every core's 2 x 2, and the donor core's 2.
+  EXPECT_EQ(gl.comparisons(), compared + 2 + 4 + 2);
   EXPECT_EQ(gl.exported(), 1u);
   for (sim::Cycle d = c; d < c + 3; ++d) gl.deliver(d);
   EXPECT_EQ(gl.bank(1, 0).pullable() + gl.bank(1, 1).pullable(), 1u);  // two hops later
