@@ -87,11 +87,10 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
   // The expansion units' ALUs: "one or two ALU operations to expand an affine tuple for a given
   // warp" [S L805] (dac.expansion_alu_ops an expansion the AEU starts), a PEU comparison one.
   if (sim.config().get_bool("power.enabled")) {
-    const std::string expansions = name_ + ".energy_events.aeu_expansions";
-    sim.stats().formula(expansions, "warps' address tuples the AEU started expanding (for the energy model)", "expansions",
-                        [this] { return static_cast<double>(expander_.stats().expansions); });
-    power::declare_alu(sim, name_, "aeu",
-                       {{sim.stats().find(expansions), static_cast<double>(sim.config().get_uint("dac.expansion_alu_ops"))}});
+    const sim::Stat& expansions =
+        sim.stats().formula(name_ + ".energy_events.aeu_expansions", "warps' address tuples the AEU started expanding (for the energy model)",
+                            "expansions", [this] { return static_cast<double>(expander_.stats().expansions); });
+    power::declare_alu(sim, name_, "aeu", {{&expansions, static_cast<double>(sim.config().get_uint("dac.expansion_alu_ops"))}});
     power::declare_alu(sim, name_, "peu", {{&peu_comparisons_, 1}});
   }
   sim.clock("core").add(*this);

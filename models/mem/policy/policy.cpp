@@ -151,7 +151,8 @@ void declare_tables_energy(sim::Simulation& sim, const std::string& cache, const
   const sim::Stat* hits = stats.find(cache + "hits");
   const sim::Stat* misses = stats.find(cache + "misses");
   if (!hits || !misses) throw std::logic_error(cache + ": no hits or misses for " + mechanism + "'s energy");
-  power::declare_array(sim, cache + mechanism, {"tables", static_cast<double>(bits) / kTableRowBits, kTableRowBits},
+  constexpr double row = 64;
+  power::declare_array(sim, cache + mechanism, {"tables", static_cast<double>(bits) / row, row},
                        {{hits, 2}, {misses, 2}});
 }
 

@@ -56,7 +56,6 @@ void install_policies(const PolicySite& site, const std::string& level, CachePol
 // `cache`hits and `cache`misses, e.g. "gpu.sm0.l1."): <cache><mechanism>.tables.energy, a 64-bit
 // row read and written at each load look-up (our reading: each mechanism consults and trains its
 // tables with every load), and its leakage. Nothing when power.enabled is off.
-inline constexpr double kTableRowBits = 64;
 void declare_tables_energy(sim::Simulation& sim, const std::string& cache, const std::string& mechanism, std::uint64_t bits);
 
 // A uniform draw in [0, 1) from 53 bits of the stream (the same on every platform).
