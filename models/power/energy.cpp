@@ -78,15 +78,19 @@ double array_access_pj(const sim::Config& config, const Array& a) {
 
 namespace {
 // The statistic <owner>.<name>.energy: `pj` an event over the weighted events, described as `what`
-// followed by the events' names (within the owner: the same text for every SM's unit).
+// followed by the events' names, within the owner or its parent (the same text for every SM's or
+// partition's copy).
 void declare_energy(sim::Simulation& sim, const std::string& owner, const std::string& name, std::string what,
                     double pj, const Accesses& events) {
+  const std::string parent = owner.substr(0, owner.rfind('.') + 1);
   std::ostringstream w;
   w << what << " over";
   for (const auto& [stat, weight] : events) {
     const std::string& n = stat->name();
     w << " " << (weight != 1 ? std::to_string(static_cast<int>(weight)) + " x " : "")
-      << (n.rfind(owner + ".", 0) == 0 ? n.substr(owner.size() + 1) : n);
+      << (n.rfind(owner + ".", 0) == 0 ? n.substr(owner.size() + 1)
+          : !parent.empty() && n.rfind(parent, 0) == 0 ? n.substr(parent.size())
+                                                       : n);
   }
   sim.stats().formula(owner + "." + name + ".energy", w.str(), "uJ", [events, pj] {
     double n = 0;

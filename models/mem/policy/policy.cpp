@@ -152,7 +152,7 @@ void declare_tables_energy(sim::Simulation& sim, const std::string& cache, const
   const sim::Stat* misses = stats.find(cache + "misses");
   if (!hits || !misses) throw std::logic_error(cache + ": no hits or misses for " + mechanism + "'s energy");
   constexpr double row = 64;
-  power::declare_array(sim, cache + mechanism, {"tables", static_cast<double>(bits) / row, row},
+  power::declare_array(sim, cache + mechanism, {"tables", std::ceil(static_cast<double>(bits) / row), row},
                        {{hits, 2}, {misses, 2}});
 }
 
