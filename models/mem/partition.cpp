@@ -286,10 +286,12 @@ bool MemoryPartition::tick(sim::Cycle c) {
     ++reservation_fails_;  // the head failed for want of an MSHR and no fill has come: it fails alike
   } else if (head && handle(target.front(), c)) {
     tlm::tlm_generic_payload& p = target.pop_request(now);
-    if (trace_ && gpu(p).to_unit)  // a request for the unit beside the L2 arrives there, not at the L2
-      trace_->hop(gpu(p).txn, trace_->track("partition " + std::to_string(index_), "unit"), "unit");
-    else if (trace_)
+    if (trace_ && gpu(p).to_unit) {  // a request for the unit beside the L2 arrives there, not at the L2
+      if (!unit_track_) unit_track_ = trace_->track("partition " + std::to_string(index_), "unit");
+      trace_->hop(gpu(p).txn, *unit_track_, "unit");
+    } else if (trace_) {
       trace_->hop(gpu(p).txn, track_, "l2");
+    }
     taken = true;
   }
   if (!taken && !from_unit_.empty() && handle(*from_unit_.front(), c)) from_unit_.pop_front();

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -117,6 +118,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   sim::Probe& queue_probe_;
   sim::TxnTrace* trace_;
   sim::TxnTrace::Track track_ = 0;
+  std::optional<sim::TxnTrace::Track> unit_track_;  // made at its first use: a run without a unit has none
 };
 
 }  // namespace irr::mem
