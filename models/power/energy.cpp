@@ -70,13 +70,13 @@ Table table(const sim::Config& c) {
   return t;
 }
 
-double array_access_pj(const sim::Config& config, const Array& a) {
-  const Table t = table(config);
+namespace {
+// One access to a unit's array: the paper's own figure scaled to the node, or the SRAM model.
+double access_pj(const Table& t, const Array& a) {
   return a.stated_pj > 0 ? a.stated_pj * t.scale
                          : t.sram.access_pj(a.access_bits > 0 ? a.access_bits : a.width_bits, a.entries * a.width_bits);
 }
 
-namespace {
 // The statistic <owner>.<name>.energy: `pj` an event over the weighted events, described as `what`
 // followed by the events' names, within the owner or its parent (the same text for every SM's or
 // partition's copy).
@@ -104,7 +104,7 @@ void declare_array(sim::Simulation& sim, const std::string& owner, const Array& 
   const sim::Config& c = sim.config();
   if (!c.get_bool("power.enabled")) return;
   const Table t = table(c);
-  const double pj = array_access_pj(c, a);
+  const double pj = access_pj(t, a);
   std::ostringstream what;
   what << "energy of the " << a.name << " (" << a.entries << " x " << a.width_bits << " bits; " << pj << " pJ an access, "
        << (a.stated_pj > 0 ? "the paper's figure" : "the SRAM model") << ")";

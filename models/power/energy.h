@@ -61,8 +61,6 @@ struct Array {
 };
 using Accesses = std::vector<std::pair<const sim::Stat*, double>>;
 void declare_array(sim::Simulation& sim, const std::string& owner, const Array& array, const Accesses& accesses);
-// The energy of one access to it, as declare_array prices it.
-double array_access_pj(const sim::Config& config, const Array& array);
 // A unit's own logic, priced per operation into <owner>.<name>.energy (in energy.units): each an
 // operation of a small ALU (power.unit_alu_pj), or each a transfer of `bits` over the mean on-chip
 // wire (as an interconnect flit's bits).
