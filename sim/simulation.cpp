@@ -358,6 +358,19 @@ void Simulation::print_summary(std::ostream& out, const std::string& pattern) co
          << total->value() - dynamic->value() << " uJ), " << power->value() << " W on average inside kernels\n";
     out << line.str();
   }
+  // Sampled simulation's estimate (models/gpu/sampling.h), when it ran.
+  const Stat *timed = stats_.find("gpu.sampling.timed_kernels"), *charged = stats_.find("gpu.sampling.extrapolated_kernels"),
+             *clusters = stats_.find("gpu.sampling.clusters"), *cycles = stats_.find("gpu.kernel_cycles"),
+             *estimated = stats_.find("gpu.sampling.extrapolated_cycles"), *bound = stats_.find("gpu.sampling.error_bound_cycles");
+  if (timed && charged && clusters && cycles && estimated && bound) {
+    std::ostringstream line;
+    line << std::setprecision(6) << "sampled: " << timed->value() << " launches timed, " << charged->value()
+         << " extrapolated, in " << clusters->value() << " clusters; kernel cycles " << cycles->value() << ", of which "
+         << estimated->value() << " estimated, +/- " << bound->value() << " ("
+         << (cycles->value() > 0 ? 100 * bound->value() / cycles->value() : 0.0)
+         << " %); instructions exact, other statistics of the timed launches only\n";
+    out << line.str();
+  }
   out << speed_line() << "\n";
 }
 

@@ -57,7 +57,8 @@ std::string cell(std::string s) {  // a Markdown table cell
 int stats_doc() {
   return guarded([] {
     // The settings to elaborate: the default, then each other value of every enumeration and
-    // boolean key of the GPU's sections (sim, log, stats, host and traffic add no statistic).
+    // boolean key of the GPU's sections (sim, log, stats, host and traffic add no statistic, but
+    // for sim.sampling's).
     std::vector<std::vector<std::string>> variants = {{}};
     const std::set<std::string> skipped = {"sim", "log", "stats", "host", "traffic", "clocks"};
     sim::Config preset(sim::Schema::builtin());
@@ -65,7 +66,7 @@ int stats_doc() {
     const sim::Schema& schema = preset.schema();
     for (const auto& path : schema.order()) {
       const sim::KeySpec& k = *schema.key(path);
-      if (skipped.count(path.substr(0, path.find('.'))) || !k.planned.empty()) continue;
+      if ((skipped.count(path.substr(0, path.find('.'))) && path != "sim.sampling") || !k.planned.empty()) continue;
       if (k.type == sim::Type::enumeration) {
         for (const auto& v : k.values)
           if (v != preset.get_string(path)) variants.push_back({path + "=" + v});

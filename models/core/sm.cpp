@@ -21,13 +21,6 @@ using ptx::Space;
 
 namespace {
 
-bool is_memory(Op op) {
-  return op == Op::ld || op == Op::ldu || op == Op::st || op == Op::atom || op == Op::red || op == Op::cp_async ||
-         op == Op::cp_async_bulk;
-}
-// An asynchronous copy: its addresses are its global side's, the bytes each starts in Step::bulk_bytes.
-bool async_copy(Op op) { return op == Op::cp_async || op == Op::cp_async_bulk; }
-
 bool sfu(Op op) {
   return op == Op::rcp || op == Op::sqrt || op == Op::rsqrt || op == Op::ex2 || op == Op::lg2 || op == Op::sin ||
          op == Op::cos || op == Op::div || op == Op::rem;
@@ -357,25 +350,6 @@ Sm::Stall Sm::check(std::size_t s, const ptx::Instruction*& in) {
       if (!unit->can_accept(unit_op(s, *in, slot.warp->active_mask()))) return Stall::unit;
   }
   return Stall::none;
-}
-
-// The lanes of a memory instruction that go to global memory (a generic address outside the
-// shared and local windows included), their addresses in `addr`.
-std::uint32_t Sm::global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]) {
-  std::fill(std::begin(addr), std::end(addr), 0);
-  std::uint32_t mask = 0;
-  std::size_t i = 0;
-  for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
-    if (step.active >> l & 1) {
-      const std::uint64_t a = step.addresses[i++];
-      const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
-                            (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
-      if (async_copy(in.op) || in.space == Space::global || (in.space == Space::none && !windowed)) {
-        addr[l] = a;
-        mask |= 1u << l;
-      }
-    }
-  return mask;
 }
 
 // The warp waits until `until` (a dependence stall) with nothing to write back: a nanosleep, or

@@ -143,7 +143,6 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void schedule(std::uint32_t sch, sim::Cycle c, IssueCycle& cycle);
   bool check_ctas();
   void issue(std::size_t s, const ptx::Instruction& in, sim::Cycle c);
-  static std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]);
   void issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std::size_t token, const std::uint64_t (&addr)[32],
                     std::uint32_t mask);
   void issue_shared(std::size_t s, Step& step, std::size_t token, std::uint32_t ways, sim::Cycle c);

@@ -7,7 +7,33 @@
 #include "models/power/energy.h"
 #include "sim/error.h"
 
+#include <cmath>
+
 namespace irr::gpu {
+
+// sim.sampling's statistics (made only when it is on, so that every other run's are as before).
+struct Gpu::SamplingStats {
+  explicit SamplingStats(sim::Simulation& sim, const Gpu& gpu)
+      : timed(sim.counter(gpu, "sampling.timed_kernels", "launches timed whole in detail (sim.sampling)", "kernels")),
+        extrapolated(sim.counter(gpu, "sampling.extrapolated_kernels",
+                                 "launches charged by a measured rate: whole (kernels: their cluster's cycles a warp instruction) "
+                                 "or their CTAs past the settled waves (blocks)",
+                                 "kernels")),
+        cycles(sim.counter(gpu, "sampling.extrapolated_cycles",
+                           "core cycles charged by a measured rate: estimated, and part of gpu.kernel_cycles", "cycles")),
+        bound(sim.counter(gpu, "sampling.error_bound_cycles",
+                          "how far sampling.extrapolated_cycles may be off: the warp instructions charged x the largest "
+                          "departure of a timed launch's (or wave's) cycles a warp instruction from their mean, summed",
+                          "cycles")),
+        warp(sim.counter(gpu, "sampling.warp_instructions",
+                         "warp instructions run functionally and charged (exact: counted by the functional run; in gpu.total.*)",
+                         "instructions")),
+        thread(sim.counter(gpu, "sampling.thread_instructions",
+                           "thread instructions run functionally and charged (exact; in gpu.total.*)", "instructions")),
+        warmed(sim.counter(gpu, "sampling.warmed_lines", "L2 lines extrapolated launches touched, installed as they left them", "lines")),
+        ctas(sim.counter(gpu, "sampling.extrapolated_ctas", "CTAs run functionally at the end of a launch (sim.sampling blocks)", "CTAs")) {}
+  sim::Counter &timed, &extrapolated, &cycles, &bound, &warp, &thread, &warmed, &ctas;
+};
 
 void RoundRobinCtaScheduler::dispatch(core::KernelLaunch& k, std::vector<std::unique_ptr<core::Sm>>& sms) {
   // Give out CTAs in order, one per SM per round, while some SM has room.
@@ -31,6 +57,10 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       device_launch_latency_(sim.config().get_time("host.device_launch_latency")),
       copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
+      min_waves_(sim.config().get_uint("sampling.min_waves")),
+      windows_(sim.config().get_uint("sampling.windows")),
+      tolerance_(sim.config().get_real("sampling.tolerance")),
+      distance_(sim.config().get_real("sampling.distance")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
       fast_forwarded_(sim.counter(*this, "fast_forwarded_kernels", "kernels run functionally before gpu.timing_from_kernel", "kernels")),
       copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")),
@@ -56,6 +86,16 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
     scheduler_ = scheduler_unit->cta_scheduler(sim, *front_end_);
   } else {
     scheduler_ = std::make_unique<RoundRobinCtaScheduler>();
+  }
+  if (const std::string mode = sim.config().get_string("sim.sampling"); mode != "off") {
+    sampler_ = std::make_unique<KernelSampler>(sim.config());
+    sampling_ = std::make_unique<SamplingStats>(sim, *this);
+    by_blocks_ = mode == "blocks";
+    if (!by_blocks_) {
+      const KernelSampler* sampler = sampler_.get();
+      sim.stats().formula(std::string(this->name()) + ".sampling.clusters", "clusters of alike launches (sim.sampling kernels)",
+                          "clusters", [sampler] { return static_cast<double>(sampler->clusters()); });
+    }
   }
   sim.watch(this->name(), *this);
   add_summary();
@@ -133,6 +173,13 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
     c.sms = static_cast<std::uint32_t>(sms_.size());
     return core::run_grid(c, kernel, grid, block, params, dynamic_shared, order ? 1 : 64, order);
   }
+  std::size_t cluster = 0;
+  std::uint64_t work = 0;
+  if (sampler_ && order)
+    throw Error("launch of " + kernel.name + " with a CTA plan: sim.sampling cannot sample a launch whose CTAs wait on each other",
+                Error::Kind::usage);
+  if (sampler_ && !by_blocks_)
+    if (auto charged = sample(ctx, kernel, grid, block, params, dynamic_shared, cluster, work)) return *charged;
   // The host's launch cost, or a device-side launch's (dynamic parallelism).
   wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
   core::KernelLaunch k;
@@ -160,22 +207,140 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   k.ctx.nanoseconds = [] { return sim::now_ps() / 1000; };
   const std::uint64_t begin = k.ctx.cycle();
   const sim::Picoseconds started = sim::now_ps();
+  if (by_blocks_) {  // a launch of enough waves is watched wave by wave (sampling.h, settled_waves)
+    const std::uint64_t wave = resident_blocks(kernel, block, dynamic_shared, resources);
+    if (wave && grid.count() >= wave * min_waves_) {  // each CTA's work, from a functional run undone at once
+      core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size(), grid.count());
+      functional(ctx, kernel, grid, block, params, dynamic_shared, profile, true);
+      waves_.emplace(Waves{wave, {{begin, 0}}, std::nullopt, CtaWork(profile.cta_instructions, profile.cta_touches)});
+    }
+  }
   for (auto& sm : sms_) sm->kernel_begin(k);
   scheduler_->dispatch(k, sms_);
   wait(done_);
   last_kernel_cycles_ = k.ctx.cycle() - begin;
-  kernel_cycles_ += last_kernel_cycles_;
   for (auto& sm : sms_) sm->kernel_end(k);
-  if (sim::TxnTrace* trace = sim_.txn_trace()) {  // the trace's outline: kept past its event limit
-    auto dims = [](core::Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); };
-    trace->span(trace->track("GPU", "kernels"), kernel.name, started, sim::now_ps(),
-                "{\"grid\":\"" + dims(grid) + "\",\"block\":\"" + dims(block) + "\",\"cycles\":" +
-                    std::to_string(last_kernel_cycles_) + "}",
-                true);
+  core::GridStats g{k.warp_instructions, k.thread_instructions};
+  std::string extra;
+  if (waves_ && waves_->settled && k.next_cta < k.ctas()) {  // the CTAs not started, run functionally and charged the waves' rate
+    std::vector<std::uint64_t> left;
+    for (std::uint64_t i = k.next_cta; i < k.ctas(); ++i) left.push_back(i);
+    core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size());
+    core::LaunchContext c = ctx;
+    c.sms = k.ctx.sms;
+    c.profile = &profile;
+    const core::GridStats rest = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, &left);
+    warm_l2(profile);
+    const double w = static_cast<double>(rest.warp_instructions);
+    const auto cycles = static_cast<std::uint64_t>(std::llround(waves_->settled->rate * w));
+    wait(sc_core::sc_time(static_cast<double>(core.domain().time_of(cycles)), sc_core::SC_PS));
+    last_kernel_cycles_ += cycles;
+    charged(cycles, static_cast<std::uint64_t>(std::llround(waves_->settled->spread * w)), rest);
+    sampling_->ctas += left.size();
+    g.warp_instructions += rest.warp_instructions;
+    g.thread_instructions += rest.thread_instructions;
+    extra = ",\"extrapolated_ctas\":" + std::to_string(left.size());
+  } else if (sampler_) {
+    ++sampling_->timed;
+    if (!by_blocks_) sampler_->timed(cluster, work, last_kernel_cycles_);
   }
+  waves_.reset();
+  kernel_cycles_ += last_kernel_cycles_;
+  trace_launch(kernel.name, grid, block, started, extra);
   current_ = nullptr;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
-  return {k.warp_instructions, k.thread_instructions};
+  return g;
+}
+
+core::GridStats Gpu::functional(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                                const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                                core::LaunchProfile& profile, bool undo, std::string* printed) {
+  core::LaunchContext c = ctx;
+  c.sms = static_cast<std::uint32_t>(sms_.size());
+  c.profile = &profile;
+  c.printf_out = [printed](const std::string& s) {
+    if (printed) *printed += s;
+  };
+  store_.begin_journal();
+  core::GridStats g;
+  try {
+    g = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64);
+  } catch (...) {
+    store_.commit_journal();  // the run ends on the program's fault, as an unsampled one would
+    throw;
+  }
+  if (undo) store_.rollback_journal();
+  return g;
+}
+
+void Gpu::warm_l2(const core::LaunchProfile& profile) {
+  // The L2 as the functional run leaves it: its lines in the order of their last touch (an LRU
+  // array's content depends on no more), each slice its own. The L1s start every kernel empty.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> touched;  // (last touch, line)
+  touched.reserve(profile.lines.size());
+  for (const auto& [line, t] : profile.lines) touched.emplace_back(t.last, line);
+  std::sort(touched.begin(), touched.end());
+  for (const auto& [last, line] : touched) {
+    mem::CacheArray& l2 = partitions_[map_.partition(line)]->l2();
+    const bool written = profile.lines.at(line).written;
+    if (l2.access(line)) {
+      if (written) l2.mark_dirty(line);
+    } else {
+      l2.fill(line, written, true);  // a line pushed out leaves without traffic
+    }
+  }
+  sampling_->warmed += touched.size();
+}
+
+void Gpu::charged(std::uint64_t cycles, std::uint64_t bound, const core::GridStats& functional) {
+  ++sampling_->extrapolated;
+  sampling_->cycles += cycles;
+  sampling_->bound += bound;
+  sampling_->warp += functional.warp_instructions;
+  sampling_->thread += functional.thread_instructions;
+}
+
+void Gpu::trace_launch(const std::string& kernel, core::Dim3 grid, core::Dim3 block, sim::Picoseconds started,
+                       const std::string& extra) {
+  sim::TxnTrace* trace = sim_.txn_trace();
+  if (!trace) return;  // the trace's outline, below: kept past its event limit
+  auto dims = [](core::Dim3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); };
+  trace->span(trace->track("GPU", "kernels"), kernel, started, sim::now_ps(),
+              "{\"grid\":\"" + dims(grid) + "\",\"block\":\"" + dims(block) + "\",\"cycles\":" +
+                  std::to_string(last_kernel_cycles_) + extra + "}",
+              true);
+}
+
+std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                           core::Dim3 block, const std::vector<std::uint8_t>& params,
+                                           std::uint32_t dynamic_shared, std::size_t& cluster, std::uint64_t& work) {
+  core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size());
+  std::string printed;
+  const core::GridStats g = functional(ctx, kernel, grid, block, params, dynamic_shared, profile, false, &printed);
+  const KernelSampler::Signature signature{&kernel, grid, block, std::move(profile.per_pc), profile.lines.size()};
+  work = signature.warp_instructions();
+  const KernelSampler::Decision d = sampler_->decide(signature);
+  cluster = d.cluster;
+  if (d.timed) {
+    store_.rollback_journal();
+    return std::nullopt;
+  }
+  store_.commit_journal();
+  if (!printed.empty() && ctx.printf_out) ctx.printf_out(printed);
+  warm_l2(profile);
+  // The host's launch cost, then the cluster's charge as simulated time inside the kernel.
+  wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
+  ++kernels_;
+  sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
+  const sim::Picoseconds started = sim::now_ps();
+  const KernelSampler::Estimate e = sampler_->estimate(cluster, work);
+  wait(sc_core::sc_time(static_cast<double>(sim_.clock("core").domain().time_of(e.cycles)), sc_core::SC_PS));
+  last_kernel_cycles_ = e.cycles;
+  kernel_cycles_ += e.cycles;
+  charged(e.cycles, e.bound, g);
+  trace_launch(kernel.name, grid, block, started, ",\"extrapolated\":true");
+  sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
+  return g;
 }
 
 core::GridStats Gpu::launch_with_plan(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
@@ -210,8 +375,16 @@ void Gpu::set_cta_scheduler(std::unique_ptr<CtaScheduler> s) {
 void Gpu::cta_finished(std::uint64_t cta) {
   if (!current_) return;
   sim_.note_progress();
-  scheduler_->finished(*current_, cta, sms_);
-  if (current_->finished_ctas == current_->ctas()) sim::notify_after(done_);  // from a step, maybe run ahead
+  if (waves_ && !waves_->settled && current_->finished_ctas % waves_->wave == 0) {
+    waves_->marks.emplace_back(current_->ctx.cycle(), current_->warp_instructions);
+    waves_->settled = settled_waves(waves_->marks, windows_, tolerance_);
+    if (waves_->settled && !waves_->work->rest_alike(current_->next_cta, distance_))
+      waves_->settled.reset();
+  }
+  const bool stopped = waves_ && waves_->settled;  // no more CTAs start: those running finish
+  if (!stopped) scheduler_->finished(*current_, cta, sms_);
+  if (current_->finished_ctas == (stopped ? current_->next_cta : current_->ctas()))
+    sim::notify_after(done_);  // from a step, maybe run ahead
 }
 
 void Gpu::copy(std::uint64_t bytes) {

@@ -7,9 +7,11 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/core/sm.h"
+#include "models/gpu/sampling.h"
 #include "models/mem/crossbar.h"
 #include "models/mem/partition.h"
 #include "models/runtime/device.h"
@@ -97,6 +99,22 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   core::GridStats run(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                       const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
                       const core::ptx::Resources& resources, const std::vector<std::uint64_t>* order);
+  // sim.sampling kernels: the launch run functionally for its profile, then timed (run) or
+  // charged its cluster's cycles; nullopt when timed (the caller times it).
+  std::optional<core::GridStats> sample(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
+                                        core::Dim3 block, const std::vector<std::uint8_t>& params,
+                                        std::uint32_t dynamic_shared, std::size_t& cluster, std::uint64_t& work);
+  // Sampling: a launch run functionally into `profile` under an undo journal, its device printf
+  // into `printed` (or dropped); with `undo` the journal is rolled back, else left open.
+  core::GridStats functional(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
+                             const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
+                             core::LaunchProfile& profile, bool undo, std::string* printed = nullptr);
+  // Sampling: the L2 as a functional run's accesses leave it; a charge's counts.
+  void warm_l2(const core::LaunchProfile& profile);
+  void charged(std::uint64_t cycles, std::uint64_t bound, const core::GridStats& functional);
+  // The launch's span on the trace's kernels track (`extra`: more JSON members, each after a comma).
+  void trace_launch(const std::string& kernel, core::Dim3 grid, core::Dim3 block, sim::Picoseconds started,
+                    const std::string& extra);
   void cta_finished(std::uint64_t cta);
   void add_summary();
 
@@ -119,6 +137,19 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
   const std::uint64_t timing_from_kernel_;
   std::uint64_t last_kernel_cycles_ = 0;
+  std::unique_ptr<KernelSampler> sampler_;  // sim.sampling on (its clusters used with kernels)
+  struct SamplingStats;
+  std::unique_ptr<SamplingStats> sampling_;
+  bool by_blocks_ = false;  // sim.sampling blocks
+  const std::uint64_t min_waves_, windows_;
+  const double tolerance_, distance_;
+  struct Waves {  // the running launch's, watched by blocks
+    std::uint64_t wave;                                       // CTAs the GPU holds at once
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> marks;  // settled_waves's
+    std::optional<WaveRate> settled;                          // set: no more CTAs start
+    std::optional<CtaWork> work;                              // from the functional run
+  };
+  std::optional<Waves> waves_;
   sim::Counter &kernel_count_, &fast_forwarded_, &copied_bytes_, &kernel_cycles_;
 };
 

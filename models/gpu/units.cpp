@@ -40,25 +40,29 @@ std::vector<Unit> make_units() {
   // The order is the order of attachment, which fixes the order of the units' steps in a cycle.
   u.push_back({"hwwl", "hardware worklist: per-lane banks, WRU, ICRN, HVU (docs/hwwl.md)", "hwwl.enabled", "true",
                add_hwwl_instructions, keep<HwwlGpu>, {},
-               [](sim::Simulation& s) { return testbench<hwwl::Testbench>("hwwl_tb", s); }, {"hwwl.*"}});
+               [](sim::Simulation& s) { return testbench<hwwl::Testbench>("hwwl_tb", s); }, {"hwwl.*"},
+               "its banks hold work items from one launch to the next, outside device memory"});
   u.push_back({"iru", "irregular-accesses reorder unit beside each L2 slice (docs/iru.md)", "iru.enabled", "true",
                add_iru_instructions, keep<IruGpu>, {},
-               [](sim::Simulation& s) { return testbench<iru::Testbench>("iru_tb", s); }, {"iru.*"}});
+               [](sim::Simulation& s) { return testbench<iru::Testbench>("iru_tb", s); }, {"iru.*"},
+               "each launch consumes the arrays the host configured for it (iru.configure), and a functional run "
+               "hands its elements out unreordered"});
   u.push_back({"dac", "decoupled affine computation: expansion units, queues, affine SIMT stack (docs/dac.md)",
-               "dac.enabled", "true", dac::add_dac_instructions, keep<DacGpu>, {}, {}, {"gpu.sm*.dac.*"}});
+               "dac.enabled", "true", dac::add_dac_instructions, keep<DacGpu>, {}, {}, {"gpu.sm*.dac.*"}, ""});
   u.push_back({"spref", "spare-register-aware prefetching (docs/memory.md)", "spref.enabled", "true", {}, owned<attach_spref>,
-               {}, {}, {"gpu.sm*.spref*"}});
+               {}, {}, {"gpu.sm*.spref*"}, ""});
   u.push_back({"cae", "CAE, DAC's compute-side baseline: an affine unit beside each SM's lanes (docs/dac.md)",
-               "cae.enabled", "true", {}, owned<attach_cae>, {}, {}, {"gpu.sm*.cae*"}});
+               "cae.enabled", "true", {}, owned<attach_cae>, {}, {}, {"gpu.sm*.cae*"}, ""});
   u.push_back({"dats", "dependency-aware thread-block scheduler and its dependency graph buffer (docs/dats.md)",
                "gpu.cta_scheduler", "dats", {}, {},
                [](sim::Simulation& s, FrontEndPort& front_end) {
                  return std::make_unique<DatsCtaScheduler>("dats", s, front_end);
                },
-               {}, {"gpu.dats.*"}});
+               {}, {"gpu.dats.*"},
+               "a wavefront runs as one launch whose CTAs wait on each other: there is no second launch to charge"});
   u.push_back({"example_unit", "the demonstration unit: a pipelined multiply-add beside each SM (models/example/unit.h)",
                "example_unit.enabled", "true", example::add_unit_instructions, owned<example::attach_unit>, {}, {},
-               {"gpu.sm*.example_unit*"}});
+               {"gpu.sm*.example_unit*"}, ""});
   return u;
 }
 
@@ -109,6 +113,10 @@ AttachedUnits::AttachedUnits(sim::Simulation& sim, Gpu& gpu, core::ptx::Extensio
     const bool need = std::find(needed.begin(), needed.end(), u.name) != needed.end();
     if (need && !on && !u.attach)
       throw Error("unit " + u.name + " is attached by the configuration: set " + u.enable(), Error::Kind::usage);
+    if ((on || need) && !u.unsampled.empty() && sim.config().get_string("sim.sampling") != "off")
+      throw Error("sim.sampling " + sim.config().get_string("sim.sampling") + " cannot run with the " + u.name +
+                      " unit: " + u.unsampled + " (sim.sampling off times every launch)",
+                  Error::Kind::usage);
     if (!(on || need) || !u.attach) continue;
     attached_.emplace_back(u.name, u.attach(sim, gpu, registry));
   }

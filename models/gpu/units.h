@@ -47,6 +47,9 @@ struct Unit {
   std::function<std::unique_ptr<sc_core::sc_module>(sim::Simulation&)> testbench;
   // Its probes on the timed GPU (patterns, as gtkw --trace takes them): its waveform group.
   std::vector<std::string> waves;
+  // Why a sampled run (sim.sampling) cannot have it — state outside device memory that a sampled
+  // launch's functional run would change and its undo not restore, or nothing to sample; empty: it can.
+  std::string unsampled;
 };
 
 // Every unit, in the order a run attaches them.

@@ -54,11 +54,40 @@ void BackingStore::write(std::uint64_t addr, const void* in, std::size_t n) {
   while (n) {
     const std::uint64_t page = addr / kPageBytes, off = addr % kPageBytes;
     const std::size_t chunk = std::min<std::size_t>(n, kPageBytes - off);
+    if (journal_ && page != last_kept_) keep(page);
     std::memcpy(touch(page).data() + off, src, chunk);
     src += chunk;
     addr += chunk;
     n -= chunk;
   }
+}
+
+void BackingStore::keep(std::uint64_t page) {
+  last_kept_ = page;
+  auto [it, first] = kept_.try_emplace(page);
+  if (!first) return;
+  if (const Page* p = find(page)) it->second = std::make_unique<Page>(*p);
+}
+
+void BackingStore::begin_journal() {
+  if (journal_) throw std::logic_error("BackingStore::begin_journal with a journal open");
+  journal_ = true;
+}
+
+void BackingStore::commit_journal() {
+  journal_ = false;
+  kept_.clear();
+  last_kept_ = ~0ull;
+}
+
+void BackingStore::rollback_journal() {
+  for (auto& [page, was] : kept_) {  // each page on its own: the order does not matter
+    Region& t = *region(page >> kRegionBits);  // written, so it exists
+    auto& slot = t[page & kSlotMask];
+    if (!was) --pages_;
+    slot = std::move(was);
+  }
+  commit_journal();
 }
 
 std::uint64_t BackingStore::atomic(std::uint64_t addr, unsigned size, tlm_glue::AtomicOp op, std::uint64_t a,

@@ -36,6 +36,13 @@ class BackingStore {
   std::uint64_t atomic(std::uint64_t addr, unsigned size, tlm_glue::AtomicOp op, std::uint64_t operand,
                        std::uint64_t swap = 0);
   std::size_t pages() const { return pages_; }
+  // An undo journal (sampled simulation runs a launch functionally to see its profile, then may
+  // undo it and time it instead): while one is open, the first write to a page keeps the page as
+  // it was; rollback() puts every page back (pages made since removed), commit() keeps the writes.
+  void begin_journal();
+  void commit_journal();
+  void rollback_journal();
+  bool journaling() const { return journal_; }
 
  private:
   using Page = std::array<std::uint8_t, kPageBytes>;
@@ -47,11 +54,15 @@ class BackingStore {
   const Page* find(std::uint64_t page) const;
   Page& touch(std::uint64_t page);
   Region* region(std::uint64_t r) const;  // the region's table, or nullptr if none of its pages exists
+  void keep(std::uint64_t page);  // the journal's copy of `page` before its first write
   // Looked up only, never iterated: hashing is safe for determinism.
   std::unordered_map<std::uint64_t, std::unique_ptr<Region>> regions_;
   std::size_t pages_ = 0;
   mutable std::uint64_t last_region_ = ~0ull;
   mutable Region* last_ = nullptr;
+  bool journal_ = false;
+  std::unordered_map<std::uint64_t, std::unique_ptr<Page>> kept_;  // page -> as it was (null: absent)
+  std::uint64_t last_kept_ = ~0ull;  // consecutive writes to one page look it up once
 };
 
 }  // namespace irr::mem

@@ -130,6 +130,43 @@ TEST(BackingStore, AccessesAcrossRegionsOfPages) {
   EXPECT_EQ(m.load<std::uint32_t>(kRegion + 100 * 4096), 0u);  // an untouched page of a touched region
 }
 
+// Sampled simulation's undo journal: a rollback puts back every byte (stores, atomics, pages
+// made since) and a commit keeps the writes.
+TEST(BackingStore, JournalRollsBackAndCommits) {
+  BackingStore m;
+  m.store<std::uint64_t>(0x1000, 42);
+  m.store<std::uint32_t>(0x5000, 7);
+  m.begin_journal();
+  EXPECT_TRUE(m.journaling());
+  EXPECT_THROW(m.begin_journal(), std::logic_error);
+  m.store<std::uint64_t>(0x1000, 43);
+  m.store<std::uint64_t>(0x1008, 44);  // the same page again
+  m.store<std::uint64_t>(0xFFC, ~0ull);  // over a page boundary, into a page that did not exist
+  m.atomic(0x5000, 4, tlm_glue::AtomicOp::add, 1);
+  m.store<std::uint32_t>(1ull << 40, 9);  // a new region
+  EXPECT_EQ(m.pages(), 4u);
+  m.rollback_journal();
+  EXPECT_FALSE(m.journaling());
+  EXPECT_EQ(m.load<std::uint64_t>(0x1000), 42u);
+  EXPECT_EQ(m.load<std::uint64_t>(0x1008), 0u);
+  EXPECT_EQ(m.load<std::uint64_t>(0xFF8), 0u);
+  EXPECT_EQ(m.load<std::uint32_t>(0x5000), 7u);
+  EXPECT_EQ(m.load<std::uint32_t>(1ull << 40), 0u);
+  EXPECT_EQ(m.pages(), 2u);
+  m.begin_journal();
+  m.store<std::uint64_t>(0x1000, 45);
+  m.store<std::uint32_t>(0x9000, 1);
+  m.commit_journal();
+  m.store<std::uint32_t>(0x9004, 2);  // no journal: nothing kept
+  EXPECT_EQ(m.load<std::uint64_t>(0x1000), 45u);
+  EXPECT_EQ(m.load<std::uint32_t>(0x9000), 1u);
+  EXPECT_EQ(m.pages(), 3u);
+  m.begin_journal();  // a rollback after a commit undoes only what came since
+  m.store<std::uint64_t>(0x1000, 46);
+  m.rollback_journal();
+  EXPECT_EQ(m.load<std::uint64_t>(0x1000), 45u);
+}
+
 TEST(CacheArray, LruSetsLocksAndNonPowerOfTwoSets) {
   CacheArray c(786 * 1024, 8, 128, "l2");  // the papers' 786 KB: 786 sets
   EXPECT_EQ(c.sets(), 786u);

@@ -1,11 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0
 // Functional execution of a whole grid.
 #include <algorithm>
+#include <functional>
 
 #include "models/core/exec/warp.h"
 #include "sim/error.h"
 
 namespace irr::core {
+
+std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]) {
+  std::fill(std::begin(addr), std::end(addr), 0);
+  std::uint32_t mask = 0;
+  std::size_t i = 0;
+  for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
+    if (step.active >> l & 1) {
+      const std::uint64_t a = step.addresses[i++];
+      const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
+                            (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
+      if (async_copy(in.op) || in.space == ptx::Space::global || (in.space == ptx::Space::none && !windowed)) {
+        addr[l] = a;
+        mask |= 1u << l;
+      }
+    }
+  return mask;
+}
+
+void LaunchProfile::record(const Step& step, std::uint64_t cta) {
+  const ptx::Instruction* first = kernel->code.data();
+  const bool own = std::less_equal<>()(first, step.inst) && std::less<>()(step.inst, first + kernel->code.size());
+  ++per_pc[own ? static_cast<std::size_t>(step.inst - first) : kernel->code.size()];
+  const bool per_cta = cta < cta_instructions.size();
+  if (per_cta) ++cta_instructions[cta];
+  const ptx::Op op = step.inst->op;
+  if (!is_memory(op) || !step.active) return;
+  std::uint64_t addr[32];
+  const std::uint32_t mask = global_lanes(*step.inst, step, addr);
+  const bool write = op == ptx::Op::st || op == ptx::Op::atom || op == ptx::Op::red ||
+                     (op == ptx::Op::cp_async_bulk && step.inst->space != ptx::Space::shared);
+  std::uint64_t previous = ~0ull;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const std::uint64_t line = addr[l] / line_bytes * line_bytes;
+    if (line == previous) continue;  // a coalesced warp names its line once
+    previous = line;
+    Touch& t = lines[line];
+    t.last = ++touches;
+    t.written |= write;
+    if (per_cta) ++cta_touches[cta];
+  }
+}
 
 GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, Dim3 block,
                    const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared, std::uint32_t resident,
@@ -16,7 +59,7 @@ GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, D
     alone.companion = nullptr;
     first = run_grid(alone, *ctx.companion, grid, block, params, dynamic_shared, resident, order);
   }
-  const std::uint64_t ctas = grid.count();
+  const std::uint64_t ctas = order ? order->size() : grid.count();  // an order may start only some
   std::uint64_t next = 0, instructions = 0, threads = 0;
   std::vector<std::unique_ptr<Cta>> live;
   auto launch = [&] {
@@ -37,6 +80,7 @@ GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, D
         w->issue(s);
         w->complete(s);
         if (s.inst) {
+          if (ctx.profile) ctx.profile->record(s, cta->linear_index());
           ++instructions;
           threads += static_cast<std::uint64_t>(__builtin_popcount(s.active));
           progressed = true;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/core/ptx/module.h"
@@ -40,6 +41,7 @@ struct FunctionLayout {
 };
 
 class Warp;
+struct LaunchProfile;
 
 // What a launch shares: the module, its variables' device addresses, device memory, printf.
 struct LaunchContext {
@@ -75,6 +77,8 @@ struct LaunchContext {
   // warp); functionally its grid runs to the end before the kernel's, so it may read only
   // parameters and thread indices — nothing the kernel writes.
   const ptx::Function* companion = nullptr;
+  // Recorded into at each executed instruction when set (a functional run only).
+  LaunchProfile* profile = nullptr;
 
   // A function's layout, computed once for all the launch's CTAs.
   const FunctionLayout& layout(const ptx::Function& f);
@@ -107,6 +111,40 @@ struct Step {
     sleep_ns = 0;
     bulk_bytes = 0;
   }
+};
+
+inline bool is_memory(ptx::Op op) {
+  using ptx::Op;
+  return op == Op::ld || op == Op::ldu || op == Op::st || op == Op::atom || op == Op::red || op == Op::cp_async ||
+         op == Op::cp_async_bulk;
+}
+// An asynchronous copy: its addresses are its global side's, the bytes each starts in Step::bulk_bytes.
+inline bool async_copy(ptx::Op op) { return op == ptx::Op::cp_async || op == ptx::Op::cp_async_bulk; }
+// The lanes of a memory instruction's step that go to global memory (a generic address outside
+// the shared and local windows included), their addresses in `addr`.
+std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]);
+
+// What a functional run of a launch records for sampled simulation (models/gpu/sampling.h): warp
+// instructions at each PC of the kernel (its basic-block vector, weighted by block length; the
+// last slot counts the instructions of the functions it calls and of a companion stream), and each
+// global line it touched, when last (a count of line touches) and whether written — in the order
+// of their last touch, an LRU cache's content after the launch.
+// With `ctas` (the grid's count), also each CTA's warp instructions and line touches.
+struct LaunchProfile {
+  explicit LaunchProfile(const ptx::Function& kernel, std::uint32_t line_bytes, std::uint64_t ctas = 0)
+      : kernel(&kernel), line_bytes(line_bytes), per_pc(kernel.code.size() + 1, 0), cta_instructions(ctas, 0),
+        cta_touches(ctas, 0) {}
+  void record(const Step& step, std::uint64_t cta);
+  struct Touch {
+    std::uint64_t last = 0;
+    bool written = false;
+  };
+  const ptx::Function* kernel;
+  std::uint32_t line_bytes;
+  std::vector<std::uint64_t> per_pc;
+  std::unordered_map<std::uint64_t, Touch> lines;  // looked up, and sorted by `last` before use
+  std::uint64_t touches = 0;
+  std::vector<std::uint64_t> cta_instructions, cta_touches;  // empty unless asked for
 };
 
 class Warp {
@@ -252,7 +290,7 @@ class Cta {
 
 // Runs a whole grid functionally: up to `resident` CTAs at a time, their warps interleaved
 // round-robin one instruction each, so spin-waits on other warps terminate; CTAs start in index
-// order, or in `order` (linear CTA indices, each once) when given. Throws irr::Error on a fault
+// order, or in `order` (linear CTA indices, each at most once: only those) when given. Throws irr::Error on a fault
 // (bad address, unsupported instruction at run time) naming kernel, CTA, warp and PC.
 struct GridStats {
   std::uint64_t warp_instructions = 0, thread_instructions = 0;
