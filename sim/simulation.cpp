@@ -362,12 +362,13 @@ void Simulation::print_summary(std::ostream& out, const std::string& pattern) co
   const Stat *timed = stats_.find("gpu.sampling.timed_kernels"), *charged = stats_.find("gpu.sampling.extrapolated_kernels"),
              *clusters = stats_.find("gpu.sampling.clusters"), *cycles = stats_.find("gpu.kernel_cycles"),
              *estimated = stats_.find("gpu.sampling.extrapolated_cycles"), *bound = stats_.find("gpu.sampling.error_bound_cycles");
-  if (timed && charged && clusters && cycles && estimated && bound) {
+  if (timed && charged && cycles && estimated && bound) {  // clusters: with kernels only
     std::ostringstream line;
-    line << std::setprecision(6) << "sampled: " << timed->value() << " launches timed, " << charged->value()
-         << " extrapolated, in " << clusters->value() << " clusters; kernel cycles " << cycles->value() << ", of which "
-         << estimated->value() << " estimated, +/- " << bound->value() << " ("
-         << (cycles->value() > 0 ? 100 * bound->value() / cycles->value() : 0.0)
+    line << std::fixed << std::setprecision(0) << "sampled: " << timed->value() << " launches timed whole, "
+         << charged->value() << " charged";
+    if (clusters) line << ", in " << clusters->value() << " clusters";
+    line << "; kernel cycles " << cycles->value() << ", of which " << estimated->value() << " estimated, +/- "
+         << bound->value() << std::setprecision(2) << " (" << (cycles->value() > 0 ? 100 * bound->value() / cycles->value() : 0.0)
          << " %); instructions exact, other statistics of the timed launches only\n";
     out << line.str();
   }

@@ -8,6 +8,7 @@
 #include "sim/error.h"
 
 #include <cmath>
+#include <numeric>
 
 namespace irr::gpu {
 
@@ -231,11 +232,12 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
     c.profile = &profile;
     const core::GridStats rest = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, &left);
     warm_l2(profile);
-    const double w = static_cast<double>(rest.warp_instructions);
+    const std::uint64_t work = std::accumulate(profile.per_pc.begin(), profile.per_pc.end(), std::uint64_t{0});
+    const double w = static_cast<double>(work);
     const auto cycles = static_cast<std::uint64_t>(std::llround(waves_->settled->rate * w));
     wait(sc_core::sc_time(static_cast<double>(core.domain().time_of(cycles)), sc_core::SC_PS));
     last_kernel_cycles_ += cycles;
-    charged(cycles, static_cast<std::uint64_t>(std::llround(waves_->settled->spread * w)), rest);
+    charged(cycles, static_cast<std::uint64_t>(std::llround(waves_->settled->spread * w)), work, profile.threads);
     sampling_->ctas += left.size();
     g.warp_instructions += rest.warp_instructions;
     g.thread_instructions += rest.thread_instructions;
@@ -292,12 +294,12 @@ void Gpu::warm_l2(const core::LaunchProfile& profile) {
   sampling_->warmed += touched.size();
 }
 
-void Gpu::charged(std::uint64_t cycles, std::uint64_t bound, const core::GridStats& functional) {
+void Gpu::charged(std::uint64_t cycles, std::uint64_t bound, std::uint64_t warp_instructions, std::uint64_t thread_instructions) {
   ++sampling_->extrapolated;
   sampling_->cycles += cycles;
   sampling_->bound += bound;
-  sampling_->warp += functional.warp_instructions;
-  sampling_->thread += functional.thread_instructions;
+  sampling_->warp += warp_instructions;
+  sampling_->thread += thread_instructions;
 }
 
 void Gpu::trace_launch(const std::string& kernel, core::Dim3 grid, core::Dim3 block, sim::Picoseconds started,
@@ -317,7 +319,10 @@ std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core:
   core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size());
   std::string printed;
   const core::GridStats g = functional(ctx, kernel, grid, block, params, dynamic_shared, profile, false, &printed);
-  const KernelSampler::Signature signature{&kernel, grid, block, std::move(profile.per_pc), profile.lines.size()};
+  const auto written = static_cast<std::uint64_t>(
+      std::count_if(profile.lines.begin(), profile.lines.end(), [](const auto& l) { return l.second.written; }));
+  const KernelSampler::Signature signature{&kernel, grid, block, std::move(profile.per_pc), profile.lines.size(),
+                                           profile.touches, written};
   work = signature.warp_instructions();
   const KernelSampler::Decision d = sampler_->decide(signature);
   cluster = d.cluster;
@@ -337,7 +342,7 @@ std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core:
   wait(sc_core::sc_time(static_cast<double>(sim_.clock("core").domain().time_of(e.cycles)), sc_core::SC_PS));
   last_kernel_cycles_ = e.cycles;
   kernel_cycles_ += e.cycles;
-  charged(e.cycles, e.bound, g);
+  charged(e.cycles, e.bound, work, profile.threads);
   trace_launch(kernel.name, grid, block, started, ",\"extrapolated\":true");
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name);
   return g;

@@ -111,7 +111,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
                              core::LaunchProfile& profile, bool undo, std::string* printed = nullptr);
   // Sampling: the L2 as a functional run's accesses leave it; a charge's counts.
   void warm_l2(const core::LaunchProfile& profile);
-  void charged(std::uint64_t cycles, std::uint64_t bound, const core::GridStats& functional);
+  void charged(std::uint64_t cycles, std::uint64_t bound, std::uint64_t warp_instructions, std::uint64_t thread_instructions);
   // The launch's span on the trace's kernels track (`extra`: more JSON members, each after a comma).
   void trace_launch(const std::string& kernel, core::Dim3 grid, core::Dim3 block, sim::Picoseconds started,
                     const std::string& extra);

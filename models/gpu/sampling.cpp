@@ -45,7 +45,9 @@ bool KernelSampler::alike(const Cluster& c, const Signature& s) const {
   return f.kernel == s.kernel && f.grid.x == s.grid.x && f.grid.y == s.grid.y && f.grid.z == s.grid.z &&
          f.block.x == s.block.x && f.block.y == s.block.y && f.block.z == s.block.z &&
          within(static_cast<double>(f.warp_instructions()), static_cast<double>(s.warp_instructions())) &&
-         within(static_cast<double>(f.lines), static_cast<double>(s.lines)) && distance(f.per_pc, s.per_pc) <= distance_;
+         within(static_cast<double>(f.lines), static_cast<double>(s.lines)) &&
+         within(static_cast<double>(f.touches), static_cast<double>(s.touches)) &&
+         within(static_cast<double>(f.written), static_cast<double>(s.written)) && distance(f.per_pc, s.per_pc) <= distance_;
 }
 
 double KernelSampler::Cluster::rate(std::size_t window) const {

@@ -31,6 +31,8 @@ class KernelSampler {
     core::Dim3 grid, block;
     std::vector<std::uint64_t> per_pc;  // warp instructions at each PC (core::LaunchProfile)
     std::uint64_t lines = 0;           // distinct global lines touched
+    std::uint64_t touches = 0;         // line touches (a warp's access to a line)
+    std::uint64_t written = 0;         // distinct lines written
     std::uint64_t warp_instructions() const;
   };
   struct Decision {

@@ -66,7 +66,7 @@ TEST(KernelSampler, TimesUntilTheLastRatesAgreeThenChargesTheirMean) {
   EXPECT_EQ(s.decide(signature(other, {100, 100}, 50)).cluster, 1u);
   EXPECT_EQ(s.decide(signature(k, {100, 100}, 50, 16)).cluster, 2u);
   EXPECT_EQ(s.decide(signature(k, {200, 10}, 50)).cluster, 3u);
-  EXPECT_EQ(s.decide(signature(k, {300, 300}, 50)).cluster, 4u);  // 3x the instructions: beyond size_ratio 2
+  EXPECT_EQ(s.decide(signature(k, {300, 300}, 50)).cluster, 4u);  // 3x the instructions: beyond size_ratio
   EXPECT_EQ(s.decide(signature(k, {100, 100}, 500)).cluster, 5u);  // 10x the lines
   EXPECT_EQ(s.clusters(), 6u);
 }

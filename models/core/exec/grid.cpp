@@ -29,6 +29,7 @@ void LaunchProfile::record(const Step& step, std::uint64_t cta) {
   const ptx::Instruction* first = kernel->code.data();
   const bool own = std::less_equal<>()(first, step.inst) && std::less<>()(step.inst, first + kernel->code.size());
   ++per_pc[own ? static_cast<std::size_t>(step.inst - first) : kernel->code.size()];
+  threads += static_cast<std::uint64_t>(__builtin_popcount(step.active));
   const bool per_cta = cta < cta_instructions.size();
   if (per_cta) ++cta_instructions[cta];
   const ptx::Op op = step.inst->op;
@@ -57,6 +58,7 @@ GridStats run_grid(LaunchContext& ctx, const ptx::Function& kernel, Dim3 grid, D
   if (ctx.companion) {  // the companion stream's grid first (warp.h: it reads only parameters and indices)
     LaunchContext alone = ctx;
     alone.companion = nullptr;
+    alone.profile = nullptr;  // a timed SM's companion warp issues apart from the kernel's: not its work
     first = run_grid(alone, *ctx.companion, grid, block, params, dynamic_shared, resident, order);
   }
   const std::uint64_t ctas = order ? order->size() : grid.count();  // an order may start only some

@@ -126,7 +126,8 @@ std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::ui
 
 // What a functional run of a launch records for sampled simulation (models/gpu/sampling.h): warp
 // instructions at each PC of the kernel (its basic-block vector, weighted by block length; the
-// last slot counts the instructions of the functions it calls and of a companion stream), and each
+// last slot counts the instructions of the functions it calls; a companion stream's are not the
+// kernel's and are left out, as a timed SM counts them apart), thread instructions, and each
 // global line it touched, when last (a count of line touches) and whether written — in the order
 // of their last touch, an LRU cache's content after the launch.
 // With `ctas` (the grid's count), also each CTA's warp instructions and line touches.
@@ -142,6 +143,7 @@ struct LaunchProfile {
   const ptx::Function* kernel;
   std::uint32_t line_bytes;
   std::vector<std::uint64_t> per_pc;
+  std::uint64_t threads = 0;
   std::unordered_map<std::uint64_t, Touch> lines;  // looked up, and sorted by `last` before use
   std::uint64_t touches = 0;
   std::vector<std::uint64_t> cta_instructions, cta_touches;  // empty unless asked for
