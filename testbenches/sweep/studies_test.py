@@ -78,5 +78,22 @@ else:
         failures.append("dac_study.py's tables from the sweep differ from its own runs'")
     elif all(t.returncode == 0 for t in tables):
         print("dac (lbm): the tables from the sweep's runs are the script's own")
+# The sampling validation (experiments/sampling.yaml) reads its sweep only: its tables from a slice of it.
+sampling_dir = os.path.join(os.path.abspath(work), "sampling-pathfinder")
+shutil.rmtree(sampling_dir, ignore_errors=True)
+p = subprocess.run([irrgpu, "sweep", "run", os.path.join(experiments, "sampling.yaml"), "-o", sampling_dir, "--only",
+                    "workload=pathfinder"], capture_output=True, text=True)
+if p.returncode != 0:
+    failures.append(f"irrgpu sweep run sampling.yaml --only workload=pathfinder failed: {p.stderr[-2000:]}")
+else:
+    t = subprocess.run([sys.executable, "sampling_study.py", "--from-sweep", sampling_dir], capture_output=True, text=True,
+                       cwd=experiments)
+    rows = [line for line in t.stdout.splitlines() if line.startswith("| dac | dac pathfinder | 19 |")]
+    if t.returncode != 0:
+        failures.append(f"sampling_study.py failed: {t.stderr[-2000:]}")
+    elif len(rows) != 2 or "| kernels |" not in rows[0] or "| 16 |" not in rows[0] or "| kernels | 2 |" not in t.stdout:
+        failures.append(f"sampling_study.py: not the pathfinder rows expected (19 launches, 16 charged):\n{t.stdout}")
+    else:
+        print("sampling (pathfinder): the study's tables from its sweep")
 if failures:
     sys.exit("\n".join(failures))
