@@ -91,8 +91,9 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
   if (const std::string mode = sim.config().get_string("sim.sampling"); mode != "off") {
     sampler_ = std::make_unique<KernelSampler>(sim.config());
     sampling_ = std::make_unique<SamplingStats>(sim, *this);
-    by_blocks_ = mode == "blocks";
-    if (!by_blocks_) {
+    by_kernels_ = mode == "kernels" || mode == "both";
+    by_blocks_ = mode == "blocks" || mode == "both";
+    if (by_kernels_) {
       const KernelSampler* sampler = sampler_.get();
       sim.stats().formula(std::string(this->name()) + ".sampling.clusters", "clusters of alike launches (sim.sampling kernels)",
                           "clusters", [sampler] { return static_cast<double>(sampler->clusters()); });
@@ -179,7 +180,7 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   if (sampler_ && order)
     throw Error("launch of " + kernel.name + " with a CTA plan: sim.sampling cannot sample a launch whose CTAs wait on each other",
                 Error::Kind::usage);
-  if (sampler_ && !by_blocks_)
+  if (by_kernels_)
     if (auto charged = sample(ctx, kernel, grid, block, params, dynamic_shared, cluster, work)) return *charged;
   // The host's launch cost, or a device-side launch's (dynamic parallelism).
   wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
@@ -232,20 +233,20 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
     c.profile = &profile;
     const core::GridStats rest = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, &left);
     warm_l2(profile);
-    const std::uint64_t work = std::accumulate(profile.per_pc.begin(), profile.per_pc.end(), std::uint64_t{0});
-    const double w = static_cast<double>(work);
+    const std::uint64_t rest_work = std::accumulate(profile.per_pc.begin(), profile.per_pc.end(), std::uint64_t{0});
+    const double w = static_cast<double>(rest_work);
     const auto cycles = static_cast<std::uint64_t>(std::llround(waves_->settled->rate * w));
     wait(sc_core::sc_time(static_cast<double>(core.domain().time_of(cycles)), sc_core::SC_PS));
     last_kernel_cycles_ += cycles;
-    charged(cycles, static_cast<std::uint64_t>(std::llround(waves_->settled->spread * w)), work, profile.threads);
+    charged(cycles, static_cast<std::uint64_t>(std::llround(waves_->settled->spread * w)), rest_work, profile.threads);
     sampling_->ctas += left.size();
     g.warp_instructions += rest.warp_instructions;
     g.thread_instructions += rest.thread_instructions;
     extra = ",\"extrapolated_ctas\":" + std::to_string(left.size());
   } else if (sampler_) {
     ++sampling_->timed;
-    if (!by_blocks_) sampler_->timed(cluster, work, last_kernel_cycles_);
   }
+  if (by_kernels_) sampler_->timed(cluster, work, last_kernel_cycles_);  // with both, part-charged by its waves
   waves_.reset();
   kernel_cycles_ += last_kernel_cycles_;
   trace_launch(kernel.name, grid, block, started, extra);

@@ -140,7 +140,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::unique_ptr<KernelSampler> sampler_;  // sim.sampling on (its clusters used with kernels)
   struct SamplingStats;
   std::unique_ptr<SamplingStats> sampling_;
-  bool by_blocks_ = false;  // sim.sampling blocks
+  bool by_kernels_ = false, by_blocks_ = false;  // sim.sampling kernels, blocks; both
   const std::uint64_t min_waves_, windows_;
   const double tolerance_, distance_;
   struct Waves {  // the running launch's, watched by blocks

@@ -204,6 +204,12 @@ TEST(Sampling, BlocksChargesTheCtasPastSettledWaves) {
   const double want = value(full, "gpu.total.kernel_cycles"), got = value(sampled, "gpu.total.kernel_cycles");
   EXPECT_LE(std::fabs(got - want), 0.01 * want) << got << " vs " << want;
   EXPECT_EQ(value(sampled, "gpu.total.thread_instructions"), value(full, "gpu.total.thread_instructions"));
+  // both: the kernels' clusters too (here each round's launch is its own kind: the same charges).
+  run(color, "both", d.path() + "/both");
+  const auto both = stats_of(d.path() + "/both");
+  EXPECT_GT(value(both, "gpu.sampling.clusters"), 5);
+  EXPECT_EQ(value(both, "gpu.sampling.extrapolated_ctas"), value(sampled, "gpu.sampling.extrapolated_ctas"));
+  EXPECT_EQ(value(both, "gpu.total.kernel_cycles"), got);
 }
 
 // A unit whose state lives outside device memory cannot be sampled: the run stops, saying why.
