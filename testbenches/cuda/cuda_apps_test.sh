@@ -39,6 +39,14 @@ for app in vector_add reduce constant streams device_props double_math runtime_c
   done
   [ -f "$out/$app.timing/stats.json" ] || fail "$app: no stats.json from the timed run"
 done
+# Sampled simulation (docs/sampling.md) on a program of many kernels nobody here wrote: its output
+# as unsampled, and the sampling line in the summary.
+if [ -x "$out/thrust_algorithms" ]; then
+  "$irrgpu" exec -c rtx2080ti -s sim.sampling=kernels -o "$out/thrust.sampled" -- "$out/thrust_algorithms" \
+    >"$out/thrust.sampled.log" 2>&1 && grep -q "^PASS" "$out/thrust.sampled.log" &&
+    grep -q "^sampled: .* launches timed whole" "$out/thrust.sampled.log" && echo "ok: thrust_algorithms (sim.sampling kernels)" ||
+    fail "thrust_algorithms sampled: $(tail -3 "$out/thrust.sampled.log")"
+fi
 # Occupancy answers by one rule (models/core/occupancy.h), with SMs (timing) or without (functional).
 [ "$(grep '^occupancy:' "$out/runtime_calls.functional.log")" = "$(grep '^occupancy:' "$out/runtime_calls.timing.log")" ] &&
   grep -q '^occupancy: [1-9]' "$out/runtime_calls.timing.log" && echo "ok: occupancy alike, functional and timed" ||
