@@ -37,5 +37,7 @@ bool file_exists(const std::filesystem::path& p);
 
 // The whole text at once, the same way.
 void write_file(const std::string& path, const std::string& text, const std::string& what = "output file");
+// The same, making the folders on the path first (a report asked for at a path of the user's).
+void write_report(const std::string& path, const std::string& text, const std::string& what);
 
 }  // namespace irr::sim

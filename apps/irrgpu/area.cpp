@@ -465,11 +465,7 @@ int area(const AreaOptions& o) {
       std::cout << std::setw(28) << p["from"].get<std::string>() << std::setw(28) << p["to"].get<std::string>() << std::setw(12)
                 << num(p["arrival_ps"]) << std::setw(12) << num(p["required_ps"]) << num(p["slack_ps"]) << "\n";
   }
-  if (!o.json.empty()) {
-    std::error_code ec;
-    if (fs::path(o.json).has_parent_path()) fs::create_directories(fs::path(o.json).parent_path(), ec);
-    sim::write_file(o.json, r.dump(2) + "\n", "area report");
-  }
+  if (!o.json.empty()) sim::write_report(o.json, r.dump(2) + "\n", "area report");
   return 0;
 }
 

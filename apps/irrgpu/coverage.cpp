@@ -169,7 +169,7 @@ int coverage(const CoverageOptions& o) {
       if (annotated) report["annotated"] = dir.string();
     }
     sim::write_file((fs::path(out) / "coverage.json").string(), report.dump(2) + "\n", "coverage report");
-    if (!o.json.empty()) sim::write_file(o.json, report.dump(2) + "\n", "coverage report");
+    if (!o.json.empty()) sim::write_report(o.json, report.dump(2) + "\n", "coverage report");
 
     std::cout << o.block << " coverage (stimulus files " << stimuli.size() << ", data files " << files << "):\n";
     for (const auto& [kind, ht] : kinds)

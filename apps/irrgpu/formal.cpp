@@ -334,7 +334,7 @@ int formal(const FormalOptions& o) {
     if (p.contains("counterexample"))
       std::cout << "counterexample of " << p["name"].get<std::string>() << ": gtkwave " << p["counterexample"].get<std::string>()
                 << " " << fs::path(p["counterexample"].get<std::string>()).replace_extension(".gtkw").string() << "\n";
-  if (!o.json.empty()) sim::write_file(o.json, r.dump(2) + "\n", "formal report");
+  if (!o.json.empty()) sim::write_report(o.json, r.dump(2) + "\n", "formal report");
   const bool failed = c["failed"].get<int>() > 0;
   if (o.mutant) {
     std::cout << (failed ? "the mutant is caught\n" : "the mutant is NOT caught: no property fails\n");
