@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/gpu/gpu.h"
 
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
 #include "models/gpu/front_end.h"
 #include "models/gpu/units.h"
 #include "models/mem/memory_system.h"
 #include "models/power/energy.h"
 #include "sim/error.h"
-
-#include <cmath>
-#include <numeric>
 
 namespace irr::gpu {
 
@@ -58,10 +59,6 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       device_launch_latency_(sim.config().get_time("host.device_launch_latency")),
       copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
-      min_waves_(sim.config().get_uint("sampling.min_waves")),
-      windows_(sim.config().get_uint("sampling.windows")),
-      tolerance_(sim.config().get_real("sampling.tolerance")),
-      distance_(sim.config().get_real("sampling.distance")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
       fast_forwarded_(sim.counter(*this, "fast_forwarded_kernels", "kernels run functionally before gpu.timing_from_kernel", "kernels")),
       copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")),
@@ -211,9 +208,9 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   const sim::Picoseconds started = sim::now_ps();
   if (by_blocks_) {  // a launch of enough waves is watched wave by wave (sampling.h, settled_waves)
     const std::uint64_t wave = resident_blocks(kernel, block, dynamic_shared, resources);
-    if (wave && grid.count() >= wave * min_waves_) {  // each CTA's work, from a functional run undone at once
+    if (wave && grid.count() >= wave * sampler_->min_waves()) {  // each CTA's work, from a functional run undone at once
       core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size(), grid.count());
-      functional(ctx, kernel, grid, block, params, dynamic_shared, profile, true);
+      functional(ctx, kernel, grid, block, params, dynamic_shared, profile, Journal::undo);
       waves_.emplace(Waves{wave, {{begin, 0}}, std::nullopt, CtaWork(profile.cta_instructions, profile.cta_touches)});
     }
   }
@@ -228,10 +225,7 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
     std::vector<std::uint64_t> left;
     for (std::uint64_t i = k.next_cta; i < k.ctas(); ++i) left.push_back(i);
     core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size());
-    core::LaunchContext c = ctx;
-    c.sms = k.ctx.sms;
-    c.profile = &profile;
-    const core::GridStats rest = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, &left);
+    const core::GridStats rest = functional(ctx, kernel, grid, block, params, dynamic_shared, profile, Journal::none, &left);
     warm_l2(profile);
     const std::uint64_t rest_work = std::accumulate(profile.per_pc.begin(), profile.per_pc.end(), std::uint64_t{0});
     const double w = static_cast<double>(rest_work);
@@ -257,35 +251,36 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
 
 core::GridStats Gpu::functional(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                                 const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
-                                core::LaunchProfile& profile, bool undo, std::string* printed) {
+                                core::LaunchProfile& profile, Journal journal, const std::vector<std::uint64_t>* order,
+                                std::string* printed) {
   core::LaunchContext c = ctx;
   c.sms = static_cast<std::uint32_t>(sms_.size());
   c.profile = &profile;
+  if (journal == Journal::none) return core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, order);
   c.printf_out = [printed](const std::string& s) {
     if (printed) *printed += s;
   };
   store_.begin_journal();
   core::GridStats g;
   try {
-    g = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64);
+    g = core::run_grid(c, kernel, grid, block, params, dynamic_shared, 64, order);
   } catch (...) {
     store_.commit_journal();  // the run ends on the program's fault, as an unsampled one would
     throw;
   }
-  if (undo) store_.rollback_journal();
+  if (journal == Journal::undo) store_.rollback_journal();
   return g;
 }
 
 void Gpu::warm_l2(const core::LaunchProfile& profile) {
   // The L2 as the functional run leaves it: its lines in the order of their last touch (an LRU
   // array's content depends on no more), each slice its own. The L1s start every kernel empty.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> touched;  // (last touch, line)
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, bool>> touched;  // (last touch, line, written)
   touched.reserve(profile.lines.size());
-  for (const auto& [line, t] : profile.lines) touched.emplace_back(t.last, line);
+  for (const auto& [line, t] : profile.lines) touched.emplace_back(t.last, line, t.written);
   std::sort(touched.begin(), touched.end());
-  for (const auto& [last, line] : touched) {
+  for (const auto& [last, line, written] : touched) {
     mem::CacheArray& l2 = partitions_[map_.partition(line)]->l2();
-    const bool written = profile.lines.at(line).written;
     if (l2.access(line)) {
       if (written) l2.mark_dirty(line);
     } else {
@@ -319,7 +314,7 @@ std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core:
                                            std::uint32_t dynamic_shared, std::size_t& cluster, std::uint64_t& work) {
   core::LaunchProfile profile(kernel, partitions_.front()->l2().line_size());
   std::string printed;
-  const core::GridStats g = functional(ctx, kernel, grid, block, params, dynamic_shared, profile, false, &printed);
+  const core::GridStats g = functional(ctx, kernel, grid, block, params, dynamic_shared, profile, Journal::open, nullptr, &printed);
   const auto written = static_cast<std::uint64_t>(
       std::count_if(profile.lines.begin(), profile.lines.end(), [](const auto& l) { return l.second.written; }));
   const KernelSampler::Signature signature{&kernel, grid, block, std::move(profile.per_pc), profile.lines.size(),
@@ -383,9 +378,7 @@ void Gpu::cta_finished(std::uint64_t cta) {
   sim_.note_progress();
   if (waves_ && !waves_->settled && current_->finished_ctas % waves_->wave == 0) {
     waves_->marks.emplace_back(current_->ctx.cycle(), current_->warp_instructions);
-    waves_->settled = settled_waves(waves_->marks, windows_, tolerance_);
-    if (waves_->settled && !waves_->work->rest_alike(current_->next_cta, distance_))
-      waves_->settled.reset();
+    waves_->settled = sampler_->settled(waves_->marks, waves_->work, current_->next_cta);
   }
   const bool stopped = waves_ && waves_->settled;  // no more CTAs start: those running finish
   if (!stopped) scheduler_->finished(*current_, cta, sms_);

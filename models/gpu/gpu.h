@@ -104,11 +104,14 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::optional<core::GridStats> sample(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
                                         core::Dim3 block, const std::vector<std::uint8_t>& params,
                                         std::uint32_t dynamic_shared, std::size_t& cluster, std::uint64_t& work);
-  // Sampling: a launch run functionally into `profile` under an undo journal, its device printf
-  // into `printed` (or dropped); with `undo` the journal is rolled back, else left open.
+  // Sampling: a launch run functionally into `profile` — its CTAs in `order` if given. Journal
+  // none: its writes and device printf kept; undo: rolled back, printf dropped; open: the journal
+  // left open for the caller, printf into `printed`.
+  enum class Journal { none, undo, open };
   core::GridStats functional(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,
                              const std::vector<std::uint8_t>& params, std::uint32_t dynamic_shared,
-                             core::LaunchProfile& profile, bool undo, std::string* printed = nullptr);
+                             core::LaunchProfile& profile, Journal journal, const std::vector<std::uint64_t>* order = nullptr,
+                             std::string* printed = nullptr);
   // Sampling: the L2 as a functional run's accesses leave it; a charge's counts.
   void warm_l2(const core::LaunchProfile& profile);
   void charged(std::uint64_t cycles, std::uint64_t bound, std::uint64_t warp_instructions, std::uint64_t thread_instructions);
@@ -141,13 +144,11 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   struct SamplingStats;
   std::unique_ptr<SamplingStats> sampling_;
   bool by_kernels_ = false, by_blocks_ = false;  // sim.sampling kernels, blocks; both
-  const std::uint64_t min_waves_, windows_;
-  const double tolerance_, distance_;
   struct Waves {  // the running launch's, watched by blocks
     std::uint64_t wave;                                       // CTAs the GPU holds at once
     std::vector<std::pair<std::uint64_t, std::uint64_t>> marks;  // settled_waves's
     std::optional<WaveRate> settled;                          // set: no more CTAs start
-    std::optional<CtaWork> work;                              // from the functional run
+    CtaWork work;                                             // from the functional run
   };
   std::optional<Waves> waves_;
   sim::Counter &kernel_count_, &fast_forwarded_, &copied_bytes_, &kernel_cycles_;

@@ -16,7 +16,9 @@ KernelSampler::KernelSampler(const sim::Config& config)
       min_timed_(config.get_uint("sampling.min_timed")),
       max_timed_(config.get_uint("sampling.max_timed")),
       warmup_(config.get_uint("sampling.warmup")),
-      resample_every_(config.get_uint("sampling.resample_every")) {
+      resample_every_(config.get_uint("sampling.resample_every")),
+      min_waves_(config.get_uint("sampling.min_waves")),
+      windows_(config.get_uint("sampling.windows")) {
   if (max_timed_ < min_timed_)
     throw Error("sampling.max_timed (" + std::to_string(max_timed_) + ") is below sampling.min_timed (" +
                     std::to_string(min_timed_) + ")",
@@ -88,6 +90,13 @@ void KernelSampler::timed(std::size_t cluster, std::uint64_t warp_instructions, 
     return;
   }
   c.timed.emplace_back(warp_instructions, cycles);
+}
+
+std::optional<WaveRate> KernelSampler::settled(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& marks,
+                                               const CtaWork& work, std::uint64_t started) const {
+  std::optional<WaveRate> r = settled_waves(marks, windows_, tolerance_);
+  if (r && !work.rest_alike(started, distance_)) r.reset();
+  return r;
 }
 
 KernelSampler::Estimate KernelSampler::estimate(std::size_t cluster, std::uint64_t warp_instructions) const {

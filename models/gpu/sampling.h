@@ -21,6 +21,34 @@
 
 namespace irr::gpu {
 
+// Sampled simulation by thread blocks (sim.sampling: blocks): a long launch is timed wave by
+// wave of CTAs (a wave: as many CTAs as the GPU holds at once); once the last `windows` waves'
+// cycles per warp instruction agree within `tolerance`, no more CTAs start, those running finish,
+// and the rest run functionally, charged that rate (as TBPoint and Photon sample within a kernel).
+struct WaveRate {
+  double rate = 0, spread = 0;  // cycles a warp instruction over the waves, the largest departure
+};
+// `marks`: (core cycle, warp instructions issued) at the launch's start and at each wave's end.
+// The first wave (caches and pipelines filling) never counts; nullopt until the last `windows`
+// waves after it agree.
+std::optional<WaveRate> settled_waves(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& marks, std::size_t windows,
+                                      double tolerance);
+// Each CTA's work in a launch, from a functional run (core::LaunchProfile's per-CTA counts).
+class CtaWork {
+ public:
+  CtaWork(const std::vector<std::uint64_t>& instructions, const std::vector<std::uint64_t>& touches);
+  // Whether the CTAs from `started` on are alike those before it: their warp instructions a CTA
+  // and line touches a warp instruction each within the fraction `distance` of the started CTAs',
+  // and none of them longer than (1 + distance) x the longest started (a straggler left for the
+  // end runs alone, latency-bound, at no wave's rate). A grid whose work changes along its CTA
+  // indices (an R-MAT graph's vertices by degree) is then not extrapolated from its first waves.
+  bool rest_alike(std::uint64_t started, double distance) const;
+
+ private:
+  std::vector<std::uint64_t> instructions_, touches_;  // prefix sums, one entry more than CTAs
+  std::vector<std::uint64_t> longest_before_, longest_from_;  // the most instructions of CTAs [0, i) and [i, n)
+};
+
 class KernelSampler {
  public:
   explicit KernelSampler(const sim::Config& config);
@@ -50,6 +78,13 @@ class KernelSampler {
   Estimate estimate(std::size_t cluster, std::uint64_t warp_instructions) const;
   std::size_t clusters() const { return clusters_.size(); }
 
+  // sim.sampling blocks: a launch of fewer waves than this is timed whole.
+  std::uint64_t min_waves() const { return min_waves_; }
+  // The rate to charge a launch's CTAs from `started` on: once its waves settle (settled_waves)
+  // and those CTAs are alike the started ones (CtaWork::rest_alike); nullopt until then.
+  std::optional<WaveRate> settled(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& marks, const CtaWork& work,
+                                  std::uint64_t started) const;
+
   // The summed |a_i / A - b_i / B| of two profiles (0 identical, 2 disjoint).
   static double distance(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
 
@@ -67,36 +102,8 @@ class KernelSampler {
   bool alike(const Cluster& c, const Signature& s) const;
 
   const double distance_, size_ratio_, tolerance_;
-  const std::uint64_t min_timed_, max_timed_, warmup_, resample_every_;
+  const std::uint64_t min_timed_, max_timed_, warmup_, resample_every_, min_waves_, windows_;
   std::vector<Cluster> clusters_;
-};
-
-// Sampled simulation by thread blocks (sim.sampling: blocks): a long launch is timed wave by
-// wave of CTAs (a wave: as many CTAs as the GPU holds at once); once the last `windows` waves'
-// cycles per warp instruction agree within `tolerance`, no more CTAs start, those running finish,
-// and the rest run functionally, charged that rate (as TBPoint and Photon sample within a kernel).
-struct WaveRate {
-  double rate = 0, spread = 0;  // cycles a warp instruction over the waves, the largest departure
-};
-// `marks`: (core cycle, warp instructions issued) at the launch's start and at each wave's end.
-// The first wave (caches and pipelines filling) never counts; nullopt until the last `windows`
-// waves after it agree.
-std::optional<WaveRate> settled_waves(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& marks, std::size_t windows,
-                                      double tolerance);
-// Each CTA's work in a launch, from a functional run (core::LaunchProfile's per-CTA counts).
-class CtaWork {
- public:
-  CtaWork(const std::vector<std::uint64_t>& instructions, const std::vector<std::uint64_t>& touches);
-  // Whether the CTAs from `started` on are alike those before it: their warp instructions a CTA
-  // and line touches a warp instruction each within the fraction `distance` of the started CTAs',
-  // and none of them longer than (1 + distance) x the longest started (a straggler left for the
-  // end runs alone, latency-bound, at no wave's rate). A grid whose work changes along its CTA
-  // indices (an R-MAT graph's vertices by degree) is then not extrapolated from its first waves.
-  bool rest_alike(std::uint64_t started, double distance) const;
-
- private:
-  std::vector<std::uint64_t> instructions_, touches_;  // prefix sums, one entry more than CTAs
-  std::vector<std::uint64_t> longest_before_, longest_from_;  // the most instructions of CTAs [0, i) and [i, n)
 };
 
 }  // namespace irr::gpu

@@ -8,23 +8,6 @@
 
 namespace irr::core {
 
-std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]) {
-  std::fill(std::begin(addr), std::end(addr), 0);
-  std::uint32_t mask = 0;
-  std::size_t i = 0;
-  for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
-    if (step.active >> l & 1) {
-      const std::uint64_t a = step.addresses[i++];
-      const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
-                            (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
-      if (async_copy(in.op) || in.space == ptx::Space::global || (in.space == ptx::Space::none && !windowed)) {
-        addr[l] = a;
-        mask |= 1u << l;
-      }
-    }
-  return mask;
-}
-
 void LaunchProfile::record(const Step& step, std::uint64_t cta) {
   const ptx::Instruction* first = kernel->code.data();
   const bool own = std::less_equal<>()(first, step.inst) && std::less<>()(step.inst, first + kernel->code.size());

@@ -7,6 +7,7 @@
 // needs independent thread scheduling does not progress (the watchdog names such a warp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -121,8 +122,24 @@ inline bool is_memory(ptx::Op op) {
 // An asynchronous copy: its addresses are its global side's, the bytes each starts in Step::bulk_bytes.
 inline bool async_copy(ptx::Op op) { return op == ptx::Op::cp_async || op == ptx::Op::cp_async_bulk; }
 // The lanes of a memory instruction's step that go to global memory (a generic address outside
-// the shared and local windows included), their addresses in `addr`.
-std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]);
+// the shared and local windows included), their addresses in `addr`. Inline: the timed SM asks at
+// every memory instruction it issues.
+inline std::uint32_t global_lanes(const ptx::Instruction& in, const Step& step, std::uint64_t (&addr)[32]) {
+  std::fill(std::begin(addr), std::end(addr), 0);
+  std::uint32_t mask = 0;
+  std::size_t i = 0;
+  for (unsigned l = 0; l < 32 && i < step.addresses.size(); ++l)
+    if (step.active >> l & 1) {
+      const std::uint64_t a = step.addresses[i++];
+      const bool windowed = (a >= kSharedWindow && a < kSharedWindow + kWindowSize) ||
+                            (a >= kLocalWindow && a < kLocalWindow + kWindowSize);
+      if (async_copy(in.op) || in.space == ptx::Space::global || (in.space == ptx::Space::none && !windowed)) {
+        addr[l] = a;
+        mask |= 1u << l;
+      }
+    }
+  return mask;
+}
 
 // What a functional run of a launch records for sampled simulation (models/gpu/sampling.h): warp
 // instructions at each PC of the kernel (its basic-block vector, weighted by block length; the
