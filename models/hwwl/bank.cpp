@@ -24,6 +24,10 @@ BankIn control(bool reserve, bool kernel_end, bool retire) {
 }
 }  // namespace
 
+void check_work_id(std::uint32_t id) {
+  if (id > kMaxWorkId) throw Error("wlpush: work ID " + std::to_string(id) + " does not fit the 24-bit HWWL entries");
+}
+
 Bank::Bank(std::uint32_t entries, Mode mode)
     : mode_(mode), capacity_(mode == Mode::double_buffer ? entries / 2 : entries), push_(mode == Mode::double_buffer ? 1 : 0) {
   if (capacity_ == 0)
@@ -51,7 +55,7 @@ std::uint32_t Bank::pull(sim::Cycle c) {
 }
 
 void Bank::push(sim::Cycle c, std::uint32_t id) {
-  if (id > kMaxWorkId) throw Error("wlpush: work ID " + std::to_string(id) + " does not fit the 24-bit HWWL entries");
+  check_work_id(id);
   if (push_full()) throw std::logic_error("HWWL bank: push to a full partition (the HVU spills those)");
   take_port(c, "a push");
   parts_[push_].ids.push_back(id);

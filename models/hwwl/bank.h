@@ -27,6 +27,8 @@ constexpr std::uint32_t kMaxWorkId = (1u << 24) - 1;  // 24-bit entries [K L233]
 // Tokens a pull returns instead of a work ID (the paper leaves the encoding open, 1.10).
 constexpr std::uint32_t kWait = 0xFFFFFFFEu;
 constexpr std::uint32_t kDone = 0xFFFFFFFFu;
+// Throws irr::Error when a pushed work ID does not fit the 24-bit entries.
+void check_work_id(std::uint32_t id);
 
 class Bank {
  public:

@@ -70,30 +70,26 @@ void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c) {
   });
 }
 
-bool Hvu::refill_all(std::vector<Bank*>& banks, std::uint32_t limit) {
+bool Hvu::refill_all(std::vector<Bank*>& banks, std::uint32_t limit, std::uint32_t per_bank) {
   if (loads_in_flight_.size() >= limit) return false;
+  for (const Bank* b : banks)
+    if (!b->retired() && b->free_pull_entries() < per_bank) return false;
+  return refill_free(banks, limit, per_bank);
+}
+
+bool Hvu::refill_free(std::vector<Bank*>& banks, std::uint32_t limit, std::uint32_t per_bank) {
+  if (loads_in_flight_.size() >= limit) return false;
+  // Round by round, so IDs too few for every target spread over the banks.
   std::vector<std::uint32_t> targets;
-  for (std::uint32_t i = 0; i < banks.size(); ++i) {
-    if (banks[i]->retired()) continue;
-    if (banks[i]->free_pull_entries() == 0) return false;
-    targets.push_back(i);
-  }
+  for (std::uint32_t round = 0; round < per_bank; ++round)
+    for (std::uint32_t i = 0; i < banks.size(); ++i)
+      if (!banks[i]->retired() && banks[i]->free_pull_entries() > round) targets.push_back(i);
   const std::uint64_t before = loads_;
   load(banks, targets);
   return loads_ > before;
 }
 
-bool Hvu::refill_free(std::vector<Bank*>& banks, std::uint32_t limit) {
-  if (loads_in_flight_.size() >= limit) return false;
-  std::vector<std::uint32_t> targets;
-  for (std::uint32_t i = 0; i < banks.size(); ++i)
-    if (!banks[i]->retired() && banks[i]->free_pull_entries() > 0) targets.push_back(i);
-  const std::uint64_t before = loads_;
-  load(banks, targets);
-  return loads_ > before;
-}
-
-// One load of the oldest refillable IDs, one into each target bank, as far as they go.
+// One load of the oldest refillable IDs, one into each target bank (in order), as far as they go.
 void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
   for (auto it = overflow_.begin(); it != overflow_.end() && ids.size() < targets.size();) {

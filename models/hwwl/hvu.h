@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // One core's hardware virtualization unit (../shared/specs/hwwl_iru_dats.md 1.4, 1.5.6, 1.5.7):
 // pushes that find their bank full are spilled to the core's overflow buffer in memory, up to a
-// warp's worth (32 IDs) per coalesced store; refills load one ID per bank (16 on the paper's
-// cores — our resolution of the spec's "a warp's worth" vs 16 free entries conflict), reserving
-// the entries until the load returns. Interval-based refills wait until every bank of the core has
+// warp's worth (32 IDs) per coalesced store; refills load RefillPolicy::per_bank IDs per bank (by
+// default one: 16 on the paper's cores — our resolution of the spec's "a warp's worth" vs 16 free
+// entries conflict; two on 16 lanes is a warp's worth), reserving the entries until the load returns. Interval-based refills wait until every bank of the core has
 // a free entry [K L257]; on-demand ones, triggered by a pull from an empty bank, fill the banks
 // that have one. Memory is reached through MemoryPort (FixedLatencyMemory in unit tests, the SM's
 // LD/ST path in the GPU). The overflow buffer is a per-core FIFO of `capacity` IDs set by wlinit;
@@ -24,6 +24,18 @@
 
 namespace irr::hwwl {
 
+// When the HVU refills banks from the overflow buffer [K L257]: periodically, once every bank of
+// the core has a free entry, or on a pull from an empty bank (the pull then waits for the load).
+enum class Refill { interval, on_demand };
+
+// How refills are made: when, the loads a core keeps outstanding (hwwl.refill_loads), and the IDs
+// each load writes into each bank (hwwl.refill_per_bank).
+struct RefillPolicy {
+  Refill when = Refill::interval;
+  std::uint32_t loads = 16;
+  std::uint32_t per_bank = 1;
+};
+
 class MemoryPort {
  public:
   virtual ~MemoryPort() = default;
@@ -42,12 +54,13 @@ class Hvu {
   // Once per cycle, after the cycle's pulls and pushes: writes returned IDs into their reserved
   // entries where the bank's port is free, and issues a spill store of what is queued (up to 32).
   void step(std::vector<Bank*>& banks, sim::Cycle c);
-  // Interval-based refill: one load, one ID per bank, if every bank has a free entry and fewer than
-  // `limit` loads are outstanding. True if issued. (Retired banks, whose lanes pulled DONE, are left out.)
-  bool refill_all(std::vector<Bank*>& banks, std::uint32_t limit);
-  // On-demand refill: one load, one ID per bank with a free entry, while fewer than `limit` loads
-  // are outstanding. True if issued.
-  bool refill_free(std::vector<Bank*>& banks, std::uint32_t limit);
+  // Interval-based refill: one load, `per_bank` IDs per bank, if every bank has that many free
+  // entries and fewer than `limit` loads are outstanding. True if issued. (Retired banks, whose
+  // lanes pulled DONE, are left out.)
+  bool refill_all(std::vector<Bank*>& banks, std::uint32_t limit, std::uint32_t per_bank = 1);
+  // On-demand refill: one load, up to `per_bank` IDs into each bank with a free entry, while fewer
+  // than `limit` loads are outstanding. True if issued.
+  bool refill_free(std::vector<Bank*>& banks, std::uint32_t limit, std::uint32_t per_bank = 1);
   void kernel_end() {
     ++kernel_;
     refillable_ = overflow_.size();  // everything stored is now an earlier kernel's

@@ -20,21 +20,30 @@ Scheme scheme_of(const std::string& s) {
 
 }  // namespace
 
+HwwlUnit::Settings::Settings(const sim::Config& c) {
+  const std::string i = c.get_string("hwwl.ideal");
+  ideal = i == "fifo" ? Ideal::fifo : i == "sorted" ? Ideal::sorted : Ideal::none;
+  mode = c.get_string("hwwl.mode") == "double" ? Mode::double_buffer : Mode::single;
+  if (ideal != Ideal::none) return;
+  const auto u32 = [&c](const char* key) { return static_cast<std::uint32_t>(c.get_uint(key)); };
+  bank_entries = u32("hwwl.bank_entries");
+  scheme = scheme_of(c.get_string("hwwl.redistribution"));
+  threshold = u32("hwwl.threshold");
+  hub_buffer = u32("hwwl.hub_buffer");
+  on_demand = c.get_string("hwwl.trigger") == "on_demand";
+  interval = c.get_uint("hwwl.interval");
+  refill_interval = c.get_uint("hwwl.refill_interval");
+  refill = {c.get_string("hwwl.virtualization") == "on_demand" ? Refill::on_demand : Refill::interval,
+            u32("hwwl.refill_loads"), u32("hwwl.refill_per_bank")};
+}
+
 HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t cores, std::uint32_t lanes)
     : sc_core::sc_module(name),
       sim_(sim),
       clock_(sim.clock("core")),
-      wl_(cores, lanes, static_cast<std::uint32_t>(sim.config().get_uint("hwwl.bank_entries")),
-          sim.config().get_string("hwwl.mode") == "double" ? Mode::double_buffer : Mode::single,
-          scheme_of(sim.config().get_string("hwwl.redistribution")),
-          static_cast<std::uint32_t>(sim.config().get_uint("hwwl.threshold")),
-          static_cast<std::uint32_t>(sim.config().get_uint("hwwl.hub_buffer"))),
-      on_demand_(sim.config().get_string("hwwl.trigger") == "on_demand"),
-      on_demand_refill_(sim.config().get_string("hwwl.virtualization") == "on_demand"),
+      set_(sim.config()),
+      wl_(cores, lanes, set_.bank_entries, set_.mode, set_.scheme, set_.threshold, set_.hub_buffer),
       invariants_(sim.config().get_bool("hwwl.check_invariants")),
-      interval_(sim.config().get_uint("hwwl.interval")),
-      refill_interval_(sim.config().get_uint("hwwl.refill_interval")),
-      refill_loads_(static_cast<std::uint32_t>(sim.config().get_uint("hwwl.refill_loads"))),
       pulls_(sim.counter(*this, "pulls", "wlpull accesses", "pulls")),
       wait_pulls_(sim.counter(*this, "wait_pulls", "pulls answered WAIT (work exists elsewhere)", "pulls")),
       done_pulls_(sim.counter(*this, "done_pulls", "pulls answered DONE", "pulls")),
@@ -65,20 +74,24 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
           "threads", [](const Worklist& w) { return w.holders(); });
   // Each lane's bank of 24-bit work IDs [K L214] by the energy model's SRAM model: a push or a pull
   // one access, an ID the WRU or the ICRN moves a read and a write, a spilled or refilled ID one.
+  wl_.set_on_demand(set_.on_demand);
+  wl_.set_ideal(set_.ideal);
+  // The idealised HWWL is a limit, not a circuit: it has no energy.
   auto stat = [&](const std::string& leaf) { return stats.find(n + "." + leaf); };
-  power::declare_array(sim, n, {"bank", static_cast<double>(sim.config().get_uint("hwwl.bank_entries")), 24, 0, 0, double(cores) * lanes},
-                       {{&pushes_, 1}, {&pulls_, 1}, {stat("wru.moved"), 2}, {stat("icrn.sent"), 2}, {stat("hvu.spilled"), 1},
-                        {stat("hvu.refilled"), 1}});
-  // The WRUs' occupancy comparisons (Worklist::comparisons; a sorting network's order when sorting:
-  // our reading, the paper draws no circuit), and the ICRN's 24-bit IDs over the mean on-chip wire.
-  if (sim.config().get_bool("power.enabled")) {
-    formula("energy_events.wru_comparisons", "occupancy comparisons the WRUs made (for the energy model)", "comparisons",
-            [](const Worklist& w) { return w.comparisons(); });
-    power::declare_alu(sim, n, "wru", {{stat("energy_events.wru_comparisons"), 1}});
+  if (set_.ideal == Ideal::none) {
+    power::declare_array(sim, n, {"bank", static_cast<double>(set_.bank_entries), 24, 0, 0, double(cores) * lanes},
+                         {{&pushes_, 1}, {&pulls_, 1}, {stat("wru.moved"), 2}, {stat("icrn.sent"), 2}, {stat("hvu.spilled"), 1},
+                          {stat("hvu.refilled"), 1}});
+    // The WRUs' occupancy comparisons (Worklist::comparisons; a sorting network's order when sorting:
+    // our reading, the paper draws no circuit), and the ICRN's 24-bit IDs over the mean on-chip wire.
+    if (sim.config().get_bool("power.enabled")) {
+      formula("energy_events.wru_comparisons", "occupancy comparisons the WRUs made (for the energy model)", "comparisons",
+              [](const Worklist& w) { return w.comparisons(); });
+      power::declare_alu(sim, n, "wru", {{stat("energy_events.wru_comparisons"), 1}});
+    }
+    power::declare_wire(sim, n, "icrn", 24, {{stat("icrn.sent"), 1}});
+    if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   }
-  power::declare_wire(sim, n, "icrn", 24, {{stat("icrn.sent"), 1}});
-  wl_.set_on_demand(on_demand_);
-  if (sim.config().get_string("hwwl.bank.impl") == "rtl") wl_.attach_rtl_banks(sim.config().get_uint("sim.seed"));
   if (lanes > 64) throw Error("HWWL: " + std::to_string(lanes) + " lanes per core; the model handles up to 64", Error::Kind::config);
   const std::uint32_t entries = wl_.bank(0, 0).capacity();  // a partition's
   for (std::uint32_t k = 0; k < cores; ++k) {
@@ -102,7 +115,7 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
 
 void HwwlUnit::wlinit(std::uint64_t base, std::uint64_t per_core,
                       const std::function<MemoryPort&(std::uint32_t core)>& memory) {
-  wl_.init_overflow(base, per_core, memory, on_demand_refill_ ? Refill::on_demand : Refill::interval, refill_loads_);
+  wl_.init_overflow(base, per_core, memory, set_.refill);
 }
 
 bool HwwlUnit::port_free(std::uint32_t core, std::uint32_t lane) const { return wl_.bank(core, lane).port_free(now()); }
@@ -155,18 +168,19 @@ void HwwlUnit::kernel_end() {
 }
 
 bool HwwlUnit::tick(sim::Cycle c) {
+  if (set_.ideal != Ideal::none) return false;  // nothing moves between pulls and pushes
   wl_.deliver(c);
   // Interval trigger: every hwwl.interval cycles [K L305]; on-demand redistribution happens in the
   // pulls and pushes themselves (Worklist::set_on_demand).
-  const bool point = !on_demand_ && c % interval_ == 0;
+  const bool point = !set_.on_demand && set_.ideal == Ideal::none && c % set_.interval == 0;
   if (point) {
     wl_.redistribute(c);
     ++points_;
     for (std::uint32_t k = 0; k < wl_.cores(); ++k)
       for (std::uint32_t l = 0; l < wl_.lanes(); ++l) occupancy_.sample(wl_.bank(k, l).occupied());
   }
-  wl_.virtualize(c, c % refill_interval_ == 0);
-  if (invariants_ && c % interval_ == 0) wl_.check(c, false);  // every ID at kernel ends
+  wl_.virtualize(c, c % set_.refill_interval == 0);
+  if (invariants_ && c % set_.interval == 0) wl_.check(c, false);  // every ID at kernel ends
   point_probe_.set(point);
   sample();
   // Stepped every cycle while IDs are held anywhere: redistribution, the ICRN and the HVU work on

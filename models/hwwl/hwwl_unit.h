@@ -59,12 +59,24 @@ class HwwlUnit : public sc_core::sc_module, public sim::Clocked, public sim::Out
   [[noreturn]] void push_refused(std::uint32_t core, std::uint32_t lane) const;
   void sample();
 
+  // The hwwl.* keys the configuration uses: with hwwl.ideal the banks', WRU's, ICRN's and HVU's
+  // are not read (setting one is then an error, as for any key no model reads).
+  struct Settings {
+    Ideal ideal = Ideal::none;
+    Mode mode = Mode::double_buffer;
+    std::uint32_t bank_entries = 2, threshold = 0, hub_buffer = 1;
+    Scheme scheme = Scheme::none;
+    bool on_demand = false;
+    std::uint64_t interval = 1, refill_interval = 1;
+    RefillPolicy refill;
+    explicit Settings(const sim::Config& c);
+  };
+
   sim::Simulation& sim_;
   sim::ClockScheduler& clock_;
+  const Settings set_;
   Worklist wl_;
-  const bool on_demand_, on_demand_refill_, invariants_;
-  const std::uint64_t interval_, refill_interval_;
-  const std::uint32_t refill_loads_;
+  const bool invariants_;
   sim::Counter &pulls_, &wait_pulls_, &done_pulls_, &refill_pulls_, &pushes_, &points_, &kernels_;
   sim::Average& occupancy_;
   struct CoreProbes {

@@ -39,9 +39,17 @@ void Worklist::set_mode(Mode mode) {
   if (held() > 0 || !hvus_.empty())
     throw Error("wlcfg: the bank mode changes only while the worklist is empty and before wlinit", Error::Kind::usage);
   build_banks(b.mode() == Mode::double_buffer ? 2 * b.capacity() : b.capacity(), mode);
+  if (ideal_) ideal_->set_mode(mode);
+}
+
+void Worklist::set_ideal(Ideal order) {
+  if (held() > 0) throw std::logic_error("HWWL: the idealised worklist is chosen before any work is pushed");
+  if (order == Ideal::none) ideal_.reset();
+  else ideal_.emplace(order, banks_.front().mode());
 }
 
 bool Worklist::core_empty(std::uint32_t core) const {
+  if (ideal_) return ideal_->pullable() == 0;  // one list: every core sees it
   for (std::uint32_t l = 0; l < lanes_; ++l)
     if (!bank(core, l).empty()) return false;
   return true;
@@ -85,6 +93,15 @@ void Worklist::release_warp(std::uint32_t core, std::uint32_t warp) {
 }
 
 std::uint32_t Worklist::answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c) {
+  if (ideal_) {
+    if (const auto id = ideal_->pull()) {
+      ++pulled_;
+      pulled_hash_ += id_hash(*id);
+      return *id;
+    }
+    const bool more = elsewhere_() > 0 || (banks_.front().mode() == Mode::single && holders_ > 0);
+    return more ? kWait : kDone;
+  }
   Bank& b = bank(core, lane);
   if (b.pullable() > 0) {
     const std::uint32_t id = b.pull(c);
@@ -92,9 +109,9 @@ std::uint32_t Worklist::answer(std::uint32_t core, std::uint32_t lane, sim::Cycl
     pulled_hash_ += id_hash(id);
     return id;
   }
-  if (refill_ == Refill::on_demand && !hvus_.empty()) {
+  if (refill_.when == Refill::on_demand && !hvus_.empty()) {
     if (b.reserved() == 0 && hvus_[core]->refillable() > 0) {
-      hvus_[core]->refill_free(core_banks_[core], refill_loads_);
+      hvus_[core]->refill_free(core_banks_[core], refill_.loads, refill_.per_bank);
     }
     if (b.reserved() > 0) return kRefill;
   }
@@ -119,6 +136,7 @@ std::uint32_t Worklist::answer(std::uint32_t core, std::uint32_t lane, sim::Cycl
 }
 
 std::uint32_t Worklist::passes(std::uint32_t active) const {
+  if (ideal_) return active ? 1 : 0;  // unlimited bandwidth: the whole warp at once
   std::uint32_t n = 0;
   for (unsigned t = 0; t < 32; ++t)
     if (active >> t & 1) n = std::max(n, t / lanes_ + 1);
@@ -126,6 +144,7 @@ std::uint32_t Worklist::passes(std::uint32_t active) const {
 }
 
 bool Worklist::warp_ports_free(std::uint32_t core, std::uint32_t active, sim::Cycle c) const {
+  if (ideal_) return true;
   for (unsigned t = 0; t < 32; ++t)
     if (active >> t & 1 && !bank(core, t % lanes_).port_free(c + t / lanes_)) return false;
   return true;
@@ -146,7 +165,10 @@ std::uint32_t Worklist::warp_push(std::uint32_t core, std::uint32_t active, cons
 
 bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c) {
   Bank& b = bank(core, lane);
-  if (b.push_full()) {
+  if (ideal_) {
+    check_work_id(id);
+    ideal_->push(id);
+  } else if (b.push_full()) {
     if (hvus_.empty()) return false;
     hvus_[core]->spill(id);  // throws the hardware exception when the overflow buffer is full
   } else {
@@ -159,13 +181,12 @@ bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, si
 }
 
 void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core,
-                             const std::function<MemoryPort&(std::uint32_t core)>& memory, Refill refill,
-                             std::uint32_t refill_loads) {
+                             const std::function<MemoryPort&(std::uint32_t core)>& memory, RefillPolicy refill) {
   if (per_core == 0) throw Error("wlinit: an overflow buffer of 0 IDs per core", Error::Kind::usage);
   if (held() > 0) throw Error("wlinit while the worklist holds " + std::to_string(held()) + " work IDs", Error::Kind::usage);
   hvus_.clear();
+  if (ideal_) return;  // infinite capacity: nothing spills
   refill_ = refill;
-  refill_loads_ = refill_loads;
   for (std::uint32_t k = 0; k < cores_; ++k)
     hvus_.push_back(std::make_unique<Hvu>(k, base + k * per_core * 4, per_core, memory(k), banks_.front().mode()));
 }
@@ -174,8 +195,8 @@ void Worklist::virtualize(sim::Cycle c, bool refill_point) {
   for (std::uint32_t k = 0; k < hvus_.size(); ++k) {
     auto& banks = core_banks_[k];
     hvus_[k]->step(banks, c);
-    if (refill_point && refill_ == Refill::interval)
-      while (hvus_[k]->refill_all(banks, refill_loads_)) {
+    if (refill_point && refill_.when == Refill::interval)
+      while (hvus_[k]->refill_all(banks, refill_.loads, refill_.per_bank)) {
       }
   }
 }
@@ -189,12 +210,13 @@ std::uint64_t Worklist::hvu_total(std::uint64_t (Hvu::*count)() const) const {
 void Worklist::kernel_end() {
   for (auto& h : holding_) h.assign(h.size(), false);  // every thread of the kernel has exited
   holders_ = 0;
+  if (ideal_) ideal_->kernel_end();
   for (Bank& b : banks_) b.kernel_end();
   for (auto& h : hvus_) h->kernel_end();
 }
 
 void Worklist::redistribute(sim::Cycle c) {
-  if (scheme_ == Scheme::none) return;
+  if (scheme_ == Scheme::none || ideal_) return;
   if (scheme_ == Scheme::magic) {
     spread_evenly();
     return;
@@ -343,7 +365,7 @@ void Worklist::deliver(sim::Cycle c) {
 }
 
 std::uint64_t Worklist::pullable_work() const {
-  std::uint64_t n = icrn_.in_flight() + elsewhere_();
+  std::uint64_t n = icrn_.in_flight() + elsewhere_() + (ideal_ ? ideal_->pullable() : 0);
   for (const Bank& b : banks_) n += b.occupied();
   for (const auto& h : hvus_) n += h->pull_side();
   return n;
@@ -360,6 +382,7 @@ void Worklist::check(sim::Cycle c, bool every_id) const {
     hash += id_hash(id);
   };
   for (const Bank& b : banks_) b.for_each(add);
+  if (ideal_) ideal_->for_each(add);
   icrn_.for_each(add);
   for (const auto& h : hvus_) h->for_each(add);
   if (pushed_ != pulled_ + count || pushed_hash_ != pulled_hash_ + hash)
@@ -369,7 +392,7 @@ void Worklist::check(sim::Cycle c, bool every_id) const {
 }
 
 std::uint64_t Worklist::held() const {
-  std::uint64_t n = icrn_.in_flight();
+  std::uint64_t n = icrn_.in_flight() + (ideal_ ? ideal_->held() : 0);
   for (const Bank& b : banks_) n += b.held();
   for (const auto& h : hvus_) n += h->held();
   return n;

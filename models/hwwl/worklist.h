@@ -15,13 +15,10 @@
 #include "models/hwwl/bank.h"
 #include "models/hwwl/hvu.h"
 #include "models/hwwl/icrn.h"
+#include "models/hwwl/ideal.h"
 #include "models/hwwl/wru_plan.h"
 
 namespace irr::hwwl {
-
-// When the HVU refills banks from the overflow buffer [K L257]: periodically, once every bank of
-// the core has a free entry, or on a pull from an empty bank (the pull then waits for the load).
-enum class Refill { interval, on_demand };
 
 // A pull's third answer under on-demand refill: a load is on its way to this bank; the pulling warp
 // waits for it (the HVU marks the pull as a pending load [K L257]) and pulls again.
@@ -66,15 +63,14 @@ class Worklist {
   // False when the lane's push partition is full and no overflow buffer is set up (wlinit); with
   // one, the core's HVU spills it (and throws the hardware exception when the buffer is full).
   bool push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, sim::Cycle c);
-  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`;
-  // each core's HVU keeps at most `refill_loads` refill loads outstanding.
-  void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, Refill refill = Refill::interval,
-                     std::uint32_t refill_loads = 16) {
-    init_overflow(base, per_core, [&memory](std::uint32_t) -> MemoryPort& { return memory; }, refill, refill_loads);
+  // wlinit: per-core overflow buffers of `per_core` IDs from `base`, reached through `memory`,
+  // refilled as `refill` says.
+  void init_overflow(std::uint64_t base, std::uint64_t per_core, MemoryPort& memory, RefillPolicy refill = {}) {
+    init_overflow(base, per_core, [&memory](std::uint32_t) -> MemoryPort& { return memory; }, refill);
   }
   // The same with a memory port per core (in the GPU, each SM's LD/ST path).
   void init_overflow(std::uint64_t base, std::uint64_t per_core, const std::function<MemoryPort&(std::uint32_t core)>& memory,
-                     Refill refill = Refill::interval, std::uint32_t refill_loads = 16);
+                     RefillPolicy refill = {});
   bool virtualized() const { return !hvus_.empty(); }
   const Hvu& hvu(std::uint32_t core) const { return *hvus_.at(core); }
   // Every cycle, after pulls, pushes and redistribution: each HVU writes returned IDs and stores
@@ -97,6 +93,11 @@ class Worklist {
   // core sends one over the ICRN instead. In single-buffer mode a push that leaves its bank greedy
   // hands one ID to the core's emptiest needy bank.
   void set_on_demand(bool on) { on_demand_ = on; }
+  // The limit study's idealised HWWL instead of the banks (ideal.h): every pull and push goes to
+  // one list for all cores, answers at once, never needs a port; redistribution, the ICRN and
+  // wlinit's overflow buffers (nothing spills) are left idle. Only while no work is held.
+  void set_ideal(Ideal order);
+  bool ideal() const { return ideal_.has_value(); }
   // wlcfg: the banks' mode; only while no work is held and before wlinit.
   void set_mode(Mode mode);
   // hwwl.bank.impl: rtl — every bank's accesses also go to a Verilated hwwl_bank, whose reads are
@@ -144,8 +145,7 @@ class Worklist {
   std::uint64_t holders_ = 0;
   void spread_evenly();
   std::vector<std::unique_ptr<Hvu>> hvus_;  // per core, after wlinit
-  Refill refill_ = Refill::interval;
-  std::uint32_t refill_loads_ = 16;
+  RefillPolicy refill_;
   std::uint64_t hvu_total(std::uint64_t (Hvu::*count)() const) const;
   std::vector<std::vector<Bank*>> core_banks_;  // per core, its banks (as the HVU takes them)
   bool on_demand_ = false;
@@ -155,6 +155,7 @@ class Worklist {
   void demand_pull(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   void demand_push(std::uint32_t core, std::uint32_t lane, sim::Cycle c);
   std::vector<Bank> banks_;
+  std::optional<IdealList> ideal_;
   std::function<std::uint64_t()> elsewhere_ = [] { return 0; };
   std::uint32_t answer(std::uint32_t core, std::uint32_t lane, sim::Cycle c);  // pull() without holding
   std::uint64_t pushed_ = 0, pulled_ = 0, moved_ = 0, skipped_ = 0, exported_ = 0, comparisons_ = 0;

@@ -36,6 +36,18 @@ mad.lo.s32 %r4, %r2, %r3, %r1;
 wlpush.b32 %r4;
 ret;
 }
+.visible .entry push_reversed()
+{
+.reg .b32 %r<6>;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mad.lo.s32 %r4, %r2, %r3, %r1;
+mov.u32 %r5, 127;
+sub.s32 %r5, %r5, %r4;
+wlpush.b32 %r5;
+ret;
+}
 .visible .entry pull(.param .u64 out)
 {
 .reg .b32 %r<6>;
@@ -131,6 +143,39 @@ TEST(HwwlGpu, PushThenPullAcrossAKernelBoundary) {
   EXPECT_EQ(r.tb.stat("hwwl.kernels"), 3);
 }
 
+// The limit study's idealised HWWL (hwwl.ideal) in the GPU: 128 IDs pushed by one SM, far past its
+// 16 banks of one entry a partition, never spill; pulled back, each warp gets 32 IDs one warp
+// pushed (FIFO: 127 - t pushed by thread t, so descending) or the 32 smallest left (sorted).
+// (One simulation a process: each order is its own test.)
+class HwwlIdeal : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HwwlIdeal, IsUnboundedAndKeepsItsOrder) {
+  const std::string order = GetParam();
+  GpuRun r({"gpu.num_sms=1", "hwwl.ideal=" + order});
+  Device& dev = r.dev;
+  std::vector<std::uint32_t> got(128);
+  gpu::Host host("host", [&] {
+    const auto mod = dev.load_module_text(kKernels, "hwwl.ptx");
+    const std::uint64_t buffer = dev.malloc(4 * 4), out = dev.malloc(4 * 128);
+    dev.launch(dev.kernel(mod, "init_tiny"), Dim3{1}, Dim3{1}, Args() << buffer);
+    dev.launch(dev.kernel(mod, "push_reversed"), Dim3{1}, Dim3{128}, Args());
+    dev.launch(dev.kernel(mod, "pull"), Dim3{1}, Dim3{128}, Args() << out);
+    dev.memcpy_to_host(got.data(), out, 4 * 128);
+  });
+  r.tb.run();
+  ASSERT_TRUE(host.finished());
+  std::vector<std::uint32_t> sorted = got;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint32_t> all(128);
+  std::iota(all.begin(), all.end(), 0u);
+  EXPECT_EQ(sorted, all) << order;
+  for (std::uint32_t w = 0; w < 4; ++w)
+    for (std::uint32_t t = 1; t < 32; ++t)
+      EXPECT_EQ(got[w * 32 + t], order == "fifo" ? got[w * 32 + t - 1] - 1 : got[w * 32 + t - 1] + 1) << order << " " << w;
+  EXPECT_EQ(r.tb.stat("hwwl.hvu.spilled"), 0);
+  EXPECT_EQ(r.tb.stat("hwwl.wait_pulls"), 0);
+}
+
 // Two-entry banks (one per partition): pushes spill to the overflow buffer through the SM's LD/ST
 // path, and the refills bring them back; the host relaunches the pull kernel while work remains
 // (a run that ends with work held fails, naming the unit and the IDs it holds).
@@ -200,6 +245,33 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   EXPECT_GT(*std::max_element(active.begin(), active.end()), 32.0);
   EXPECT_EQ(r.tb.stat("hwwl.active_threads"), 0);  // every thread came back for DONE
 }
+
+// The workloads on the idealised HWWL: reference results; with the double buffer a pull finds the
+// level's work or DONE, never WAIT, and nothing moves between banks.
+class HwwlIdealWorkloads : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(HwwlIdealWorkloads, MatchTheReference) {
+  const char* name = GetParam().first;
+  const std::string order = GetParam().second;
+  GpuRun r({"hwwl.ideal=" + order});
+  const workloads::Workload& w = workloads::workload(name);
+  const workloads::Graph graph = workloads::load_graph("rmat:scale=8,edge_factor=8,seed=3");
+  workloads::Result result;
+  gpu::Host host("host", [&] { result = w.run(r.dev, graph, 1, "hwwl"); });
+  r.tb.run();
+  ASSERT_TRUE(host.finished());
+  EXPECT_EQ(w.check(result.values, w.reference(graph, 1)), "") << name << " " << order;
+  EXPECT_GT(r.tb.stat("hwwl.pushes"), 0);
+  EXPECT_EQ(r.tb.stat("hwwl.wait_pulls"), 0);
+  EXPECT_EQ(r.tb.stat("hwwl.wru.moved") + r.tb.stat("hwwl.icrn.sent"), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, HwwlIdeal, ::testing::Values("fifo", "sorted"),
+                         [](const auto& info) { return std::string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Kernels, HwwlIdealWorkloads,
+                         ::testing::Values(std::make_pair("bfs", "fifo"), std::make_pair("bfs", "sorted"),
+                                           std::make_pair("sssp", "fifo"), std::make_pair("sssp", "sorted")),
+                         [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
                          ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("bfs", "single"),

@@ -495,7 +495,7 @@ TEST(HwwlWorklist, DoubleBufferSpillsWaitForTheNextKernel) {
 TEST(HwwlWorklist, OnDemandRefillMakesThePullWait) {
   Worklist wl(1, 2, 4, Mode::single, Scheme::none, 5);
   FixedLatencyMemory mem(10);
-  wl.init_overflow(0x1000, 64, mem, Refill::on_demand, 2);
+  wl.init_overflow(0x1000, 64, mem, {Refill::on_demand, 2});
   sim::Cycle c = 0;
   for (std::uint32_t id = 1; id <= 6; ++id) ASSERT_TRUE(wl.push(0, 0, id, c++));  // 4 in bank 0, 2 spilled
   c = run_background(wl, mem, c, 20, false);
@@ -622,4 +622,91 @@ TEST(HwwlWorklist, EachCoreSpillsThroughItsOwnPort) {
   wl.virtualize(3, false);
   EXPECT_EQ(m0.store_addresses, (std::vector<std::uint64_t>{0x1000}));
   EXPECT_EQ(m1.store_addresses, (std::vector<std::uint64_t>{0x1000 + 64 * 4}));
+}
+
+// A warp's worth per refill load (hwwl.refill_per_bank 2 on 4 banks): each bank needs two free
+// entries, the load carries 8 IDs, and IDs too few for every target spread a round at a time.
+TEST(HwwlHvu, RefillPerBankLoadsSeveralIdsIntoEachBank) {
+  FixedLatencyMemory mem(10);
+  Hvu hvu(0, 0x2000, 1024, mem, Mode::single);
+  std::vector<Bank> storage;
+  for (int i = 0; i < 4; ++i) storage.emplace_back(4, Mode::single);
+  std::vector<Bank*> banks = pointers(storage);
+  for (std::uint32_t id = 0; id < 14; ++id) hvu.spill(id);
+  sim::Cycle c = 0;
+  for (; c < 12; ++c) {
+    mem.step(c);
+    hvu.step(banks, c);
+  }
+  for (std::uint32_t i = 0; i < 3; ++i) storage[2].push(c++, 90 + i);  // bank 2: one free entry
+  EXPECT_FALSE(hvu.refill_all(banks, 4, 2));
+  EXPECT_TRUE(hvu.refill_all(banks, 4, 1));  // one each still goes
+  EXPECT_EQ(storage[2].pull(c++), 90u);  // one free (one reserved)
+  EXPECT_FALSE(hvu.refill_all(banks, 4, 2));
+  EXPECT_EQ(storage[2].pull(c++), 91u);
+  EXPECT_TRUE(hvu.refill_all(banks, 4, 2));  // 8 IDs: 4..11, two a bank
+  for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 3u);
+  EXPECT_TRUE(hvu.refill_free(banks, 4, 2));  // 12 and 13 left: a round, banks 0 and 1
+  EXPECT_EQ(storage[0].reserved(), 4u);
+  EXPECT_EQ(storage[1].reserved(), 4u);
+  EXPECT_EQ(storage[2].reserved(), 3u);
+  EXPECT_EQ(hvu.loads(), 3u);
+  for (const sim::Cycle end = c + 12; c < end; ++c) {
+    mem.step(c);
+    hvu.step(banks, c);
+  }
+  for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 0u);
+  EXPECT_EQ(storage[0].pull(c), 0u);  // first load: one each
+  EXPECT_EQ(storage[0].pull(c + 1), 4u);
+  EXPECT_EQ(storage[0].pull(c + 2), 8u);  // second load's second round
+  EXPECT_EQ(storage[0].pull(c + 3), 12u);
+  EXPECT_EQ(storage[3].pull(c), 3u);
+  EXPECT_EQ(storage[3].pull(c + 1), 7u);
+  EXPECT_EQ(storage[3].pull(c + 2), 11u);
+  EXPECT_EQ(storage[3].pullable(), 0u);
+  EXPECT_EQ(storage[2].pull(c), 92u);  // pushed before the loads
+  EXPECT_EQ(storage[2].pull(c + 1), 2u);
+  EXPECT_EQ(storage[2].pull(c + 2), 6u);
+  EXPECT_EQ(storage[2].pull(c + 3), 10u);
+}
+
+// The limit study's idealised HWWL [K L281-L288]: one list for every core, no ports, DONE when it
+// is empty; FIFO, or the smallest ID first.
+TEST(HwwlWorklist, IdealListIsOneUnboundedListForEveryCore) {
+  for (const Ideal order : {Ideal::fifo, Ideal::sorted}) {
+    Worklist wl(2, 2, 2, Mode::double_buffer, Scheme::none, 5);
+    wl.set_ideal(order);
+    FixedLatencyMemory mem(10);
+    wl.init_overflow(0x1000, 4, mem);  // infinite capacity: nothing spills, no HVU
+    EXPECT_FALSE(wl.virtualized());
+    for (const std::uint32_t id : {9u, 3u, 7u, 1u, 5u}) ASSERT_TRUE(wl.push(0, 0, id, 0));  // far past a bank's 1 entry
+    EXPECT_TRUE(wl.warp_ports_free(0, ~0u, 0));
+    EXPECT_EQ(wl.passes(~0u), 1u);
+    EXPECT_EQ(wl.pull(1, 1, 0), kDone);  // double buffer: the pushes are the next kernel's
+    wl.kernel_end();
+    EXPECT_EQ(wl.held(), 5u);
+    std::vector<std::uint32_t> got;
+    for (std::uint32_t i = 0; i < 5; ++i) got.push_back(wl.pull(i % 2, 1, 1, i));  // any core, any lane, one cycle
+    EXPECT_EQ(got, order == Ideal::fifo ? (std::vector<std::uint32_t>{9, 3, 7, 1, 5})
+                                        : (std::vector<std::uint32_t>{1, 3, 5, 7, 9}));
+    ASSERT_TRUE(wl.push(1, 0, 2, 2));
+    EXPECT_EQ(wl.pull(0, 0, 3), kDone);
+    wl.check(3);
+    EXPECT_EQ(wl.moved() + wl.exported() + wl.spilled(), 0u);
+  }
+}
+
+TEST(HwwlWorklist, IdealSingleBufferSortsBeforeEveryPullAndWaitsForHolders) {
+  Worklist wl(1, 4, 32, Mode::single, Scheme::lsorting, 5);
+  wl.set_ideal(Ideal::sorted);
+  ASSERT_TRUE(wl.push(0, 0, 8, 0));
+  ASSERT_TRUE(wl.push(0, 1, 6, 0));
+  EXPECT_EQ(wl.pull(0, 2, 1, 0), 6u);
+  ASSERT_TRUE(wl.push(0, 3, 2, 2));  // pushed after: still pulled before 8
+  EXPECT_EQ(wl.pull(0, 3, 3, 1), 2u);
+  EXPECT_EQ(wl.pull(0, 0, 4, 2), 8u);
+  EXPECT_EQ(wl.pull(0, 1, 5, 3), kWait);  // threads 0-2 hold work and may push more
+  wl.release_warp(0, 0);
+  EXPECT_EQ(wl.pull(0, 1, 6, 3), kDone);
+  EXPECT_THROW(wl.push(0, 0, kMaxWorkId + 1, 7), Error);
 }
