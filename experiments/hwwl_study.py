@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The HWWL study (docs/results/hwwl.md): BFS and SSSP on the kim4x16 GPU, the best software
 baseline against the hardware worklist with each redistribution scheme (unbounded banks, the
-paper's Figure 6) and with each bank size under interval and on-demand virtualization (Figure 7),
-on each --graph; then the paper's Figure 8: the share
-of hardware threads holding a work ID over time, single- against double-buffered BFS; then the
-realistic HWWL as the road-like input grows. Prints
-markdown tables; --plot DIR writes PNG charts (matplotlib).
+paper's Figure 6), the idealised FIFO and sorted HWWLs (Figure 5) and each bank size under
+interval and on-demand virtualization (Figure 7), on each --graph; then the paper's Figure 8: the
+share of hardware threads holding a work ID over time, single- against double-buffered BFS; then
+the realistic HWWL as the road-like input grows; then the HVU's refill rate swept on R-MAT; then
+BFS on a 1 M-vertex input on 4, 8 and 16 cores (the paper's scalability study). Prints markdown
+tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/hwwl_study.py [--build build] [--graph G ...] [--activity-graph G] [--plot DIR]
-                                [--sections study,activity,scaling]
+                                [--sections study,activity,scaling,refill,cores]
 """
 import argparse
 import os
@@ -27,6 +28,13 @@ GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
 ACTIVITY_GRAPH = "rgg:n=32768,radius=0.012"  # road-like: a frontier of hundreds of vertices, ~100 levels
 WIDE_GRAPH = "rmat:scale=14"  # a widest level of thousands of vertices: more than the 6,144 HW threads
 HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads
+IDEAL = ["fifo", "sorted"]  # the limit study's idealised HWWLs [K L281-L288]
+REFILL_GRAPH = "rmat:scale=12"
+REFILL = {"hwwl.refill_loads": [4, 16, 64], "hwwl.refill_interval": [1, 10, 40], "hwwl.refill_per_bank": [1, 2]}
+CORES_GRAPH = "grid:rows=1024,cols=1024"  # road-like, 1,048,576 vertices: the paper's ">1M nodes" [K L336]
+CORES = [4, 8, 16]
+SECTIONS = ("study", "activity", "scaling", "refill", "cores")
+IDEAL_ROWS = []  # study(): each input's idealised HWWLs beside its best software, for ideal_summary()
 
 
 def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
@@ -43,17 +51,18 @@ def run(irrgpu, workload, variant, graph, sets, tmp, sample_every=0):
          "thread_instructions": value("gpu.total.thread_instructions"),
          "memory_stalls": value("gpu.total.stall.memory"), "wait_pulls": value("hwwl.wait_pulls"),
          "spilled": value("hwwl.hvu.spilled"), "pushes": value("hwwl.pushes"), "l1_hit_rate": value("gpu.total.l1_hit_rate"),
-         "moved": value("hwwl.wru.moved"), "sent": value("hwwl.icrn.sent")}
-    misses = [value(f"gpu.sm{i}.l1.misses") for i in range(4)]
+         "moved": value("hwwl.wru.moved"), "sent": value("hwwl.icrn.sent"),
+         "refill_loads": value("hwwl.hvu.refill_loads"), "refilled": value("hwwl.hvu.refilled")}
+    misses = [stats[k]["value"] for k in stats if k.startswith("gpu.sm") and k.endswith(".l1.misses")]
     r["busiest_sm"] = max(misses) / max(1, sum(misses))  # where the memory work went
     if sample_every:
         r["series"] = j["samples"]["series"]["hwwl.active_threads"]
     return r
 
 
-def table(title, rows, best):
+def table(title, rows, best, against="best software"):
     print(f"\n{title}\n")
-    print("| configuration | core cycles | speedup over best software | warp instructions | memory stalls | WAIT pulls "
+    print(f"| configuration | core cycles | speedup over {against} | warp instructions | memory stalls | WAIT pulls "
           "| IDs spilled | IDs moved in cores / over the ICRN | busiest SM's share of L1 misses |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, r in rows:
@@ -72,6 +81,8 @@ def study(irrgpu, w, graph, tmp):
     # spilled work keeps threads waiting for refills, give the baseline WAIT pulls to compare.
     finite = [(f"{s}, 32 entries", run(irrgpu, w, "hwwl", graph, [f"hwwl.redistribution={s}"], tmp))
               for s in ("none", "lsorting")]
+    # Figure 5: one unbounded list with unlimited bandwidth, FIFO or sorted by ID [K L281-L288].
+    ideal = [(f"ideal {o}", run(irrgpu, w, "hwwl", graph, [f"hwwl.ideal={o}"], tmp)) for o in IDEAL]
     # Figure 7: lsorting, bank sizes under interval and on-demand virtualization [K L324].
     banks = {v: [(f"{b} entries" if b < 4096 else "unbounded (4096)",
                   run(irrgpu, w, "hwwl", graph, [f"hwwl.bank_entries={b}", f"hwwl.virtualization={v}"], tmp))
@@ -83,11 +94,25 @@ def study(irrgpu, w, graph, tmp):
           f"{data['thread_instructions']:,.0f} = {topo['thread_instructions'] / data['thread_instructions']:.1f}x "
           "(the paper's BFS input: 1.7e9 / 8.0e7 = 21x; SSSP: 7.5e9 / 7.4e9 = 1.0x [K Table II])")
     table("Software baselines", sw, best["cycles"])
-    table("HWWL, each redistribution scheme (unbounded banks, as the paper's Figure 6; then 32-entry banks)",
-          schemes + finite, best["cycles"])
+    table("HWWL, each redistribution scheme (unbounded banks, as the paper's Figure 6; then 32-entry banks; then "
+          "the idealised HWWLs of Figure 5)", schemes + finite + ideal, best["cycles"])
+    IDEAL_ROWS.append((w, graph, best_name, best, dict(ideal), dict(sw)["wl"]))
     table("HWWL, bank sizes (lsorting, interval virtualization)", banks["interval"], best["cycles"])
     table("HWWL, bank sizes (lsorting, on-demand virtualization)", banks["on_demand"], best["cycles"])
-    return best, schemes, banks
+    return best, schemes + ideal, banks
+
+
+def ideal_summary():
+    """Figure 5 gathered: the idealised HWWLs over the best software and over the same worklist-API
+    kernel on the software worklist (`wl`)."""
+    print("\n## Idealised HWWLs (Figure 5)\n")
+    print("| input | best software | ideal FIFO | speedup | ideal sorted | speedup | sorted over FIFO "
+          "| ideal FIFO over `wl` |")
+    print("|---|---|---|---|---|---|---|---|")
+    for w, graph, best_name, best, ideal, wl in IDEAL_ROWS:
+        fifo, srt = ideal["ideal fifo"]["cycles"], ideal["ideal sorted"]["cycles"]
+        print(f"| {w}, {graph} | {best_name}: {best['cycles']:,.0f} | {fifo:,.0f} | {best['cycles'] / fifo:.2f} | "
+              f"{srt:,.0f} | {best['cycles'] / srt:.2f} | {fifo / srt:.2f} | {wl['cycles'] / fifo:.2f} |")
 
 
 def activity(irrgpu, graph, wide, tmp, every):
@@ -137,6 +162,59 @@ def scaling(irrgpu, tmp):
               f"{hw['spilled']:,.0f} | {hw['wait_pulls']:,.0f} | {unb['cycles']:,.0f} | {best['cycles'] / unb['cycles']:.2f} |")
 
 
+def refill(irrgpu, tmp):
+    """The HVU's refill rate on R-MAT, where the banks overflow (32 entries, lsorting): refill loads
+    a core keeps outstanding, the refill interval and the IDs a load writes into each bank (2 on 16
+    lanes: a warp's worth, 32 IDs in one line), every combination; then the same banks with faster
+    redistribution."""
+    print(f"\n## Refill rate on {REFILL_GRAPH} (kim4x16, 32-entry banks, lsorting, interval virtualization)\n")
+    print("| workload | refill loads outstanding | refill interval (cycles) | IDs per bank per load | core cycles "
+          "| speedup over the default (16 / 10 / 1) | WAIT pulls | refill loads | IDs refilled |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    keys = list(REFILL)
+    for w in ("bfs", "sssp"):
+        rows = []
+        for loads in REFILL[keys[0]]:
+            for interval in REFILL[keys[1]]:
+                for per_bank in REFILL[keys[2]]:
+                    sets = [f"{keys[0]}={loads}", f"{keys[1]}={interval}", f"{keys[2]}={per_bank}"]
+                    rows.append(((loads, interval, per_bank), run(irrgpu, w, "hwwl", REFILL_GRAPH, sets, tmp)))
+        default = dict(rows)[(16, 10, 1)]["cycles"]
+        for (loads, interval, per_bank), r in rows:
+            print(f"| {w} | {loads} | {interval} | {per_bank} | {r['cycles']:,.0f} | {default / r['cycles']:.2f} | "
+                  f"{r['wait_pulls']:,.0f} | {r['refill_loads']:,.0f} | {r['refilled']:,.0f} |")
+    # Against what redistribution can do: the same 32-entry banks redistributed every cycle, and
+    # with the magic scheme (everything spread at once), beside unbounded banks.
+    paper = ["hwwl.redistribution=lsorting"]
+    cases = [("lsorting, interval 10 (the paper's)", paper), ("lsorting, interval 1", ["hwwl.interval=1"]),
+             ("magic", ["hwwl.redistribution=magic"]), ("lsorting, unbounded banks", paper + ["hwwl.bank_entries=4096"])]
+    for w in ("bfs", "sssp"):
+        rows = [(name, run(irrgpu, w, "hwwl", REFILL_GRAPH, sets, tmp)) for name, sets in cases]
+        table(f"{w} on {REFILL_GRAPH}: 32-entry banks redistributed faster, against unbounded banks", rows,
+              rows[0][1]["cycles"], "the paper's lsorting")
+
+
+def cores(irrgpu, tmp):
+    """The paper's scalability study [K L336]: BFS on a road-like input of over a million vertices on
+    kim4x16 with 4, 8 and 16 cores (gpu.num_sms; every other row of the preset as it is: the paper
+    gives no other change). The data-driven software variants against the realistic HWWL (lsorting,
+    32 entries) and the idealised FIFO HWWL; topology-driven BFS is not run (its work is vertices
+    x levels: some 2,000 passes over a million vertices)."""
+    print(f"\n## Scaling to 16 cores: BFS on {CORES_GRAPH} (kim4x16 with 4, 8 and 16 cores)\n")
+    print("| cores | data_vkc | data_warp | HWWL, 32 entries | speedup over best software | IDs spilled | WAIT pulls "
+          "| IDs sent over the ICRN | ideal FIFO HWWL | speedup |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for n in CORES:
+        sets = [f"gpu.num_sms={n}"]
+        sw = {v: run(irrgpu, "bfs", v, CORES_GRAPH, sets, tmp) for v in ("data_vkc", "data_warp")}
+        best = min(r["cycles"] for r in sw.values())
+        hw = run(irrgpu, "bfs", "hwwl", CORES_GRAPH, sets, tmp)
+        ideal = run(irrgpu, "bfs", "hwwl", CORES_GRAPH, sets + ["hwwl.ideal=fifo"], tmp)
+        print(f"| {n} | {sw['data_vkc']['cycles']:,.0f} | {sw['data_warp']['cycles']:,.0f} | {hw['cycles']:,.0f} | "
+              f"{best / hw['cycles']:.2f} | {hw['spilled']:,.0f} | {hw['wait_pulls']:,.0f} | {hw['sent']:,.0f} | "
+              f"{ideal['cycles']:,.0f} | {best / ideal['cycles']:.2f} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -146,25 +224,30 @@ def main():
     p.add_argument("--wide-graph", default=WIDE_GRAPH, help="the double buffer's peak activity")
     p.add_argument("--sample-every", type=int, default=5000, help="cycles between activity samples")
     p.add_argument("--plot", default="")
-    p.add_argument("--sections", default="study,activity,scaling",
-                   help="which parts to run (comma-separated): study (the tables by input), activity (Figure 8), "
-                        "scaling (input size)")
+    p.add_argument("--sections", default=",".join(SECTIONS),
+                   help="which parts to run (comma-separated): study (the tables by input, Figures 5-7), activity "
+                        "(Figure 8), scaling (input size), refill (the HVU's refill rate on R-MAT), cores (4 to 16 cores)")
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
-    if unknown := [x for x in sections if x not in ("study", "activity", "scaling")]:
-        p.error(f"--sections: unknown {', '.join(unknown)} (study, activity, scaling)")
+    if unknown := [x for x in sections if x not in SECTIONS]:
+        p.error(f"--sections: unknown {', '.join(unknown)} ({', '.join(SECTIONS)})")
     results, act = {}, []
     with tempfile.TemporaryDirectory() as tmp:
         if "study" in sections:
             for graph in a.graph or GRAPHS:
                 for w in ("bfs", "sssp"):
                     results[(w, graph)] = study(irrgpu, w, graph, tmp)
+            ideal_summary()
         if "activity" in sections:
             act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)
         if "scaling" in sections:
             scaling(irrgpu, tmp)
+        if "refill" in sections:
+            refill(irrgpu, tmp)
+        if "cores" in sections:
+            cores(irrgpu, tmp)
     if not a.plot:
         return
     draw = sim.figures()
