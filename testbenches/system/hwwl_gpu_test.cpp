@@ -215,7 +215,8 @@ TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
 // The worklist-API kernels (workloads/kernels/wl.cu) on the HWWL: BFS and SSSP give the reference
 // results on the kim4x16 GPU; the host relaunches while the HWWL holds work.
 // (workload, hwwl.mode): SSSP relaxes with atomicMin in either mode; BFS claims each vertex once
-// with the double buffer's level order, and relaxes levels (bfs_wl_relax) with the single buffer.
+// with the double buffer's level order, and relaxes levels (bfs_wl_relax) with the single buffer;
+// Boruvka's find-min keeps a vertex for the next round while it has an edge out of its component.
 class HwwlWorkloads : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 
 // Single-buffer runs use LRR scheduling: under GTO the oldest warps spinning on WAIT keep the issue
@@ -244,6 +245,23 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   const auto active = r.tb.sim().stats().to_json()["samples"]["series"]["hwwl.active_threads"].get<std::vector<double>>();
   EXPECT_GT(*std::max_element(active.begin(), active.end()), 32.0);
   EXPECT_EQ(r.tb.stat("hwwl.active_threads"), 0);  // every thread came back for DONE
+}
+
+// Boruvka's rounds need the double buffer: with a single buffer a vertex pushed back would be pulled
+// again in its own round, forever; the run says so instead.
+TEST(HwwlGpu, BoruvkaRefusesTheSingleBuffer) {
+  GpuRun r({"hwwl.mode=single"});
+  const workloads::Graph graph = workloads::load_graph("grid:rows=4,cols=4");
+  std::string error;
+  gpu::Host host("host", [&] {
+    try {
+      workloads::workload("boruvka").run(r.dev, graph, 0, "hwwl");
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  });
+  r.tb.run();
+  EXPECT_NE(error.find("boruvka/hwwl: Boruvka's rounds need hwwl.mode: double"), std::string::npos) << error;
 }
 
 // The workloads on the idealised HWWL: reference results; with the double buffer a pull finds the
@@ -275,7 +293,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlIdealWorkloads,
 
 INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
                          ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("bfs", "single"),
-                                           std::make_pair("sssp", "double"), std::make_pair("sssp", "single")),
+                                           std::make_pair("sssp", "double"), std::make_pair("sssp", "single"),
+                                           std::make_pair("boruvka", "double")),
                          [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,

@@ -2,6 +2,7 @@
 #include "workloads/graphmem/graphmem.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/hash.h"
 #include "workloads/runner.h"
@@ -209,6 +210,44 @@ struct MstEdges {
   std::size_t size() const { return weight.size(); }
 };
 
+// One round's find-min over the worklist of vertices still bordering another component, every
+// vertex at first: on the software worklist (double-buffered by the host), or on the HWWL, which
+// holds the vertices pushed in a round for the next (double-buffer mode: a vertex pushed in a round
+// must not be pulled again in it).
+struct WorklistFindMin {
+  Runner run;
+  const bool hardware;
+  std::uint32_t count;
+  const std::uint64_t grid;
+  std::uint64_t in = 0, out = 0, out_count = 0, next = 0;
+
+  WorklistFindMin(Device& d, bool hw, std::uint32_t n)
+      : run(d, hw ? "wl_hwwl.ptx" : "wl.ptx"), hardware(hw), count(n), grid(run.persistent("mst_find_min_wl")) {
+    if (hardware) {
+      if (!d.query("hwwl.double_buffer"))
+        throw Error("boruvka/hwwl: Boruvka's rounds need hwwl.mode: double (a vertex pushed in a round is the next round's work)",
+                    Error::Kind::usage);
+      const std::uint64_t buffer = d.malloc(d.query("hwwl.cores") * n * 4ull);
+      run.launch("wl_hwwl_init", 1, Args() << 1u << buffer << std::uint64_t{n});
+      run.launch("wl_hwwl_seed_all", n, Args() << n);
+      return;
+    }
+    in = d.malloc(n * 4ull), out = d.malloc(n * 4ull), out_count = d.malloc(4), next = d.malloc(4);
+    std::vector<std::uint32_t> all(n);
+    for (std::uint32_t v = 0; v < n; ++v) all[v] = v;
+    d.memcpy_to_device(in, all.data(), n * 4ull);
+  }
+  // `args`: the kernel's own arguments.
+  void operator()(Args args) {
+    if (hardware) return run.launch("mst_find_min_wl", grid, args << 0);
+    run.put<std::uint32_t>(out_count, 0);
+    run.put<std::uint32_t>(next, 0);
+    run.launch("mst_find_min_wl", grid, args << in << count << next << out << out_count);
+    count = run.get<std::uint32_t>(out_count);
+    std::swap(in, out);
+  }
+};
+
 Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& variant) {
   const Graph g = undirected(input);
   const MstEdges edges(g);
@@ -235,12 +274,23 @@ Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& vari
     });
   } else {
     const std::uint64_t partner = d.malloc(g.n * 4ull);
+    // LS-MST's find-min over every vertex, or over the worklist of vertices with an edge out of
+    // their component (the worklist API's `wl` and `hwwl`: wl.cu's mst_find_min_wl).
+    std::optional<WorklistFindMin> wl;
+    if (variant == "wl" || variant == "hwwl") wl.emplace(d, variant == "hwwl", g.n);
     until_done(run, [&](std::uint64_t linked, int) {
-      run.launch(restricted ? "lsmst_find_min_restrict" : "lsmst_find_min", g.n, Args() << dg.row << dg.col << dg.weight << eid << comp << cmin << g.n);
+      const Args find = Args() << dg.row << dg.col << dg.weight << eid << comp << cmin;
+      if (wl) (*wl)(find);
+      else run.launch(restricted ? "lsmst_find_min_restrict" : "lsmst_find_min", g.n, Args(find) << g.n);
       run.launch("lsmst_partner", g.n, Args() << ends << comp << cmin << partner << g.n);
       run.launch("lsmst_link", g.n, Args() << comp << cmin << partner << in_tree << g.n << linked);
       run.launch("lsmst_compress", g.n, Args() << comp << cmin << g.n);
     });
+    if (wl) {
+      run.r.launches += wl->run.r.launches;
+      run.r.warp_instructions += wl->run.r.warp_instructions;
+      run.r.thread_instructions += wl->run.r.thread_instructions;
+    }
   }
   const auto chosen = run.download<std::uint8_t>(in_tree, edges.size());
   run.r.values.assign(chosen.begin(), chosen.end());
@@ -425,7 +475,9 @@ std::vector<Workload> workloads() {
        {{"harish", "colours per vertex (the thesis's H-MST, Harish and Vineet's Find_Min_Edge_Weight): each vertex offers its lightest edge to another colour, roots link, vertices follow the links (workloads/kernels/graphmem.cu)"},
         {"lonestar", "a union-find forest (the thesis's LS-MST, LonestarGPU's Boruvka): the weight tested before the neighbour's root is chased, roots link, paths compressed"},
         {"harish_restrict", "H-MST with Find_Min_Edge_Weight's arrays __restrict__ and its edge loop not unrolled (for SPREF: the edges, weights and neighbours' colours ld.global.nc)"},
-        {"lonestar_restrict", "LS-MST the same way (for SPREF)"}},
+        {"lonestar_restrict", "LS-MST the same way (for SPREF)"},
+        {"wl", "LS-MST with its find-min over the worklist API (worklist.cuh) on the software worklist: the vertices that still have an edge out of their component, all at first, a persistent grid"},
+        {"hwwl", "the same find-min on the hardware worklist (timing mode; hwwl.mode: double)", "hwwl"}},
        false, mst, mst_reference, same_tree, "exact: Kruskal's forest under the same order"},
       {"stcon", "s-t connectivity (Harish, the thesis's STCON): searches from the source and from the last vertex with an edge at once, on the undirected input, until they meet or stop (1: connected)",
        {{"harish", "Kernel and Kernel2 per level over frontier flags and a colour per vertex (workloads/kernels/graphmem.cu)"},

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Data-driven BFS and SSSP written once against the worklist interface (worklist.cuh): compiled
+// Data-driven BFS, SSSP and Boruvka's find-min written once against the worklist API (worklist.cuh):
 // as is, on the software worklist (variant `wl`); through wl_hwwl.cu, on the HWWL (variant `hwwl`).
 #include "worklist.cuh"
 
@@ -47,5 +47,37 @@ extern "C" __global__ void sssp_wl(const unsigned* row, const unsigned* col, con
       const unsigned u = col[e], nd = d + w[e];
       if (atomicMin(&dist[u], nd) > nd) WL_PUSH(u);
     }
+  }
+}
+
+// Boruvka's find-min (LonestarGPU's, as graphmem.cu's lsmst_find_min: the weight tested before the
+// neighbour's root is chased) over a worklist of vertices: a vertex offers its lightest edge to
+// another component to its component's root and stays in the worklist while it has one; once all
+// its edges are inside its component it leaves for good, as components only merge. The host links
+// the components and compresses `comp` to roots between rounds (graphmem.cu's lsmst_* kernels).
+__device__ __forceinline__ unsigned mst_root(const unsigned* comp, unsigned v) {
+  while (comp[v] != v) v = comp[v];
+  return v;
+}
+
+extern "C" __global__ void mst_find_min_wl(const unsigned* row, const unsigned* col, const unsigned* w, const unsigned* eid,
+                                           const unsigned* comp, unsigned long long* cmin, WL_PARAMS) {
+  for (;;) {
+    const unsigned v = WL_PULL();
+    if (v == WL_DONE) break;
+    if (v >= WL_REFILL) continue;
+    const unsigned boss = mst_root(comp, v);
+    unsigned long long best = 0xffffffffffffffffull;
+    for (unsigned e = row[v]; e < row[v + 1]; ++e) {
+      const unsigned wt = w[e];
+      if (wt > (unsigned)(best >> 32)) continue;
+      if (mst_root(comp, col[e]) != boss) {
+        const unsigned long long key = (unsigned long long)wt << 32 | eid[e];
+        if (key < best) best = key;
+      }
+    }
+    if (best == 0xffffffffffffffffull) continue;  // every edge inside the component: done for good
+    if (best < cmin[boss]) atomicMin(&cmin[boss], best);
+    WL_PUSH(v);
   }
 }

@@ -16,3 +16,9 @@ extern "C" __global__ void wl_hwwl_init(unsigned mode, unsigned long long buffer
 extern "C" __global__ void wl_hwwl_seed(unsigned id) {
   if (blockIdx.x == 0 && threadIdx.x == 0) WL_PUSH(id);
 }
+
+// Every vertex below `n` as the host's first work (a thread each).
+extern "C" __global__ void wl_hwwl_seed_all(unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) WL_PUSH(i);
+}
