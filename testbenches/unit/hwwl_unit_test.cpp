@@ -75,6 +75,25 @@ INSTANTIATE_TEST_SUITE_P(
                       Policy{"lsorting", "double", "interval", "on_demand"}, Policy{"none", "single", "interval", "on_demand"}),
     [](const auto& info) { return name_of(info.param); });
 
+// The idealised HWWL on the testbench: the tree's IDs each once, nothing spilled or moved, no
+// pull waits for a port, and the whole tree in far fewer cycles than the realistic banks.
+class HwwlUnitIdeal : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};  // order, mode
+
+TEST_P(HwwlUnitIdeal, EveryWorkIdOnceWithoutBanks) {
+  HwwlRun r({std::string("hwwl.ideal=") + GetParam().first, std::string("hwwl.mode=") + GetParam().second});
+  EXPECT_TRUE(r.top.finished());
+  EXPECT_EQ(r.tb.stat("hwwl_tb.processed"), kIds);
+  EXPECT_EQ(r.stat("pushes"), kIds);
+  EXPECT_EQ(r.stat("hvu.spilled") + r.stat("wru.moved") + r.stat("icrn.sent") + r.stat("redistribution_points"), 0);
+  // 3,000 IDs over 64 lanes, a few cycles each: some 300-400 cycles (the banks take some 1,500).
+  EXPECT_LT(r.tb.stat("clocks.core.cycles"), 600);
+}
+
+INSTANTIATE_TEST_SUITE_P(Hwwl, HwwlUnitIdeal,
+                         ::testing::Values(std::make_pair("fifo", "double"), std::make_pair("sorted", "double"),
+                                           std::make_pair("fifo", "single"), std::make_pair("sorted", "single")),
+                         [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
+
 // Inter-core redistribution: all work starts in core 0; with a scheme, other cores pull some of it.
 TEST(HwwlUnit, WorkCrossesTheIcrn) {
   HwwlRun r({"hwwl.redistribution=lsorting"});
