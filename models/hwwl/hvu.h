@@ -3,9 +3,9 @@
 // pushes that find their bank full are spilled to the core's overflow buffer in memory, up to a
 // warp's worth (32 IDs) per coalesced store; refills load RefillPolicy::per_bank IDs per bank (by
 // default one: 16 on the paper's cores — our resolution of the spec's "a warp's worth" vs 16 free
-// entries conflict; two on 16 lanes is a warp's worth), reserving the entries until the load returns. Interval-based refills wait until every bank of the core has
-// a free entry [K L257]; on-demand ones, triggered by a pull from an empty bank, fill the banks
-// that have one. Memory is reached through MemoryPort (FixedLatencyMemory in unit tests, the SM's
+// entries conflict; two on 16 lanes is a warp's worth), reserving the entries until the load
+// returns. Interval-based refills wait until every bank of the core has that many free entries
+// [K L257]; on-demand ones, triggered by a pull from an empty bank, fill the banks that have room. Memory is reached through MemoryPort (FixedLatencyMemory in unit tests, the SM's
 // LD/ST path in the GPU). The overflow buffer is a per-core FIFO of `capacity` IDs set by wlinit;
 // a spill that finds it full is the paper's hardware exception.
 //

@@ -72,10 +72,10 @@ HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, st
   formula("hvu.refilled", "work IDs refilled into banks", "IDs", [](const Worklist& w) { return w.refilled(); });
   formula("active_threads", "threads holding a work ID now (pulled one, not pulled again yet) [K L227]; sample it with stats.sample_every",
           "threads", [](const Worklist& w) { return w.holders(); });
-  // Each lane's bank of 24-bit work IDs [K L214] by the energy model's SRAM model: a push or a pull
-  // one access, an ID the WRU or the ICRN moves a read and a write, a spilled or refilled ID one.
   wl_.set_on_demand(set_.on_demand);
   wl_.set_ideal(set_.ideal);
+  // Each lane's bank of 24-bit work IDs [K L214] by the energy model's SRAM model: a push or a pull
+  // one access, an ID the WRU or the ICRN moves a read and a write, a spilled or refilled ID one.
   // The idealised HWWL is a limit, not a circuit: it has no energy.
   auto stat = [&](const std::string& leaf) { return stats.find(n + "." + leaf); };
   if (set_.ideal == Ideal::none) {
@@ -172,7 +172,7 @@ bool HwwlUnit::tick(sim::Cycle c) {
   wl_.deliver(c);
   // Interval trigger: every hwwl.interval cycles [K L305]; on-demand redistribution happens in the
   // pulls and pushes themselves (Worklist::set_on_demand).
-  const bool point = !set_.on_demand && set_.ideal == Ideal::none && c % set_.interval == 0;
+  const bool point = !set_.on_demand && c % set_.interval == 0;
   if (point) {
     wl_.redistribute(c);
     ++points_;
