@@ -97,7 +97,6 @@ class Worklist {
   // one list for all cores, answers at once, never needs a port; redistribution, the ICRN and
   // wlinit's overflow buffers (nothing spills) are left idle. Only while no work is held.
   void set_ideal(Ideal order);
-  bool ideal() const { return ideal_.has_value(); }
   // wlcfg: the banks' mode; only while no work is held and before wlinit.
   void set_mode(Mode mode);
   // hwwl.bank.impl: rtl — every bank's accesses also go to a Verilated hwwl_bank, whose reads are
