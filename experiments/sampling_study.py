@@ -21,6 +21,7 @@ COMPARE = {
     "graphmem": (("l1.granularity", "l1.bypass"), ("line", "none")),
     "dac": (("variant",), ("original",)),
     "delegate": (("variant",), ("global",)),
+    "hwwl": (("variant",), ("wl",)),
 }
 MODES = ("kernels", "blocks")
 
