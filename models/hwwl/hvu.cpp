@@ -16,7 +16,7 @@ Hvu::Hvu(std::uint32_t core, std::uint64_t base, std::uint64_t capacity, MemoryP
     : core_(core), base_(base), capacity_(capacity), memory_(memory), mode_(mode) {}
 
 std::uint64_t Hvu::held() const {
-  return queued_.size() + storing_ids_ + overflow_.size() + loading_ + landing_.size();
+  return queued_.size() + storing_ids_ + overflow_.size() + requested_.size() + loading_ + landing_.size();
 }
 
 void Hvu::for_each(const std::function<void(std::uint32_t)>& f) const {
@@ -24,6 +24,7 @@ void Hvu::for_each(const std::function<void(std::uint32_t)>& f) const {
   for (const auto& [tag, entries] : storing_)
     for (const Entry& e : entries) f(e.id);
   for (const Entry& e : overflow_) f(e.id);
+  for (const auto& [bank, id] : requested_) f(id);
   for (const auto& [tag, ids] : loads_in_flight_)
     for (const auto& [bank, id] : ids) f(id);
   for (const auto& [bank, id] : landing_) f(id);
@@ -37,7 +38,7 @@ void Hvu::spill(std::uint32_t id) {
   ++spilled_;
 }
 
-void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c) {
+void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c, std::uint32_t limit) {
   // Refilled IDs land in their reserved entries on cycles the bank's port is free [K L257].
   for (auto it = landing_.begin(); it != landing_.end();) {
     Bank& b = *banks[it->first];
@@ -48,6 +49,11 @@ void Hvu::step(std::vector<Bank*>& banks, sim::Cycle c) {
     b.fill_reserved(c, it->second);
     ++refilled_;
     it = landing_.erase(it);
+  }
+  if (!requested_.empty() && loads_in_flight_.size() < limit) {
+    const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(requested_.size(), kWarp));
+    issue({requested_.begin(), requested_.begin() + n});
+    requested_.erase(requested_.begin(), requested_.begin() + n);
   }
   if (queued_.empty()) return;
   const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(queued_.size(), kWarp));
@@ -89,8 +95,15 @@ bool Hvu::refill_free(std::vector<Bank*>& banks, std::uint32_t limit, std::uint3
   return loads_ > before;
 }
 
-// One load of the oldest refillable IDs, one into each target bank (in order), as far as they go.
-void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets) {
+bool Hvu::request(std::vector<Bank*>& banks, std::uint32_t bank, std::uint32_t per_bank) {
+  const std::uint32_t n = std::min(per_bank, banks[bank]->free_pull_entries());
+  auto ids = take(std::vector<std::uint32_t>(n, bank));
+  banks[bank]->reserve(static_cast<std::uint32_t>(ids.size()));
+  requested_.insert(requested_.end(), ids.begin(), ids.end());
+  return !ids.empty();
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> Hvu::take(const std::vector<std::uint32_t>& targets) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ids;
   for (auto it = overflow_.begin(); it != overflow_.end() && ids.size() < targets.size();) {
     if (!may_refill(*it)) {
@@ -101,8 +114,18 @@ void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targ
     refillable_ -= it->kernel < kernel_;
     it = overflow_.erase(it);
   }
+  return ids;
+}
+
+// One load of the oldest refillable IDs, one into each target bank (in order), as far as they go.
+void Hvu::load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets) {
+  auto ids = take(targets);
   if (ids.empty()) return;  // (also when every bank is retired: no target)
   for (const auto& [bank, id] : ids) banks[bank]->reserve(1);
+  issue(std::move(ids));
+}
+
+void Hvu::issue(std::vector<std::pair<std::uint32_t, std::uint32_t>> ids) {
   const std::uint64_t address = base_ + (head_ % capacity_) * kEntryBytes;
   head_ += ids.size();
   const std::uint64_t tag = next_access_++;

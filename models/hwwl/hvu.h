@@ -28,12 +28,14 @@ namespace irr::hwwl {
 // the core has a free entry, or on a pull from an empty bank (the pull then waits for the load).
 enum class Refill { interval, on_demand };
 
-// How refills are made: when, the loads a core keeps outstanding (hwwl.refill_loads), and the IDs
-// each load writes into each bank (hwwl.refill_per_bank).
+// How refills are made: when, the loads a core keeps outstanding (hwwl.refill_loads), the IDs each
+// load writes into each bank (hwwl.refill_per_bank), and which banks an on-demand load fills
+// (hwwl.on_demand_targets): every bank of the core with room, or only the empty banks pulled.
 struct RefillPolicy {
   Refill when = Refill::interval;
   std::uint32_t loads = 16;
   std::uint32_t per_bank = 1;
+  bool pulled_only = false;
 };
 
 class MemoryPort {
@@ -52,8 +54,14 @@ class Hvu {
   // exception) when the overflow buffer cannot take it.
   void spill(std::uint32_t id);
   // Once per cycle, after the cycle's pulls and pushes: writes returned IDs into their reserved
-  // entries where the bank's port is free, and issues a spill store of what is queued (up to 32).
-  void step(std::vector<Bank*>& banks, sim::Cycle c);
+  // entries where the bank's port is free, issues a spill store of what is queued (up to 32) and,
+  // while fewer than `limit` loads are outstanding, one load of the IDs request() set aside (up to
+  // a warp's worth, 32).
+  void step(std::vector<Bank*>& banks, sim::Cycle c, std::uint32_t limit = 16);
+  // On-demand refill of one bank (the empty bank a pull found): up to `per_bank` refillable IDs
+  // set aside for it and its entries reserved now; step() coalesces the cycle's requests into one
+  // load. True if any.
+  bool request(std::vector<Bank*>& banks, std::uint32_t bank, std::uint32_t per_bank);
   // Interval-based refill: one load, `per_bank` IDs per bank, if every bank has that many free
   // entries and fewer than `limit` loads are outstanding. True if issued. (Retired banks, whose
   // lanes pulled DONE, are left out.)
@@ -68,7 +76,7 @@ class Hvu {
 
   std::uint64_t refillable() const { return mode_ == Mode::single ? overflow_.size() : refillable_; }  // loadable now
   // Work that reaches the pull side without a kernel end: refillable, loading or landing (for DONE).
-  std::uint64_t pull_side() const { return refillable() + loading_ + landing_.size(); }
+  std::uint64_t pull_side() const { return refillable() + requested_.size() + loading_ + landing_.size(); }
   std::uint64_t held() const;  // queued, in flight, in the overflow buffer, returned-not-written
   void for_each(const std::function<void(std::uint32_t)>& f) const;  // every held ID (invariant checks)
   std::uint64_t stored() const { return overflow_.size(); }           // in the overflow buffer
@@ -86,6 +94,9 @@ class Hvu {
   };
   bool may_refill(const Entry& e) const { return mode_ == Mode::single || e.kernel < kernel_; }
   void load(std::vector<Bank*>& banks, const std::vector<std::uint32_t>& targets);
+  // Up to one refillable ID for each target, oldest first: (bank, id) pairs, removed from the buffer.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> take(const std::vector<std::uint32_t>& targets);
+  void issue(std::vector<std::pair<std::uint32_t, std::uint32_t>> ids);  // one load of them
 
   const std::uint32_t core_;
   const std::uint64_t base_, capacity_;
@@ -100,6 +111,7 @@ class Hvu {
   std::uint64_t tail_ = 0, head_ = 0;                       // FIFO indices (the HVU's index registers)
   std::map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> loads_in_flight_;  // (bank, id)
   std::uint64_t loading_ = 0;
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> requested_;  // (bank, id) set aside by request()
   std::deque<std::pair<std::uint32_t, std::uint32_t>> landing_;  // (bank, id) returned, to write
   std::uint64_t next_access_ = 0;
   std::uint64_t stores_ = 0, loads_ = 0, spilled_ = 0, refilled_ = 0;

@@ -35,6 +35,7 @@ HwwlUnit::Settings::Settings(const sim::Config& c) {
   refill_interval = c.get_uint("hwwl.refill_interval");
   refill = {c.get_string("hwwl.virtualization") == "on_demand" ? Refill::on_demand : Refill::interval,
             u32("hwwl.refill_loads"), u32("hwwl.refill_per_bank")};
+  if (refill.when == Refill::on_demand) refill.pulled_only = c.get_string("hwwl.on_demand_targets") == "pulled";
 }
 
 HwwlUnit::HwwlUnit(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t cores, std::uint32_t lanes)

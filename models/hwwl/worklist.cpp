@@ -111,7 +111,8 @@ std::uint32_t Worklist::answer(std::uint32_t core, std::uint32_t lane, sim::Cycl
   }
   if (refill_.when == Refill::on_demand && !hvus_.empty()) {
     if (b.reserved() == 0 && hvus_[core]->refillable() > 0) {
-      hvus_[core]->refill_free(core_banks_[core], refill_.loads, refill_.per_bank);
+      if (refill_.pulled_only) hvus_[core]->request(core_banks_[core], lane, refill_.per_bank);
+      else hvus_[core]->refill_free(core_banks_[core], refill_.loads, refill_.per_bank);
     }
     if (b.reserved() > 0) return kRefill;
   }
@@ -194,7 +195,7 @@ void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core,
 void Worklist::virtualize(sim::Cycle c, bool refill_point) {
   for (std::uint32_t k = 0; k < hvus_.size(); ++k) {
     auto& banks = core_banks_[k];
-    hvus_[k]->step(banks, c);
+    hvus_[k]->step(banks, c, refill_.loads);
     if (refill_point && refill_.when == Refill::interval)
       while (hvus_[k]->refill_all(banks, refill_.loads, refill_.per_bank)) {
       }

@@ -710,3 +710,30 @@ TEST(HwwlWorklist, IdealSingleBufferSortsBeforeEveryPullAndWaitsForHolders) {
   EXPECT_EQ(wl.pull(0, 1, 6, 3), kDone);
   EXPECT_THROW(wl.push(0, 0, kMaxWorkId + 1, 7), Error);
 }
+
+// hwwl.on_demand_targets: pulled — a pull to an empty bank refills that bank only, and the
+// requests of one cycle go out as one load (up to a warp's worth) when the HVU steps.
+TEST(HwwlWorklist, OnDemandPulledRefillsOnlyThePulledBanksInOneLoad) {
+  Worklist wl(1, 4, 4, Mode::single, Scheme::none, 5);
+  FixedLatencyMemory mem(10);
+  RefillPolicy policy{Refill::on_demand, 2};
+  policy.pulled_only = true;
+  wl.init_overflow(0x1000, 64, mem, policy);
+  sim::Cycle c = 0;
+  for (std::uint32_t id = 1; id <= 7; ++id) ASSERT_TRUE(wl.push(0, 0, id, c++));  // 4 in bank 0, 3 spilled
+  c = run_background(wl, mem, c, 20, false);
+  ASSERT_EQ(wl.hvu(0).stored(), 3u);
+  EXPECT_EQ(wl.pull(0, 1, c), kRefill);
+  EXPECT_EQ(wl.pull(0, 3, c), kRefill);
+  EXPECT_EQ(wl.bank(0, 1).reserved(), 1u);
+  EXPECT_EQ(wl.bank(0, 2).reserved(), 0u);  // empty, but not pulled
+  EXPECT_EQ(wl.bank(0, 3).reserved(), 1u);
+  EXPECT_EQ(wl.hvu(0).loads(), 0u);  // set aside, not yet issued
+  wl.check(c);                       // the set-aside IDs still count as held
+  c = run_background(wl, mem, c, 14, false);
+  EXPECT_EQ(wl.hvu(0).loads(), 1u);  // both in one load
+  EXPECT_EQ(wl.pull(0, 1, c), 5u);
+  EXPECT_EQ(wl.pull(0, 3, c), 6u);
+  EXPECT_EQ(wl.hvu(0).stored(), 1u);
+  wl.check(c);
+}
