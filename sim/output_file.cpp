@@ -40,7 +40,7 @@ void write_file(const std::string& path, const std::string& text, const std::str
 
 void write_report(const std::string& path, const std::string& text, const std::string& what) {
   std::error_code ec;  // a folder that cannot be made: the write names the path
-  if (std::filesystem::path(path).has_parent_path()) std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty()) std::filesystem::create_directories(folder, ec);
   write_file(path, text, what);
 }
 

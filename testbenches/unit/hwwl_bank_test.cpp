@@ -343,6 +343,29 @@ std::vector<Bank*> pointers(std::vector<Bank>& banks) {
   for (auto& b : banks) p.push_back(&b);
   return p;
 }
+
+// One core's HVU over four single-buffer banks of `entries`, IDs 0 to `spilled` - 1 spilled and
+// stored to its overflow buffer at 0x2000 (the spill stores complete at cycle 10; c is then 12).
+struct StoredSpills {
+  FixedLatencyMemory mem{10};
+  Hvu hvu{0, 0x2000, 1024, mem, Mode::single};
+  std::vector<Bank> storage;
+  std::vector<Bank*> banks;
+  sim::Cycle c = 0;
+  StoredSpills(std::uint32_t entries, std::uint32_t spilled) {
+    for (int i = 0; i < 4; ++i) storage.emplace_back(entries, Mode::single);
+    banks = pointers(storage);
+    for (std::uint32_t id = 0; id < spilled; ++id) hvu.spill(id);
+    run_to(12);
+  }
+  void step(sim::Cycle at) {
+    mem.step(at);
+    hvu.step(banks, at);
+  }
+  void run_to(sim::Cycle end) {  // cycles c .. end - 1 stepped; c ends at `end`
+    for (; c < end; ++c) step(c);
+  }
+};
 }  // namespace
 
 TEST(HwwlHvu, SpillsCoalesceAWarpsWorthPerStore) {
@@ -373,36 +396,22 @@ TEST(HwwlHvu, OverflowBufferFullIsTheHardwareException) {
 }
 
 TEST(HwwlHvu, IntervalRefillReservesOneEntryPerBankAndLandsLater) {
-  FixedLatencyMemory mem(10);
-  Hvu hvu(0, 0x2000, 1024, mem, Mode::single);
-  std::vector<Bank> storage;
-  for (int i = 0; i < 4; ++i) storage.emplace_back(2, Mode::single);
-  std::vector<Bank*> banks = pointers(storage);
-  for (std::uint32_t id = 0; id < 6; ++id) hvu.spill(id);
-  sim::Cycle c = 0;
-  for (; c < 12; ++c) {  // the spill store completes at cycle 10
-    mem.step(c);
-    hvu.step(banks, c);
-  }
+  StoredSpills s(2, 6);
+  auto& [mem, hvu, storage, banks, c] = s;
   storage[1].push(c, 99);
   storage[1].push(c + 1, 98);  // bank 1 full: no refill [K L257]
   c += 2;
-  mem.step(c);
-  hvu.step(banks, c);
+  s.step(c);
   EXPECT_FALSE(hvu.refill_all(banks, 1));
   EXPECT_EQ(hvu.loads(), 0u);
   EXPECT_EQ(storage[1].pull(++c), 99u);
-  mem.step(++c);
-  hvu.step(banks, c);
+  s.step(++c);
   EXPECT_TRUE(hvu.refill_all(banks, 1));
   EXPECT_EQ(hvu.loads(), 1u);
   for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 1u);  // reserved: occupied, not pullable
   EXPECT_EQ(storage[0].pullable(), 0u);
-  const sim::Cycle issued = c;
-  for (++c; c <= issued + mem.latency() + 1; ++c) {
-    mem.step(c);
-    hvu.step(banks, c);
-  }
+  const sim::Cycle issued = c++;
+  s.run_to(issued + mem.latency() + 2);
   for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 0u);
   EXPECT_EQ(storage[0].pull(c), 0u);  // the oldest spilled IDs, one per bank
   EXPECT_EQ(storage[3].pull(c), 3u);
@@ -627,17 +636,8 @@ TEST(HwwlWorklist, EachCoreSpillsThroughItsOwnPort) {
 // A warp's worth per refill load (hwwl.refill_per_bank 2 on 4 banks): each bank needs two free
 // entries, the load carries 8 IDs, and IDs too few for every target spread a round at a time.
 TEST(HwwlHvu, RefillPerBankLoadsSeveralIdsIntoEachBank) {
-  FixedLatencyMemory mem(10);
-  Hvu hvu(0, 0x2000, 1024, mem, Mode::single);
-  std::vector<Bank> storage;
-  for (int i = 0; i < 4; ++i) storage.emplace_back(4, Mode::single);
-  std::vector<Bank*> banks = pointers(storage);
-  for (std::uint32_t id = 0; id < 14; ++id) hvu.spill(id);
-  sim::Cycle c = 0;
-  for (; c < 12; ++c) {
-    mem.step(c);
-    hvu.step(banks, c);
-  }
+  StoredSpills s(4, 14);
+  auto& [mem, hvu, storage, banks, c] = s;
   for (std::uint32_t i = 0; i < 3; ++i) storage[2].push(c++, 90 + i);  // bank 2: one free entry
   EXPECT_FALSE(hvu.refill_all(banks, 4, 2));
   EXPECT_TRUE(hvu.refill_all(banks, 4, 1));  // one each still goes
@@ -651,10 +651,7 @@ TEST(HwwlHvu, RefillPerBankLoadsSeveralIdsIntoEachBank) {
   EXPECT_EQ(storage[1].reserved(), 4u);
   EXPECT_EQ(storage[2].reserved(), 3u);
   EXPECT_EQ(hvu.loads(), 3u);
-  for (const sim::Cycle end = c + 12; c < end; ++c) {
-    mem.step(c);
-    hvu.step(banks, c);
-  }
+  s.run_to(c + 12);
   for (const Bank& b : storage) EXPECT_EQ(b.reserved(), 0u);
   EXPECT_EQ(storage[0].pull(c), 0u);  // first load: one each
   EXPECT_EQ(storage[0].pull(c + 1), 4u);
