@@ -184,6 +184,10 @@ bool Worklist::push(std::uint32_t core, std::uint32_t lane, std::uint32_t id, si
 void Worklist::init_overflow(std::uint64_t base, std::uint64_t per_core,
                              const std::function<MemoryPort&(std::uint32_t core)>& memory, RefillPolicy refill) {
   if (per_core == 0) throw Error("wlinit: an overflow buffer of 0 IDs per core", Error::Kind::usage);
+  if (refill.when == Refill::interval && refill.per_bank > banks_.front().capacity())
+    throw Error("hwwl.refill_per_bank: " + std::to_string(refill.per_bank) + " IDs a bank, but a bank partition holds " +
+                    std::to_string(banks_.front().capacity()) + ": an interval refill would never find room",
+                Error::Kind::config);
   if (held() > 0) throw Error("wlinit while the worklist holds " + std::to_string(held()) + " work IDs", Error::Kind::usage);
   hvus_.clear();
   if (ideal_) return;  // infinite capacity: nothing spills

@@ -667,6 +667,24 @@ TEST(HwwlHvu, RefillPerBankLoadsSeveralIdsIntoEachBank) {
   EXPECT_EQ(storage[2].pull(c + 3), 10u);
 }
 
+// More IDs a bank than a partition holds: an interval refill could never fire, so wlinit says so.
+TEST(HwwlWorklist, RefillPerBankBeyondAPartitionIsAConfigError) {
+  Worklist wl(1, 4, 4, Mode::double_buffer, Scheme::lsorting, 5);  // 2 entries a partition
+  FixedLatencyMemory mem(10);
+  RefillPolicy policy;
+  policy.per_bank = 3;
+  try {
+    wl.init_overflow(0x1000, 64, mem, policy);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hwwl.refill_per_bank: 3 IDs a bank, but a bank partition holds 2"), std::string::npos)
+        << e.what();
+  }
+  policy.per_bank = 2;
+  wl.init_overflow(0x1000, 64, mem, policy);
+  EXPECT_TRUE(wl.virtualized());
+}
+
 // The limit study's idealised HWWL [K L281-L288]: one list for every core, no ports, DONE when it
 // is empty; FIFO, or the smallest ID first.
 TEST(HwwlWorklist, IdealListIsOneUnboundedListForEveryCore) {
