@@ -14,6 +14,7 @@
 #include "workloads/frontier/frontier.h"
 #include "workloads/graphmem/graphmem.h"
 #include "workloads/runner.h"
+#include "workloads/sp/sp.h"
 
 namespace irr::workloads {
 namespace {
@@ -235,14 +236,14 @@ std::vector<double> pagerank_reference(const Graph& g, std::uint32_t) {
   return rank;
 }
 
-std::string exact(const std::vector<double>& got, const std::vector<double>& want) {
+std::string exact(const Graph&, const std::vector<double>& got, const std::vector<double>& want) {
   for (std::size_t v = 0; v < want.size(); ++v)
     if (got[v] != want[v])
       return "vertex " + std::to_string(v) + ": got " + std::to_string(got[v]) + ", expected " + std::to_string(want[v]);
   return "";
 }
 
-std::string close(const std::vector<double>& got, const std::vector<double>& want) {
+std::string close(const Graph&, const std::vector<double>& got, const std::vector<double>& want) {
   double err = 0, total = 0;
   std::size_t worst = 0;
   for (std::size_t v = 0; v < want.size(); ++v) {
@@ -307,6 +308,7 @@ const std::vector<Workload>& workloads() {
   // ADDS and its near-far baseline (workloads/adds/).
   for (Variant v : adds::sssp_variants()) all[1].variants.push_back(v);
   for (Workload w : graphmem::workloads()) all.push_back(w);
+  all.push_back(sp::workload());
   return all;
   }();
   return all;

@@ -33,9 +33,11 @@ struct Workload {
   bool needs_source;
   std::function<Result(runtime::Device&, const Graph&, std::uint32_t source, const std::string& variant)> run;
   std::function<std::vector<double>(const Graph&, std::uint32_t source)> reference;
-  // "" when the result matches the reference; else the first difference.
-  std::function<std::string(const std::vector<double>& got, const std::vector<double>& want)> check;
+  // "" when the result matches the reference on graph g; else the first difference.
+  std::function<std::string(const Graph& g, const std::vector<double>& got, const std::vector<double>& want)> check;
   std::string tolerance;  // how check compares, for the docs and the CLI
+  // Why the workload cannot run on g ("" when it can; unset: it runs on any graph).
+  std::function<std::string(const Graph& g)> refuses = {};
 };
 
 const std::vector<Workload>& workloads();

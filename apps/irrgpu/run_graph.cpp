@@ -18,6 +18,7 @@ class GraphJob : public Job {
  public:
   GraphJob(const RunOptions& o, const workloads::Workload& w, std::string unit)
       : o_(o), w_(w), unit_(std::move(unit)), g_(workloads::load_graph(o.graph)) {
+    if (const std::string why = w.refuses ? w.refuses(g_) : ""; !why.empty()) throw Error({"--graph", 0, 0}, why, Error::Kind::usage);
     if (o.source >= 0) {
       if (static_cast<std::uint64_t>(o.source) >= g_.n)
         throw Error({"--source", 0, 0}, std::to_string(o.source) + " is not a vertex of " + g_.name + " (0 to " +
@@ -36,7 +37,7 @@ class GraphJob : public Job {
     return {"", r.launches, r.warp_instructions, r.thread_instructions, r.counters};
   }
 
-  void check(Outcome& r) const override { r.check = w_.check(values_, w_.reference(g_, source_)); }
+  void check(Outcome& r) const override { r.check = w_.check(g_, values_, w_.reference(g_, source_)); }
 
   std::string summary(const Outcome& r, double host) const override {
     std::ostringstream s;

@@ -784,6 +784,13 @@ TEST(Cli, WorkloadRunChecksAgainstTheReference) {
   EXPECT_NE(r.err.find("'nope' is not a variant of bfs (topology, data, data_vkc, data_warp, data_block, wl, hwwl, frontier, iru, harish, warp_centric, data_shared, unrolled, harish_swp, harish_swpnc, harish_unr2, harish_unr3, harish_unr2_swp, harish_unr2_swpnc, harish_hoisted, harish_restrict, unrolled_restrict)"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "bfs", "--graph", "grid:rows=2,cols=2", "--mode", "fast"});
   EXPECT_EQ(r.exit_code, 2);
+  // A workload refuses an input it cannot run on before anything is simulated, saying why.
+  r = run_cli({"run", "--workload", "sp", "--variant", "topology", "--graph", "grid:rows=2,cols=2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--graph: grid:rows=2,cols=2 is not a factor graph: sp runs on a K-SAT formula"), std::string::npos) << r.err;
+  r = run_cli({"run", "--workload", "sp", "--variant", "wl", "--mode", "functional", "--graph", "sat:vars=30,ratio=3,seed=2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
 }
 
 TEST(Cli, TimedWorkloadProbesShowInTheWaveform) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "models/gpu/gpu.h"
@@ -216,7 +217,8 @@ TEST(HwwlGpu, SpillsAndRefillsGoThroughTheLdStPath) {
 // results on the kim4x16 GPU; the host relaunches while the HWWL holds work.
 // (workload, hwwl.mode): SSSP relaxes with atomicMin in either mode; BFS claims each vertex once
 // with the double buffer's level order, and relaxes levels (bfs_wl_relax) with the single buffer;
-// Boruvka's find-min keeps a vertex for the next round while it has an edge out of its component.
+// Boruvka's find-min keeps a vertex for the next round while it has an edge out of its component;
+// survey propagation (on a random 3-SAT formula) queues the clauses next to one whose surveys moved.
 class HwwlWorkloads : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 
 // Single-buffer runs use LRR scheduling: under GTO the oldest warps spinning on WAIT keep the issue
@@ -230,14 +232,15 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   GpuRun r(sets);
   Device& dev = r.dev;
   const workloads::Workload& w = workloads::workload(GetParam().first);
-  const workloads::Graph graph = workloads::load_graph("rmat:scale=8,edge_factor=8,seed=3");
+  const workloads::Graph graph =
+      workloads::load_graph(w.name == "sp" ? "sat:vars=40,ratio=4.0,seed=1" : "rmat:scale=8,edge_factor=8,seed=3");
   std::uint32_t source = 0;
   while (source + 1 < graph.n && graph.degree(source) == 0) ++source;
   workloads::Result result;
   gpu::Host host("host", [&] { result = w.run(dev, graph, source, "hwwl"); });
   r.tb.run();
   ASSERT_TRUE(host.finished());
-  EXPECT_EQ(w.check(result.values, w.reference(graph, source)), "");
+  EXPECT_EQ(w.check(graph, result.values, w.reference(graph, source)), "");
   EXPECT_GE(result.launches, 3u);  // set-up, seed, and a kernel (one per level with the double buffer)
   EXPECT_GT(r.tb.stat("hwwl.pushes"), 0);
   EXPECT_EQ(r.tb.stat("hwwl.pushes"), r.tb.stat("hwwl.pulls") - r.tb.stat("hwwl.wait_pulls") -
@@ -247,22 +250,32 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   EXPECT_EQ(r.tb.stat("hwwl.active_threads"), 0);  // every thread came back for DONE
 }
 
-// Boruvka's rounds need the double buffer: with a single buffer a vertex pushed back would be pulled
-// again in its own round, forever; the run says so instead.
-TEST(HwwlGpu, BoruvkaRefusesTheSingleBuffer) {
+// Workloads whose rounds need the double buffer refuse the single one, saying why: Boruvka's (a
+// vertex pushed back would be pulled again in its own round, forever) and survey propagation's (a
+// round bounds a sweep that need not converge).
+class HwwlRefusesTheSingleBuffer : public ::testing::TestWithParam<std::array<const char*, 3>> {};
+
+TEST_P(HwwlRefusesTheSingleBuffer, SayingWhy) {
+  const auto [name, spec, why] = GetParam();
   GpuRun r({"hwwl.mode=single"});
-  const workloads::Graph graph = workloads::load_graph("grid:rows=4,cols=4");
+  const workloads::Graph graph = workloads::load_graph(spec);
   std::string error;
   gpu::Host host("host", [&] {
     try {
-      workloads::workload("boruvka").run(r.dev, graph, 0, "hwwl");
+      workloads::workload(name).run(r.dev, graph, 0, "hwwl");
     } catch (const Error& e) {
       error = e.what();
     }
   });
   r.tb.run();
-  EXPECT_NE(error.find("boruvka/hwwl: Boruvka's rounds need hwwl.mode: double"), std::string::npos) << error;
+  EXPECT_NE(error.find(why), std::string::npos) << error;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Workloads, HwwlRefusesTheSingleBuffer,
+    ::testing::Values(std::array<const char*, 3>{"boruvka", "grid:rows=4,cols=4", "boruvka/hwwl: Boruvka's rounds need hwwl.mode: double"},
+                      std::array<const char*, 3>{"sp", "sat:vars=20,ratio=3,seed=1", "sp/hwwl: survey sweeps need hwwl.mode: double"}),
+    [](const auto& info) { return std::string(info.param[0]); });
 
 // The workloads on the idealised HWWL: reference results; with the double buffer a pull finds the
 // level's work or DONE, never WAIT, and nothing moves between banks.
@@ -278,7 +291,7 @@ TEST_P(HwwlIdealWorkloads, MatchTheReference) {
   gpu::Host host("host", [&] { result = w.run(r.dev, graph, 1, "hwwl"); });
   r.tb.run();
   ASSERT_TRUE(host.finished());
-  EXPECT_EQ(w.check(result.values, w.reference(graph, 1)), "") << name << " " << order;
+  EXPECT_EQ(w.check(graph, result.values, w.reference(graph, 1)), "") << name << " " << order;
   EXPECT_GT(r.tb.stat("hwwl.pushes"), 0);
   EXPECT_EQ(r.tb.stat("hwwl.wait_pulls"), 0);
   EXPECT_EQ(r.tb.stat("hwwl.wru.moved") + r.tb.stat("hwwl.icrn.sent"), 0);
@@ -294,7 +307,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlIdealWorkloads,
 INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
                          ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("bfs", "single"),
                                            std::make_pair("sssp", "double"), std::make_pair("sssp", "single"),
-                                           std::make_pair("boruvka", "double")),
+                                           std::make_pair("boruvka", "double"), std::make_pair("sp", "double")),
                          [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,
@@ -356,5 +369,5 @@ TEST(HwwlGpu, WaitBackoffLetsSingleBufferBfsFinishUnderGto) {
   gpu::Host host("host", [&] { result = bfs.run(dev, graph, 0, "hwwl"); });
   EXPECT_EQ(run_error(r), "");
   ASSERT_TRUE(host.finished());
-  EXPECT_EQ(bfs.check(result.values, bfs.reference(graph, 0)), "");
+  EXPECT_EQ(bfs.check(graph, result.values, bfs.reference(graph, 0)), "");
 }

@@ -213,7 +213,7 @@ TEST_P(IruWorkloads, IruVariantMatchesTheReference) {
   gpu::Host host("host", [&] { res = w.run(r.dev, g, 1, "iru"); });
   r.tb.run();
   ASSERT_TRUE(host.finished());
-  EXPECT_EQ(w.check(res.values, w.reference(g, 1)), "");
+  EXPECT_EQ(w.check(g, res.values, w.reference(g, 1)), "");
   EXPECT_GT(r.tb.stat("iru.requests"), 0);
   EXPECT_EQ(r.tb.stat("iru.delivered") + r.tb.stat("iru.merged"), r.tb.stat("iru.elements"));
   if (GetParam() == "bfs") EXPECT_EQ(r.tb.stat("iru.merged"), 0);  // no filter

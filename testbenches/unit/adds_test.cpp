@@ -99,7 +99,7 @@ TEST_P(AddsGraphClass, AgainstDijkstra) {
   Result a;
   for (const char* v : {"adds", "nearfar"}) {
     const Result r = run(g, v);
-    EXPECT_EQ(workload("sssp").check(r.values, want), "") << v << " on " << spec;
+    EXPECT_EQ(workload("sssp").check(g, r.values, want), "") << v << " on " << spec;
     EXPECT_GE(counter(r, "vertices_processed"), reached) << v << " on " << spec;
     if (v == std::string("adds")) a = r;
   }
@@ -124,7 +124,7 @@ TEST(Adds, DataBlocksAreMappedFreedAndReused) {
   o.block_log2 = 8;
   o.pool_blocks = 100;
   const Result r = adds::adds_sssp(dev, g, 0, o);
-  EXPECT_EQ(workload("sssp").check(r.values, want), "");
+  EXPECT_EQ(workload("sssp").check(g, r.values, want), "");
   EXPECT_GT(counter(r, "blocks_freed"), 0u);
   EXPECT_GT(counter(r, "blocks_mapped"), 100u);  // more than the pool holds: freed blocks were mapped again
   o.pool_blocks = 40;  // fewer than the 32 buckets' two blocks ahead

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 #include <tuple>
 
@@ -171,13 +172,14 @@ void check_all(const std::string& spec) {
   std::uint32_t source = 0;
   while (source + 1 < g.n && g.degree(source) == 0) ++source;
   for (const Workload& w : irr::workloads::workloads()) {
+    if (w.refuses && !w.refuses(g).empty()) continue;  // sp runs on factor graphs only
     const auto want = w.reference(g, source);
     for (const Variant& v : w.variants) {
       if (!v.unit.empty()) continue;  // needs a unit on the timed GPU: testbenches/system/hwwl_gpu_test.cpp
       mem::BackingStore m;
       runtime::Device dev(m);
       const Result r = w.run(dev, g, source, v.name);
-      EXPECT_EQ(w.check(r.values, want), "") << w.name << "/" << v.name << " on " << spec;
+      EXPECT_EQ(w.check(g, r.values, want), "") << w.name << "/" << v.name << " on " << spec;
       EXPECT_GT(r.warp_instructions, 0u);
     }
   }
@@ -186,8 +188,67 @@ void check_all(const std::string& spec) {
 
 TEST(Workloads, EveryVariantOnGeneratedGraphs) {
   for (const char* spec : {"rmat:scale=9,edge_factor=8,seed=2", "grid:rows=12,cols=17,seed=3", "random:n=400,m=2400,seed=5",
-                           "rgg:n=300,radius=0.1,seed=7", "random:n=300,degree=4,seed=6"})
+                           "rgg:n=300,radius=0.1,seed=7", "random:n=300,degree=4,seed=6", "sat:vars=60,ratio=3,seed=3"})
     check_all(spec);
+}
+
+// The sat: generator's factor graph: round(ratio x vars) clauses of k distinct variables, each
+// edge both ways with the literal's sign as its weight; bad parameters say which.
+TEST(Workloads, SatGeneratorMakesARandomKSatFactorGraph) {
+  const Graph g = load_graph("sat:vars=50,ratio=4.26,k=4,seed=9");
+  ASSERT_EQ(g.clauses, 213u);
+  ASSERT_EQ(g.n, 263u);
+  std::uint64_t negated = 0;
+  for (std::uint32_t a = 0; a < g.clauses; ++a) {
+    ASSERT_EQ(g.degree(a), 4u) << a;
+    for (std::uint32_t e = g.row[a]; e < g.row[a + 1]; ++e) {
+      ASSERT_GE(g.col[e], g.clauses);
+      ASSERT_TRUE(e == g.row[a] || g.col[e - 1] < g.col[e]) << "clause " << a << " repeats a variable";
+      ASSERT_TRUE(g.weight[e] == 1 || g.weight[e] == 2);
+      negated += g.weight[e] == 2;
+      const std::uint32_t v = g.col[e];
+      bool back = false;
+      for (std::uint32_t f = g.row[v]; f < g.row[v + 1]; ++f) back = back || (g.col[f] == a && g.weight[f] == g.weight[e]);
+      ASSERT_TRUE(back) << "clause " << a << " and variable vertex " << v;
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(negated) / (4 * 213), 0.5, 0.06);
+  EXPECT_EQ(load_graph("sat:vars=50,ratio=4.26,k=4,seed=9").col, g.col);
+  EXPECT_EQ(load_graph("grid:rows=3,cols=3").clauses, 0u);
+  for (const char* bad : {"sat:ratio=4", "sat:vars=2,k=3", "sat:vars=10,k=9", "sat:vars=10,k=2.5", "sat:vars=10,ratio=0", "sat:vars=10,depth=3"})
+    EXPECT_THROW(load_graph(bad), Error) << bad;
+}
+
+// Survey propagation: refused on a graph that is not a formula, with the reason; on a formula past
+// the clustering threshold (ratio 4.0 > 3.92) the surveys are not trivial, so it decimates before
+// WalkSAT; the check evaluates the formula, so an assignment that breaks a clause fails it.
+TEST(Workloads, SurveyPropagationDecimatesAndIsCheckedOnTheFormula) {
+  const Workload& w = workload("sp");
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  const Graph grid = load_graph("grid:rows=3,cols=3");
+  EXPECT_NE(w.refuses(grid).find("not a factor graph"), std::string::npos);
+  EXPECT_THROW(w.run(dev, grid, 0, "topology"), Error);
+  const Graph g = load_graph("sat:vars=100,ratio=4.0,seed=3");
+  EXPECT_EQ(w.refuses(g), "");
+  const auto want = w.reference(g, 0);
+  for (const char* variant : {"topology", "wl"}) {
+    const Result r = w.run(dev, g, 0, variant);
+    ASSERT_EQ(w.check(g, r.values, want), "") << variant;
+    std::map<std::string, std::uint64_t> c(r.counters.begin(), r.counters.end());
+    EXPECT_GT(c["decimation_steps"], 0u) << variant;
+    EXPECT_GT(c["variables_fixed"], 0u) << variant;
+    EXPECT_EQ(c["walksat_failed"], 0u) << variant;
+  }
+  const Result r = w.run(dev, g, 0, "topology");
+  auto broken = r.values;
+  // Falsify clause 0: every literal of it false.
+  for (std::uint32_t e = g.row[0]; e < g.row[1]; ++e) broken[g.col[e]] = g.weight[e] == 2 ? 1 : 0;
+  EXPECT_NE(w.check(g, broken, want).find("clause 0"), std::string::npos);
+  auto half = r.values;
+  half[g.clauses] = 0.5;
+  EXPECT_NE(w.check(g, half, want).find("is not 0 or 1"), std::string::npos);
+  EXPECT_THROW(w.run(dev, g, 0, "data"), Error);
 }
 
 TEST(Workloads, EveryVariantOnSmallFiles) {
@@ -450,6 +511,6 @@ TEST(Workloads, BoruvkaReferenceIsKruskalsForest) {
     EXPECT_EQ(irr::workloads::locks::check_forest(g, chosen), "") << spec;
     auto wrong = in;
     wrong[3] = 1 - wrong[3];
-    EXPECT_NE(w.check(wrong, in).find("undirected edge 3"), std::string::npos);
+    EXPECT_NE(w.check(g, wrong, in).find("undirected edge 3"), std::string::npos);
   }
 }

@@ -244,7 +244,7 @@ bool is_generator(const std::string& spec) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos) return false;
   const std::string kind = spec.substr(0, colon);
-  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh";
+  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh" || kind == "sat";
 }
 
 namespace {
@@ -279,7 +279,7 @@ Graph generate(const std::string& spec) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::uint32_t> weight(1, 100);
   std::vector<Edge> edges;
-  std::uint32_t n = 0;
+  std::uint32_t n = 0, clauses = 0;
   if (kind == "grid") {
     const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
     if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxGraphVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
@@ -353,6 +353,29 @@ Graph generate(const std::string& spec) {
       for (std::uint32_t c = 0; c + 1 < cols; ++c)
         for (std::uint32_t d = 0; d < std::min(rows, 3u); ++d) edges.push_back({node(r, c), node((r + rows - 1 + d) % rows, c + 1), weight(rng)});
     }
+  } else if (kind == "sat") {
+    // Random K-SAT as the survey-propagation benchmarks' inputs: round(ratio x vars) clauses of K
+    // distinct variables drawn uniformly, each negated with probability 1/2.
+    const double vars = take("vars", 0, true), ratio = take("ratio", 4.2, false), k = take("k", 3, false);
+    if (k < 1 || k > 8 || k != std::floor(k)) throw Error(spec + ": k must be a whole number 1..8", Error::Kind::config);
+    if (vars < k || vars != std::floor(vars) || ratio <= 0 || vars * (1 + ratio) >= kMaxGraphVertices)
+      throw Error(spec + ": needs vars >= k (a whole number) and ratio > 0", Error::Kind::config);
+    clauses = static_cast<std::uint32_t>(std::max(1.0, std::round(ratio * vars)));
+    n = clauses + static_cast<std::uint32_t>(vars);
+    std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(vars) - 1);
+    std::bernoulli_distribution negated(0.5);
+    for (std::uint32_t c = 0; c < clauses; ++c) {
+      std::vector<std::uint32_t> chosen;
+      while (chosen.size() < k) {
+        const std::uint32_t v = pick(rng);
+        if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
+      }
+      for (std::uint32_t v : chosen) {
+        const std::uint32_t sign = negated(rng) ? 2 : 1;
+        edges.push_back({c, clauses + v, sign});
+        edges.push_back({clauses + v, c, sign});
+      }
+    }
   } else {  // rgg: random geometric, vertices in the unit square joined within `radius`
     n = static_cast<std::uint32_t>(take("n", 0, true));
     const double radius = take("radius", 0, true);
@@ -377,7 +400,9 @@ Graph generate(const std::string& spec) {
     }
   }
   if (!kv.empty()) throw Error(spec + ": unknown parameter '" + kv.begin()->first + "'", Error::Kind::config);
-  return from_edges(n, std::move(edges), spec);
+  Graph g = from_edges(n, std::move(edges), spec);
+  g.clauses = clauses;
+  return g;
 }
 
 }  // namespace
@@ -385,7 +410,7 @@ Graph generate(const std::string& spec) {
 Graph load_graph(const std::string& spec) {
   if (is_generator(spec)) return generate(spec);
   const std::string ext = std::filesystem::path(spec).extension().string();
-  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:)", Error::Kind::config);
+  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:, sat:)", Error::Kind::config);
   if (ext == ".mtx") return read_mtx(spec);
   if (ext == ".gr") return read_dimacs(spec);
   return read_snap(spec);

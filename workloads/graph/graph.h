@@ -3,7 +3,8 @@
 // DIMACS shortest-path (.gr) and SNAP edge lists (.txt, .el, anything else), or generated:
 // grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M (or degree=D: D edges out of every
 // vertex, as LonestarGPU's r4-2e20)  rgg:n=N,radius=R
-// mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
+// mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last)
+// sat:vars=N,ratio=R,k=K (random K-SAT's factor graph: see Graph::clauses), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
 // irr::Error naming file:line and why.
 #pragma once
 
@@ -20,6 +21,10 @@ struct Graph {
   std::vector<std::uint32_t> col;     // m destinations
   std::vector<std::uint32_t> weight;  // m weights (1 when the input has none)
   std::string name;
+  // A factor graph (sat: generator) when not 0: vertices 0 .. clauses-1 are clauses, the rest
+  // variables (variable i is vertex clauses + i); an edge joins a clause and a variable of it both
+  // ways, weight 1 when the variable appears plain, 2 when negated.
+  std::uint32_t clauses = 0;
   std::uint64_t edges() const { return col.size(); }
   std::uint32_t degree(std::uint32_t v) const { return row[v + 1] - row[v]; }
 };

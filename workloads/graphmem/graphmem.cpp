@@ -316,7 +316,7 @@ std::vector<double> mst_reference(const Graph& input, std::uint32_t) {
   return in;
 }
 
-std::string same_tree(const std::vector<double>& got, const std::vector<double>& want) {
+std::string same_tree(const Graph&, const std::vector<double>& got, const std::vector<double>& want) {
   if (got.size() != want.size()) return "got " + std::to_string(got.size()) + " edges, expected " + std::to_string(want.size());
   for (std::size_t i = 0; i < want.size(); ++i)
     if (got[i] != want[i])
@@ -324,7 +324,7 @@ std::string same_tree(const std::vector<double>& got, const std::vector<double>&
   return "";
 }
 
-std::string exact(const std::vector<double>& got, const std::vector<double>& want) {
+std::string exact(const Graph&, const std::vector<double>& got, const std::vector<double>& want) {
   if (got.size() != want.size()) return "got " + std::to_string(got.size()) + " values, expected " + std::to_string(want.size());
   for (std::size_t v = 0; v < want.size(); ++v)
     if (got[v] != want[v])

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Data-driven BFS, SSSP and Boruvka's find-min written once against the worklist API (worklist.cuh):
+// BFS, SSSP, Boruvka's find-min and SP's survey sweep, data-driven, written once against the worklist API (worklist.cuh):
 // as is, on the software worklist (variant `wl`); through wl_hwwl.cu, on the HWWL (variant `hwwl`).
 #include "worklist.cuh"
 
@@ -80,4 +80,34 @@ extern "C" __global__ void mst_find_min_wl(const unsigned* row, const unsigned* 
     if (best < cmin[boss]) atomicMin(&cmin[boss], best);
     WL_PUSH(v);
   }
+}
+
+// Survey propagation's sweep over a worklist of clauses (sp.cuh): a clause whose surveys moved
+// more than SP_EPSILON queues the open clauses that share a variable with it, each once a round
+// (`queued`, cleared as the clause is pulled). sp_seed_wl queues every open clause.
+#include "sp.cuh"
+
+extern "C" __global__ void sp_update_wl(const unsigned* crow, const unsigned* lit, const unsigned* vrow, const unsigned* occ,
+                                        const unsigned* eclause, const unsigned* csat, const unsigned* val, float* eta,
+                                        unsigned* queued, WL_PARAMS) {
+  for (;;) {
+    const unsigned a = WL_PULL();
+    if (a == WL_DONE) break;
+    if (a >= WL_REFILL) continue;
+    queued[a] = 0;
+    if (csat[a] || sp_update(a, crow, lit, vrow, occ, eclause, csat, val, eta) <= SP_EPSILON) continue;
+    for (unsigned e = crow[a]; e < crow[a + 1]; ++e) {
+      const unsigned v = lit[e] >> 1;
+      if (val[v]) continue;
+      for (unsigned o = vrow[v]; o < vrow[v + 1]; ++o) {
+        const unsigned b = eclause[occ[o]];
+        if (b != a && !csat[b] && atomicExch(&queued[b], 1u) == 0) WL_PUSH(b);
+      }
+    }
+  }
+}
+
+extern "C" __global__ void sp_seed_wl(const unsigned* csat, unsigned* queued, unsigned m, WL_PARAMS) {
+  const unsigned a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a < m && !csat[a] && atomicExch(&queued[a], 1u) == 0) WL_PUSH(a);
 }
