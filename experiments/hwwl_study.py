@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""The HWWL study (docs/results/hwwl.md): BFS, MST (Boruvka) and SSSP on the kim4x16 GPU, the best software
+"""The HWWL study (docs/results/hwwl.md): BFS, MST (Boruvka), SP and SSSP on the kim4x16 GPU, the best software
 baseline against the hardware worklist with each redistribution scheme (unbounded banks, the
 paper's Figure 6), the idealised FIFO and sorted HWWLs (Figure 5) and each bank size under
 interval and on-demand virtualization (Figure 7), on each --graph; then the paper's Figure 8: the
@@ -10,7 +10,7 @@ BFS on a 1 M-vertex input on 4, 8 and 16 cores (the paper's scalability study). 
 tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/hwwl_study.py [--build build] [--graph G ...] [--activity-graph G] [--plot DIR]
-                                [--sections study,activity,scaling,refill,cores]
+                                [--sections study,activity,scaling,refill,cores] [--workloads bfs,boruvka,sp,sssp]
 """
 import argparse
 import os
@@ -22,12 +22,23 @@ from simulate import simulate
 
 SOFTWARE = {"bfs": ["topology", "data", "data_vkc", "data_warp", "data_block", "wl"],
             "boruvka": ["harish", "lonestar", "wl"],  # MST: H-MST and LonestarGPU's, both over every vertex
+            "sp": ["topology", "wl"],  # survey propagation: LonestarGPU's sweeps over every clause, the worklist API's
             "sssp": ["topology", "data", "data_vkc", "data_warp", "wl"]}
-WORKLOADS = ["bfs", "boruvka", "sssp"]  # in the paper's figure order (BFS, BH, DMR, MST, SP, SSSP)
-TOPOLOGY = {"bfs": "topology", "boruvka": "lonestar", "sssp": "topology"}  # the topology-driven kernel
+WORKLOADS = ["bfs", "boruvka", "sssp"]  # in the paper's figure order (BFS, BH, DMR, MST, SP, SSSP); SP on SP_GRAPH
+TOPOLOGY = {"bfs": "topology", "boruvka": "lonestar", "sp": "topology", "sssp": "topology"}  # the topology-driven kernel
 SCHEMES = ["none", "threshold", "lsorting", "gsorting", "magic"]
 BANKS = [8, 16, 32, 64, 4096]  # 4096: "unbounded" (the largest bank the model takes)
 GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
+# SP's input: random 3-SAT at LonestarGPU's ratio 4.2 (the paper names none), 2,000 variables and
+# 8,400 clauses. Each HWWL run takes 10-20 minutes here, so SP has one table of the rows the
+# paper's claims need: Figure 6's schemes (unbounded banks), the realistic HWWL under both
+# virtualizations, the idealised FIFO.
+SP_GRAPH = "sat:vars=2000,ratio=4.2,seed=1"
+SP_HWWL = [(f"{s}, unbounded banks", [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"])
+           for s in ("none", "threshold", "lsorting")] + [
+    ("lsorting, 32 entries, interval (the paper's realistic HWWL)", ["hwwl.redistribution=lsorting"]),
+    ("lsorting, 32 entries, on demand", ["hwwl.bank_entries=32", "hwwl.virtualization=on_demand"]),
+    ("ideal fifo", ["hwwl.ideal=fifo"])]
 ACTIVITY_GRAPH = "rgg:n=32768,radius=0.012"  # road-like: a frontier of hundreds of vertices, ~100 levels
 WIDE_GRAPH = "rmat:scale=14"  # a widest level of thousands of vertices: more than the 6,144 HW threads
 HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads
@@ -106,6 +117,20 @@ def study(irrgpu, w, graph, tmp):
     return best, schemes + ideal, banks
 
 
+def sp_study(irrgpu, tmp):
+    """Survey propagation on its own input: the software versions against SP_HWWL's rows."""
+    sw = [(v, run(irrgpu, "sp", v, SP_GRAPH, [], tmp)) for v in SOFTWARE["sp"]]
+    best_name, best = min(sw, key=lambda x: x[1]["cycles"])
+    hw = [(name, run(irrgpu, "sp", "hwwl", SP_GRAPH, sets, tmp)) for name, sets in SP_HWWL]
+    topo, wl = dict(sw)["topology"], dict(sw)["wl"]
+    print(f"\n## sp on {SP_GRAPH} (kim4x16); best software: {best_name}, {best['cycles']:,.0f} cycles")
+    print(f"\nThread instructions, topology-driven / data-driven (wl): {topo['thread_instructions']:,.0f} / "
+          f"{wl['thread_instructions']:,.0f} = {topo['thread_instructions'] / wl['thread_instructions']:.1f}x "
+          "(the paper's SP: 1.6e8 / 1.2e7 = 13x [K Table II])")
+    table("Software versions, then the HWWL", sw + hw, best["cycles"])
+    IDEAL_ROWS.append(("sp", SP_GRAPH, best_name, best, {"ideal fifo": dict(hw)["ideal fifo"]}, wl))
+
+
 def ideal_summary():
     """Figure 5 gathered: the idealised HWWLs over the best software and over the same worklist-API
     kernel on the software worklist (`wl`)."""
@@ -114,9 +139,11 @@ def ideal_summary():
           "| ideal FIFO over `wl` |")
     print("|---|---|---|---|---|---|---|---|")
     for w, graph, best_name, best, ideal, wl in IDEAL_ROWS:
-        fifo, srt = ideal["ideal fifo"]["cycles"], ideal["ideal sorted"]["cycles"]
+        fifo = ideal["ideal fifo"]["cycles"]
+        srt = ideal["ideal sorted"]["cycles"] if "ideal sorted" in ideal else None  # SP: FIFO only
+        sorted_cells = f"{srt:,.0f} | {best['cycles'] / srt:.2f} | {fifo / srt:.2f}" if srt else "— | — | —"
         print(f"| {w}, {graph} | {best_name}: {best['cycles']:,.0f} | {fifo:,.0f} | {best['cycles'] / fifo:.2f} | "
-              f"{srt:,.0f} | {best['cycles'] / srt:.2f} | {fifo / srt:.2f} | {wl['cycles'] / fifo:.2f} |")
+              f"{sorted_cells} | {wl['cycles'] / fifo:.2f} |")
 
 
 def activity(irrgpu, graph, wide, tmp, every):
@@ -231,18 +258,26 @@ def main():
     p.add_argument("--sections", default=",".join(SECTIONS),
                    help="which parts to run (comma-separated): study (the tables by input, Figures 5-7), activity "
                         "(Figure 8), scaling (input size), refill (the HVU's refill rate on R-MAT), cores (4 to 16 cores)")
+    p.add_argument("--workloads", default=",".join(WORKLOADS + ["sp"]),
+                   help="the study section's benchmarks (comma-separated); sp runs on its own input, "
+                        "and only without --graph")
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
     irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
     sections = a.sections.split(",")
     if unknown := [x for x in sections if x not in SECTIONS]:
         p.error(f"--sections: unknown {', '.join(unknown)} ({', '.join(SECTIONS)})")
+    chosen = a.workloads.split(",")
+    if unknown := [x for x in chosen if x not in SOFTWARE]:
+        p.error(f"--workloads: unknown {', '.join(unknown)} ({', '.join(SOFTWARE)})")
     results, act = {}, []
     with tempfile.TemporaryDirectory() as tmp:
         if "study" in sections:
             for graph in a.graph or GRAPHS:
-                for w in WORKLOADS:
+                for w in (x for x in WORKLOADS if x in chosen):
                     results[(w, graph)] = study(irrgpu, w, graph, tmp)
+            if not a.graph and "sp" in chosen:
+                sp_study(irrgpu, tmp)
             ideal_summary()
         if "activity" in sections:
             act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)
