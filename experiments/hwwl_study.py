@@ -30,7 +30,7 @@ SCHEMES = ["none", "threshold", "lsorting", "gsorting", "magic"]
 BANKS = [8, 16, 32, 64, 4096]  # 4096: "unbounded" (the largest bank the model takes)
 GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
 # SP's input: random 3-SAT at LonestarGPU's ratio 4.2 (the paper names none), 2,000 variables and
-# 8,400 clauses. Each HWWL run takes 10-20 minutes here, so SP has one table of the rows the
+# 8,400 clauses: half LonestarGPU's smaller SP input (random-16800-4000-3). Each HWWL run takes 10-20 minutes here, so SP has one table of the rows the
 # paper's claims need: Figure 6's schemes (unbounded banks), the realistic HWWL under both
 # virtualizations, the idealised FIFO.
 SP_GRAPH = "sat:vars=2000,ratio=4.2,seed=1"

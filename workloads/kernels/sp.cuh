@@ -16,6 +16,9 @@ __device__ __forceinline__ float sp_update(unsigned a, const unsigned* crow, con
                                            const unsigned* val, float* eta) {
   const unsigned first = crow[a], last = crow[a + 1];
   float ratio[SP_MAX_K];  // per literal: the probability its variable is forced against a (u / (u + s + 0))
+  // Loops over a clause's literals stay rolled: unrolled to SP_MAX_K the kernels outgrow kim4x16's
+  // 8 KB instruction cache, which is not modelled (testbenches/unit/presets_test.cpp).
+#pragma unroll 1
   for (unsigned e = first; e < last; ++e) {
     const unsigned v = lit[e] >> 1;
     if (val[v]) continue;
@@ -31,9 +34,11 @@ __device__ __forceinline__ float sp_update(unsigned a, const unsigned* crow, con
     ratio[e - first] = u + s + z > 0.f ? u / (u + s + z) : 0.f;
   }
   float change = 0.f;
+#pragma unroll 1
   for (unsigned e = first; e < last; ++e) {
     if (val[lit[e] >> 1]) continue;
     float survey = 1.f;
+#pragma unroll 1
     for (unsigned f = first; f < last; ++f)
       if (f != e && !val[lit[f] >> 1]) survey *= ratio[f - first];
     change = fmaxf(change, fabsf(survey - eta[e]));
