@@ -50,6 +50,12 @@ struct Runner {
     r.warp_instructions += st.warp_instructions;
     r.thread_instructions += st.thread_instructions;
   }
+  // Counts another runner's launches (a second module's) as this run's.
+  void absorb(const Runner& o) {
+    r.launches += o.r.launches;
+    r.warp_instructions += o.r.warp_instructions;
+    r.thread_instructions += o.r.thread_instructions;
+  }
   // Threads of a persistent grid for `kernel` (its threads pull until DONE): as many blocks as
   // the device holds at once; 0 (the fixed grid) where the device cannot say.
   std::uint64_t persistent(const std::string& kernel) {

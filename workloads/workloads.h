@@ -36,8 +36,8 @@ struct Workload {
   // "" when the result matches the reference on graph g; else the first difference.
   std::function<std::string(const Graph& g, const std::vector<double>& got, const std::vector<double>& want)> check;
   std::string tolerance;  // how check compares, for the docs and the CLI
-  // Why the workload cannot run on g ("" when it can; unset: it runs on any graph).
-  std::function<std::string(const Graph& g)> refuses = {};
+  // Why the workload cannot run on g ("" when it can; by default it runs on any graph).
+  std::function<std::string(const Graph& g)> refuses = [](const Graph&) { return std::string(); };
 };
 
 const std::vector<Workload>& workloads();

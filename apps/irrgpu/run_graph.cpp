@@ -18,7 +18,7 @@ class GraphJob : public Job {
  public:
   GraphJob(const RunOptions& o, const workloads::Workload& w, std::string unit)
       : o_(o), w_(w), unit_(std::move(unit)), g_(workloads::load_graph(o.graph)) {
-    if (const std::string why = w.refuses ? w.refuses(g_) : ""; !why.empty()) throw Error({"--graph", 0, 0}, why, Error::Kind::usage);
+    if (const std::string why = w.refuses(g_); !why.empty()) throw Error({"--graph", 0, 0}, why, Error::Kind::usage);
     if (o.source >= 0) {
       if (static_cast<std::uint64_t>(o.source) >= g_.n)
         throw Error({"--source", 0, 0}, std::to_string(o.source) + " is not a vertex of " + g_.name + " (0 to " +

@@ -286,11 +286,7 @@ Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& vari
       run.launch("lsmst_link", g.n, Args() << comp << cmin << partner << in_tree << g.n << linked);
       run.launch("lsmst_compress", g.n, Args() << comp << cmin << g.n);
     });
-    if (wl) {
-      run.r.launches += wl->run.r.launches;
-      run.r.warp_instructions += wl->run.r.warp_instructions;
-      run.r.thread_instructions += wl->run.r.thread_instructions;
-    }
+    if (wl) run.absorb(wl->run);
   }
   const auto chosen = run.download<std::uint8_t>(in_tree, edges.size());
   run.r.values.assign(chosen.begin(), chosen.end());

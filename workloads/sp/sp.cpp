@@ -200,11 +200,7 @@ Result survey_propagation(Device& d, const Graph& g, std::uint32_t, const std::s
   std::vector<std::uint8_t> value(n);
   for (std::uint32_t v = 0; v < n; ++v) value[v] = host_val[v] == 1;  // free variables start false
   const auto flips = walksat(f, host_csat, host_val, value);
-  if (wl) {
-    run.r.launches += wl->r.launches;
-    run.r.warp_instructions += wl->r.warp_instructions;
-    run.r.thread_instructions += wl->r.thread_instructions;
-  }
+  if (wl) run.absorb(*wl);
   run.r.values.assign(g.n, 0);
   for (std::uint32_t a = 0; a < m; ++a)
     for (std::uint32_t e = f.crow[a]; e < f.crow[a + 1]; ++e) run.r.values[a] = run.r.values[a] || f.true_under(e, value);
