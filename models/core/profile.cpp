@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -100,6 +102,20 @@ std::string source_text(const std::string& path, std::uint32_t line) {
   return s;
 }
 
+// The instruction at a PC (Instruction::address), for the cache tables: its PTX line, function, op.
+std::function<nlohmann::json(std::uint64_t)> instruction_at(const std::vector<const ptx::Module*>& modules) {
+  auto at = std::make_shared<std::map<std::uint64_t, nlohmann::json>>();
+  for (const ptx::Module* m : modules)
+    for (const auto& f : m->functions)
+      for (const auto& in : f.code)
+        (*at)[in.address] = {{"file", m->file}, {"line", in.ptx_line}, {"function", sim::demangled(f.name)},
+                             {"op", std::string(ptx::op_name(in.op))}};
+  return [at](std::uint64_t pc) {
+    auto it = at->find(pc);
+    return it != at->end() ? it->second : nlohmann::json{{"note", pc ? "not an instruction of a profiled module" : "no PC: a prefetch or a unit's request"}};
+  };
+}
+
 std::string top_stall(const Profile::Counters& c) {
   const auto it = std::max_element(c.stalls.begin(), c.stalls.end());
   return *it ? Profile::kStalls[it - c.stalls.begin()] : "-";
@@ -119,11 +135,35 @@ nlohmann::json Profile::report() const {
     }
     return a;
   };
+  const auto where = instruction_at(modules_);
   return {{"ptx_lines", list(t.ptx, true)}, {"cuda_lines", list(t.cuda, false)}, {"total", counters_json(t.total)},
           {"unattributed", counters_json(t.unattributed)},
+          {"caches", {{"l1", l1_.report(where)}, {"l2", l2_.report(where)}}},
           {"note", "cost_cycles: scheduler cycles an instruction held, issuing (issued) or stalled (stall_cycles, by "
                    "reason: the cycles a scheduler could issue nothing, charged to the warp whose reason it counts); "
-                   "unattributed: stalls with no warp to charge (stall.empty)"}};
+                   "unattributed: stalls with no warp to charge (stall.empty); caches: loads by PC and by allocation "
+                   "at each level, fills installed or bypassed, and reuse, the hits on the lines a PC fetched"}};
+}
+
+// The L1s' busiest load PCs: what a PC-keyed bypass or predictor sees of each.
+void Profile::print_l1(std::ostream& out, std::size_t top) const {
+  std::vector<std::pair<std::uint64_t, mem::CacheProfile::Counters>> pcs(l1_.by_pc().begin(), l1_.by_pc().end());
+  if (pcs.empty()) return;
+  std::stable_sort(pcs.begin(), pcs.end(), [](const auto& a, const auto& b) { return a.second.accesses > b.second.accesses; });
+  const auto where = instruction_at(modules_);
+  out << "profile: the L1s' loads by PC, most accesses first (reuse: hits on the lines the PC fetched, per access)\n";
+  out << std::right << std::setw(8) << "line" << std::setw(11) << "accesses" << std::setw(8) << "hits" << std::setw(10) << "fills"
+      << std::setw(10) << "bypassed" << std::setw(8) << "reuse" << "  function\n";
+  for (std::size_t i = 0; i < std::min(top, pcs.size()); ++i) {
+    const auto& [pc, c] = pcs[i];
+    const nlohmann::json w = where(pc);
+    std::ostringstream hits, reuse;
+    hits << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(c.hits) / static_cast<double>(std::max<std::uint64_t>(1, c.accesses)) << "%";
+    reuse << std::fixed << std::setprecision(3) << static_cast<double>(c.reuse) / static_cast<double>(std::max<std::uint64_t>(1, c.accesses));
+    out << std::right << std::setw(8) << (w.contains("line") ? std::to_string(w["line"].get<std::uint32_t>()) : "-") << std::setw(11)
+        << c.accesses << std::setw(8) << hits.str() << std::setw(10) << c.fills << std::setw(10) << c.bypassed << std::setw(8)
+        << reuse.str() << "  " << (w.contains("function") ? w["function"].get<std::string>() : w["note"].get<std::string>()) << "\n";
+  }
 }
 
 void Profile::print(std::ostream& out, std::size_t top) const {
@@ -142,6 +182,7 @@ void Profile::print(std::ostream& out, std::size_t top) const {
         << top_stall(l.c) << std::right << std::setw(9) << l.c.requests << std::setw(9) << l.c.l1_misses << std::setw(9)
         << l.c.l2_misses << "  " << l.function << "\n";
   }
+  print_l1(out, top);
   if (t.cuda.empty()) {
     out << "profile: no CUDA source lines (compile with -lineinfo or -G for them)\n";
     return;

@@ -3,7 +3,9 @@
 // instructions issued, the scheduler cycles it stalled by reason (a scheduler's stalled cycle goes
 // to the instruction of the warp whose reason it counts, so the lines add up to the SMs' stall.*
 // statistics), the line requests it sent to memory and how many missed the L1 and the L2; then
-// summed per PTX line and per CUDA source line (from `.loc`). Off, the SMs never reach it.
+// summed per PTX line and per CUDA source line (from `.loc`). Beside it, what the L1s and the L2
+// slices did with each load PC's and each allocation's lines (mem::CacheProfile). Off, the SMs and
+// caches never reach it.
 #pragma once
 
 #include <array>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/ptx/module.h"
+#include "models/mem/cache_profile.h"
 
 namespace irr::core {
 
@@ -47,16 +50,21 @@ class Profile {
     c.l2_misses += l2_miss;
   }
 
+  mem::CacheProfile& l1() { return l1_; }  // every L1's loads
+  mem::CacheProfile& l2() { return l2_; }  // every L2 slice's
+
   // profile.json: per PTX line and per CUDA line, most costly first, the totals and what no
-  // instruction was charged with.
+  // instruction was charged with; per cache level, its loads by PC and by region.
   nlohmann::json report() const;
   // The `top` costliest PTX lines as a table, then the costliest CUDA lines with their source text
   // where the file can be read.
   void print(std::ostream& out, std::size_t top = 10) const;
 
  private:
+  void print_l1(std::ostream& out, std::size_t top) const;
   std::unordered_map<const ptx::Instruction*, Counters> by_instruction_;
   std::vector<const ptx::Module*> modules_;
+  mem::CacheProfile l1_, l2_;
 };
 
 }  // namespace irr::core

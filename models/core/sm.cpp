@@ -380,6 +380,7 @@ void Sm::issue_global(std::size_t s, const ptx::Instruction& in, Step& step, std
     mem::MemAccess a;
     a.id = token;
     a.warp = static_cast<std::uint32_t>(s);
+    a.pc = in.address;
     a.access = atomic ? tlm_glue::Access::atomic : load ? tlm_glue::Access::load : tlm_glue::Access::store;
     a.atomic = atomic ? tlm_glue::AtomicOp::add : tlm_glue::AtomicOp::none;
     a.line = line;

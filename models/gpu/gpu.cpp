@@ -154,6 +154,10 @@ void Gpu::allocated(const std::map<std::uint64_t, std::uint64_t>& base_to_bytes)
   for (const auto& [base, bytes] : base_to_bytes) regions.push_back({base, bytes});
   for (auto& sm : sms_) sm->l1().policies().allocated(regions);
   for (auto& p : partitions_) p->policies().allocated(regions);
+  if (profile_) {
+    profile_->l1().allocated(regions);
+    profile_->l2().allocated(regions);
+  }
 }
 
 core::GridStats Gpu::launch(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid, core::Dim3 block,

@@ -82,7 +82,11 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   core::Profile& enable_profile() {
     if (!profile_) {
       profile_ = std::make_unique<core::Profile>();
-      for (auto& sm : sms_) sm->set_profile(profile_.get());
+      for (auto& sm : sms_) {
+        sm->set_profile(profile_.get());
+        sm->l1().set_profile(&profile_->l1());
+      }
+      for (auto& p : partitions_) p->set_profile(&profile_->l2());
     }
     return *profile_;
   }

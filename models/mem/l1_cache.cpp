@@ -160,6 +160,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
       ++hits_stat_;
       hits_.emplace_back(c + latency_, a);
       if (!policies_.empty()) policies_.accessed(r, look);
+      if (profile_) profile_->accessed(a.pc, a.line, true, array_.pc_of(a.line));
       release(a);
       train(a, false);
       return true;
@@ -182,6 +183,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
         to_network(m, c + latency_, missing);
       }
       if (!policies_.empty()) policies_.accessed(r, look);
+      if (profile_) profile_->accessed(a.pc, a.line, false, 0);
       release(a);
       train(a, true);
       return true;
@@ -204,6 +206,7 @@ bool L1Cache::load(const MemAccess& a, sim::Cycle c) {
     policies_.accessed(r, look);
     m.hint = policies_.hint(r);
   }
+  if (profile_) profile_->accessed(a.pc, a.line, false, 0);
   mshr_.allocate(a.line, m, fetch);
   to_network(m, c + latency_, fetch);
   release(a);
@@ -282,6 +285,10 @@ void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
       install = false;
     }
   }
+  if (profile_) {
+    f.pc = mshr_.requests(g.line).front().pc;  // the fetching PC, its lines' hits credited to it
+    if (!array_.contains(g.line)) profile_->filled(f.pc, g.line, install);
+  }
   if (install) {
     auto ev = array_.fill(g.line, false, mru, nullptr, f);
     if (!locks_.empty() && locks_.count(g.line)) array_.lock(g.line, true);
@@ -318,6 +325,7 @@ bool L1Cache::from_buffer(VictimBuffer& buffer, const MemAccess& a, const CacheR
   const sim::Cycle done = c + latency_ + extra;
   hits_.insert_ordered({done, a}, [](const auto& x, const auto& y) { return x.first < y.first; });
   if (!policies_.empty()) policies_.accessed(r, CacheArray::Lookup::hit);
+  if (profile_) profile_->accessed(a.pc, a.line, true, v->pc);
   release(a);
   train(a, false);
   return true;

@@ -26,6 +26,7 @@
 
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
+#include "models/mem/cache_profile.h"
 #include "models/mem/prefetch.h"
 #include "sim/fifo.h"
 #include "sim/simulation.h"
@@ -76,6 +77,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::vector<std::string> outstanding() const override;
   // Bypass, insertion and fill-granularity policies (models/mem/policy/, from l1.* keys).
   CachePolicies& policies() { return policies_; }
+  void set_profile(CacheProfile* p) { profile_ = p; }  // --profile: its loads counted by PC and region
   const CacheArray& array() const { return array_; }
   CacheArray& array() { return array_; }
   void invalidate_all() {
@@ -117,6 +119,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   Mshr<MemAccess> mshr_;
   std::vector<MemAccess> released_;  // a fill's completed requests (kept: its capacity)
   CachePolicies policies_;
+  CacheProfile* profile_ = nullptr;
   VictimBuffer victims_;
   VictimBuffer prefetch_buffer_;  // l1.prefetch_buffer: where prefetched lines wait (else the array)
   const std::uint32_t latency_, victim_latency_, line_, sector_, miss_queue_size_;

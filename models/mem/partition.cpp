@@ -76,7 +76,9 @@ void MemoryPartition::fill(std::uint64_t line, std::uint32_t sectors, sim::Cycle
   for (auto* p : pending) r.hint &= gpu(*p).hint;
   f.first = first_sector(r.sectors);
   // Atomics' lines are always installed: they are performed in the L2 [G L965].
-  if (allocate && !dirty && !policies_.empty() && !l2_.contains(line)) allocate = policies_.allocate(r, l2_.victim(line));
+  const bool fresh_load = allocate && !dirty && !l2_.contains(line);
+  if (fresh_load && !policies_.empty()) allocate = policies_.allocate(r, l2_.victim(line));
+  if (profile_ && fresh_load) profile_->filled(f.pc, line, allocate);
   if (allocate) left(l2_.fill(line, dirty, policies_.insert_mru(r), nullptr, f), c);
   const std::uint32_t all = all_sectors_;
   std::vector<tlm::tlm_generic_payload*> done = std::move(released_);  // the spare list
@@ -160,6 +162,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
     if (look == CacheArray::Lookup::hit) {
       ++accesses_;
       ++hits_;
+      if (profile_ && g.access == Access::load) profile_->accessed(g.pc, line, true, l2_.pc_of(line));
       if (!policies_.empty()) {
         policies_.accessed(r, look);
         if (to_l1(g)) {  // inclusion: the line may move to the L1, to come back when it leaves
@@ -186,6 +189,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
         to_dram(line, false, c + lat, fetch_bytes(missing, line_, sector_), missing);
       }
       if (!policies_.empty()) policies_.accessed(r, look);
+      if (profile_ && g.access == Access::load) profile_->accessed(g.pc, line, false, 0);
       return true;
     }
   }
@@ -203,6 +207,7 @@ bool MemoryPartition::load(tlm::tlm_generic_payload& p, sim::Cycle c, std::uint3
     fetch = policies_.fetch(r, present) & ~present & all_sectors_;
   }
   if (!policies_.empty()) policies_.accessed(r, look);
+  if (profile_ && g.access == Access::load) profile_->accessed(g.pc, line, false, 0);
   mshr_.allocate(line, &p, fetch);
   to_dram(line, false, c + lat, fetch_bytes(fetch, line_, sector_), fetch);
   return true;

@@ -14,6 +14,7 @@
 
 #include "models/mem/address_map.h"
 #include "models/mem/cache.h"
+#include "models/mem/cache_profile.h"
 #include "models/mem/dram.h"
 #include "sim/fifo.h"
 #include "sim/simulation.h"
@@ -62,6 +63,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   CacheArray& l2() { return l2_; }
   // Bypass, insertion and fill-granularity policies (models/mem/policy/, from l2.* keys).
   CachePolicies& policies() { return policies_; }
+  void set_profile(CacheProfile* p) { profile_ = p; }  // --profile: its loads counted by PC and region
 
  private:
   struct Ready {
@@ -92,6 +94,7 @@ class MemoryPartition : public sc_core::sc_module, public sim::Clocked, public s
   Mshr<tlm::tlm_generic_payload*> mshr_;
   std::vector<tlm::tlm_generic_payload*> released_;  // a fill's completed requests (kept: its capacity)
   CachePolicies policies_;
+  CacheProfile* profile_ = nullptr;
   PartitionUnit* unit_ = nullptr;
   const std::uint32_t latency_, unit_latency_, line_, sector_;
   const std::uint32_t all_sectors_;  // sector_mask(line_ / sector_), asked at every request

@@ -49,10 +49,16 @@ std::size_t Device::load_module_text(const std::string& text, const std::string&
   return install(core::ptx::parse(text, name, ext_, per_function_errors));
 }
 
-// Places the module's global and constant variables in device memory, with their initialisers.
+// Places the module's code at the next addresses (its PCs) and its global and constant variables
+// in device memory, with their initialisers.
 std::size_t Device::install(core::ptx::Module m) {
   auto l = std::make_unique<Loaded>();
   l->module = std::move(m);
+  for (auto& f : l->module.functions)
+    for (auto& in : f.code) {
+      in.address = code_;
+      code_ += 8;
+    }
   for (const auto& v : l->module.variables) {
     std::uint64_t a = 0;
     if (v.space == core::ptx::Space::global || v.space == core::ptx::Space::constant) {

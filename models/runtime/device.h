@@ -194,6 +194,7 @@ class Device {
   std::map<std::string, std::function<std::uint64_t()>> queries_;
   std::map<std::string, std::function<void(const std::vector<std::uint64_t>&)>> commands_;
   std::uint64_t heap_ = 0x10000000;
+  std::uint64_t code_ = 0x1000;  // the next instruction's address (Instruction::address)
   std::string printf_;
   bool echo_ = true;
   std::uint64_t max_instructions_ = core::LaunchContext().max_instructions;

@@ -409,7 +409,7 @@ void Spref::prefetch(std::uint32_t slot, Invocation& inv, std::size_t pair, bool
   for (const auto& la : lines) {
     mem::MemAccess a;
     a.access = tlm_glue::Access::load;
-    a.pc = pc;
+    a.pc = kernel_->kernel->code[pc].address;
     a.line = la.line;
     a.sectors = la.sectors;
     for (std::uint32_t x = la.sectors; x; x &= x - 1) a.bytes += coalescer_.sector_size();

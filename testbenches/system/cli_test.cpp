@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <regex>
+#include <set>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -468,6 +469,54 @@ TEST(Cli, ProfileByLineAddsUpToTheStatistics) {
   without.insert(without.end(), {"-o", plain.path()});
   ASSERT_EQ(run_cli(without).exit_code, 0);
   EXPECT_FALSE(std::filesystem::exists(plain.path() + "/profile.json"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(plain.path() + "/stats.json"))["stats"], stats);
+}
+
+// --profile at the caches: each load PC the L1s see is an instruction of the kernel (the SM sends
+// its PC with every request), and what the profile counts by PC and by allocation adds up to the
+// caches' statistics — hits, and the fills B+C's L1 half bypasses — with the statistics unchanged.
+TEST(Cli, ProfileCountsEachLoadPcAtTheCaches) {
+  TempDir d, plain;
+  const std::vector<std::string> args = {"run", "-q", "-c", "graphmem", "--workload", "mis", "--variant", "topology",
+                                         "--graph", "random:n=8192,m=49152", "-s", "l1.bypass=bypass_copyback",
+                                         "-s", "l2.bypass=bypass_copyback"};
+  auto with = args;
+  with.insert(with.end(), {"--profile", "-o", d.path()});
+  ASSERT_EQ(run_cli(with).exit_code, 0);
+  const auto stats = nlohmann::json::parse(read_file(d.path() + "/stats.json"))["stats"];
+  const auto l1 = nlohmann::json::parse(read_file(d.path() + "/profile.json"))["caches"]["l1"];
+  auto sum_stats = [&](const std::string& l1_leaf) {  // over every SM's L1
+    const std::regex name_is(R"(gpu\.sm\d+\.l1\.)" + l1_leaf);
+    double n = 0;
+    for (const auto& [name, v] : stats.items())
+      if (std::regex_match(name, name_is)) n += v.at("value").get<double>();
+    return n;
+  };
+  std::uint64_t hits = 0, reuse = 0, bypassed = 0, accesses = 0, region_hits = 0, region_accesses = 0;
+  std::set<std::string> kernel_pcs;
+  for (const auto& p : l1["by_pc"]) {
+    EXPECT_EQ(p["hits"].get<std::uint64_t>() + p["misses"].get<std::uint64_t>(), p["accesses"].get<std::uint64_t>()) << p.dump();
+    hits += p["hits"].get<std::uint64_t>();
+    reuse += p["reuse"].get<std::uint64_t>();
+    bypassed += p["bypassed"].get<std::uint64_t>();
+    accesses += p["accesses"].get<std::uint64_t>();
+    if (p.contains("function") && p["function"].get<std::string>().rfind("mis_", 0) == 0 && p["op"] == "ld") kernel_pcs.insert(p["pc"]);
+  }
+  for (const auto& r : l1["by_region"]) {
+    region_hits += r["hits"].get<std::uint64_t>();
+    region_accesses += r["accesses"].get<std::uint64_t>();
+  }
+  EXPECT_GE(kernel_pcs.size(), 5u) << l1["by_pc"].dump();
+  EXPECT_GE(l1["by_region"].size(), 3u) << l1["by_region"].dump();
+  EXPECT_EQ(static_cast<double>(hits), sum_stats("hits"));
+  EXPECT_EQ(reuse, hits);  // every hit credited to the PC that fetched its line
+  EXPECT_EQ(region_hits, hits);
+  EXPECT_EQ(region_accesses, accesses);
+  EXPECT_GT(bypassed, 0u);
+  EXPECT_EQ(static_cast<double>(bypassed), sum_stats(R"(bypass_copyback\.bypassed)"));
+  auto without = args;
+  without.insert(without.end(), {"-o", plain.path()});
+  ASSERT_EQ(run_cli(without).exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(read_file(plain.path() + "/stats.json"))["stats"], stats);
 }
 

@@ -315,6 +315,25 @@ TEST(Exec, ExtensionInstructionSemanticsFromItsUnit) {
   for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(v[t], 1000 * (t / 32) + t % 32);
 }
 
+// Every instruction a device loads has its own PC, 8 bytes after the one before, across functions
+// and modules in load order (PC-keyed predictors, bypasses and prefetchers tell loads apart by
+// it); none is 0, which means "no PC".
+TEST(Exec, InstructionsHaveDistinctPcsAcrossModules) {
+  mem::BackingStore m;
+  Device d(m);
+  const std::string ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                          ".visible .entry a()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 1;\nret;\n}\n"
+                          ".visible .entry b()\n{\nret;\n}\n";
+  const auto first = d.load_module_text(ptx, "first.ptx"), second = d.load_module_text(ptx, "second.ptx");
+  std::vector<std::uint64_t> pcs;
+  for (const auto mod : {first, second})
+    for (const char* k : {"a", "b"})
+      for (const auto& in : d.kernel(mod, k).function().code) pcs.push_back(in.address);
+  ASSERT_EQ(pcs.size(), 6u);
+  EXPECT_NE(pcs[0], 0u);
+  for (std::size_t i = 1; i < pcs.size(); ++i) EXPECT_EQ(pcs[i], pcs[i - 1] + 8) << i;
+}
+
 // A 32-bit register's address arithmetic wraps at 32 bits: nvcc writes shared addresses as a base
 // below the array plus an offset (Rodinia's nw: [%r6+64] with %r6 = ref - 60·tid).
 TEST(Exec, ThirtyTwoBitAddressesWrap) {

@@ -134,6 +134,10 @@ struct Instruction {
   std::uint8_t ext_defs = 1;      // Op::extension: how many leading operands it writes (its decode sets it)
   SourceLoc loc;                  // from the last .loc
   std::uint32_t ptx_line = 0;     // line in the PTX file
+  // Its PC in the memory requests it makes (what PC-indexed predictors, bypass tables and
+  // prefetchers key on): a byte address in the device's code, 8 bytes an instruction as GPGPU-Sim
+  // lays PTX out, the modules' functions in load order. Set when a device loads the module; 0: none.
+  std::uint64_t address = 0;
   RegisterCache touched;          // filled by touched_registers()
 };
 
