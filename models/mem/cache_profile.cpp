@@ -2,16 +2,13 @@
 #include "models/mem/cache_profile.h"
 
 #include <algorithm>
-#include <sstream>
+
+#include <fmt/format.h>
 
 namespace irr::mem {
 
 namespace {
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
+std::string hex(std::uint64_t v) { return fmt::format("{:#x}", v); }
 
 nlohmann::json counters_json(const CacheProfile::Counters& c) {
   return {{"accesses", c.accesses}, {"hits", c.hits}, {"misses", c.misses}, {"fills", c.fills},
