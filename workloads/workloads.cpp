@@ -11,6 +11,7 @@
 
 #include "sim/error.h"
 #include "workloads/adds/adds.h"
+#include "workloads/bh/bh.h"
 #include "workloads/frontier/frontier.h"
 #include "workloads/graphmem/graphmem.h"
 #include "workloads/runner.h"
@@ -309,6 +310,7 @@ const std::vector<Workload>& workloads() {
   for (Variant v : adds::sssp_variants()) all[1].variants.push_back(v);
   for (Workload w : graphmem::workloads()) all.push_back(w);
   all.push_back(sp::workload());
+  all.push_back(bh::workload());
   return all;
   }();
   return all;

@@ -233,7 +233,9 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   Device& dev = r.dev;
   const workloads::Workload& w = workloads::workload(GetParam().first);
   const workloads::Graph graph =
-      workloads::load_graph(w.name == "sp" ? "sat:vars=40,ratio=4.0,seed=1" : "rmat:scale=8,edge_factor=8,seed=3");
+      workloads::load_graph(w.name == "sp"   ? "sat:vars=40,ratio=4.0,seed=1"
+                           : w.name == "bh" ? "plummer:n=300,seed=2"
+                                            : "rmat:scale=8,edge_factor=8,seed=3");
   std::uint32_t source = 0;
   while (source + 1 < graph.n && graph.degree(source) == 0) ++source;
   workloads::Result result;
@@ -307,7 +309,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlIdealWorkloads,
 INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
                          ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("bfs", "single"),
                                            std::make_pair("sssp", "double"), std::make_pair("sssp", "single"),
-                                           std::make_pair("boruvka", "double"), std::make_pair("sp", "double")),
+                                           std::make_pair("boruvka", "double"), std::make_pair("sp", "double"),
+                                           std::make_pair("bh", "double"), std::make_pair("bh", "single")),
                          [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,

@@ -2,6 +2,7 @@
 // Graph readers and generators, and every workload variant against the CPU reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -248,6 +249,64 @@ TEST(Workloads, SurveyPropagationDecimatesAndIsCheckedOnTheFormula) {
   auto half = r.values;
   half[g.clauses] = 0.5;
   EXPECT_NE(w.check(g, half, want).find("is not 0 or 1"), std::string::npos);
+  EXPECT_THROW(w.run(dev, g, 0, "data"), Error);
+}
+
+// The plummer: generator: n bodies (no edges) of a Plummer cluster, centred near the origin with
+// half its mass inside radius ~0.77 in N-body units (the scale factor 3 pi / 16), reproducible by seed.
+TEST(Workloads, PlummerGeneratorMakesABodySet) {
+  const Graph g = load_graph("plummer:n=4000,seed=3");
+  ASSERT_EQ(g.n, 4000u);
+  EXPECT_EQ(g.edges(), 0u);
+  ASSERT_EQ(g.bodies.size(), 6u * 4000);
+  std::vector<double> radius;
+  double cx = 0, speed2 = 0;
+  for (std::uint32_t b = 0; b < g.n; ++b) {
+    const float* p = &g.bodies[6ull * b];
+    radius.push_back(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    cx += p[0] / g.n;
+    speed2 += (p[3] * p[3] + p[4] * p[4] + p[5] * p[5]) / g.n;
+  }
+  std::nth_element(radius.begin(), radius.begin() + 2000, radius.end());
+  EXPECT_NEAR(radius[2000], 0.77, 0.06);  // the half-mass radius: 1.305 x 3 pi / 16
+  EXPECT_NEAR(cx, 0, 0.1);
+  EXPECT_NEAR(speed2, 0.5, 0.05);  // virial equilibrium: kinetic energy 1/4, so <v^2> 1/2
+  EXPECT_EQ(load_graph("plummer:n=4000,seed=3").bodies, g.bodies);
+  EXPECT_NE(load_graph("plummer:n=4000,seed=4").bodies, g.bodies);
+  EXPECT_TRUE(load_graph("grid:rows=3,cols=3").bodies.empty());
+  for (const char* bad : {"plummer:seed=3", "plummer:n=1", "plummer:n=2.5", "plummer:n=10,theta=1"})
+    EXPECT_THROW(load_graph(bad), Error) << bad;
+}
+
+// Barnes-Hut: refused on a graph without bodies; both variants match the double-precision
+// Barnes-Hut; the check catches a body moved wrongly, one left out of the force kernel, wrong masses.
+TEST(Workloads, BarnesHutMatchesTheDoublePrecisionTree) {
+  const Workload& w = workload("bh");
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  const Graph grid = load_graph("grid:rows=3,cols=3");
+  EXPECT_NE(w.refuses(grid).find("has no bodies"), std::string::npos);
+  EXPECT_THROW(w.run(dev, grid, 0, "topology"), Error);
+  const Graph g = load_graph("plummer:n=700,seed=5");
+  EXPECT_EQ(w.refuses(g), "");
+  const auto want = w.reference(g, 0);
+  for (const char* variant : {"topology", "wl"}) {
+    const Result r = w.run(dev, g, 0, variant);
+    ASSERT_EQ(w.check(g, r.values, want), "") << variant;
+    std::map<std::string, std::uint64_t> c(r.counters.begin(), r.counters.end());
+    EXPECT_GT(c["cells"], 700u / 8) << variant;
+    EXPECT_LT(c["cells"], 4u * 700) << variant;
+  }
+  const Result r = w.run(dev, g, 0, "topology");
+  auto moved = r.values;
+  moved[6 * 17 + 1] += 1e-3;
+  EXPECT_NE(w.check(g, moved, want).find("body 17: y"), std::string::npos);
+  auto unforced = r.values;  // body 3 left out of the force kernel
+  for (int k = 3; k < 6; ++k) unforced[6 * 3 + k] = 0;
+  EXPECT_NE(w.check(g, unforced, want).find("body 3: a"), std::string::npos);
+  auto heavier = r.values;  // every body 3 % heavier
+  for (std::size_t i = 0; i < heavier.size(); ++i) heavier[i] *= i % 6 < 3 ? 1 : 1.03;
+  EXPECT_NE(w.check(g, heavier, want), "");
   EXPECT_THROW(w.run(dev, g, 0, "data"), Error);
 }
 

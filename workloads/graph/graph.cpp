@@ -244,7 +244,8 @@ bool is_generator(const std::string& spec) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos) return false;
   const std::string kind = spec.substr(0, colon);
-  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh" || kind == "sat";
+  return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh" || kind == "sat" ||
+         kind == "plummer";
 }
 
 namespace {
@@ -280,6 +281,7 @@ Graph generate(const std::string& spec) {
   std::uniform_int_distribution<std::uint32_t> weight(1, 100);
   std::vector<Edge> edges;
   std::uint32_t n = 0, clauses = 0;
+  std::vector<float> bodies;
   if (kind == "grid") {
     const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
     if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxGraphVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
@@ -376,6 +378,31 @@ Graph generate(const std::string& spec) {
         edges.push_back({clauses + v, c, sign});
       }
     }
+  } else if (kind == "plummer") {
+    // A Plummer star cluster in N-body units (Aarseth, Henon and Wielen 1974), as LonestarGPU's
+    // Barnes-Hut generates its bodies: radii from the cumulative mass, speeds by rejection from the
+    // distribution function, both in random directions.
+    const double count = take("n", 0, true);
+    if (count < 2 || count != std::floor(count) || count >= kMaxGraphVertices) throw Error(spec + ": needs n >= 2, a whole number", Error::Kind::config);
+    n = static_cast<std::uint32_t>(count);
+    std::uniform_real_distribution<double> u(0, 1);
+    const auto direction = [&](double length, float* out) {
+      double x, y, z, sq;
+      do x = 2 * u(rng) - 1, y = 2 * u(rng) - 1, z = 2 * u(rng) - 1, sq = x * x + y * y + z * z;
+      while (sq > 1 || sq == 0);
+      const double scale = length / std::sqrt(sq);
+      out[0] = static_cast<float>(x * scale), out[1] = static_cast<float>(y * scale), out[2] = static_cast<float>(z * scale);
+    };
+    const double rsc = 3 * M_PI / 16, vsc = std::sqrt(1 / rsc);
+    bodies.resize(6ull * n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const double r = 1 / std::sqrt(std::pow(u(rng) * 0.999, -2.0 / 3) - 1);
+      direction(rsc * r, &bodies[6ull * i]);
+      double x, y;
+      do x = u(rng), y = 0.1 * u(rng);
+      while (y > x * x * std::pow(1 - x * x, 3.5));
+      direction(vsc * x * std::sqrt(2.0) / std::pow(1 + r * r, 0.25), &bodies[6ull * i + 3]);
+    }
   } else {  // rgg: random geometric, vertices in the unit square joined within `radius`
     n = static_cast<std::uint32_t>(take("n", 0, true));
     const double radius = take("radius", 0, true);
@@ -402,6 +429,7 @@ Graph generate(const std::string& spec) {
   if (!kv.empty()) throw Error(spec + ": unknown parameter '" + kv.begin()->first + "'", Error::Kind::config);
   Graph g = from_edges(n, std::move(edges), spec);
   g.clauses = clauses;
+  g.bodies = std::move(bodies);
   return g;
 }
 
@@ -410,7 +438,7 @@ Graph generate(const std::string& spec) {
 Graph load_graph(const std::string& spec) {
   if (is_generator(spec)) return generate(spec);
   const std::string ext = std::filesystem::path(spec).extension().string();
-  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:, sat:)", Error::Kind::config);
+  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:, sat:, plummer:)", Error::Kind::config);
   if (ext == ".mtx") return read_mtx(spec);
   if (ext == ".gr") return read_dimacs(spec);
   return read_snap(spec);

@@ -4,7 +4,8 @@
 // grid:rows=R,cols=C  rmat:scale=S,edge_factor=E  random:n=N,m=M (or degree=D: D edges out of every
 // vertex, as LonestarGPU's r4-2e20)  rgg:n=N,radius=R
 // mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last)
-// sat:vars=N,ratio=R,k=K (random K-SAT's factor graph: see Graph::clauses), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
+// sat:vars=N,ratio=R,k=K (random K-SAT's factor graph: see Graph::clauses)
+// plummer:n=N (N bodies of a Plummer star cluster, no edges: see Graph::bodies), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
 // irr::Error naming file:line and why.
 #pragma once
 
@@ -25,6 +26,9 @@ struct Graph {
   // variables (variable i is vertex clauses + i); an edge joins a clause and a variable of it both
   // ways, weight 1 when the variable appears plain, 2 when negated.
   std::uint32_t clauses = 0;
+  // Bodies (plummer: generator) when not empty: x, y, z, vx, vy, vz of each vertex, every body of
+  // mass 1/n.
+  std::vector<float> bodies;
   std::uint64_t edges() const { return col.size(); }
   std::uint32_t degree(std::uint32_t v) const { return row[v + 1] - row[v]; }
 };

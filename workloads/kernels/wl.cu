@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// BFS, SSSP, Boruvka's find-min and SP's survey sweep, data-driven, written once against the worklist API (worklist.cuh):
+// BFS, SSSP, Boruvka's find-min, SP's survey sweep and Barnes-Hut's phases, data-driven, written once against the worklist API (worklist.cuh):
 // as is, on the software worklist (variant `wl`); through wl_hwwl.cu, on the HWWL (variant `hwwl`).
 #include "worklist.cuh"
 
@@ -110,4 +110,70 @@ extern "C" __global__ void sp_update_wl(const unsigned* crow, const unsigned* li
 extern "C" __global__ void sp_seed_wl(const unsigned* csat, unsigned* queued, unsigned m, WL_PARAMS) {
   const unsigned a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a < m && !csat[a] && atomicExch(&queued[a], 1u) == 0) WL_PUSH(a);
+}
+
+// Barnes-Hut's build, summary, sort and force over worklists (bh.cuh): a body whose insertion met
+// a lock is pushed back for the next round; a summarised cell whose parent's last child cell it
+// was pushes the parent (bh_seed_summary counts the child cells and pushes the cells with none); a
+// sorted cell pushes its child cells (the host seeds the root); the force pulls bodies in tree order
+// (bh_seed_sorted).
+#include "bh.cuh"
+
+extern "C" __global__ void bh_build_wl(BhTree t, float cx, float cy, float cz, float h, WL_PARAMS) {
+  for (;;) {
+    const unsigned b = WL_PULL();
+    if (b == WL_DONE) break;
+    if (b >= WL_REFILL) continue;
+    if (!bh_insert(t, b, cx, cy, cz, h)) WL_PUSH(b);
+  }
+}
+
+extern "C" __global__ void bh_seed_summary(BhTree t, unsigned* pending, WL_PARAMS) {
+  const unsigned c = t.n + blockIdx.x * blockDim.x + threadIdx.x;
+  if (c - t.n >= *t.ncells) return;
+  unsigned cells = 0;
+  for (unsigned o = 0; o < 8; ++o) {
+    const unsigned k = t.child[8 * (c - t.n) + o];
+    cells += k != BH_EMPTY && k >= t.n;
+  }
+  pending[c - t.n] = cells;
+  if (!cells) WL_PUSH(c);
+}
+
+extern "C" __global__ void bh_summarise_wl(BhTree t, unsigned* pending, WL_PARAMS) {
+  for (;;) {
+    const unsigned c = WL_PULL();
+    if (c == WL_DONE) break;
+    if (c >= WL_REFILL) continue;
+    bh_summarise(t, c);
+    if (c != t.n) {
+      const unsigned p = t.parent[c - t.n];
+      if (atomicSub(&pending[p - t.n], 1u) == 1u) WL_PUSH(p);
+    }
+  }
+}
+
+extern "C" __global__ void bh_sort_wl(BhTree t, WL_PARAMS) {
+  for (;;) {
+    const unsigned c = WL_PULL();
+    if (c == WL_DONE) break;
+    if (c >= WL_REFILL) continue;
+    const unsigned cells = bh_sort(t, c);
+    for (unsigned o = 0; o < 8; ++o)
+      if (cells >> o & 1) WL_PUSH(t.child[8 * (c - t.n) + o]);
+  }
+}
+
+extern "C" __global__ void bh_seed_sorted(BhTree t, WL_PARAMS) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < t.n) WL_PUSH(t.sorted[i]);
+}
+
+extern "C" __global__ void bh_force_wl(BhTree t, float* ax, float* ay, float* az, WL_PARAMS) {
+  for (;;) {
+    const unsigned b = WL_PULL();
+    if (b == WL_DONE) break;
+    if (b >= WL_REFILL) continue;
+    bh_force(t, b, ax, ay, az);
+  }
 }
