@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""The HWWL study (docs/results/hwwl.md): BFS, MST (Boruvka), SP and SSSP on the kim4x16 GPU, the best software
+"""The HWWL study (docs/results/hwwl.md): BFS, BH, DMR, MST (Boruvka), SP and SSSP on the kim4x16 GPU, the best software
 baseline against the hardware worklist with each redistribution scheme (unbounded banks, the
 paper's Figure 6), the idealised FIFO and sorted HWWLs (Figure 5) and each bank size under
 interval and on-demand virtualization (Figure 7), on each --graph; then the paper's Figure 8: the
@@ -10,7 +10,7 @@ BFS on a 1 M-vertex input on 4, 8 and 16 cores (the paper's scalability study). 
 tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/hwwl_study.py [--build build] [--graph G ...] [--activity-graph G] [--plot DIR]
-                                [--sections study,activity,scaling,refill,cores] [--workloads bfs,boruvka,sp,sssp]
+                                [--sections study,activity,scaling,refill,cores] [--workloads bfs,boruvka,sssp,bh,dmr,sp]
 """
 import argparse
 import os
@@ -23,9 +23,11 @@ from simulate import simulate
 SOFTWARE = {"bfs": ["topology", "data", "data_vkc", "data_warp", "data_block", "wl"],
             "boruvka": ["harish", "lonestar", "wl"],  # MST: H-MST and LonestarGPU's, both over every vertex
             "sp": ["topology", "wl"],  # survey propagation: LonestarGPU's sweeps over every clause, the worklist API's
+            "bh": ["topology", "wl"],  # Barnes-Hut: sweeps over every body or cell, the worklist API's
+            "dmr": ["topology", "wl"],  # Delaunay mesh refinement: rounds over every triangle, the worklist API's
             "sssp": ["topology", "data", "data_vkc", "data_warp", "wl"]}
-WORKLOADS = ["bfs", "boruvka", "sssp"]  # in the paper's figure order (BFS, BH, DMR, MST, SP, SSSP); SP on SP_GRAPH
-TOPOLOGY = {"bfs": "topology", "boruvka": "lonestar", "sp": "topology", "sssp": "topology"}  # the topology-driven kernel
+WORKLOADS = ["bfs", "boruvka", "sssp"]  # in the paper's figure order (BFS, BH, DMR, MST, SP, SSSP); BH, DMR and SP on OWN
+TOPOLOGY = {"bfs": "topology", "boruvka": "lonestar", "sssp": "topology"}  # the topology-driven kernel
 SCHEMES = ["none", "threshold", "lsorting", "gsorting", "magic"]
 BANKS = [8, 16, 32, 64, 4096]  # 4096: "unbounded" (the largest bank the model takes)
 GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
@@ -34,11 +36,23 @@ GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
 # paper's claims need: Figure 6's schemes (unbounded banks), the realistic HWWL under both
 # virtualizations, the idealised FIFO.
 SP_GRAPH = "sat:vars=2000,ratio=4.2,seed=1"
-SP_HWWL = [(f"{s}, unbounded banks", [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"])
-           for s in ("none", "threshold", "lsorting")] + [
+OWN_HWWL = [(f"{s}, unbounded banks", [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"])
+            for s in ("none", "threshold", "lsorting")] + [
     ("lsorting, 32 entries, interval (the paper's realistic HWWL)", ["hwwl.redistribution=lsorting"]),
     ("lsorting, 32 entries, on demand", ["hwwl.bank_entries=32", "hwwl.virtualization=on_demand"]),
     ("ideal fifo", ["hwwl.ideal=fifo"])]
+# BH's input: a Plummer cluster of 16,384 bodies, two time steps (the paper names none); the same
+# rows as SP's and the idealised sorted HWWL.
+BH_GRAPH = "plummer:n=16384,seed=1"
+# DMR's input: the Delaunay triangulation of 500 random points in the square (994 triangles; the
+# paper names none, LonestarGPU's meshes have 250 k to 5 M triangles): refined, it ends near 6,000
+# triangles, and its topology-driven run executes 5.6e7 warp instructions, near Table II's 6.8e7.
+DMR_GRAPH = "delaunay:n=500,seed=1"
+# The workloads on inputs of their own (a formula, a body set): (input, HWWL rows, the paper's
+# topology / data-driven dynamic instructions [K Table II]).
+OWN = {"bh": (BH_GRAPH, OWN_HWWL + [("ideal sorted", ["hwwl.ideal=sorted"])], "2.0e8 / 1.6e8 = 1.25x"),
+       "dmr": (DMR_GRAPH, OWN_HWWL + [("ideal sorted", ["hwwl.ideal=sorted"])], "6.8e7 / 3.9e7 = 1.7x"),
+       "sp": (SP_GRAPH, OWN_HWWL, "1.6e8 / 1.2e7 = 13x")}
 ACTIVITY_GRAPH = "rgg:n=32768,radius=0.012"  # road-like: a frontier of hundreds of vertices, ~100 levels
 WIDE_GRAPH = "rmat:scale=14"  # a widest level of thousands of vertices: more than the 6,144 HW threads
 HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads
@@ -117,18 +131,20 @@ def study(irrgpu, w, graph, tmp):
     return best, schemes + ideal, banks
 
 
-def sp_study(irrgpu, tmp):
-    """Survey propagation on its own input: the software versions against SP_HWWL's rows."""
-    sw = [(v, run(irrgpu, "sp", v, SP_GRAPH, [], tmp)) for v in SOFTWARE["sp"]]
+def own_study(irrgpu, w, tmp):
+    """A workload on its own input (OWN): the software versions against its HWWL rows."""
+    graph, rows, paper = OWN[w]
+    sw = [(v, run(irrgpu, w, v, graph, [], tmp)) for v in SOFTWARE[w]]
     best_name, best = min(sw, key=lambda x: x[1]["cycles"])
-    hw = [(name, run(irrgpu, "sp", "hwwl", SP_GRAPH, sets, tmp)) for name, sets in SP_HWWL]
+    hw = [(name, run(irrgpu, w, "hwwl", graph, sets, tmp)) for name, sets in rows]
     topo, wl = dict(sw)["topology"], dict(sw)["wl"]
-    print(f"\n## sp on {SP_GRAPH} (kim4x16); best software: {best_name}, {best['cycles']:,.0f} cycles")
+    print(f"\n## {w} on {graph} (kim4x16); best software: {best_name}, {best['cycles']:,.0f} cycles")
     print(f"\nThread instructions, topology-driven / data-driven (wl): {topo['thread_instructions']:,.0f} / "
-          f"{wl['thread_instructions']:,.0f} = {topo['thread_instructions'] / wl['thread_instructions']:.1f}x "
-          "(the paper's SP: 1.6e8 / 1.2e7 = 13x [K Table II])")
+          f"{wl['thread_instructions']:,.0f} = {topo['thread_instructions'] / wl['thread_instructions']:.2f}x "
+          f"(the paper's {w.upper()}: {paper} [K Table II]; warp instructions here: {topo['warp_instructions']:,.0f} / "
+          f"{wl['warp_instructions']:,.0f})")
     table("Software versions, then the HWWL", sw + hw, best["cycles"])
-    IDEAL_ROWS.append(("sp", SP_GRAPH, best_name, best, {"ideal fifo": dict(hw)["ideal fifo"]}, wl))
+    IDEAL_ROWS.append((w, graph, best_name, best, {n: r for n, r in hw if n.startswith("ideal")}, wl))
 
 
 def ideal_summary():
@@ -258,8 +274,8 @@ def main():
     p.add_argument("--sections", default=",".join(SECTIONS),
                    help="which parts to run (comma-separated): study (the tables by input, Figures 5-7), activity "
                         "(Figure 8), scaling (input size), refill (the HVU's refill rate on R-MAT), cores (4 to 16 cores)")
-    p.add_argument("--workloads", default=",".join(WORKLOADS + ["sp"]),
-                   help="the study section's benchmarks (comma-separated); sp runs on its own input, "
+    p.add_argument("--workloads", default=",".join(WORKLOADS + list(OWN)),
+                   help="the study section's benchmarks (comma-separated); bh, dmr and sp run on their own inputs, "
                         "and only without --graph")
     a = p.parse_args()
     sim.use_sweep(a.from_sweep)
@@ -276,8 +292,8 @@ def main():
             for graph in a.graph or GRAPHS:
                 for w in (x for x in WORKLOADS if x in chosen):
                     results[(w, graph)] = study(irrgpu, w, graph, tmp)
-            if not a.graph and "sp" in chosen:
-                sp_study(irrgpu, tmp)
+            for w in (x for x in OWN if x in chosen and not a.graph):
+                own_study(irrgpu, w, tmp)
             ideal_summary()
         if "activity" in sections:
             act = activity(irrgpu, a.activity_graph, a.wide_graph, tmp, a.sample_every)

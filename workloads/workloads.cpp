@@ -12,6 +12,7 @@
 #include "sim/error.h"
 #include "workloads/adds/adds.h"
 #include "workloads/bh/bh.h"
+#include "workloads/dmr/dmr.h"
 #include "workloads/frontier/frontier.h"
 #include "workloads/graphmem/graphmem.h"
 #include "workloads/runner.h"
@@ -311,6 +312,7 @@ const std::vector<Workload>& workloads() {
   for (Workload w : graphmem::workloads()) all.push_back(w);
   all.push_back(sp::workload());
   all.push_back(bh::workload());
+  all.push_back(dmr::workload());
   return all;
   }();
   return all;

@@ -235,6 +235,7 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
   const workloads::Graph graph =
       workloads::load_graph(w.name == "sp"   ? "sat:vars=40,ratio=4.0,seed=1"
                            : w.name == "bh" ? "plummer:n=300,seed=2"
+                           : w.name == "dmr" ? "delaunay:n=60,seed=2"
                                             : "rmat:scale=8,edge_factor=8,seed=3");
   std::uint32_t source = 0;
   while (source + 1 < graph.n && graph.degree(source) == 0) ++source;
@@ -253,8 +254,9 @@ TEST_P(HwwlWorkloads, MatchTheReference) {
 }
 
 // Workloads whose rounds need the double buffer refuse the single one, saying why: Boruvka's (a
-// vertex pushed back would be pulled again in its own round, forever) and survey propagation's (a
-// round bounds a sweep that need not converge).
+// vertex pushed back would be pulled again in its own round, forever), survey propagation's (a
+// round bounds a sweep that need not converge) and DMR's (a round's marks are checked by the next
+// launch).
 class HwwlRefusesTheSingleBuffer : public ::testing::TestWithParam<std::array<const char*, 3>> {};
 
 TEST_P(HwwlRefusesTheSingleBuffer, SayingWhy) {
@@ -276,7 +278,8 @@ TEST_P(HwwlRefusesTheSingleBuffer, SayingWhy) {
 INSTANTIATE_TEST_SUITE_P(
     Workloads, HwwlRefusesTheSingleBuffer,
     ::testing::Values(std::array<const char*, 3>{"boruvka", "grid:rows=4,cols=4", "boruvka/hwwl: Boruvka's rounds need hwwl.mode: double"},
-                      std::array<const char*, 3>{"sp", "sat:vars=20,ratio=3,seed=1", "sp/hwwl: survey sweeps need hwwl.mode: double"}),
+                      std::array<const char*, 3>{"sp", "sat:vars=20,ratio=3,seed=1", "sp/hwwl: survey sweeps need hwwl.mode: double"},
+                      std::array<const char*, 3>{"dmr", "delaunay:n=20", "dmr/hwwl: DMR's rounds need hwwl.mode: double"}),
     [](const auto& info) { return std::string(info.param[0]); });
 
 // The workloads on the idealised HWWL: reference results; with the double buffer a pull finds the
@@ -310,7 +313,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HwwlWorkloads,
                          ::testing::Values(std::make_pair("bfs", "double"), std::make_pair("bfs", "single"),
                                            std::make_pair("sssp", "double"), std::make_pair("sssp", "single"),
                                            std::make_pair("boruvka", "double"), std::make_pair("sp", "double"),
-                                           std::make_pair("bh", "double"), std::make_pair("bh", "single")),
+                                           std::make_pair("bh", "double"), std::make_pair("bh", "single"),
+                                           std::make_pair("dmr", "double")),
                          [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 // Banks and overflow buffer full: the paper's hardware exception ends the run, naming the kernel,

@@ -172,7 +172,7 @@ TEST(Presets, InstructionCachesNotModelledHoldEveryKernelOfTheirStudies) {
     const char* preset;
     std::uint64_t icache;
     std::vector<const char*> modules;
-  } machines[] = {{"graphmem", 4 * KiB, {"graphmem.ptx"}}, {"kim4x16", 8 * KiB, {"wl.ptx", "wl_hwwl.ptx", "sp.ptx", "bh.ptx"}}};
+  } machines[] = {{"graphmem", 4 * KiB, {"graphmem.ptx"}}, {"kim4x16", 8 * KiB, {"wl.ptx", "wl_hwwl.ptx", "sp.ptx", "bh.ptx", "dmr.ptx"}}};
   irr::core::ptx::ExtensionRegistry hwwl;  // wl_hwwl.ptx's pushes and pulls
   irr::gpu::add_hwwl_instructions(hwwl);
   for (const auto& m : machines)

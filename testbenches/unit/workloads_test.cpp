@@ -278,6 +278,63 @@ TEST(Workloads, PlummerGeneratorMakesABodySet) {
     EXPECT_THROW(load_graph(bad), Error) << bad;
 }
 
+// The delaunay: generator: a valid Delaunay triangulation of the unit square over its corners and
+// n - 4 random points (2n - 6 triangles: Euler's formula with a 4-point hull), its edges the graph's
+// both ways; invalid() finds a broken neighbour, a flipped triangle and a non-Delaunay edge.
+TEST(Workloads, DelaunayGeneratorTriangulatesTheSquare) {
+  const Graph g = load_graph("delaunay:n=400,seed=2");
+  ASSERT_EQ(g.n, 400u);
+  EXPECT_EQ(g.mesh.triangles(), 2u * 400 - 6);
+  EXPECT_EQ(g.mesh.invalid(), "");
+  EXPECT_EQ(g.edges(), 2u * (3u * 400 - 7));  // 3n - 3 - h edges of a triangulation, hull h = 4
+  EXPECT_EQ(load_graph("delaunay:n=400,seed=2").mesh.v, g.mesh.v);
+  TriMesh broken = g.mesh;
+  broken.nb[0] = broken.nb[0] == TriMesh::kNone ? 1 : TriMesh::kNone;
+  EXPECT_NE(broken.invalid(), "");
+  TriMesh flipped = g.mesh;
+  std::swap(flipped.v[0], flipped.v[1]);
+  EXPECT_NE(flipped.invalid().find("counter-clockwise"), std::string::npos);
+  // Flip the diagonal of a triangle pair: still a triangulation, no longer Delaunay.
+  TriMesh square = TriMesh::square({});
+  EXPECT_EQ(square.invalid(), "");
+  square.xy[2 * 2] = 0.9;  // pull corner (1, 1) in: point 3 is now inside triangle 0's circumcircle
+  EXPECT_NE(square.invalid(), "");
+  for (const char* bad : {"delaunay:seed=1", "delaunay:n=3", "delaunay:n=7.5"}) EXPECT_THROW(load_graph(bad), Error) << bad;
+}
+
+// Delaunay mesh refinement: refused on a graph without triangles; both variants leave a valid
+// Delaunay mesh with no angle below 30 degrees that keeps the input's points; the check fails the
+// unrefined input, a moved input point and a broken neighbour.
+TEST(Workloads, DelaunayRefinementLeavesNoBadTriangle) {
+  const Workload& w = workload("dmr");
+  mem::BackingStore m;
+  runtime::Device dev(m);
+  const Graph grid = load_graph("grid:rows=3,cols=3");
+  EXPECT_NE(w.refuses(grid).find("not a triangulation"), std::string::npos);
+  EXPECT_THROW(w.run(dev, grid, 0, "topology"), Error);
+  const Graph g = load_graph("delaunay:n=120,seed=4");
+  const auto want = w.reference(g, 0);
+  EXPECT_NE(w.check(g, want, want).find("angle below 30 degrees"), std::string::npos);  // the input is not refined
+  for (const char* variant : {"topology", "wl"}) {
+    const Result r = w.run(dev, g, 0, variant);
+    ASSERT_EQ(w.check(g, r.values, want), "") << variant;
+    std::map<std::string, std::uint64_t> c(r.counters.begin(), r.counters.end());
+    EXPECT_GT(c["points_added"], 0u) << variant;
+    EXPECT_GT(c["rounds"], 1u) << variant;
+    EXPECT_EQ(r.values[1], c["triangles"]) << variant;
+  }
+  const Result r = w.run(dev, g, 0, "topology");
+  auto moved = r.values;
+  moved[2 + 2 * 7] += 1e-6;  // input point 7's x
+  EXPECT_NE(w.check(g, moved, want).find("input point 7 moved"), std::string::npos);
+  auto torn = r.values;
+  const auto points = static_cast<std::size_t>(r.values[0]), triangles = static_cast<std::size_t>(r.values[1]);
+  double& neighbour = torn[2 + 2 * points + 3 * triangles];  // triangle 0's first neighbour
+  neighbour = neighbour == TriMesh::kNone ? 0 : TriMesh::kNone;
+  EXPECT_NE(w.check(g, torn, want).find("triangle 0"), std::string::npos);
+  EXPECT_THROW(w.run(dev, g, 0, "data"), Error);
+}
+
 // Barnes-Hut: refused on a graph without bodies; both variants match the double-precision
 // Barnes-Hut; the check catches a body moved wrongly, one left out of the force kernel, wrong masses.
 TEST(Workloads, BarnesHutMatchesTheDoublePrecisionTree) {

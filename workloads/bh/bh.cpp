@@ -4,7 +4,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
-#include <memory>
+#include <cstring>
 #include <numeric>
 #include <optional>
 

@@ -245,7 +245,7 @@ bool is_generator(const std::string& spec) {
   if (colon == std::string::npos) return false;
   const std::string kind = spec.substr(0, colon);
   return kind == "grid" || kind == "rmat" || kind == "random" || kind == "rgg" || kind == "mesh" || kind == "sat" ||
-         kind == "plummer";
+         kind == "plummer" || kind == "delaunay";
 }
 
 namespace {
@@ -282,6 +282,7 @@ Graph generate(const std::string& spec) {
   std::vector<Edge> edges;
   std::uint32_t n = 0, clauses = 0;
   std::vector<float> bodies;
+  TriMesh mesh;
   if (kind == "grid") {
     const auto rows = static_cast<std::uint32_t>(take("rows", 0, true)), cols = static_cast<std::uint32_t>(take("cols", 0, true));
     if (!rows || !cols || static_cast<std::uint64_t>(rows) * cols >= kMaxGraphVertices) throw Error(spec + ": bad grid size", Error::Kind::config);
@@ -403,6 +404,36 @@ Graph generate(const std::string& spec) {
       while (y > x * x * std::pow(1 - x * x, 3.5));
       direction(vsc * x * std::sqrt(2.0) / std::pow(1 + r * r, 0.25), &bodies[6ull * i + 3]);
     }
+  } else if (kind == "delaunay") {
+    // The Delaunay triangulation of the unit square's corners and N - 4 uniformly random points
+    // inside (DMR's input, as LonestarGPU's meshes from Triangle), inserted in the order of a
+    // serpentine over a grid so each point's location walk is short.
+    const double count = take("n", 0, true);
+    if (count < 4 || count != std::floor(count) || count >= kMaxGraphVertices) throw Error(spec + ": needs n >= 4, a whole number", Error::Kind::config);
+    n = static_cast<std::uint32_t>(count);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<std::pair<double, double>> inside(n - 4);
+    for (auto& q : inside) {
+      do q = {u(rng), u(rng)};
+      while (q.first == 0 || q.second == 0);
+    }
+    const double side = std::max(1.0, std::floor(std::sqrt((n - 4) / 4.0)));
+    const auto rank = [&](const std::pair<double, double>& q) {
+      const auto row = static_cast<std::uint64_t>(q.second * side), col = static_cast<std::uint64_t>(q.first * side);
+      return row * 2 * static_cast<std::uint64_t>(side) + (row % 2 ? 2 * static_cast<std::uint64_t>(side) - 1 - col : col);
+    };
+    std::stable_sort(inside.begin(), inside.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    std::vector<double> flat;
+    for (const auto& q : inside) flat.push_back(q.first), flat.push_back(q.second);
+    mesh = TriMesh::square(flat);
+    for (std::uint32_t t = 0; t < mesh.triangles(); ++t)
+      for (int i = 0; i < 3; ++i) {
+        const std::uint32_t p = mesh.v[3ull * t + (i + 1) % 3], q = mesh.v[3ull * t + (i + 2) % 3];
+        const double dx = mesh.xy[2ull * p] - mesh.xy[2ull * q], dy = mesh.xy[2ull * p + 1] - mesh.xy[2ull * q + 1];
+        const auto w = 1 + static_cast<std::uint32_t>(std::min(1.0, std::sqrt(dx * dx + dy * dy)) * 99);
+        edges.push_back({p, q, w});
+        if (mesh.nb[3ull * t + i] == TriMesh::kNone) edges.push_back({q, p, w});  // a border edge has no triangle the other way
+      }
   } else {  // rgg: random geometric, vertices in the unit square joined within `radius`
     n = static_cast<std::uint32_t>(take("n", 0, true));
     const double radius = take("radius", 0, true);
@@ -430,6 +461,7 @@ Graph generate(const std::string& spec) {
   Graph g = from_edges(n, std::move(edges), spec);
   g.clauses = clauses;
   g.bodies = std::move(bodies);
+  g.mesh = std::move(mesh);
   return g;
 }
 
@@ -438,7 +470,7 @@ Graph generate(const std::string& spec) {
 Graph load_graph(const std::string& spec) {
   if (is_generator(spec)) return generate(spec);
   const std::string ext = std::filesystem::path(spec).extension().string();
-  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:, sat:, plummer:)", Error::Kind::config);
+  if (!std::filesystem::exists(spec)) throw Error({spec, 0, 0}, "no such graph file (or generator grid:, rmat:, random:, rgg:, mesh:, sat:, plummer:, delaunay:)", Error::Kind::config);
   if (ext == ".mtx") return read_mtx(spec);
   if (ext == ".gr") return read_dimacs(spec);
   return read_snap(spec);

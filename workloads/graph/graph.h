@@ -5,7 +5,8 @@
 // vertex, as LonestarGPU's r4-2e20)  rgg:n=N,radius=R
 // mesh:rows=R,cols=C (a max-flow mesh: source 0, sink last)
 // sat:vars=N,ratio=R,k=K (random K-SAT's factor graph: see Graph::clauses)
-// plummer:n=N (N bodies of a Plummer star cluster, no edges: see Graph::bodies), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
+// plummer:n=N (N bodies of a Plummer star cluster, no edges: see Graph::bodies)
+// delaunay:n=N (a Delaunay triangulation of the unit square: see Graph::mesh), each with seed=K. Vertex ids are 0-based (row i of a .mtx or .gr file is vertex i-1). Bad input is an
 // irr::Error naming file:line and why.
 #pragma once
 
@@ -13,6 +14,8 @@
 #include <istream>
 #include <string>
 #include <vector>
+
+#include "workloads/graph/delaunay.h"
 
 namespace irr::workloads {
 
@@ -29,6 +32,9 @@ struct Graph {
   // Bodies (plummer: generator) when not empty: x, y, z, vx, vy, vz of each vertex, every body of
   // mass 1/n.
   std::vector<float> bodies;
+  // A triangulation (delaunay: generator) when it has triangles: the vertices are its points, the
+  // edges its triangles' edges both ways.
+  TriMesh mesh;
   std::uint64_t edges() const { return col.size(); }
   std::uint32_t degree(std::uint32_t v) const { return row[v + 1] - row[v]; }
 };

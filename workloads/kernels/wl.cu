@@ -177,3 +177,48 @@ extern "C" __global__ void bh_force_wl(BhTree t, float* ax, float* ay, float* az
     bh_force(t, b, ax, ay, az);
   }
 }
+
+// Delaunay mesh refinement's rounds over worklists (dmr.cuh): dmr_seed_wl queues every bad
+// triangle; dmr_cavity_wl pulls a queued triangle and, if it is still bad, marks its cavity and
+// passes it on to dmr_refine_wl, which re-triangulates it (queueing the new triangles that are bad)
+// or queues it again when another cavity won. `queued` keeps a triangle in the worklist once.
+#include "dmr.cuh"
+
+__device__ __forceinline__ void dmr_queue(unsigned* queued, unsigned t, WL_PARAMS) {
+  if (atomicExch(&queued[t], 1u) == 0) WL_PUSH(t);
+}
+
+extern "C" __global__ void dmr_seed_wl(DmrMesh m, unsigned triangles, unsigned* queued, WL_PARAMS) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < triangles && dmr_bad(m, t)) dmr_queue(queued, t, WL_ARGS);
+}
+
+extern "C" __global__ void dmr_cavity_wl(DmrMesh m, unsigned round, unsigned* queued, WL_PARAMS) {
+  for (;;) {
+    const unsigned t = WL_PULL();
+    if (t == WL_DONE) break;
+    if (t >= WL_REFILL) continue;
+    queued[t] = 0;
+    if (dmr_cavity(m, t, (unsigned long long)round << 32 | (0xffffffffu - t))) WL_PUSH(t);
+  }
+}
+
+extern "C" __global__ void dmr_refine_wl(DmrMesh m, unsigned round, unsigned* queued, WL_PARAMS) {
+  for (;;) {
+    const unsigned t = WL_PULL();
+    if (t == WL_DONE) break;
+    if (t >= WL_REFILL) continue;
+    const unsigned made = dmr_refine(m, t, (unsigned long long)round << 32 | (0xffffffffu - t));
+    if (!made) {
+      dmr_queue(queued, t, WL_ARGS);  // lost a triangle to another cavity: again next round
+      continue;
+    }
+    bool kept = true;  // t outside its own cavity (a border split) stays bad
+    for (unsigned j = 0; j < made; ++j) {
+      const unsigned s = m.cav[DMR_SLOTS * t + j];
+      kept = kept && s != t;
+      if (dmr_bad(m, s)) dmr_queue(queued, s, WL_ARGS);
+    }
+    if (kept && dmr_bad(m, t)) dmr_queue(queued, t, WL_ARGS);
+  }
+}

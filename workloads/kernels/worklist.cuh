@@ -6,7 +6,8 @@
 //   - IRRGPU_HWWL: the hardware worklist's instructions (docs/hwwl.md).
 // A kernel declares WL_PARAMS last in its parameter list and loops: WL_PULL() gives a work ID,
 // WL_DONE when the kernel's work is finished, or WL_WAIT / WL_REFILL (>= WL_REFILL: pull again);
-// WL_PUSH(id) adds work for the next kernel.
+// WL_PUSH(id) adds work for the next kernel. A device function that pushes declares WL_PARAMS
+// too and is called with WL_ARGS.
 #pragma once
 
 #define WL_WAIT 0xfffffffeu
@@ -16,6 +17,7 @@
 #ifdef IRRGPU_HWWL
 
 #define WL_PARAMS int wl_unused
+#define WL_ARGS wl_unused
 __device__ __forceinline__ unsigned wl_hw_pull() {
   unsigned id;
   asm volatile("wlpull.b32 %0;" : "=r"(id) : : "memory");
@@ -28,6 +30,7 @@ __device__ __forceinline__ void wl_hw_push(unsigned id) { asm volatile("wlpush.b
 #else
 
 #define WL_PARAMS const unsigned *wl_in, unsigned wl_in_count, unsigned *wl_next, unsigned *wl_out, unsigned *wl_out_count
+#define WL_ARGS wl_in, wl_in_count, wl_next, wl_out, wl_out_count
 __device__ __forceinline__ unsigned wl_sw_pull(const unsigned* in, unsigned count, unsigned* next) {
   const unsigned i = atomicAdd(next, 1u);
   return i < count ? in[i] : WL_DONE;
