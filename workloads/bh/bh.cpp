@@ -160,6 +160,8 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
       }
       run.launch("bh_force_all", n, Args() << t << ax << ay << az);
     }
+    if (run.get<std::uint32_t>(t.error) & 4)  // bh.cuh's BH_ERR_WALK
+      throw Error(g.name + ": a body's tree walk visited more nodes than the tree has (the walk's threading is broken)", Error::Kind::simulation);
     if (step + 1 < kSteps) run.launch("bh_integrate", n, Args() << t.x << t.y << t.z << vx << vy << vz << ax << ay << az << n << kDt);
   }
   if (wl) run.absorb(*wl);

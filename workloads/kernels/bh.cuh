@@ -16,6 +16,7 @@
 #define BH_MAX_DEPTH 48  // deeper means bodies (nearly) coincide: the host says so
 #define BH_ERR_CELLS 1u
 #define BH_ERR_DEPTH 2u
+#define BH_ERR_WALK 4u
 #define BH_THETA2 0.25f   // opening angle 0.5, squared (LonestarGPU's)
 #define BH_EPS2 0.0025f   // softening 0.05, squared (LonestarGPU's)
 
@@ -106,10 +107,10 @@ __device__ __noinline__ bool bh_summarise(const BhTree& t, unsigned c) {
     const float km = *(volatile float*)&t.mass[k];
     if (km < 0.f) return false;
     m += km;
-    sx += km * t.x[k];
-    sy += km * t.y[k];
-    sz += km * t.z[k];
-    bodies += k < t.n ? 1u : t.count[k - t.n];
+    sx += km * *(volatile float*)&t.x[k];
+    sy += km * *(volatile float*)&t.y[k];
+    sz += km * *(volatile float*)&t.z[k];
+    bodies += k < t.n ? 1u : *(volatile unsigned*)&t.count[k - t.n];
   }
   t.x[c] = sx / m;
   t.y[c] = sy / m;
@@ -121,9 +122,13 @@ __device__ __noinline__ bool bh_summarise(const BhTree& t, unsigned c) {
 }
 
 // Cell c (its start and next known) places its children in tree order: a body's sorted slot, a
-// cell's start; threads the walk (first, next). Returns the child cells' bit mask by octant.
+// cell's start; threads the walk (first, next). A child cell's start is written last, after a
+// fence: in the topology-driven sweep it tells another thread the child is ready, and its next
+// must be set by then. Returns the child cells' bit mask by octant.
 __device__ __noinline__ unsigned bh_sort(const BhTree& t, unsigned c) {
-  unsigned s = t.start[c - t.n], prev = BH_NONE, cells = 0;
+  const unsigned begin = *(volatile unsigned*)&t.start[c - t.n];
+  unsigned s = begin, prev = BH_NONE, cells = 0;
+#pragma unroll 1  // kim4x16's 8 KB instruction cache (presets_test)
   for (unsigned o = 0; o < 8; ++o) {
     const unsigned k = t.child[8 * (c - t.n) + o];
     if (k == BH_EMPTY) continue;
@@ -133,12 +138,24 @@ __device__ __noinline__ unsigned bh_sort(const BhTree& t, unsigned c) {
     if (k < t.n) {
       t.sorted[s++] = k;
     } else {
-      t.start[k - t.n] = s;
       s += t.count[k - t.n];
       cells |= 1u << o;
     }
   }
-  t.next[prev] = t.next[c];
+  t.next[prev] = *(volatile unsigned*)&t.next[c];
+  __threadfence();
+  s = begin;
+#pragma unroll 1  // kim4x16's 8 KB instruction cache (presets_test)
+  for (unsigned o = 0; o < 8; ++o) {
+    const unsigned k = t.child[8 * (c - t.n) + o];
+    if (k == BH_EMPTY) continue;
+    if (k < t.n) {
+      ++s;
+    } else {
+      *(volatile unsigned*)&t.start[k - t.n] = s;
+      s += t.count[k - t.n];
+    }
+  }
   return cells;
 }
 
@@ -148,7 +165,11 @@ __device__ __noinline__ void bh_force(const BhTree& t, unsigned b, float* ax, fl
   const float px = t.x[b], py = t.y[b], pz = t.z[b];
   float fx = 0.f, fy = 0.f, fz = 0.f;
   unsigned k = t.n;
-  while (k != BH_NONE) {
+  for (unsigned steps = 0; k != BH_NONE; ++steps) {
+    if (steps > 2 * (t.n + t.cap)) {  // each node is visited at most once: the threading is broken
+      atomicOr(t.error, BH_ERR_WALK);
+      break;
+    }
     const float dx = t.x[k] - px, dy = t.y[k] - py, dz = t.z[k] - pz, d2 = dx * dx + dy * dy + dz * dz;
     if (k >= t.n) {
       const float side = 2.f * t.half[k - t.n];
