@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "workloads/dmr/dmr.h"
 
-#include <optional>
-
 #include "sim/error.h"
 #include "workloads/runner.h"
 
@@ -124,7 +122,7 @@ Result refine(Device& d, const Graph& g, std::uint32_t, const std::string& varia
 // What is compared against: the input mesh (its points must stay where they are).
 std::vector<double> reference(const Graph& g, std::uint32_t) { return serialise(g.mesh); }
 
-std::string valid(const Graph& g, const std::vector<double>& got, const std::vector<double>& want) {
+std::string valid(const Graph&, const std::vector<double>& got, const std::vector<double>& want) {
   const auto header = [](const std::vector<double>& s, std::uint64_t& p, std::uint64_t& t) {
     if (s.size() < 2) return false;
     p = static_cast<std::uint64_t>(s[0]), t = static_cast<std::uint64_t>(s[1]);
@@ -146,7 +144,6 @@ std::string valid(const Graph& g, const std::vector<double>& got, const std::vec
     const double* c = &m.xy[2ull * m.v[3ull * k + 2]];
     if (min_angle_cos(a, b, c) > kBadCos) return "triangle " + std::to_string(k) + " still has an angle below 30 degrees";
   }
-  (void)g;
   return "";
 }
 
