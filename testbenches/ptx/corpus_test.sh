@@ -59,7 +59,8 @@ echo "ptx corpus: $files files from $((files / 9)) sources; $known known gaps (c
 [ "$rejected" -eq 0 ]
 known=0
 
-# Running it: every workload variant (graph ones on a small graph, sp on a small formula, wavefront
+# Running it: every workload variant (graph ones on a small graph, sp on a small formula, bh on 64
+# bodies, dmr on a triangulation of 24 points, wavefront
 # ones on 3x3 tiles of 8x8; the variants that need a unit or DATS in timing mode), as `irrgpu
 # workloads` lists them.
 listing=$("$irrgpu" workloads)
@@ -99,6 +100,8 @@ for arch in compute_75 compute_80 compute_90; do
       [ -z "$w" ] && continue
       args=(run -q --mode "$mode" --workload "$w" --variant "$v")
       if [ "$w" = sp ]; then args+=(--graph sat:vars=40,ratio=4.0,seed=1)  # sp runs on a formula only
+      elif [ "$w" = bh ]; then args+=(--graph plummer:n=64,seed=1)        # bh on bodies only
+      elif [ "$w" = dmr ]; then args+=(--graph delaunay:n=24,seed=1)      # dmr on a triangulation only
       elif [ "$kind" = graph ]; then args+=(--graph "$src/testbenches/graphs/small.mtx")
       else args+=(--tiles 3x3 --tile 8); [ "$mode" = timing ] && args+=(-s gpu.cta_scheduler=dats); fi
       if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" "${args[@]}" >"$dir/$w.$v.log" 2>&1 && grep -q "check: PASS" "$dir/$w.$v.log"; then
