@@ -85,6 +85,63 @@ struct Runner {
   }
 };
 
+// The worklist API's host side (worklist.cuh; the kernels in wl.cu): the software worklist,
+// double-buffered by the host (this round's IDs in `in`, pushes into `out`, a pull counter), or the
+// HWWL in double-buffer mode (the host relaunches while it holds work).
+struct Worklist {
+  Runner run;  // wl.ptx or wl_hwwl.ptx
+  const bool hardware;
+  const std::uint64_t grid;  // the persistent grid of the kernel named at construction
+  std::uint32_t count = 0;   // the software worklist's IDs this round
+  std::uint64_t in = 0, out = 0, out_count = 0, next = 0;
+  // Room for `capacity` IDs a round (for the HWWL, each core's overflow buffer). `needs_double`:
+  // the error a workload whose rounds need the double buffer gives on the single one ("": none).
+  Worklist(Device& dev, bool hw, const std::string& kernel, std::uint64_t capacity, const std::string& needs_double = "")
+      : run(dev, hw ? "wl_hwwl.ptx" : "wl.ptx"), hardware(hw), grid(run.persistent(kernel)) {
+    if (hardware && !needs_double.empty() && !dev.query("hwwl.double_buffer")) throw Error(needs_double, Error::Kind::usage);
+    if (hardware) {
+      run.launch("wl_hwwl_init", 1, Args() << 1u << dev.malloc(dev.query("hwwl.cores") * capacity * 4) << capacity);
+    } else {
+      in = dev.malloc(capacity * 4), out = dev.malloc(capacity * 4), out_count = dev.malloc(4), next = dev.malloc(4);
+    }
+  }
+  // The host's first work: IDs 0 .. n-1, or the one ID.
+  void seed_all(std::uint32_t n) {
+    if (hardware) return run.launch("wl_hwwl_seed_all", n, Args() << n);
+    std::vector<std::uint32_t> all(n);
+    for (std::uint32_t v = 0; v < n; ++v) all[v] = v;
+    run.d.memcpy_to_device(in, all.data(), n * 4ull);
+    count = n;
+  }
+  void seed_one(std::uint32_t id) {
+    if (hardware) return run.launch("wl_hwwl_seed", 1, Args() << id);
+    run.put<std::uint32_t>(in, id);
+    count = 1;
+  }
+  // A kernel over `threads` that pulls nothing and pushes the first work.
+  void seed(const std::string& kernel, std::uint64_t threads, const Args& args) {
+    if (hardware) return run.launch(kernel, threads, Args(args) << 0);
+    run.put<std::uint32_t>(out_count, 0);
+    run.launch(kernel, threads, Args(args) << in << 0u << next << in << out_count);
+    count = run.get<std::uint32_t>(out_count);
+  }
+  // One launch pulling this round's work (over `threads`, 0: the persistent grid); its pushes are
+  // the next round's. `args`: the kernel's own arguments.
+  void round(const std::string& kernel, const Args& args, std::uint64_t threads = 0) {
+    if (hardware) return run.launch(kernel, threads ? threads : grid, Args(args) << 0);
+    run.put<std::uint32_t>(out_count, 0);
+    run.put<std::uint32_t>(next, 0);
+    run.launch(kernel, threads ? threads : grid, Args(args) << in << count << next << out << out_count);
+    count = run.get<std::uint32_t>(out_count);
+    std::swap(in, out);
+  }
+  bool more() const { return hardware ? run.d.query("hwwl.work_remains") != 0 : count != 0; }
+  // Rounds until the worklist is empty.
+  void drain(const std::string& kernel, const Args& args) {
+    while (more()) round(kernel, args);
+  }
+};
+
 // Levels or distances as values, kInf as +infinity.
 inline std::vector<double> as_values(const std::vector<std::uint32_t>& v) {
   std::vector<double> out(v.size());

@@ -5,7 +5,6 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <numeric>
 #include <optional>
 
 #include "sim/error.h"
@@ -66,52 +65,8 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
   }
 
   Runner run(d, "bh.ptx");
-  std::optional<Runner> wl;  // the worklist versions (wl.cu), on the software worklist or the HWWL
-  std::uint64_t grid = 0, in = 0, out = 0, out_count = 0, next = 0;
-  std::uint32_t count = 0;  // the software worklist's items
-  if (worklist) {
-    wl.emplace(d, hardware ? "wl_hwwl.ptx" : "wl.ptx");
-    grid = wl->persistent("bh_force_wl");
-    if (hardware) {
-      wl->launch("wl_hwwl_init", 1, Args() << 1u << d.malloc(d.query("hwwl.cores") * (n + cap) * 4ull) << std::uint64_t{n + cap});
-    } else {
-      in = floats(n + cap), out = floats(n + cap), out_count = floats(1), next = floats(1);
-    }
-  }
-  // A seed kernel's pushes (over `threads`) become the next round's work.
-  const auto seed = [&](const std::string& kernel, std::uint64_t threads, const Args& args) {
-    if (hardware) return wl->launch(kernel, threads, Args(args) << 0);
-    wl->put<std::uint32_t>(out_count, 0);
-    wl->launch(kernel, threads, Args(args) << in << 0u << next << in << out_count);
-    count = wl->get<std::uint32_t>(out_count);
-  };
-  // The host's own seeds: these IDs.
-  const auto seed_ids = [&](const std::vector<std::uint32_t>& ids) {
-    if (!hardware) {
-      d.memcpy_to_device(in, ids.data(), ids.size() * 4);
-      count = static_cast<std::uint32_t>(ids.size());
-    } else if (ids.size() == 1) {
-      wl->launch("wl_hwwl_seed", 1, Args() << ids[0]);
-    } else {
-      wl->launch("wl_hwwl_seed_all", ids.size(), Args() << static_cast<std::uint32_t>(ids.size()));
-    }
-  };
-  // Rounds of `kernel` until its worklist is empty.
-  const auto drain = [&](const std::string& kernel, const Args& args) {
-    if (hardware) {
-      while (d.query("hwwl.work_remains")) wl->launch(kernel, grid, Args(args) << 0);
-      return;
-    }
-    while (count) {
-      wl->put<std::uint32_t>(out_count, 0);
-      wl->put<std::uint32_t>(next, 0);
-      wl->launch(kernel, grid, Args(args) << in << count << next << out << out_count);
-      count = wl->get<std::uint32_t>(out_count);
-      std::swap(in, out);
-    }
-  };
-  std::vector<std::uint32_t> bodies(n);
-  std::iota(bodies.begin(), bodies.end(), 0u);
+  std::optional<Worklist> wl;  // the worklist versions (wl.cu), on the software worklist or the HWWL
+  if (worklist) wl.emplace(d, hardware, "bh_force_wl", n + cap);
   std::uint32_t cells = 0;
   std::uint64_t sweeps = 0;
   for (std::uint32_t step = 0; step < kSteps; ++step) {
@@ -130,8 +85,8 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
     run.put<float>(t.half, h);
     const Args geometry = Args() << t << cx << cy << cz << h;
     if (worklist) {
-      seed_ids(bodies);
-      drain("bh_build_wl", geometry);
+      wl->seed_all(n);
+      wl->drain("bh_build_wl", geometry);
     } else {
       run.launch("bh_build", n, geometry);
     }
@@ -139,8 +94,8 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
       throw Error(g.name + ": " + (error & 1 ? "the octree needs more than " + std::to_string(cap) + " cells" : "bodies closer than the octree's " + std::to_string(kMaxDepth) + " levels part (coincident bodies?)"), Error::Kind::usage);
     cells = run.get<std::uint32_t>(t.ncells);
     if (worklist) {
-      seed("bh_seed_summary", cells, Args() << t << pending);
-      drain("bh_summarise_wl", Args() << t << pending);
+      wl->seed("bh_seed_summary", cells, Args() << t << pending);
+      wl->drain("bh_summarise_wl", Args() << t << pending);
     } else {
       while (run.get<float>(t.mass + 4ull * root) < 0) run.launch("bh_summarise_all", cells, Args() << t), ++sweeps;
     }
@@ -149,10 +104,10 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
     run.put<std::uint32_t>(t.start, 0);
     run.put<std::uint32_t>(t.next + 4ull * root, kNone);
     if (worklist) {
-      seed_ids({root});
-      drain("bh_sort_wl", Args() << t);
-      seed("bh_seed_sorted", n, Args() << t);
-      drain("bh_force_wl", Args() << t << ax << ay << az);
+      wl->seed_one(root);
+      wl->drain("bh_sort_wl", Args() << t);
+      wl->seed("bh_seed_sorted", n, Args() << t);
+      wl->drain("bh_force_wl", Args() << t << ax << ay << az);
     } else {
       for (int more = 1; more; more = run.get<int>(changed)) {
         run.put<int>(changed, 0);
@@ -164,7 +119,7 @@ Result barnes_hut(Device& d, const Graph& g, std::uint32_t, const std::string& v
       throw Error(g.name + ": a body's tree walk visited more nodes than the tree has (the walk's threading is broken)", Error::Kind::simulation);
     if (step + 1 < kSteps) run.launch("bh_integrate", n, Args() << t.x << t.y << t.z << vx << vy << vz << ax << ay << az << n << kDt);
   }
-  if (wl) run.absorb(*wl);
+  if (wl) run.absorb(wl->run);
   const std::uint64_t from[6] = {t.x, t.y, t.z, ax, ay, az};
   run.r.values.assign(6ull * n, 0);
   for (unsigned k = 0; k < 6; ++k) {

@@ -36,8 +36,6 @@ Result refine(Device& d, const Graph& g, std::uint32_t, const std::string& varia
   if (const std::string why = refuses(g); !why.empty()) throw Error(why, Error::Kind::usage);
   const bool hardware = variant == "hwwl", worklist = hardware || variant == "wl";
   if (!worklist && variant != "topology") throw Error("'" + variant + "' is not a variant of dmr (topology, wl, hwwl)", Error::Kind::usage);
-  if (hardware && !d.query("hwwl.double_buffer"))
-    throw Error("dmr/hwwl: DMR's rounds need hwwl.mode: double (a round's marks are checked by the next launch)", Error::Kind::usage);
   const TriMesh& in = g.mesh;
   const auto points = static_cast<std::uint32_t>(in.xy.size() / 2), triangles = in.triangles();
   // Refinement to 30 degrees adds a few points for each bad triangle; the run stops naming the
@@ -64,11 +62,14 @@ Result refine(Device& d, const Graph& g, std::uint32_t, const std::string& varia
     if (e & 4) throw Error(g.name + ": a point location walk did not end (the mesh is not valid)", Error::Kind::usage);
   };
   std::uint32_t round = 0;
+  const auto next_round = [&] {
+    if (++round > kMaxRounds) throw Error(g.name + ": refinement did not end in " + std::to_string(kMaxRounds) + " rounds", Error::Kind::usage);
+  };
   if (!worklist) {
     const std::uint64_t attempt = bytes(4ull * m.tcap), changed = bytes(4);
     d.memset(attempt, 0, 4ull * m.tcap);
     for (;;) {
-      if (++round > kMaxRounds) throw Error(g.name + ": refinement did not end in " + std::to_string(kMaxRounds) + " rounds", Error::Kind::usage);
+      next_round();
       const auto now = run.get<std::uint32_t>(m.ntri);
       run.put<int>(changed, 0);
       run.launch("dmr_cavity_all", now, Args() << m << now << round << attempt << changed);
@@ -78,36 +79,20 @@ Result refine(Device& d, const Graph& g, std::uint32_t, const std::string& varia
       check_error();
     }
   } else {
-    Runner wl(d, hardware ? "wl_hwwl.ptx" : "wl.ptx");
-    const std::uint64_t grid = wl.persistent("dmr_refine_wl"), queued = bytes(4ull * m.tcap);
+    // The cavity and refine launches alternate, each one's pushes the other's work.
+    const std::uint64_t queued = bytes(4ull * m.tcap);
     d.memset(queued, 0, 4ull * m.tcap);
-    std::uint64_t list = 0, other = 0, count_at = 0, next = 0;
-    std::uint32_t count = 0;
-    if (hardware) {
-      wl.launch("wl_hwwl_init", 1, Args() << 1u << bytes(d.query("hwwl.cores") * 4ull * m.tcap) << std::uint64_t{m.tcap});
-    } else {
-      list = bytes(4ull * m.tcap), other = bytes(4ull * m.tcap), count_at = bytes(4), next = bytes(4);
-    }
-    // One launch of `kernel` over `threads` (0: the persistent grid): its pushes the next one's work.
-    const auto step = [&](const std::string& kernel, std::uint64_t threads, const Args& args) {
-      if (hardware) return wl.launch(kernel, threads ? threads : grid, Args(args) << 0);
-      wl.put<std::uint32_t>(count_at, 0);
-      wl.put<std::uint32_t>(next, 0);
-      wl.launch(kernel, threads ? threads : grid, Args(args) << list << count << next << other << count_at);
-      count = wl.get<std::uint32_t>(count_at);
-      std::swap(list, other);
-    };
-    const auto more = [&] { return hardware ? d.query("hwwl.work_remains") != 0 : count != 0; };
-    step("dmr_seed_wl", triangles, Args() << m << triangles << queued);
-    while (more()) {
-      if (++round > kMaxRounds) throw Error(g.name + ": refinement did not end in " + std::to_string(kMaxRounds) + " rounds", Error::Kind::usage);
-      step("dmr_cavity_wl", 0, Args() << m << round << queued);
+    Worklist wl(d, hardware, "dmr_refine_wl", m.tcap, "dmr/hwwl: DMR's rounds need hwwl.mode: double (a round's marks are checked by the next launch)");
+    wl.round("dmr_seed_wl", Args() << m << triangles << queued, triangles);
+    while (wl.more()) {
+      next_round();
+      wl.round("dmr_cavity_wl", Args() << m << round << queued);
       check_error();
-      if (!more()) break;
-      step("dmr_refine_wl", 0, Args() << m << round << queued);
+      if (!wl.more()) break;
+      wl.round("dmr_refine_wl", Args() << m << round << queued);
       check_error();
     }
-    run.absorb(wl);
+    run.absorb(wl.run);
   }
   TriMesh out;
   const auto np = run.get<std::uint32_t>(m.npoints), nt = run.get<std::uint32_t>(m.ntri);

@@ -210,44 +210,6 @@ struct MstEdges {
   std::size_t size() const { return weight.size(); }
 };
 
-// One round's find-min over the worklist of vertices still bordering another component, every
-// vertex at first: on the software worklist (double-buffered by the host), or on the HWWL, which
-// holds the vertices pushed in a round for the next (double-buffer mode: a vertex pushed in a round
-// must not be pulled again in it).
-struct WorklistFindMin {
-  Runner run;
-  const bool hardware;
-  std::uint32_t count;
-  const std::uint64_t grid;
-  std::uint64_t in = 0, out = 0, out_count = 0, next = 0;
-
-  WorklistFindMin(Device& d, bool hw, std::uint32_t n)
-      : run(d, hw ? "wl_hwwl.ptx" : "wl.ptx"), hardware(hw), count(n), grid(run.persistent("mst_find_min_wl")) {
-    if (hardware) {
-      if (!d.query("hwwl.double_buffer"))
-        throw Error("boruvka/hwwl: Boruvka's rounds need hwwl.mode: double (a vertex pushed in a round is the next round's work)",
-                    Error::Kind::usage);
-      const std::uint64_t buffer = d.malloc(d.query("hwwl.cores") * n * 4ull);
-      run.launch("wl_hwwl_init", 1, Args() << 1u << buffer << std::uint64_t{n});
-      run.launch("wl_hwwl_seed_all", n, Args() << n);
-      return;
-    }
-    in = d.malloc(n * 4ull), out = d.malloc(n * 4ull), out_count = d.malloc(4), next = d.malloc(4);
-    std::vector<std::uint32_t> all(n);
-    for (std::uint32_t v = 0; v < n; ++v) all[v] = v;
-    d.memcpy_to_device(in, all.data(), n * 4ull);
-  }
-  // `args`: the kernel's own arguments.
-  void operator()(Args args) {
-    if (hardware) return run.launch("mst_find_min_wl", grid, args << 0);
-    run.put<std::uint32_t>(out_count, 0);
-    run.put<std::uint32_t>(next, 0);
-    run.launch("mst_find_min_wl", grid, args << in << count << next << out << out_count);
-    count = run.get<std::uint32_t>(out_count);
-    std::swap(in, out);
-  }
-};
-
 Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& variant) {
   const Graph g = undirected(input);
   const MstEdges edges(g);
@@ -276,11 +238,18 @@ Result mst(Device& d, const Graph& input, std::uint32_t, const std::string& vari
     const std::uint64_t partner = d.malloc(g.n * 4ull);
     // LS-MST's find-min over every vertex, or over the worklist of vertices with an edge out of
     // their component (the worklist API's `wl` and `hwwl`: wl.cu's mst_find_min_wl).
-    std::optional<WorklistFindMin> wl;
-    if (variant == "wl" || variant == "hwwl") wl.emplace(d, variant == "hwwl", g.n);
+    // Its worklist: every vertex at first, then those still bordering another component; the
+    // HWWL holds a round's pushes for the next (double-buffer mode: a vertex pushed in a round must
+    // not be pulled again in it).
+    std::optional<Worklist> wl;
+    if (variant == "wl" || variant == "hwwl") {
+      wl.emplace(d, variant == "hwwl", "mst_find_min_wl", g.n,
+                 "boruvka/hwwl: Boruvka's rounds need hwwl.mode: double (a vertex pushed in a round is the next round's work)");
+      wl->seed_all(g.n);
+    }
     until_done(run, [&](std::uint64_t linked, int) {
       const Args find = Args() << dg.row << dg.col << dg.weight << eid << comp << cmin;
-      if (wl) (*wl)(find);
+      if (wl) wl->round("mst_find_min_wl", find);
       else run.launch(restricted ? "lsmst_find_min_restrict" : "lsmst_find_min", g.n, Args(find) << g.n);
       run.launch("lsmst_partner", g.n, Args() << ends << comp << cmin << partner << g.n);
       run.launch("lsmst_link", g.n, Args() << comp << cmin << partner << in_tree << g.n << linked);

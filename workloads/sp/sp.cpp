@@ -119,20 +119,12 @@ Result survey_propagation(Device& d, const Graph& g, std::uint32_t, const std::s
 
   Runner run(d, "sp.ptx");
   const bool hardware = variant == "hwwl";
-  std::optional<Runner> wl;  // the worklist API's sweep (wl.cu), on the software worklist or the HWWL
-  std::uint64_t queued = 0, in = 0, out = 0, out_count = 0, next = 0, grid = 0;
+  std::optional<Worklist> wl;  // the worklist API's sweep (wl.cu), on the software worklist or the HWWL
+  std::uint64_t queued = 0;
   if (variant == "wl" || hardware) {
-    wl.emplace(d, hardware ? "wl_hwwl.ptx" : "wl.ptx");
-    grid = wl->persistent("sp_update_wl");
     queued = d.malloc(m * 4ull);
     d.memset(queued, 0, m * 4ull);
-    if (hardware) {
-      if (!d.query("hwwl.double_buffer"))
-        throw Error("sp/hwwl: survey sweeps need hwwl.mode: double (a round bounds a sweep that does not converge)", Error::Kind::usage);
-      wl->launch("wl_hwwl_init", 1, Args() << 1u << d.malloc(d.query("hwwl.cores") * m * 4ull) << std::uint64_t{m});
-    } else {
-      in = d.malloc(m * 4ull), out = d.malloc(m * 4ull), out_count = d.malloc(4), next = d.malloc(4);
-    }
+    wl.emplace(d, hardware, "sp_update_wl", m, "sp/hwwl: survey sweeps need hwwl.mode: double (a round bounds a sweep that does not converge)");
   } else if (variant != "topology") {
     throw Error("'" + variant + "' is not a variant of sp (topology, wl, hwwl)", Error::Kind::usage);
   }
@@ -148,20 +140,10 @@ Result survey_propagation(Device& d, const Graph& g, std::uint32_t, const std::s
         run.launch("sp_update_all", m, Args(formula) << csat << val << eta << m << changed);
         more = run.get<int>(changed) != 0;
       }
-    } else if (hardware) {
-      wl->launch("sp_seed_wl", m, Args() << csat << queued << m << 0);
-      for (; (more = d.query("hwwl.work_remains") != 0) && round < kMaxRounds; ++round)
-        wl->launch("sp_update_wl", grid, Args(formula) << csat << val << eta << queued << 0);
     } else {
-      wl->put<std::uint32_t>(out_count, 0);
-      wl->launch("sp_seed_wl", m, Args() << csat << queued << m << in << 0u << next << in << out_count);
-      for (std::uint32_t count = wl->get<std::uint32_t>(out_count); (more = count != 0) && round < kMaxRounds; ++round) {
-        wl->put<std::uint32_t>(out_count, 0);
-        wl->put<std::uint32_t>(next, 0);
-        wl->launch("sp_update_wl", grid, Args(formula) << csat << val << eta << queued << in << count << next << out << out_count);
-        count = wl->get<std::uint32_t>(out_count);
-        std::swap(in, out);
-      }
+      wl->seed("sp_seed_wl", m, Args() << csat << queued << m);
+      for (; (more = wl->more()) && round < kMaxRounds; ++round)
+        wl->round("sp_update_wl", Args(formula) << csat << val << eta << queued);
     }
     rounds += round;
     unconverged += more;
@@ -200,7 +182,7 @@ Result survey_propagation(Device& d, const Graph& g, std::uint32_t, const std::s
   std::vector<std::uint8_t> value(n);
   for (std::uint32_t v = 0; v < n; ++v) value[v] = host_val[v] == 1;  // free variables start false
   const auto flips = walksat(f, host_csat, host_val, value);
-  if (wl) run.absorb(*wl);
+  if (wl) run.absorb(wl->run);
   run.r.values.assign(g.n, 0);
   for (std::uint32_t a = 0; a < m; ++a)
     for (std::uint32_t e = f.crow[a]; e < f.crow[a + 1]; ++e) run.r.values[a] = run.r.values[a] || f.true_under(e, value);
