@@ -38,6 +38,9 @@ struct Workload {
   std::string tolerance;  // how check compares, for the docs and the CLI
   // Why the workload cannot run on g ("" when it can; by default it runs on any graph).
   std::function<std::string(const Graph& g)> refuses = [](const Graph&) { return std::string(); };
+  // A small input of the kind it needs, as a generator (for the listing, errors and tests); ""
+  // when any graph will do.
+  std::string example_input = {};
 };
 
 const std::vector<Workload>& workloads();

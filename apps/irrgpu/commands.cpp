@@ -128,7 +128,8 @@ int dry_run_done(const std::string& what) {
 
 int list_workloads() {
   for (const auto& w : workloads::workloads()) {
-    std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")\n";
+    std::cout << w.name << ": " << w.description << " (check: " << w.tolerance << ")"
+              << (w.example_input.empty() ? "" : " [e.g. --graph " + w.example_input + "]") << "\n";
     for (const auto& v : w.variants) std::cout << "  " << v.name << ": " << v.description << "\n";
   }
   std::cout << "\nwavefront workloads (--tiles WxH --tile T; docs/dats.md), each in every variant:\n";

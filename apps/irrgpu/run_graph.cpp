@@ -84,8 +84,12 @@ class GraphJob : public Job {
 std::unique_ptr<Job> prepare_graph(const RunOptions& o) {
   if (o.mode == "functional" && !o.timing_from_kernel.empty())
     throw Error({"--timing-from-kernel", 0, 0}, "fast-forward needs --mode timing", Error::Kind::usage);
-  if (o.graph.empty()) throw Error({"--graph", 0, 0}, "a workload needs --graph FILE|GENERATOR", Error::Kind::usage);
   const workloads::Workload& w = workloads::workload(o.workload);
+  if (o.graph.empty())
+    throw Error({"--graph", 0, 0},
+                w.example_input.empty() ? "a workload needs --graph FILE|GENERATOR"
+                                        : o.workload + " needs --graph, an input of its own kind (e.g. " + w.example_input + ")",
+                Error::Kind::usage);
   std::string names;
   for (const auto& v : w.variants) {
     names += (names.empty() ? "" : ", ") + v.name;

@@ -59,14 +59,14 @@ echo "ptx corpus: $files files from $((files / 9)) sources; $known known gaps (c
 [ "$rejected" -eq 0 ]
 known=0
 
-# Running it: every workload variant (graph ones on a small graph, sp on a small formula, bh on 64
-# bodies, dmr on a triangulation of 24 points, wavefront
-# ones on 3x3 tiles of 8x8; the variants that need a unit or DATS in timing mode), as `irrgpu
-# workloads` lists them.
+# Running it: every workload variant (graph ones on a small graph, or on the small input of their
+# own kind the listing names, "[e.g. --graph G]"; wavefront ones on 3x3 tiles of 8x8; the variants
+# that need a unit or DATS in timing mode), as `irrgpu workloads` lists them.
 listing=$("$irrgpu" workloads)
 runs=$(awk '/^wavefront workloads/ { exit }
-            /^[a-z_0-9]+:/ { w = $1; sub(":", "", w) }
-            /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional"), "graph" }' <<<"$listing")
+            /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); example = ""
+                             if (match($0, /\[e\.g\. --graph [^]]*\]$/)) example = substr($0, RSTART + 14, RLENGTH - 15) }
+            /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print w, v, ($0 ~ /timing mode/ ? "timing" : "functional"), "graph", example }' <<<"$listing")
 wavefront=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^[a-z_0-9]+:/ { w = $1; sub(":", "", w); print w }' <<<"$listing")
 variants=$(awk '/^suite kernels/ { exit } /^wavefront workloads/ { f = 1; next } f && /^  [a-z_0-9]+:/ { v = $1; sub(":", "", v); print v, ($0 ~ /timed:/ ? "timing" : "functional") }' <<<"$listing")
 while read -r w; do
@@ -96,12 +96,10 @@ for arch in compute_75 compute_80 compute_90; do
     dir="$out/kernels_$tag"
     mkdir -p "$dir"
     for ptx in "$out"/*_"$tag".ptx; do ln -sf "$ptx" "$dir/$(basename "${ptx%_"$tag".ptx}").ptx"; done
-    while read -r w v mode kind; do
+    while read -r w v mode kind example; do
       [ -z "$w" ] && continue
       args=(run -q --mode "$mode" --workload "$w" --variant "$v")
-      if [ "$w" = sp ]; then args+=(--graph sat:vars=40,ratio=4.0,seed=1)  # sp runs on a formula only
-      elif [ "$w" = bh ]; then args+=(--graph plummer:n=64,seed=1)        # bh on bodies only
-      elif [ "$w" = dmr ]; then args+=(--graph delaunay:n=24,seed=1)      # dmr on a triangulation only
+      if [ -n "$example" ]; then args+=(--graph "$example")
       elif [ "$kind" = graph ]; then args+=(--graph "$src/testbenches/graphs/small.mtx")
       else args+=(--tiles 3x3 --tile 8); [ "$mode" = timing ] && args+=(-s gpu.cta_scheduler=dats); fi
       if IRRGPU_WORKLOADS_DIR="$dir" "$irrgpu" "${args[@]}" >"$dir/$w.$v.log" 2>&1 && grep -q "check: PASS" "$dir/$w.$v.log"; then

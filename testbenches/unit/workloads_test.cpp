@@ -367,6 +367,20 @@ TEST(Workloads, BarnesHutMatchesTheDoublePrecisionTree) {
   EXPECT_THROW(w.run(dev, g, 0, "data"), Error);
 }
 
+// A workload that refuses an ordinary graph names a small input of its own kind, which it takes
+// (the listing and the --graph error show it; the PTX corpus test runs on it).
+TEST(Workloads, ExampleInputsAreOfTheirOwnKind) {
+  const Graph plain = load_graph(kGraphs + "small.mtx");
+  for (const Workload& w : irr::workloads::workloads()) {
+    if (w.example_input.empty()) {
+      EXPECT_EQ(w.refuses(plain), "") << w.name << " refuses a graph but names no input of its own";
+      continue;
+    }
+    EXPECT_NE(w.refuses(plain), "") << w.name;
+    EXPECT_EQ(w.refuses(load_graph(w.example_input)), "") << w.name << " on " << w.example_input;
+  }
+}
+
 TEST(Workloads, EveryVariantOnSmallFiles) {
   for (const char* f : {"small.mtx", "small.gr", "small.txt"}) check_all(kGraphs + f);
   // Unreachable vertices are infinite; the BFS levels of the DIMACS graph are known.

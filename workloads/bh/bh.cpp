@@ -277,7 +277,8 @@ Workload workload() {
           reference,
           close,
           "positions within 1e-5 relative, accelerations within 1 % of the body's plus 0.5 % of the RMS, against a double-precision Barnes-Hut",
-          refuses};
+          refuses,
+          "plummer:n=64,seed=1"};
 }
 
 }  // namespace irr::workloads::bh

@@ -145,7 +145,8 @@ Workload workload() {
           reference,
           valid,
           "a valid Delaunay triangulation of the square (counter-clockwise, mutual neighbours, area 1, empty circumcircles) keeping the input's points, no angle below 30 degrees",
-          refuses};
+          refuses,
+          "delaunay:n=24,seed=1"};
 }
 
 }  // namespace irr::workloads::dmr

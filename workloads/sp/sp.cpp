@@ -231,7 +231,8 @@ Workload workload() {
           reference,
           satisfies,
           "every clause satisfied by the assignment",
-          refuses};
+          refuses,
+          "sat:vars=40,ratio=4.0,seed=1"};
 }
 
 }  // namespace irr::workloads::sp
