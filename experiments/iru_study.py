@@ -14,6 +14,7 @@ Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [-
 import argparse
 import concurrent.futures
 import importlib.util
+import json
 import math
 import os
 import tempfile
@@ -57,6 +58,11 @@ CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction"], "pr": ["pr_
 PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
          "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5},
          "energy": {"bfs": 0.83, "sssp": 0.95, "pr": 0.85, "all": 0.87}, "own": 0.5}  # [S L281]
+# The paper's Figure 14 counts line requests per memory instruction; ours counts them for the
+# contraction's irregular accesses, the loads and atomics indexed by the edge frontier's element,
+# each on a line of frontier.cu marked so (with --profile: per PTX instruction, its CUDA line).
+FRONTIER_CU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "workloads", "kernels", "frontier.cu")
+IRREGULAR = {i + 1 for i, text in enumerate(open(FRONTIER_CU)) if "irregular access (Fig. 14)" in text}
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
@@ -74,7 +80,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
     out = tempfile.mkdtemp(dir=tmp)
     # No launch overhead: GPGPU-Sim, the paper's simulator, models none (docs/results/iru.md).
     cmd = [irrgpu, "run", "-q", "-c", "gtx980", "--workload", workload, "--variant", variant, "--graph", graph,
-           "-s", "host.launch_overhead=0us"]
+           "-s", "host.launch_overhead=0us", "--profile=true"]
     for s in sets:
         cmd += ["-s", s]
     j = simulate(cmd, out)
@@ -93,11 +99,19 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             inside["l1"] += delta(".l1.accesses")
             inside["l2"] += delta(".l2.accesses")
             inside["traffic"] += delta("gpu.interconnect.request.bytes") + delta("gpu.interconnect.reply.bytes")
+    irregular = [0, 0]  # warp instructions, line requests
+    for line in [] if sim.planning() else json.load(open(os.path.join(out, "profile.json")))["ptx_lines"]:
+        at = [line[k] for k in ("source", "inlined_at") if k in line]
+        if line["function"] in CONTRACTION[workload] and line["op"] in ("ld", "atom") and any(
+                os.path.basename(a["file"]) == "frontier.cu" and a["line"] in IRREGULAR for a in at):
+            irregular[0] += line["issued"]
+            irregular[1] += line["memory_requests"]
     return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction,
             "l1": total(s, ".l1.accesses"), "l2": total(s, ".l2.accesses"),
             "traffic": value("gpu.interconnect.request.bytes") + value("gpu.interconnect.reply.bytes"),
             "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
             "requests_per_load": requests / loads if loads else 0.0, "inside": inside,
+            "requests_per_irregular": irregular[1] / irregular[0] if irregular[0] else 0.0,
             "elements": value("iru.elements"), "merged": value("iru.merged"),
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
@@ -138,9 +152,9 @@ def study(pool, irrgpu, graphs, workloads, tmp):
         print(f"\n## {w}: IRU off (plain loads) against on (load_iru), gtx980\n")
         print("| graph | cycles off | cycles on | speedup | contraction kernel: cycles off / on | L1 accesses | "
               "L2 accesses | interconnect bytes | DRAM accesses | requests per warp load in the contraction, off -> on | "
-              "filtered | lines per IRU reply | IRU replies by timeout | elements per contraction cycle, off / on | "
+              "requests per irregular access (Figure 14), off -> on | filtered | lines per IRU reply | IRU replies by timeout | elements per contraction cycle, off / on | "
               "in the contraction: L1, L2, interconnect bytes |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for g in graphs:
             off, on = r[(w, g, "frontier")], r[(w, g, "iru")]
             n = {"speedup": off["cycles"] / on["cycles"], "l1": pct(on["l1"], off["l1"]), "l2": pct(on["l2"], off["l2"]),
@@ -151,7 +165,8 @@ def study(pool, irrgpu, graphs, workloads, tmp):
             print(f"| {g} | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {n['speedup']:.2f} | "
                   f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {n['l1']:.0f} % | {n['l2']:.0f} % | "
                   f"{n['traffic']:.0f} % | {n['dram']:.0f} % | {off['requests_per_load']:.2f} -> "
-                  f"{on['requests_per_load']:.2f} | {n['filtered']:.1f} % | {on['lines_per_reply']:.2f} | "
+                  f"{on['requests_per_load']:.2f} | {off['requests_per_irregular']:.2f} -> {on['requests_per_irregular']:.2f} | "
+                  f"{n['filtered']:.1f} % | {on['lines_per_reply']:.2f} | "
                   f"{pct(on['timeouts'], on['replies']):.0f} % | {on['elements'] / off['contraction']:.1f} / "
                   f"{on['elements'] / on['contraction']:.1f} | "
                   + ", ".join(f"{n[k + '_in']:.0f} %" for k in ("l1", "l2", "traffic")) + " |")
@@ -179,8 +194,12 @@ def study(pool, irrgpu, graphs, workloads, tmp):
           f"{gmean([r[(w, g, 'iru')]['energy'] / r[(w, g, 'frontier')]['energy'] for w in workloads for g in graphs]):.2f} |")
     own = [pct(r[(w, g, "iru")]["energy_units"], r[(w, g, "iru")]["energy"]) for w in workloads for g in graphs]
     print(f"| the IRU's own energy, share of the GPU's (mean) | {PAPER['own']} % | {sum(own) / len(own):.3f} % |")
-    rpl = lambda v: sum(r[(w, g, v)]["requests_per_load"] for w in workloads for g in graphs) / len(everything)
-    print(f"| requests per warp load in the contraction, off -> on (mean) | {PAPER['requests']} | {rpl('frontier'):.2f} -> {rpl('iru'):.2f} |")
+    rpl = lambda v, key: sum(r[(w, g, v)][key] for w in workloads for g in graphs) / len(everything)
+    print(f"| requests per irregular access (Figure 14: line requests per warp load or atomic indexed by the frontier's "
+          f"element), off -> on (mean) | {PAPER['requests']} | {rpl('frontier', 'requests_per_irregular'):.2f} -> "
+          f"{rpl('iru', 'requests_per_irregular'):.2f} |")
+    print(f"| requests per warp load in the contraction, off -> on (mean) | — | {rpl('frontier', 'requests_per_load'):.2f} -> "
+          f"{rpl('iru', 'requests_per_load'):.2f} |")
     for w in ("sssp", "pr"):
         if w in workloads:
             print(f"| elements filtered, {w} (mean) | {PAPER['filtered'][w]} % | "
@@ -218,15 +237,16 @@ def atomics(pool, irrgpu, workloads, on, tmp):
             for c in cases}
     print(f"\n## Atomics coalesced by thread (ours) and by line (GPGPU-Sim), on {on}\n")
     print("| workload | atomic.coalescing | cycles off | cycles on | speedup | contraction kernel: cycles off / on | "
-          "L2 accesses, on / off | interconnect bytes, on / off | requests per warp load in the contraction, off -> on |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "L2 accesses, on / off | interconnect bytes, on / off | requests per warp load in the contraction, off -> on | "
+          "requests per irregular access, off -> on |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for w in workloads:
         for mode in ("thread", "line"):
             off, on = jobs[(w, "frontier", mode)].result(), jobs[(w, "iru", mode)].result()
             print(f"| {w} | {mode} | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {off['cycles'] / on['cycles']:.2f} | "
                   f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {pct(on['l2'], off['l2']):.0f} % | "
                   f"{pct(on['traffic'], off['traffic']):.0f} % | {off['requests_per_load']:.2f} -> "
-                  f"{on['requests_per_load']:.2f} |")
+                  f"{on['requests_per_load']:.2f} | {off['requests_per_irregular']:.2f} -> {on['requests_per_irregular']:.2f} |")
 
 
 def plot(directory, graphs, workloads, norm, sens, on):

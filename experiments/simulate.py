@@ -16,7 +16,7 @@ import threading
 FIELDS = {"-c": "config", "--config": "config", "--workload": "workload", "--variant": "variant", "--graph": "graph",
           "--source": "source", "--scale": "scale", "--tiles": "tiles", "--tile": "tile", "--mode": "mode",
           "--seed": "seed", "--sample-every": "sample_every", "--timing-from-kernel": "timing_from_kernel",
-          "--collisions": "collisions", "--servers": "servers", "--handoff": "handoff"}
+          "--collisions": "collisions", "--servers": "servers", "--handoff": "handoff", "--profile": "profile"}
 _sweep, _sweep_dir = None, ""  # the sweep's run ids by their parameters, once --from-sweep names one
 _plan = os.environ.get("IRRGPU_STUDY_PLAN")  # testing: record the runs asked for; results are stand-ins
 _lock = threading.Lock()

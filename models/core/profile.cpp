@@ -50,6 +50,10 @@ struct Line {
   std::uint32_t line = 0;
   std::string function, op;  // PTX lines: the function and the instruction
   Profile::Counters c;
+  // PTX lines: the CUDA line the instruction came from (`.loc`) and, for inlined code, the line of
+  // the call (a kernel's atomicAdd is CUDA's header inlined at the kernel's line); "": not known.
+  std::string source_file, call_file;
+  std::uint32_t source_line = 0, call_line = 0;
 };
 
 std::vector<Line> sorted(std::map<std::pair<std::string, std::uint32_t>, Line>& lines) {
@@ -78,12 +82,16 @@ Tables tables(const std::unordered_map<const ptx::Instruction*, Profile::Counter
         auto it = by.find(&in);
         if (it == by.end()) continue;
         Line& p = ptx_lines[{m->file, in.ptx_line}];
-        if (p.file.empty()) p = Line{m->file, in.ptx_line, sim::demangled(f.name), std::string(ptx::op_name(in.op)), {}};
+        auto file = m->files.find(in.loc.file), call = m->files.find(in.loc.call_file);
+        const bool located = in.loc.line && file != m->files.end(), called = in.loc.call_line && call != m->files.end();
+        if (p.file.empty())
+          p = Line{m->file, in.ptx_line, sim::demangled(f.name), std::string(ptx::op_name(in.op)), {},
+                   located ? file->second : "", called ? call->second : "", located ? in.loc.line : 0,
+                   called ? in.loc.call_line : 0};
         p.c += it->second;
-        auto file = m->files.find(in.loc.file);
-        if (in.loc.line && file != m->files.end()) {
+        if (located) {
           Line& s = cuda_lines[{file->second, in.loc.line}];
-          if (s.file.empty()) s = Line{file->second, in.loc.line, sim::demangled(f.name), "", {}};
+          if (s.file.empty()) s = Line{file->second, in.loc.line, sim::demangled(f.name), "", {}, "", "", 0, 0};
           s.c += it->second;
         }
       }
@@ -130,6 +138,8 @@ nlohmann::json Profile::report() const {
     for (const auto& l : lines) {
       nlohmann::json j = {{"file", l.file}, {"line", l.line}, {"function", l.function}};
       if (ptx) j["op"] = l.op;
+      if (ptx && l.source_line) j["source"] = {{"file", l.source_file}, {"line", l.source_line}};
+      if (ptx && l.call_line) j["inlined_at"] = {{"file", l.call_file}, {"line", l.call_line}};
       j.update(counters_json(l.c));
       a.push_back(std::move(j));
     }

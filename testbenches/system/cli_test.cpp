@@ -465,6 +465,11 @@ TEST(Cli, ProfileByLineAddsUpToTheStatistics) {
   bool kernel_line = false;  // the kernel's own source (others: CUDA's headers, inlined)
   for (const auto& l : profile["cuda_lines"]) kernel_line = kernel_line || l["file"] == "bfs.cu";
   EXPECT_TRUE(kernel_line) << profile["cuda_lines"].dump();
+  bool inlined_atomic = false;  // a PTX line names its CUDA line, and an atomic (CUDA's header) its call in the kernel
+  for (const auto& l : profile["ptx_lines"])
+    inlined_atomic = inlined_atomic || (l["op"] == "atom" && l.contains("source") && l.contains("inlined_at") &&
+                                        l["inlined_at"]["file"] == "bfs.cu" && l["source"]["file"] != "bfs.cu");
+  EXPECT_TRUE(inlined_atomic) << profile["ptx_lines"].dump();
   auto without = args;
   without.insert(without.end(), {"-o", plain.path()});
   ASSERT_EQ(run_cli(without).exit_code, 0);

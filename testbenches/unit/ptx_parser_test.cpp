@@ -70,6 +70,25 @@ TEST(PtxParser, NvccModuleWithLineInfo) {
   EXPECT_EQ(std::string(m.variables[0].init.begin(), m.variables[0].init.end() - 1), "block %d sum %d\n");
 }
 
+// Code inlined from another function keeps the line of its call (`inlined_at`): the profile's
+// way from a CUDA header's atomic back to the kernel's line.
+TEST(PtxParser, InlinedCodeKeepsItsCallSite) {
+  const Module m = parse(".version 9.0\n.target sm_75\n.address_size 64\n.file 1 \"k.cu\"\n.file 2 \"atomics.hpp\"\n"
+                         ".visible .entry k()\n{\n.reg .b32 %r<4>;\n"
+                         ".loc 2 147 3, function_name $L__info_string0, inlined_at 1 115 5\nadd.s32 %r1, %r2, %r3;\n"
+                         ".loc 1 116 5\nadd.s32 %r1, %r2, %r3;\nret;\n}\n",
+                         "t.ptx");
+  const auto& code = m.find("k")->code;
+  ASSERT_EQ(code.size(), 3u);
+  EXPECT_EQ(code[0].loc.file, 2u);
+  EXPECT_EQ(code[0].loc.line, 147u);
+  EXPECT_EQ(code[0].loc.call_file, 1u);
+  EXPECT_EQ(code[0].loc.call_line, 115u);
+  EXPECT_EQ(code[1].loc.line, 116u);
+  EXPECT_EQ(code[1].loc.call_line, 0u);  // a later .loc without inlined_at is not inlined
+  EXPECT_NE(error_of(".loc 1 2 3, inlined_at 1\nadd.s32 %r1, %r2, %r3;"), "");  // the call's line missing
+}
+
 TEST(PtxParser, WarpPrimitivesAndConversions) {
   Module m = parse_file(kDir + "warp.ptx");
   const Function* k = m.find("warp");

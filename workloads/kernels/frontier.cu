@@ -78,7 +78,8 @@ extern "C" __global__ void bfs_contract(const unsigned* ef, unsigned ne, unsigne
 #else
     edge = ef[pos];
 #endif
-    if (label[edge] == INF && atomicCAS(&label[edge], INF, distance) == INF) vf[atomicAdd(nv, 1u)] = edge;
+    if (label[edge] == INF && atomicCAS(&label[edge], INF, distance) == INF)  // irregular access (Fig. 14)
+      vf[atomicAdd(nv, 1u)] = edge;
   }
 }
 
@@ -111,7 +112,7 @@ extern "C" __global__ void sssp_compaction(const unsigned* ef, const unsigned* w
     edge = ef[pos];
     weight = wf[pos];
 #endif
-    unsigned old = atomicMin(&label[edge], weight);
+    unsigned old = atomicMin(&label[edge], weight);  // irregular access (Fig. 14)
     if (old > weight) lookup[edge] = pos;
   }
 }
@@ -162,7 +163,7 @@ extern "C" __global__ void pr_contract(const unsigned* ef, const float* wf, unsi
     edge = ef[pos];
     weight = wf[pos];
 #endif
-    if (active_thread) atomicAdd(&residual[edge], weight);
+    if (active_thread) atomicAdd(&residual[edge], weight);  // irregular access (Fig. 14)
   }
 }
 

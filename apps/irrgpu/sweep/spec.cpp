@@ -295,7 +295,7 @@ const std::vector<std::pair<std::string, std::string>>& run_fields() {
       {"tiles", "--tiles"},       {"tile", "--tile"},           {"mode", "--mode"},
       {"seed", "--seed"},         {"sample_every", "--sample-every"},
       {"timing_from_kernel", "--timing-from-kernel"}, {"collisions", "--collisions"}, {"servers", "--servers"},
-      {"handoff", "--handoff="}};
+      {"handoff", "--handoff="},  {"profile", "--profile="}};
   return fields;
 }
 

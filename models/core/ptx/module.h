@@ -82,6 +82,10 @@ inline constexpr std::uint64_t kFunctionAddress = 0xF0F0000000000000ull;
 struct SourceLoc {
   std::uint16_t file = 0;  // .file number (0: none)
   std::uint32_t line = 0, col = 0;
+  // Code inlined from another function (CUDA's atomics, a __device__ function): the line of the
+  // call it was inlined at (`inlined_at`; 0: not inlined).
+  std::uint16_t call_file = 0;
+  std::uint32_t call_line = 0;
 };
 
 // The registers an instruction reads or writes, as the timing core's scoreboard checks them, kept

@@ -452,7 +452,13 @@ class Parser {
       loc_.file = static_cast<std::uint16_t>(integer());
       loc_.line = static_cast<std::uint32_t>(integer());
       loc_.col = static_cast<std::uint32_t>(integer());
-      while (peek().line == d.line && peek().kind != Token::end) next();  // function_name ..., inlined_at ...
+      loc_.call_file = 0;
+      loc_.call_line = 0;
+      while (peek().line == d.line && peek().kind != Token::end)  // , function_name NAME, inlined_at FILE LINE COL
+        if (next().text == "inlined_at") {
+          loc_.call_file = static_cast<std::uint16_t>(integer());
+          loc_.call_line = static_cast<std::uint32_t>(integer());
+        }
       return;
     }
     if (d.text == ".pragma") {
