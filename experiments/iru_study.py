@@ -112,6 +112,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
             "requests_per_load": requests / loads if loads else 0.0, "inside": inside,
             "requests_per_irregular": irregular[1] / irregular[0] if irregular[0] else 0.0,
+            "requests_per_load_all": total(s, ".global_load_requests") / max(total(s, ".global_loads"), 1),
             "elements": value("iru.elements"), "merged": value("iru.merged"),
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
@@ -200,6 +201,8 @@ def study(pool, irrgpu, graphs, workloads, tmp):
           f"{rpl('iru', 'requests_per_irregular'):.2f} |")
     print(f"| requests per warp load in the contraction, off -> on (mean) | — | {rpl('frontier', 'requests_per_load'):.2f} -> "
           f"{rpl('iru', 'requests_per_load'):.2f} |")
+    print(f"| requests per warp load or atomic, whole run, off -> on (mean) | — | "
+          f"{rpl('frontier', 'requests_per_load_all'):.2f} -> {rpl('iru', 'requests_per_load_all'):.2f} |")
     for w in ("sssp", "pr"):
         if w in workloads:
             print(f"| elements filtered, {w} (mean) | {PAPER['filtered'][w]} % | "
