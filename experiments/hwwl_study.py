@@ -42,7 +42,7 @@ OWN_HWWL = [(f"{s}, unbounded banks", [f"hwwl.redistribution={s}", "hwwl.bank_en
     ("lsorting, 32 entries, on demand", ["hwwl.bank_entries=32", "hwwl.virtualization=on_demand"]),
     ("ideal fifo", ["hwwl.ideal=fifo"])]
 # BH's input: a Plummer cluster of 16,384 bodies, two time steps (the paper names none): its
-# topology-driven run executes 1.15e8 warp instructions, 0.57x Table II's 2.0e8; SP's rows (a run
+# topology-driven run executes 1.15e8 warp instructions, 0.58x Table II's 2.0e8; SP's rows (a run
 # takes 10-40 minutes here).
 BH_GRAPH = "plummer:n=16384,seed=1"
 # DMR's input: the Delaunay triangulation of 500 random points in the square (994 triangles; the

@@ -67,7 +67,7 @@ SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
 SECTIONS = ["study", "sensitivity", "atomics", "timeout"]
-# The paper gives no timeout for a hash entry [S L120-L150]: the timeout section measures the IRU's
+# The paper gives no timeout for a request waiting on the hash [S L155]: the timeout section measures the IRU's
 # gain at these on every input of the study, the way ours was chosen (docs/results/iru.md).
 TIMEOUTS = [100, 300, 1000, 3000, 10000]
 SENSITIVITY = [("iru.sets", [256, 1024, 4096]), ("iru.timeout", [100, 1000, 10000]),
