@@ -36,11 +36,11 @@ GRAPHS = ["grid:rows=128,cols=128", "rmat:scale=12"]
 # paper's claims need: Figure 6's schemes (unbounded banks), the realistic HWWL under both
 # virtualizations, the idealised FIFO.
 SP_GRAPH = "sat:vars=2000,ratio=4.2,seed=1"
+REALISTIC = ("lsorting, 32 entries, interval (the paper's realistic HWWL)", ["hwwl.redistribution=lsorting"])
+IDEAL_FIFO = ("ideal fifo", ["hwwl.ideal=fifo"])
 OWN_HWWL = [(f"{s}, unbounded banks", [f"hwwl.redistribution={s}", "hwwl.bank_entries=4096"])
             for s in ("none", "threshold", "lsorting")] + [
-    ("lsorting, 32 entries, interval (the paper's realistic HWWL)", ["hwwl.redistribution=lsorting"]),
-    ("lsorting, 32 entries, on demand", ["hwwl.bank_entries=32", "hwwl.virtualization=on_demand"]),
-    ("ideal fifo", ["hwwl.ideal=fifo"])]
+    REALISTIC, ("lsorting, 32 entries, on demand", ["hwwl.bank_entries=32", "hwwl.virtualization=on_demand"]), IDEAL_FIFO]
 # BH's input: a Plummer cluster of 16,384 bodies, two time steps (the paper names none): its
 # topology-driven run executes 1.15e8 warp instructions, 0.58x Table II's 2.0e8; SP's rows (a run
 # takes 10-40 minutes here).
@@ -59,8 +59,7 @@ OWN = {"bh": (BH_GRAPH, OWN_HWWL, "2.0e8 / 1.6e8 = 1.25x"),
 # of the bodies (a run takes 1-3 minutes), every row; DMR on four times the points (6-10 minutes),
 # the realistic HWWL and the ideal FIFO.
 OWN_OTHER = {"bh": [("plummer:n=4096,seed=1", OWN_HWWL + IDEAL_SORTED)],
-             "dmr": [("delaunay:n=2000,seed=1", [r for r in OWN_HWWL if r[0].startswith("lsorting, 32 entries, interval")
-                                                 or r[0] == "ideal fifo"])]}
+             "dmr": [("delaunay:n=2000,seed=1", [REALISTIC, IDEAL_FIFO])]}
 ACTIVITY_GRAPH = "rgg:n=32768,radius=0.012"  # road-like: a frontier of hundreds of vertices, ~100 levels
 WIDE_GRAPH = "rmat:scale=14"  # a widest level of thousands of vertices: more than the 6,144 HW threads
 HW_THREADS = 4 * 1536  # kim4x16: 4 cores x 48 warps x 32 threads

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -109,7 +110,7 @@ struct Worklist {
   void seed_all(std::uint32_t n) {
     if (hardware) return run.launch("wl_hwwl_seed_all", n, Args() << n);
     std::vector<std::uint32_t> all(n);
-    for (std::uint32_t v = 0; v < n; ++v) all[v] = v;
+    std::iota(all.begin(), all.end(), 0u);
     run.d.memcpy_to_device(in, all.data(), n * 4ull);
     count = n;
   }
