@@ -52,7 +52,7 @@ RUNS = {
     "kim4x16-write-back-sssp-data-l2-latency-20": ["-c", "kim4x16", "-s", "l1.write_policy=write_back", "-s", "l2.latency=20",
                                                    "--workload", "sssp", "--variant", "data", "--graph", "rmat:scale=9"],
     "gtx980-pr-iru-thread-atomics": ["-c", "gtx980", "-s", "atomic.coalescing=thread", "-s", "core.writeback_ports=2",
-                                     "-s", "core.latency_int=4", "-s", "core.latency_fp=4",
+                                     "-s", "core.latency_int=4", "-s", "core.latency_fp=4", "-s", "iru.timeout=1000",
                                      "--workload", "pr", "--variant", "iru", "--graph", "rmat:scale=8"],
 }
 
