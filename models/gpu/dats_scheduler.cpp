@@ -43,6 +43,8 @@ DatsCtaScheduler::DatsCtaScheduler(const sc_core::sc_module_name& name, sim::Sim
       policy_key_(sim.config().get_string("dats.policy")),
       bound_key_(static_cast<std::uint32_t>(sim.config().get_uint("dats.level_bound"))),
       nst_rtl_(sim.config().get_string("dats.nst.impl") == "rtl"),
+      by_dependency_(sim.config().get_string("dats.admission") == "dependency"),
+      instant_loader_(sim.config().get_string("dats.loader") == "instant"),
       nst_params_{params_.lna, params_.lea, params_.pub},
       seed_(sim.config().get_uint("sim.seed")),
       launches_(sim.counter(*this, "launches", "launches with block dependencies", "launches")),
@@ -168,8 +170,26 @@ void DatsCtaScheduler::note_complete(std::uint32_t v) {
 }
 
 // The loader: a chunk of node entries, then each node's edge lines, then the insertion; a node
-// that does not fit goes to the NIB and loading halts behind it [W L324-L328, L384].
+// that does not fit goes to the NIB and loading halts behind it [W L324-L328, L384]. An instant
+// loader takes every step it can in this cycle.
 void DatsCtaScheduler::load_step() {
+  if (!instant_loader_) return load_one();
+  std::uint64_t loaded;
+  do {
+    loaded = nodes_loaded_.count();
+    load_one();
+  } while (nodes_loaded_.count() != loaded);
+}
+
+void DatsCtaScheduler::read(std::uint64_t address, std::uint64_t bytes, std::function<void()> then) {
+  if (instant_loader_) return then();
+  memory_.read(address, bytes, [this, then = std::move(then)] {
+    then();
+    wake();
+  });
+}
+
+void DatsCtaScheduler::load_one() {
   if (load_ != Load::idle) return;
   if (const auto nib = dgb_->nib()) {  // its entry is on chip already; its edges are not
     if (!dgb_->fits(*nib)) return;
@@ -182,10 +202,8 @@ void DatsCtaScheduler::load_step() {
   load_ = Load::chunk;
   std::tie(cur_, end_) = *chunk;
   ++chunk_reads_;
-  memory_.read(node_array_ + std::uint64_t{cur_} * dats::kNodeEntryBytes, std::uint64_t{end_ - cur_} * dats::kNodeEntryBytes, [this] {
-    continue_chunk();
-    wake();
-  });
+  read(node_array_ + std::uint64_t{cur_} * dats::kNodeEntryBytes, std::uint64_t{end_ - cur_} * dats::kNodeEntryBytes,
+       [this] { continue_chunk(); });
 }
 
 void DatsCtaScheduler::continue_chunk() {
@@ -206,12 +224,11 @@ void DatsCtaScheduler::continue_chunk() {
       if (from <= last) {
         load_ = Load::edges;
         ++edge_reads_;
-        memory_.read(from, last + 128 - from, [this] {
+        read(from, last + 128 - from, [this] {
           dgb_->insert(cur_);
           ++nodes_loaded_;
           ++cur_;
           continue_chunk();
-          wake();
         });
         return;
       }
@@ -243,7 +260,8 @@ DatsCtaScheduler::Issue DatsCtaScheduler::issue_one(Policy policy, std::uint32_t
     // block waits in its slot, as a block spinning on its parents' flags would); started once
     // its parents finished.
     if (next_in_order_ < graph_->nodes() && running_ + admitted_.size() < capacity_) {
-      admitted_.push_back(graph_->vid[next_in_order_++]);
+      const auto i = next_in_order_++;
+      admitted_.push_back(by_dependency_ ? static_cast<std::uint32_t>(i) : graph_->vid[i]);
       return Issue::issued;
     }
     for (auto it = admitted_.begin(); it != admitted_.end(); ++it)

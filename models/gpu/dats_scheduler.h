@@ -13,6 +13,7 @@
 // buffer, no reads).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -35,7 +36,9 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
 
  private:
   void load_step();
+  void load_one();
   void continue_chunk();
+  void read(std::uint64_t address, std::uint64_t bytes, std::function<void()> then);  // then wakes
   enum class Issue { issued, none_ready, no_room };
   Issue issue_one(dats::Policy policy, std::uint32_t bound);
   bool start(std::uint32_t vid);  // on the next SM with room; false when none has
@@ -48,6 +51,8 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
   const std::string policy_key_;
   const std::uint32_t bound_key_;
   const bool nst_rtl_;  // dats.nst.impl: rtl
+  const bool by_dependency_;   // dats.admission: dependency (in_order admits in VID order)
+  const bool instant_loader_;  // dats.loader: instant
   const dats::NstParams nst_params_;
   const std::uint64_t seed_;
 
@@ -69,7 +74,7 @@ class DatsCtaScheduler : public sc_core::sc_module, public CtaScheduler, public 
   // Invariants, checked on every run: each block once, after all its parents.
   std::vector<std::uint32_t> unfinished_parents_;
   std::vector<std::uint8_t> started_;
-  std::uint64_t next_in_order_ = 0;  // in_order: the next block in launch order to admit
+  std::uint64_t next_in_order_ = 0;  // in_order: the next block to admit, in dats.admission's order
   std::deque<std::uint32_t> admitted_;  // in_order: admitted, waiting for parents (holding a slot)
   std::uint64_t capacity_ = 0;          // blocks of this launch the GPU holds at once
   std::uint32_t running_ = 0;
