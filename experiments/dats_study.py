@@ -8,7 +8,9 @@ LRR buffer (LNA 512, LEA 2K), LVL its LVL buffer (128, 512), both a 64-entry PUB
 
 Speedup is the paper's: the whole run (kernels, launch overheads, graph copies) of Global over the
 version's [W L425]. Prints markdown tables; --json F keeps every run's figures; --plot DIR writes
-PNG charts (matplotlib).
+PNG charts (matplotlib). Beside the five versions: DepLinks admitted in dependency order
+(dats.admission), LRR and LVL with an instant loader (dats.loader: the DGB's timing penalty
+[W L454]), and the buffer's sizes one at a time on SOR at 9K [W L448-L450].
 
 Usage: experiments/dats_study.py [--build build] [--jobs N] [--sizes 1K,4K,9K] [--workloads ...]
                                  [--variants ...] [--merge F | --runs F] [--json F] [--plot DIR]
@@ -24,30 +26,104 @@ from simulate import simulate
 
 WORKLOADS = ["dtw", "heat2d", "hist", "int_img", "sor", "sw"]
 VARIANTS = ["global", "cdp", "deplinks", "lrr", "lvl"]
+READINGS = ["deplinks_dependency", "lrr_instant", "lvl_instant"]  # beside the five (see the docstring)
 SIZES = {"1K": ("32x32", 32), "4K": ("64x64", 16), "9K": ("96x96", 11)}
+BUFFER = {"lrr": {"dats.lna_entries": 512, "dats.lea_entries": 2048},  # the paper's [W L417]
+          "lvl": {"dats.lna_entries": 128, "dats.lea_entries": 512}}
 SETS = {"deplinks": ["gpu.cta_scheduler=dats"],
         "lrr": ["gpu.cta_scheduler=dats", "dats.lna_entries=512", "dats.lea_entries=2048"],
         "lvl": ["gpu.cta_scheduler=dats", "dats.lna_entries=128", "dats.lea_entries=512"]}
+SETS["deplinks_dependency"] = SETS["deplinks"] + ["dats.admission=dependency"]
+SETS["lrr_instant"] = SETS["lrr"] + ["dats.loader=instant"]
+SETS["lvl_instant"] = SETS["lvl"] + ["dats.loader=instant"]
+# The buffer's sizes on SOR at 9K, one key at a time from each policy's buffer (experiments/dats.yaml).
+SIZING = {"lvl": {"dats.lna_entries": [32, 64, 128, 256, 512], "dats.lea_entries": [128, 256, 512, 1024, 2048],
+                  "dats.pub_entries": [16, 32, 64, 128]},
+          "lrr": {"dats.lna_entries": [128, 256, 512, 1024, 2048], "dats.lea_entries": [512, 1024, 2048, 4096],
+                  "dats.pub_entries": [16, 32, 64, 128]}}
 PAPER = {"cdp": 6.87, "deplinks": 25.07, "lrr": 29.81, "lvl": 31.81}  # % over Global at 4K [W L425]
 PAPER_LVL_SIZE = {"1K": 14.11, "4K": 31.81, "9K": 45.07}  # [W L12, L440]
 
 
-def run(irrgpu, workload, variant, size, tmp):
+def run(irrgpu, workload, variant, size, tmp, sets=None):
+    """One run; `variant` is a version (VARIANTS, READINGS), or with `sets` (key: value) a policy
+    whose buffer they replace (SIZING; the run's variant then names the policy and the sizes)."""
     tiles, tile = SIZES[size]
-    out = os.path.join(tmp, f"{workload}-{variant}-{size}")
-    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant, "--tiles", tiles,
-           "--tile", str(tile)]
-    for s in SETS.get(variant, []):
+    sets = sets or {}
+    name = run_name(variant, sets) if sets else variant
+    out = os.path.join(tmp, f"{workload}-{name.replace(' ', '-')}-{size}")
+    cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant.split("_")[0],
+           "--tiles", tiles, "--tile", str(tile)]
+    for s in SETS.get(variant, []) if not sets else ["gpu.cta_scheduler=dats"] + [f"{k}={v}" for k, v in sets.items()]:
         cmd += ["-s", s]
     stats = simulate(cmd, out)["stats"]
     value = lambda k: stats[k]["value"] if k in stats else 0
-    return {"workload": workload, "variant": variant, "size": size,
+    return {"workload": workload, "variant": name, "size": size, "ipc": value("gpu.total.thread_instructions") /
+            max(1, value("gpu.total.kernel_cycles")),
             "cycles": value("gpu.total.core_cycles"), "kernel_cycles": value("gpu.total.kernel_cycles"),
             "kernels": value("gpu.kernels"), "l2_accesses": value("gpu.total.l2.accesses") or sum(
                 v["value"] for k, v in stats.items() if k.endswith(".l2.accesses") and ".total." not in k),
             "dgb_requests": value("gpu.front_end.requests"), "level_range": value("gpu.dats.level_range_high_water"),
             "pub_high": value("gpu.dats.pub_high_water"), "load_wait": value("gpu.dats.load_wait_cycles"),
             "blocked": value("gpu.dats.blocked_completions"), "nib_parks": value("gpu.dats.nib_parks")}
+
+
+def may_stop(fn, *args):
+    """A sizing run, which a buffer too small for the graph can stop (the run fails naming why):
+    kept as stopped, for the table."""
+    try:
+        return fn(*args)
+    except SystemExit as e:
+        workload, variant, size, tmp, sets = args[1:]
+        return {"workload": workload, "variant": run_name(variant, sets), "size": size, "stopped": str(e)}
+
+
+def sized(policy, key, value):
+    """The sets of a sizing run: the policy's buffer with `key` at `value` (the PUB's 64 is the default)."""
+    sets = {**BUFFER[policy], key: value}
+    return {k: v for k, v in sets.items() if (k, v) != ("dats.pub_entries", 64)}
+
+
+def run_name(policy, sets):
+    """A run's name in the tables: the version, or the policy and the sizes that differ."""
+    if sets == BUFFER[policy]:
+        return policy
+    return policy + "".join(f" {k.split('.')[1]}={v}" for k, v in sorted(sets.items()))
+
+
+def readings(at, sizes, workloads, speedup, mean):
+    """DepLinks' two admission orders, and the loader's cost: each buffer's run over its run with
+    an instant loader, beside load_wait_cycles (the upper bound measured before)."""
+    penalty = lambda w, v, s: 100.0 * (at[(w, v, s)]["cycles"] / at[(w, v + "_instant", s)]["cycles"] - 1)
+    bound = lambda w, v, s: 100.0 * at[(w, v, s)]["load_wait"] / at[(w, v, s)]["cycles"]
+    print("\n### DepLinks' two readings and the loader's cost [W L413, L454]\n")
+    print("| size | workload | deplinks speedup, launch order | deplinks speedup, dependency order | "
+          "LRR: run over instant loader | LRR: load_wait bound | LVL: run over instant loader | LVL: load_wait bound |")
+    print("|---" * 8 + "|")
+    for s in sizes:
+        for w in workloads + ["**mean**"]:
+            f = (lambda fn, v: mean([fn(x, v, s) for x in workloads])) if w.startswith("*") else (lambda fn, v: fn(w, v, s))
+            print(f"| {s} | {w} | {f(speedup, 'deplinks'):.2f} % | {f(speedup, 'deplinks_dependency'):.2f} % | "
+                  f"{f(penalty, 'lrr'):+.2f} % | {f(bound, 'lrr'):.2f} % | {f(penalty, 'lvl'):+.2f} % | {f(bound, 'lvl'):.2f} % |")
+
+
+def sizing(at, speedup):
+    """The buffer's sizes one at a time on SOR at 9K, from each policy's buffer [W L448-L450]."""
+    print("\n### The buffer's sizes, SOR at 9K [W L448-L450]\n")
+    print("| policy | key | value | speedup over Global | IPC (thread instructions a kernel cycle) | "
+          "PUB high water | max level range | node-insertion stalls (NIB parks) |")
+    print("|---" * 8 + "|")
+    for p, keys in SIZING.items():
+        for k, values in keys.items():
+            for v in values:
+                name = run_name(p, sized(p, k, v))
+                r = at[("sor", name, "9K")]
+                base = " (the paper's)" if name == p else ""
+                if "stopped" in r:
+                    print(f"| {p.upper()} | {k.split('.')[1]} | {v}{base} | stops | | | | |")
+                    continue
+                print(f"| {p.upper()} | {k.split('.')[1]} | {v}{base} | {speedup('sor', name, '9K'):.2f} % | "
+                      f"{r['ipc']:.1f} | {r['pub_high']:.0f} | {r['level_range']:.0f} | {r['nib_parks']:.0f} |")
 
 
 def main():
@@ -70,7 +146,12 @@ def main():
         runs = json.load(open(a.runs))
     else:
         with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            jobs = [pool.submit(run, irrgpu, w, v, s, tmp) for s in sizes for w in workloads for v in a.variants.split(",")]
+            jobs = [pool.submit(run, irrgpu, w, v, s, tmp) for s in sizes for w in workloads
+                    for v in a.variants.split(",") + READINGS]
+            if "9K" in sizes and "sor" in workloads:
+                jobs += [pool.submit(may_stop, run, irrgpu, "sor", p, "9K", tmp, sized(p, key, v))
+                         for p, keys in SIZING.items() for key, values in keys.items() for v in values
+                         if sized(p, key, v) != BUFFER[p]]
             runs = [j.result() for j in jobs]
     if a.merge:
         now = {(r["workload"], r["variant"], r["size"]) for r in runs}
@@ -94,6 +175,11 @@ def main():
                   f"{100 * lvl['dgb_requests'] / max(1, lvl['l2_accesses']):.3f} % | {lrr['pub_high']:.0f} / {lvl['pub_high']:.0f} |")
         print("| **mean** | | | " + " | ".join(f"**{mean([speedup(w, v, s) for w in workloads]):.2f} %**" for v in VARIANTS[1:]) +
               " | | | |")
+    if all((w, v, s) in at for s in sizes for w in workloads for v in READINGS):
+        readings(at, sizes, workloads, speedup, mean)
+    if "9K" in sizes and all(("sor", run_name(p, sized(p, k, v)), "9K") in at
+                             for p, keys in SIZING.items() for k, values in keys.items() for v in values):
+        sizing(at, speedup)
     if a.plot:
         plot = sim.figures()
         for s in sizes:
