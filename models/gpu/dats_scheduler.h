@@ -9,8 +9,9 @@
 // round-robin, as the baseline does. docs/dats.md.
 //
 // Policies: lrr and lvl as the paper's [W L392-L403]; in_order is the DepLinks baseline without
-// run-ahead — blocks take the GPU's slots in launch order and wait in them for their parents (no
-// buffer, no reads).
+// run-ahead — blocks take the GPU's slots in launch order (dats.admission: block index or level by
+// level) and wait in them for their parents (no buffer, no reads). dats.loader: instant takes the
+// loader's reads out of time, to measure its cost [W L454].
 #pragma once
 
 #include <functional>
