@@ -8,7 +8,7 @@ and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
-                               [--sections study,sensitivity,atomics,timeout] [--on GRAPH]
+                               [--sections study,sensitivity,atomics,timeout,pagerank] [--on GRAPH]
                                [--plot DIR]
 """
 import argparse
@@ -66,7 +66,7 @@ IRREGULAR = {i + 1 for i, text in enumerate(open(FRONTIER_CU)) if "irregular acc
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
-SECTIONS = ["study", "sensitivity", "atomics", "timeout"]
+SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank"]
 # The paper gives no timeout for a request waiting on the hash [S L155]: the timeout section measures the IRU's
 # gain at these on every input of the study, the way ours was chosen (docs/results/iru.md).
 TIMEOUTS = [100, 300, 1000, 3000, 10000, 30000, 100000]
@@ -293,6 +293,26 @@ def plot(directory, graphs, workloads, norm, sens, on):
         draw.save(fig, os.path.join(directory, f"iru_sensitivity_{'_'.join(workloads)}_{on}.png"))
 
 
+def pagerank(pool, irrgpu, graphs, tmp):
+    """PageRank on BFS's and SSSP's inputs, 4-8x the vertices of its main-table inputs and nearer
+    the paper's Table 3 (22 k to 710 k vertices): IRU off and on."""
+    jobs = {(g, v): submit(pool, irrgpu, "pr", v, graph_for("bfs", g), (), tmp) for g in graphs for v in ("frontier", "iru")}
+    print("\n## PageRank on the BFS and SSSP inputs (IRU off against on)\n")
+    print("| graph | input | cycles off | cycles on | speedup | main table's input: speedup | filtered | "
+          "replies by timeout | requests per irregular access, off -> on |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    speedups = []
+    for g in graphs:
+        off, on = jobs[(g, "frontier")].result(), jobs[(g, "iru")].result()
+        small = submit(pool, irrgpu, "pr", "frontier", graph_for("pr", g), (), tmp).result()["cycles"] / \
+            submit(pool, irrgpu, "pr", "iru", graph_for("pr", g), (), tmp).result()["cycles"]
+        speedups.append(off["cycles"] / on["cycles"])
+        print(f"| {g} | `{graph_for('bfs', g)}` | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {speedups[-1]:.2f} | "
+              f"{small:.2f} | {pct(on['merged'], on['elements']):.1f} % | {pct(on['timeouts'], on['replies']):.0f} % | "
+              f"{off['requests_per_irregular']:.2f} -> {on['requests_per_irregular']:.2f} |")
+    print(f"\nGeometric mean: {gmean(speedups):.2f} (the paper's PageRank: {PAPER['speedup']['pr']:.2f})")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -323,6 +343,8 @@ def main():
             atomics(pool, irrgpu, workloads, a.on, tmp)
         if "timeout" in sections:
             timeouts(pool, irrgpu, graphs, workloads, tmp)
+        if "pagerank" in sections and "pr" in workloads:
+            pagerank(pool, irrgpu, graphs, tmp)
     if a.plot:
         plot(a.plot, graphs, workloads, norm, sens, a.on)
 
