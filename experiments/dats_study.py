@@ -36,6 +36,8 @@ SETS = {"deplinks": ["gpu.cta_scheduler=dats"],
 SETS["deplinks_dependency"] = SETS["deplinks"] + ["dats.admission=dependency"]
 SETS["lrr_instant"] = SETS["lrr"] + ["dats.loader=instant"]
 SETS["lvl_instant"] = SETS["lvl"] + ["dats.loader=instant"]
+# CDP's device-side launch latency at 4K (10 us is the preset's; the paper's model gives no figure).
+DEVICE_LATENCIES = ["1us", "5us", "10us", "20us", "30us"]
 # The buffer's sizes on SOR at 9K, one key at a time from each policy's buffer (experiments/dats.yaml).
 SIZING = {"lvl": {"dats.lna_entries": [32, 64, 128, 256, 512], "dats.lea_entries": [128, 256, 512, 1024, 2048],
                   "dats.pub_entries": [16, 32, 64, 128]},
@@ -54,7 +56,8 @@ def run(irrgpu, workload, variant, size, tmp, sets=None):
     out = os.path.join(tmp, f"{workload}-{name.replace(' ', '-')}-{size}")
     cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant.split("_")[0],
            "--tiles", tiles, "--tile", str(tile)]
-    for s in SETS.get(variant, []) if not sets else ["gpu.cta_scheduler=dats"] + [f"{k}={v}" for k, v in sets.items()]:
+    extra = [f"{k}={v}" for k, v in sets.items()]
+    for s in SETS.get(variant, []) if not sets else (["gpu.cta_scheduler=dats"] if variant != "cdp" else []) + extra:
         cmd += ["-s", s]
     stats = simulate(cmd, out)["stats"]
     value = lambda k: stats[k]["value"] if k in stats else 0
@@ -84,9 +87,24 @@ def sized(policy, key, value):
     return {k: v for k, v in sets.items() if (k, v) != ("dats.pub_entries", 64)}
 
 
+def cdp_name(latency):
+    return "cdp" if latency == "10us" else f"cdp device_launch_latency={latency}"
+
+
+def device_latency(at, workloads, speedup, mean):
+    """CDP at 4K against its device-side launch latency (the preset's 10 us is irrgpu's choice)."""
+    print("\n### CDP against its device-side launch latency, 4K\n")
+    print("| workload | " + " | ".join(f"{t}" + (" (ours)" if t == "10us" else "") for t in DEVICE_LATENCIES) + " |")
+    print("|---" * (len(DEVICE_LATENCIES) + 1) + "|")
+    for w in workloads:
+        print(f"| {w} | " + " | ".join(f"{speedup(w, cdp_name(t), '4K'):.2f} %" for t in DEVICE_LATENCIES) + " |")
+    print("| **mean** | " + " | ".join(f"**{mean([speedup(w, cdp_name(t), '4K') for w in workloads]):.2f} %**"
+                                   for t in DEVICE_LATENCIES) + " |")
+
+
 def run_name(policy, sets):
     """A run's name in the tables: the version, or the policy and the sizes that differ."""
-    if sets == BUFFER[policy]:
+    if policy in BUFFER and sets == BUFFER[policy]:
         return policy
     return policy + "".join(f" {k.split('.')[1]}={v}" for k, v in sorted(sets.items()))
 
@@ -148,6 +166,9 @@ def main():
         with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
             jobs = [pool.submit(run, irrgpu, w, v, s, tmp) for s in sizes for w in workloads
                     for v in a.variants.split(",") + READINGS]
+            if "4K" in sizes:
+                jobs += [pool.submit(run, irrgpu, w, "cdp", "4K", tmp, {"host.device_launch_latency": t})
+                         for w in workloads for t in DEVICE_LATENCIES if t != "10us"]
             if "9K" in sizes and "sor" in workloads:
                 jobs += [pool.submit(may_stop, run, irrgpu, "sor", p, "9K", tmp, sized(p, key, v))
                          for p, keys in SIZING.items() for key, values in keys.items() for v in values
@@ -177,6 +198,8 @@ def main():
               " | | | |")
     if all((w, v, s) in at for s in sizes for w in workloads for v in READINGS):
         readings(at, sizes, workloads, speedup, mean)
+    if "4K" in sizes and all((w, cdp_name(t), "4K") in at for w in workloads for t in DEVICE_LATENCIES):
+        device_latency(at, workloads, speedup, mean)
     if "9K" in sizes and all(("sor", run_name(p, sized(p, k, v)), "9K") in at
                              for p, keys in SIZING.items() for k, values in keys.items() for v in values):
         sizing(at, speedup)
