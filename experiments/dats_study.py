@@ -107,6 +107,11 @@ def ratio_sets(variant, workload, size):
     return sets
 
 
+def wide_lvl(workload):
+    """LVL at 9K and the paper's ratio with an LNA of 256 (the 96-wide graph's levels)."""
+    return {**ratio_sets("lvl", workload, "9K"), "dats.lna_entries": "256"}
+
+
 def at_paper_ratio(at, sizes, workloads, mean):
     """Global, LRR and LVL with each workload's launch overhead set to give the paper's ratio."""
     name = lambda v, w, s: run_name(v, ratio_sets(v, w, s))
@@ -122,6 +127,11 @@ def at_paper_ratio(at, sizes, workloads, mean):
                   f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | {gain('lrr', w, s):.2f} % | {gain('lvl', w, s):.2f} % |")
         print(f"| {s} | **mean** (paper: LVL {PAPER_LVL_SIZE[s]:.2f} %) | | {PAPER_RATIO[s]} (the paper's) | | "
               f"**{mean([gain('lrr', w, s) for w in workloads]):.2f} %** | **{mean([gain('lvl', w, s) for w in workloads]):.2f} %** |")
+    if "9K" in sizes and all((w, run_name("lvl", wide_lvl(w)), "9K") in at for w in workloads):
+        wide = [100.0 * (at[(w, name("global", w, "9K"), "9K")]["cycles"] / at[(w, run_name("lvl", wide_lvl(w)), "9K")]["cycles"] - 1)
+                for w in workloads]
+        print(f"\nLVL at 9K with an LNA of 256 at the same ratio: " + ", ".join(f"{w} {g:.2f} %" for w, g in zip(workloads, wide)) +
+              f"; mean **{mean(wide):.2f} %** (the paper's LVL {PAPER_LVL_SIZE['9K']:.2f} %, with 128)")
 
 
 def cdp_name(latency):
@@ -205,6 +215,8 @@ def main():
                     for v in a.variants.split(",") + READINGS]
             jobs += [pool.submit(run, irrgpu, w, v, s, tmp, ratio_sets(v, w, s))
                      for s in sizes for w in workloads for v in ("global", "lrr", "lvl")]
+            if "9K" in sizes:
+                jobs += [pool.submit(run, irrgpu, w, "lvl", "9K", tmp, wide_lvl(w)) for w in workloads]
             if "4K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, "cdp", "4K", tmp, {"host.device_launch_latency": t})
                          for w in workloads for t in DEVICE_LATENCIES if t != "10us"]
