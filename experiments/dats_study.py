@@ -31,8 +31,7 @@ SIZES = {"1K": ("32x32", 32), "4K": ("64x64", 16), "9K": ("96x96", 11)}
 BUFFER = {"lrr": {"dats.lna_entries": 512, "dats.lea_entries": 2048},  # the paper's [W L417]
           "lvl": {"dats.lna_entries": 128, "dats.lea_entries": 512}}
 SETS = {"deplinks": ["gpu.cta_scheduler=dats"],
-        "lrr": ["gpu.cta_scheduler=dats", "dats.lna_entries=512", "dats.lea_entries=2048"],
-        "lvl": ["gpu.cta_scheduler=dats", "dats.lna_entries=128", "dats.lea_entries=512"]}
+        **{p: ["gpu.cta_scheduler=dats"] + [f"{k}={v}" for k, v in b.items()] for p, b in BUFFER.items()}}
 SETS["deplinks_dependency"] = SETS["deplinks"] + ["dats.admission=dependency"]
 SETS["lrr_instant"] = SETS["lrr"] + ["dats.loader=instant"]
 SETS["lvl_instant"] = SETS["lvl"] + ["dats.loader=instant"]
@@ -60,8 +59,8 @@ PAPER_LVL_SIZE = {"1K": 14.11, "4K": 31.81, "9K": 45.07}  # [W L12, L440]
 
 
 def run(irrgpu, workload, variant, size, tmp, sets=None):
-    """One run; `variant` is a version (VARIANTS, READINGS), or with `sets` (key: value) a policy
-    whose buffer they replace (SIZING; the run's variant then names the policy and the sizes)."""
+    """One run; `variant` is a version (VARIANTS, READINGS), or with `sets` (key: value) a version
+    and every key it sets (sizing, launch ratio, CDP latency: run_name names it by them)."""
     tiles, tile = SIZES[size]
     sets = sets or {}
     name = run_name(variant, sets) if sets else variant
