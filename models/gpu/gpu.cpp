@@ -57,6 +57,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       map_(mem::address_map(sim.config())),
       launch_overhead_(sim.config().get_time("host.launch_overhead")),
       device_launch_latency_(sim.config().get_time("host.device_launch_latency")),
+      device_block_latency_(sim.config().get_time("host.device_launch_block_latency")),
       copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
@@ -183,8 +184,7 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
                 Error::Kind::usage);
   if (by_kernels_)
     if (auto charged = sample(ctx, kernel, grid, block, params, dynamic_shared, cluster, work)) return *charged;
-  // The host's launch cost, or a device-side launch's (dynamic parallelism).
-  wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
+  wait(sc_core::sc_time(static_cast<double>(launch_cost(ctx, grid)), sc_core::SC_PS));
   core::KernelLaunch k;
   k.ctx = ctx;
   k.ctx.sms = static_cast<std::uint32_t>(sms_.size());
@@ -313,6 +313,11 @@ void Gpu::trace_launch(const std::string& kernel, core::Dim3 grid, core::Dim3 bl
               true);
 }
 
+sim::Picoseconds Gpu::launch_cost(const core::LaunchContext& ctx, const core::Dim3& grid) const {
+  if (!ctx.from_device) return launch_overhead_;
+  return device_launch_latency_ + device_block_latency_ * std::uint64_t{grid.x} * grid.y * grid.z;
+}
+
 std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core::ptx::Function& kernel, core::Dim3 grid,
                                            core::Dim3 block, const std::vector<std::uint8_t>& params,
                                            std::uint32_t dynamic_shared, std::size_t& cluster, std::uint64_t& work) {
@@ -334,7 +339,7 @@ std::optional<core::GridStats> Gpu::sample(core::LaunchContext& ctx, const core:
   if (!printed.empty() && ctx.printf_out) ctx.printf_out(printed);
   warm_l2(profile);
   // The host's launch cost, then the cluster's charge as simulated time inside the kernel.
-  wait(sc_core::sc_time(static_cast<double>(ctx.from_device ? device_launch_latency_ : launch_overhead_), sc_core::SC_PS));
+  wait(sc_core::sc_time(static_cast<double>(launch_cost(ctx, grid)), sc_core::SC_PS));
   ++kernels_;
   sim_.snapshot("kernel " + std::to_string(kernels_ - 1) + ": " + kernel.name + " start");
   const sim::Picoseconds started = sim::now_ps();

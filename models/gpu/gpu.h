@@ -139,7 +139,9 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   std::vector<std::unique_ptr<core::SmUnit>> units_;
   core::KernelLaunch* current_ = nullptr;
   sc_core::sc_event done_;
-  const sim::Picoseconds launch_overhead_, device_launch_latency_;
+  const sim::Picoseconds launch_overhead_, device_launch_latency_, device_block_latency_;
+  // The host's launch cost, or a device-side launch's (dynamic parallelism) for this grid.
+  sim::Picoseconds launch_cost(const core::LaunchContext& ctx, const core::Dim3& grid) const;
   const double copy_bandwidth_;
   std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
   const std::uint64_t timing_from_kernel_;

@@ -121,6 +121,16 @@ TEST(DatsGpu, CdpPaysTheDeviceLaunchLatency) {
   EXPECT_NEAR(outside, (30 + 5 * 10) * mhz + copies, 0.01 * outside);
 }
 
+// GPGPU-Sim's form of the device launch model: a per-block latency on top, for each block of a
+// device-launched grid (dtw on 4 x 3 tiles: 11 blocks in the five waves after the host's first).
+TEST(DatsGpu, CdpPaysAPerBlockLatencyWhenSet) {
+  const WavefrontRun r = run("dtw", "cdp", {4, 3, 8, 1}, {"host.device_launch_block_latency=1us"});
+  EXPECT_EQ(r.result.check, "");
+  const double mhz = 700, outside = r.stat("gpu.total.core_cycles") - r.stat("gpu.total.kernel_cycles");
+  const double copies = r.stat("gpu.host_copy_bytes") / 6e9 * mhz * 1e6;
+  EXPECT_NEAR(outside, (30 + 5 * 10 + 11 * 1) * mhz + copies, 0.01 * outside);
+}
+
 namespace {
 
 // Runs that compare two configurations go through the command line (one simulation a process).
