@@ -99,11 +99,18 @@ def sized(policy, key, value):
     return {k: v for k, v in sets.items() if (k, v) != ("dats.pub_entries", 64)}
 
 
+def overhead(workload, size):
+    return PAPER_RATIO_OVERHEAD[workload][list(SIZES).index(size)]
+
+
+def gain(base, run):
+    """Speedup of `run` over `base` (runs.json records), in per cent."""
+    return 100.0 * (base["cycles"] / run["cycles"] - 1)
+
+
 def ratio_sets(variant, workload, size):
     """A run at the paper's compute : launch ratio: the version's sets and the launch overhead."""
-    sets = dict(x.split("=") for x in SETS.get(variant, []))
-    sets["host.launch_overhead"] = PAPER_RATIO_OVERHEAD[workload][list(SIZES).index(size)]
-    return sets
+    return {**dict(x.split("=") for x in SETS.get(variant, [])), "host.launch_overhead": overhead(workload, size)}
 
 
 def wide_lvl(workload):
@@ -118,38 +125,36 @@ def no_copies(variant, workload):
 
 def at_paper_ratio(at, sizes, workloads, mean):
     """Global, LRR and LVL with each workload's launch overhead set to give the paper's ratio."""
-    name = lambda v, w, s: run_name(v, ratio_sets(v, w, s))
-    gain = lambda v, w, s: 100.0 * (at[(w, name("global", w, s), s)]["cycles"] / at[(w, name(v, w, s), s)]["cycles"] - 1)
+    ratio = lambda v, w, s: at[(w, run_name(v, ratio_sets(v, w, s)), s)]
+    up = lambda v, w, s: gain(ratio("global", w, s), ratio(v, w, s))
     print("\n### At the paper's compute : launch ratio [W L440]\n")
     print("| size | workload | launch overhead | Global: kernels / launches | Global outside kernels | LRR speedup | LVL speedup |")
     print("|---" * 7 + "|")
     for s in sizes:
         for w in workloads:
-            g = at[(w, name("global", w, s), s)]
-            launch = g["kernels"] * float(PAPER_RATIO_OVERHEAD[w][list(SIZES).index(s)][:-2]) * 700
-            print(f"| {s} | {w} | {PAPER_RATIO_OVERHEAD[w][list(SIZES).index(s)]} | {g['kernel_cycles'] / launch:.2f} | "
-                  f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | {gain('lrr', w, s):.2f} % | {gain('lvl', w, s):.2f} % |")
+            g = ratio("global", w, s)
+            launch = g["kernels"] * float(overhead(w, s)[:-2]) * 700  # cycles at gtx480's 700 MHz
+            print(f"| {s} | {w} | {overhead(w, s)} | {g['kernel_cycles'] / launch:.2f} | "
+                  f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | {up('lrr', w, s):.2f} % | {up('lvl', w, s):.2f} % |")
         print(f"| {s} | **mean** (paper: LVL {PAPER_LVL_SIZE[s]:.2f} %) | | {PAPER_RATIO[s]} (the paper's) | | "
-              f"**{mean([gain('lrr', w, s) for w in workloads]):.2f} %** | **{mean([gain('lvl', w, s) for w in workloads]):.2f} %** |")
+              f"**{mean([up('lrr', w, s) for w in workloads]):.2f} %** | **{mean([up('lvl', w, s) for w in workloads]):.2f} %** |")
     if "4K" in sizes and all((w, run_name(v, no_copies(v, w)), "4K") in at for w in workloads for v in ("global", "lrr", "lvl")):
-        free = lambda v, w: 100.0 * (at[(w, run_name("global", no_copies("global", w)), "4K")]["cycles"] /
-                                     at[(w, run_name(v, no_copies(v, w)), "4K")]["cycles"] - 1)
-        outside = [100 * (1 - r["kernel_cycles"] / r["cycles"]) for r in (at[(w, run_name("global", no_copies("global", w)), "4K")]
-                                                                            for w in workloads)]
+        copyless = lambda v, w: at[(w, run_name(v, no_copies(v, w)), "4K")]
+        free = lambda v, w: gain(copyless("global", w), copyless(v, w))
+        outside = [100 * (1 - r["kernel_cycles"] / r["cycles"]) for r in (copyless("global", w) for w in workloads)]
         print(f"\nAt 4K with the host copies taking no time (host.copy_bandwidth 6TB/s): Global outside kernels "
               f"{min(outside):.1f}-{max(outside):.1f} %; LRR " + ", ".join(f"{w} {free('lrr', w):.2f} %" for w in workloads) +
               f", mean **{mean([free('lrr', w) for w in workloads]):.2f} %**; LVL " +
               ", ".join(f"{w} {free('lvl', w):.2f} %" for w in workloads) +
               f", mean **{mean([free('lvl', w) for w in workloads]):.2f} %** (the paper's LRR 29.81 %, LVL 31.81 %)")
     if "9K" in sizes and all((w, run_name("lvl", wide_lvl(w)), "9K") in at for w in workloads):
-        wide = [100.0 * (at[(w, name("global", w, "9K"), "9K")]["cycles"] / at[(w, run_name("lvl", wide_lvl(w)), "9K")]["cycles"] - 1)
-                for w in workloads]
+        wide = [gain(ratio("global", w, "9K"), at[(w, run_name("lvl", wide_lvl(w)), "9K")]) for w in workloads]
         print(f"\nLVL at 9K with an LNA of 256 at the same ratio: " + ", ".join(f"{w} {g:.2f} %" for w, g in zip(workloads, wide)) +
               f"; mean **{mean(wide):.2f} %** (the paper's LVL {PAPER_LVL_SIZE['9K']:.2f} %, with 128)")
 
 
-def cdp_name(latency):
-    return "cdp" if latency == "10us" else f"cdp device_launch_latency={latency}"
+def cdp_name(latency):  # the preset's 10 us is the main tables' cdp run
+    return "cdp" if latency == "10us" else run_name("cdp", {"host.device_launch_latency": latency})
 
 
 def device_latency(at, workloads, speedup, mean):
@@ -234,7 +239,6 @@ def main():
             if "4K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, v, "4K", tmp, no_copies(v, w)) for w in workloads
                          for v in ("global", "lrr", "lvl")]
-            if "4K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, "cdp", "4K", tmp, {"host.device_launch_latency": t})
                          for w in workloads for t in DEVICE_LATENCIES if t != "10us"]
             if "9K" in sizes and "sor" in workloads:

@@ -296,16 +296,16 @@ def plot(directory, graphs, workloads, norm, sens, on):
 def pagerank(pool, irrgpu, graphs, tmp):
     """PageRank on BFS's and SSSP's inputs, 4-8x the vertices of its main-table inputs and nearer
     the paper's Table 3 (22 k to 710 k vertices): IRU off and on."""
-    jobs = {(g, v): submit(pool, irrgpu, "pr", v, graph_for("bfs", g), (), tmp) for g in graphs for v in ("frontier", "iru")}
+    jobs = {(g, v, size): submit(pool, irrgpu, "pr", v, graph_for(size, g), (), tmp)
+            for g in graphs for v in ("frontier", "iru") for size in ("bfs", "pr")}  # the larger input, and PageRank's own
     print("\n## PageRank on the BFS and SSSP inputs (IRU off against on)\n")
     print("| graph | input | cycles off | cycles on | speedup | main table's input: speedup | filtered | "
           "replies by timeout | requests per irregular access, off -> on |")
     print("|---|---|---|---|---|---|---|---|---|")
     speedups = []
     for g in graphs:
-        off, on = jobs[(g, "frontier")].result(), jobs[(g, "iru")].result()
-        small = submit(pool, irrgpu, "pr", "frontier", graph_for("pr", g), (), tmp).result()["cycles"] / \
-            submit(pool, irrgpu, "pr", "iru", graph_for("pr", g), (), tmp).result()["cycles"]
+        off, on = jobs[(g, "frontier", "bfs")].result(), jobs[(g, "iru", "bfs")].result()
+        small = jobs[(g, "frontier", "pr")].result()["cycles"] / jobs[(g, "iru", "pr")].result()["cycles"]
         speedups.append(off["cycles"] / on["cycles"])
         print(f"| {g} | `{graph_for('bfs', g)}` | {off['cycles']:,.0f} | {on['cycles']:,.0f} | {speedups[-1]:.2f} | "
               f"{small:.2f} | {pct(on['merged'], on['elements']):.1f} % | {pct(on['timeouts'], on['replies']):.0f} % | "
