@@ -4,11 +4,12 @@
 the gtx980 preset (the paper's Table 2), each plain and with the contraction reading through the
 reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
 its hash size, timeout, data-processing rate, banks, classifier queues, L2 bypass and L2 access; then SSSP
-and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does. Prints
+and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does; then SSSP's
+baseline with a software duplicate filter (the paper's has one). Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
-                               [--sections study,sensitivity,atomics,timeout,pagerank] [--on GRAPH]
+                               [--sections study,sensitivity,atomics,timeout,pagerank,culling] [--on GRAPH]
                                [--plot DIR]
 """
 import argparse
@@ -53,7 +54,7 @@ def graph_for(workload, name):
 
 WORKLOADS = ["bfs", "sssp", "pr"]
 # The kernels the IRU serves (the rest of each application runs the same code in both forms).
-CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction"], "pr": ["pr_contract"]}
+CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction", "sssp_compaction_culled"], "pr": ["pr_contract"]}
 # The paper's figures [S L243-L275].
 PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
          "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5},
@@ -66,7 +67,7 @@ IRREGULAR = {i + 1 for i, text in enumerate(open(FRONTIER_CU)) if "irregular acc
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
-SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank"]
+SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank", "culling"]
 # The paper gives no timeout for a request waiting on the hash [S L155]: the timeout section measures the IRU's
 # gain at these on every input of the study, the way ours was chosen (docs/results/iru.md).
 TIMEOUTS = [100, 300, 1000, 3000, 10000, 30000, 100000]
@@ -102,19 +103,20 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             inside["l1"] += delta(".l1.accesses")
             inside["l2"] += delta(".l2.accesses")
             inside["traffic"] += delta("gpu.interconnect.request.bytes") + delta("gpu.interconnect.reply.bytes")
-    irregular = [0, 0]  # warp instructions, line requests
+    irregular = [0, 0, 0]  # warp instructions, line requests, threads at the atomics
     for line in [] if sim.planning() else json.load(open(os.path.join(out, "profile.json")))["ptx_lines"]:
         at = [line[k] for k in ("source", "inlined_at") if k in line]
         if line["function"] in CONTRACTION[workload] and line["op"] in ("ld", "atom") and any(
                 os.path.basename(a["file"]) == "frontier.cu" and a["line"] in IRREGULAR for a in at):
             irregular[0] += line["issued"]
             irregular[1] += line["memory_requests"]
+            irregular[2] += line["thread_instructions"] if line["op"] == "atom" else 0
     return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction,
             "l1": total(s, ".l1.accesses"), "l2": total(s, ".l2.accesses"),
             "traffic": value("gpu.interconnect.request.bytes") + value("gpu.interconnect.reply.bytes"),
             "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
             "requests_per_load": requests / loads if loads else 0.0, "inside": inside,
-            "requests_per_irregular": irregular[1] / irregular[0] if irregular[0] else 0.0,
+            "requests_per_irregular": irregular[1] / irregular[0] if irregular[0] else 0.0, "atomic_threads": irregular[2],
             "requests_per_load_all": total(s, ".global_load_requests") / max(total(s, ".global_loads"), 1),
             "elements": value("iru.elements"), "merged": value("iru.merged"),
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
@@ -313,6 +315,33 @@ def pagerank(pool, irrgpu, graphs, tmp):
     print(f"\nGeometric mean: {gmean(speedups):.2f} (the paper's PageRank: {PAPER['speedup']['pr']:.2f})")
 
 
+def culling(pool, irrgpu, graphs, tmp):
+    """SSSP's baseline with a software duplicate filter (warp culling, variant frontier_culled), as the
+    paper's baseline filters in software what the IRU filters in hardware [S L268]: the IRU's gain
+    over the baseline with and without it, the one parameter changed being the baseline's filter."""
+    variants = ("frontier", "frontier_culled", "iru")
+    jobs = {(g, v): submit(pool, irrgpu, "sssp", v, graph_for("sssp", g), (), tmp) for g in graphs for v in variants}
+    print("\n## SSSP's baseline with a software duplicate filter (warp culling)\n")
+    print("| graph | cycles: plain / culled / IRU | culled over plain | IRU over plain | IRU over culled | "
+          "compaction cycles: plain / culled / IRU | L2 accesses: culled, IRU (% of plain) | "
+          "thread instructions: culled, IRU (% of plain) | elements dropped: by the software filter, by the IRU |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    over = {"plain": [], "culled": []}
+    for g in graphs:
+        plain, culled, on = (jobs[(g, v)].result() for v in variants)
+        over["plain"].append(plain["cycles"] / on["cycles"])
+        over["culled"].append(culled["cycles"] / on["cycles"])
+        print(f"| {g} | {plain['cycles']:,.0f} / {culled['cycles']:,.0f} / {on['cycles']:,.0f} | "
+              f"{plain['cycles'] / culled['cycles']:.2f} | {over['plain'][-1]:.2f} | {over['culled'][-1]:.2f} | "
+              f"{plain['contraction']:,.0f} / {culled['contraction']:,.0f} / {on['contraction']:,.0f} | "
+              f"{pct(culled['l2'], plain['l2']):.0f} %, {pct(on['l2'], plain['l2']):.0f} % | "
+              f"{pct(culled['thread_instructions'], plain['thread_instructions']):.0f} %, "
+              f"{pct(on['thread_instructions'], plain['thread_instructions']):.0f} % | "
+              f"{100 - pct(culled['atomic_threads'], plain['atomic_threads']):.1f} %, {pct(on['merged'], on['elements']):.1f} % |")
+    print(f"\nGeometric mean of the IRU's SSSP speedup: over the plain baseline {gmean(over['plain']):.2f}, over the "
+          f"culled baseline {gmean(over['culled']):.2f} (the paper's SSSP: {PAPER['speedup']['sssp']:.2f})")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -345,6 +374,8 @@ def main():
             timeouts(pool, irrgpu, graphs, workloads, tmp)
         if "pagerank" in sections and "pr" in workloads:
             pagerank(pool, irrgpu, graphs, tmp)
+        if "culling" in sections and "sssp" in workloads:
+            culling(pool, irrgpu, graphs, tmp)
     if a.plot:
         plot(a.plot, graphs, workloads, norm, sens, a.on)
 

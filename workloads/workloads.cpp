@@ -112,7 +112,8 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, const std::string& vari
 }
 
 Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& variant) {
-  if (frontier_variant(variant)) return frontier::sssp(d, g, src, variant == "iru");
+  if (frontier_variant(variant) || variant == "frontier_culled")
+    return frontier::sssp(d, g, src, variant == "iru", variant == "frontier_culled");
   if (graphmem::sssp_variant(variant)) return graphmem::sssp(d, g, src, variant);
   if (adds::sssp_variant(variant)) return adds::sssp(d, g, src, variant);
   check_source(g, src);
@@ -294,6 +295,7 @@ const std::vector<Workload>& workloads() {
         {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
         {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"},
         {"frontier", "Davidson-style expansion with tentative distances, compaction by atomicMin with a lookup of the winning position"},
+        {"frontier_culled", "the same with a software duplicate filter before the atomicMin: warp culling that keeps each vertex's smallest distance"},
         {"iru", "the same, the compaction reading through the reorder unit with the min filter (timing mode)", "iru"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",

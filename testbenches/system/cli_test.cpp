@@ -237,6 +237,34 @@ TEST(Cli, LogLevelsStatsFilterAndQuiet) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+// SSSP's software duplicate filter (`frontier_culled`; the IRU paper's baseline has one [S L268]):
+// the plain compaction's distances, with fewer threads reaching its global atomicMin on a graph
+// whose warps hold repeated vertices (64 vertices, 4,096 edges).
+TEST(Cli, SsspWarpCullingDropsDuplicatesBeforeTheAtomic) {
+  TempDir d;
+  auto atomic_threads = [&](const std::string& variant, const std::string& kernel) {
+    const std::string out = d.path() + "/" + variant;
+    auto r = run_cli({"run", "-q", "-c", "gtx980", "--workload", "sssp", "--variant", variant, "--graph",
+                      "random:n=64,m=4096", "--profile=true", "-o", out});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    std::uint64_t threads = 0;
+    const auto profile = nlohmann::json::parse(read_file(out + "/profile.json"));
+    for (const auto& line : profile["ptx_lines"]) {
+      if (line["function"] != kernel || line["op"] != "atom") continue;
+      std::ifstream ptx(line["file"].get<std::string>());
+      std::string text;
+      for (int n = line["line"].get<int>(); n > 0 && std::getline(ptx, text);) --n;
+      if (text.find("atom.global.min") != std::string::npos) threads += line["thread_instructions"].get<std::uint64_t>();
+    }
+    return threads;
+  };
+  const auto plain = atomic_threads("frontier", "sssp_compaction");
+  const auto culled = atomic_threads("frontier_culled", "sssp_compaction_culled");
+  EXPECT_GT(culled, 0u);
+  EXPECT_LT(culled, plain * 9 / 10);  // here a third of the frontier's elements are a warp's duplicates
+}
+
 // Each graph-memory cache policy acts in a whole run (the memory system under the thesis's
 // baseline, frontier-like gathers): sector fetch moves fewer flits and fetches only what is used,
 // the predictors fetch more than that but less than lines, the bypass schemes decide and bypass.

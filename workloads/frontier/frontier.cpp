@@ -56,7 +56,7 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
   return run.r;
 }
 
-Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru) {
+Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru, bool culled) {
   check_source(g, src);
   Runner run(d, iru ? "frontier_iru.ptx" : "frontier.ptx");
   DeviceGraph dg(d, g);
@@ -75,7 +75,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru) {
     if (ne) {
       // Duplicates concurrently in the IRU keep the smaller distance and its position [S L198].
       if (iru) configure_iru(d, label, 4, f.ef, f.wf, ne, iru::IRU_FILTER_MIN);
-      run.launch("sssp_compaction", ne, Args() << f.ef << f.wf << ne << label << lookup);
+      run.launch(culled ? "sssp_compaction_culled" : "sssp_compaction", ne, Args() << f.ef << f.wf << ne << label << lookup);
       run.launch("sssp_frontier", ne, Args() << f.ef << ne << lookup << f.vf << f.nv);
     }
     nv = run.get<std::uint32_t>(f.nv);

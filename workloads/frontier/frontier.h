@@ -2,7 +2,9 @@
 // The IRU paper's frontier-based graph algorithms [S L188-L203] (workloads/kernels/frontier.cu):
 // BFS after Merrill, SSSP after Davidson, push PageRank, each an expansion kernel that writes an
 // edge frontier and a contraction kernel that reads it — with plain loads, or with `iru` through
-// the IRU (configure_iru before each contraction; the IRU must be attached, timing mode).
+// the IRU (configure_iru before each contraction; the IRU must be attached, timing mode). SSSP's
+// `culled` compaction drops a warp's duplicate vertices in software first (the paper's baseline
+// filters duplicates in software [S L268]; without the IRU).
 #pragma once
 
 #include "workloads/workloads.h"
@@ -10,7 +12,7 @@
 namespace irr::workloads::frontier {
 
 Result bfs(runtime::Device& d, const Graph& g, std::uint32_t source, bool iru);
-Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, bool iru);
+Result sssp(runtime::Device& d, const Graph& g, std::uint32_t source, bool iru, bool culled = false);
 Result pagerank(runtime::Device& d, const Graph& g, bool iru);
 
 }  // namespace irr::workloads::frontier

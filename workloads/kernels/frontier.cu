@@ -117,6 +117,38 @@ extern "C" __global__ void sssp_compaction(const unsigned* ef, const unsigned* w
   }
 }
 
+#ifndef USE_IRU
+// The compaction behind a software duplicate filter, as the paper's baseline has one [S L268]:
+// Merrill's two culls kept for the minimum (our choice of filter: the paper names none). Warp
+// culling, a 128-slot hash of vertices per warp in shared memory: lanes of a warp holding the same
+// vertex keep only the smallest distance (ties: the smallest position), lanes whose slot another
+// vertex took go through; then history culling, a plain load of the vertex's distance: an element
+// no nearer than it is dropped before its atomicMin.
+#define CULL_SLOTS 128
+#define CULL_WARPS 8  // warps of the host's 256-thread block
+extern "C" __global__ void sssp_compaction_culled(const unsigned* ef, const unsigned* wf, unsigned ne, unsigned* label,
+                                                  unsigned* lookup) {
+  __shared__ unsigned tag[CULL_WARPS][CULL_SLOTS];
+  __shared__ unsigned long long best[CULL_WARPS][CULL_SLOTS];
+  const unsigned pos = blockDim.x * blockIdx.x + threadIdx.x, w = threadIdx.x / 32;
+  const bool live = pos < ne;
+  const unsigned edge = live ? ef[pos] : 0, weight = live ? wf[pos] : 0, h = edge % CULL_SLOTS;
+  const unsigned long long key = (unsigned long long)weight << 32 | pos;
+  if (live) {
+    tag[w][h] = edge;
+    best[w][h] = ~0ull;
+  }
+  __syncwarp();
+  const bool owner = live && tag[w][h] == edge;
+  if (owner) atomicMin(&best[w][h], key);
+  __syncwarp();
+  if (!live || (owner && best[w][h] != key)) return;  // a lane of the warp has the vertex no farther
+  if (label[edge] <= weight) return;               // no nearer: no atomic (irregular access (Fig. 14))
+  unsigned old = atomicMin(&label[edge], weight);  // irregular access (Fig. 14)
+  if (old > weight) lookup[edge] = pos;
+}
+#endif
+
 // The next vertex frontier: each improved vertex once, by the position its lookup holds.
 extern "C" __global__ void sssp_frontier(const unsigned* ef, unsigned ne, unsigned* lookup, unsigned* vf, unsigned* nv) {
   unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
