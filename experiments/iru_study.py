@@ -338,8 +338,12 @@ def culling(pool, irrgpu, graphs, tmp):
               f"{pct(culled['thread_instructions'], plain['thread_instructions']):.0f} %, "
               f"{pct(on['thread_instructions'], plain['thread_instructions']):.0f} % | "
               f"{100 - pct(culled['atomic_threads'], plain['atomic_threads']):.1f} %, {pct(on['merged'], on['elements']):.1f} % |")
+    energy = {b: gmean([jobs[(g, "iru")].result()["energy"] / jobs[(g, v)].result()["energy"] for g in graphs])
+              for b, v in (("plain", "frontier"), ("culled", "frontier_culled"))}
     print(f"\nGeometric mean of the IRU's SSSP speedup: over the plain baseline {gmean(over['plain']):.2f}, over the "
-          f"culled baseline {gmean(over['culled']):.2f} (the paper's SSSP: {PAPER['speedup']['sssp']:.2f})")
+          f"culled baseline {gmean(over['culled']):.2f} (the paper's SSSP: {PAPER['speedup']['sssp']:.2f}); its energy, "
+          f"IRU on / off: {energy['plain']:.2f} over the plain baseline, {energy['culled']:.2f} over the culled one "
+          f"(the paper's: {PAPER['energy']['sssp']:.2f})")
 
 
 def main():
