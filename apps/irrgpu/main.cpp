@@ -67,7 +67,7 @@ extern "C" int sc_main(int argc, char** argv) {
                       "Run a workload: graph (bfs, sssp, pr) or wavefront (dtw, heat2d, hist, int_img, sor, sw); see `irrgpu workloads`");
   run_cmd->add_option("--variant", run.variant, "The workload's variant (default: data; wavefront: global)");
   run_cmd->add_option("--tiles", run.tiles, "Wavefront workloads: WxH tiles, one block each (default: 32x32)");
-  run_cmd->add_option("--tile", run.tile, "Wavefront workloads: elements per tile side, one thread each (1-32, default: 32)");
+  run_cmd->add_option("--tile", run.tile, "Wavefront workloads: elements per tile side, one thread each (1-1024, default: 32)");
   run_cmd->add_option("--scale", run.scale,
                       "Suite kernels: multiplies each input's main dimension; lock benchmarks: 16,384 items times it (default: 1)");
   run_cmd->add_option("--collisions", run.collisions, "Lock benchmarks: entries the items pick from at random (default: 1024)");

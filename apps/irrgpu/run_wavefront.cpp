@@ -62,8 +62,9 @@ std::unique_ptr<Job> prepare_wavefront(const RunOptions& o) {
   wf::variant(variant);  // an unknown one is an error naming the known ones
   wf::Shape shape;
   wf::parse_tiles(o.tiles, shape);
-  if (o.tile == 0 || o.tile > 32)
-    throw Error({"--tile", 0, 0}, std::to_string(o.tile) + " elements per tile side: 1 to 32 (one thread each)", Error::Kind::usage);
+  if (o.tile == 0 || o.tile > 1024)
+    throw Error({"--tile", 0, 0}, std::to_string(o.tile) + " elements per tile side: 1 to 1,024 (one thread each, a block a tile)",
+                Error::Kind::usage);
   shape.tile = o.tile;
   if (o.mode == "functional" && !o.seed.empty()) {  // timed, the seed is the configuration's sim.seed
     std::size_t used = 0;

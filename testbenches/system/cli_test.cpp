@@ -1039,8 +1039,9 @@ TEST(Cli, WavefrontWorkloadRunsWithDatsAndExplainsWhatIsMissing) {
   r = run_cli({"run", "--workload", "sw", "--tiles", "4x", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--tiles"), std::string::npos) << r.err;
-  r = run_cli({"run", "--workload", "dtw", "--tile", "64", "--mode", "functional"});
+  r = run_cli({"run", "--workload", "dtw", "--tile", "1025", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--tile: 1025 elements per tile side: 1 to 1,024"), std::string::npos) << r.err;
   r = run_cli({"run", "--workload", "dtw", "--seed", "x1", "--mode", "functional"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--seed: 'x1' is not a non-negative integer"), std::string::npos) << r.err;

@@ -60,6 +60,14 @@ TEST_P(DatsGpuWorkload, LvlMatchesTheReference) {
   EXPECT_LE(r.stat("gpu.dats.level_range_high_water"), 3);
 }
 
+// Tiles wider than a warp: 96 threads a block (int_img and hist with 36 KB of column sums in
+// dynamic shared memory), still correct.
+TEST_P(DatsGpuWorkload, WideTilesMatchTheReference) {
+  const WavefrontRun r = run(GetParam(), "lvl", {3, 2, 96, 1}, kDats);
+  EXPECT_EQ(r.result.check, "");
+  EXPECT_EQ(r.stat("gpu.dats.nodes_loaded"), 6);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, DatsGpuWorkload, ::testing::Values("dtw", "heat2d", "hist", "int_img", "sor", "sw"));
 
 // LRR runs ahead: on a 24 x 24 wavefront of short blocks its running blocks span 5 levels; LVL

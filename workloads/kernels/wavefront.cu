@@ -120,7 +120,7 @@ __device__ void integral_tile(const unsigned char* img, unsigned* out, int n, in
 
 // Integral image of the bitmap `img >= 128`: each cell counts the set pixels above and left of it.
 extern "C" __global__ void int_img(const unsigned char* img, unsigned* out, int n, int m, int diag) {
-  __shared__ unsigned col[32 * 32];
+  extern __shared__ unsigned col[];  // the tile's column sums: T x T words (the host launches with 4 T^2 bytes)
   int tx, ty;
   if (!tile_of(diag, m / blockDim.x, n / blockDim.x, tx, ty)) return;
   integral_tile(img, out, n, m, tx, ty, 128u, 256u, col);
@@ -129,7 +129,7 @@ extern "C" __global__ void int_img(const unsigned char* img, unsigned* out, int 
 // Integral histogram: one integral image per bin of `bins` equal bins over [0, 256), bin b at
 // out + b * n * m.
 extern "C" __global__ void hist(const unsigned char* img, unsigned* out, int n, int m, int diag, int bins) {
-  __shared__ unsigned col[32 * 32];
+  extern __shared__ unsigned col[];  // as int_img's
   int tx, ty;
   if (!tile_of(diag, m / blockDim.x, n / blockDim.x, tx, ty)) return;
   const unsigned width = 256u / bins;

@@ -17,9 +17,9 @@ using runtime::Device;
 using runtime::Dim3;
 
 // Runs `kernel` over the tile grid in `variant`'s way; `args(diag)` makes its arguments for a wave
-// (diag >= 0) or for the whole grid (diag = -1).
+// (diag >= 0) or for the whole grid (diag = -1); `shared`: each block's dynamic shared memory in bytes.
 Result launch(Device& dev, const std::string& kernel, const Shape& s, const std::string& v,
-              const std::function<Args(int)>& args) {
+              const std::function<Args(int)>& args, std::uint32_t shared = 0) {
   const Variant& var = variant(v);
   const auto module = dev.load_module(kernels_dir() + "/wavefront.ptx");
   const runtime::Kernel k = dev.kernel(module, kernel);
@@ -34,8 +34,8 @@ Result launch(Device& dev, const std::string& kernel, const Shape& s, const std:
     for (int d = 0; d < waves; ++d) {
       const int first = std::max(0, d - static_cast<int>(s.tiles_y) + 1), last = std::min(d, static_cast<int>(s.tiles_x) - 1);
       const Dim3 grid{static_cast<std::uint32_t>(last - first + 1)};
-      if (v == "cdp" && d > 0) add(dev.launch_from_device(k, grid, Dim3{s.tile}, args(d)));
-      else add(dev.launch(k, grid, Dim3{s.tile}, args(d)));
+      if (v == "cdp" && d > 0) add(dev.launch_from_device(k, grid, Dim3{s.tile}, args(d), shared));
+      else add(dev.launch(k, grid, Dim3{s.tile}, args(d), shared));
     }
     return r;
   }
@@ -44,7 +44,7 @@ Result launch(Device& dev, const std::string& kernel, const Shape& s, const std:
     l.add_dependency(Dim3{l.block().x - 1, l.block().y, 0});  // west (outside the grid at x = 0: ignored)
     l.add_dependency(Dim3{l.block().x, l.block().y - 1, 0});  // north
     l.set_policy(policy, policy == dats::Policy::lvl ? 3 : 0);
-  }));
+  }, shared));
   return r;
 }
 
@@ -157,7 +157,6 @@ std::vector<std::uint32_t> integral(const std::vector<std::uint8_t>& img, std::u
 constexpr int kBins = 4;  // HIST's bins (the paper's count is not given)
 
 Result run_integral(Device& dev, const Shape& s, const std::string& v, bool histogram) {
-  if (s.tile > 32) throw Error("int_img and hist keep a tile's column sums in 32 x 32 words of shared memory: --tile 32 at most", Error::Kind::usage);
   const std::uint32_t n = rows(s), m = cols(s);
   std::mt19937_64 rng(s.seed);
   std::vector<std::uint8_t> img(std::size_t{n} * m);
@@ -169,7 +168,7 @@ Result run_integral(Device& dev, const Shape& s, const std::string& v, bool hist
     a << di << dout << n << m << diag;
     if (histogram) a << bins;
     return a;
-  });
+  }, 4 * s.tile * s.tile);  // the tile's column sums
   std::vector<std::uint32_t> want;
   for (int b = 0; b < bins; ++b) {
     const auto one = histogram ? integral(img, n, m, b * 256u / bins, (b + 1) * 256u / bins) : integral(img, n, m, 128, 256);
