@@ -10,7 +10,8 @@ Speedup is the paper's: the whole run (kernels, launch overheads, graph copies) 
 version's [W L425]. Prints markdown tables; --json F keeps every run's figures; --plot DIR writes
 PNG charts (matplotlib). Beside the five versions: DepLinks admitted in dependency order
 (dats.admission), LRR and LVL with an instant loader (dats.loader: the DGB's timing penalty
-[W L454]), and the buffer's sizes one at a time on SOR at 9K [W L448-L450].
+[W L454]), the buffer's sizes one at a time on SOR at 9K [W L448-L450], and every version on
+inputs sized to the paper's compute : launch ratio (wider tiles, SIZED_TILE).
 
 Usage: experiments/dats_study.py [--build build] [--jobs N] [--sizes 1K,4K,9K] [--workloads ...]
                                  [--variants ...] [--merge F | --runs F] [--json F] [--plot DIR]
@@ -47,6 +48,20 @@ PAPER_RATIO_OVERHEAD = {
     "sor": ["14.32us", "9.56us", "7.01us"],
     "sw": ["5.39us", "3.77us", "4.15us"],
 }
+# Inputs sized to the paper's compute : launch ratio at the preset's 30 us launch overhead (the
+# "sized" runs, size "1K sized" etc.): each workload's tile side T, a thread a row, chosen from
+# measured Global runs so that its kernels take 8x / 5x / 3x its launches [W L440] (past a warp a
+# wave's time grows as T^2: 2T - 1 steps of T threads). int_img's 110 is the most that fits: its
+# column sums take 4 T^2 bytes of the SM's 48 KB of shared memory. The same values are in
+# experiments/dats.yaml.
+SIZED_TILE = {"1K": {"dtw": 75, "heat2d": 65, "hist": 54, "int_img": 110, "sor": 73, "sw": 80},
+              "4K": {"dtw": 45, "heat2d": 44, "hist": 34, "int_img": 71, "sor": 41, "sw": 49},
+              "9K": {"dtw": 26, "heat2d": 24, "hist": 25, "int_img": 44, "sor": 24, "sw": 30}}
+SIZED = " sized"  # the suffix of a sized run's size
+SIZED_VARIANTS = ["global", "cdp", "deplinks", "deplinks_dependency", "lrr", "lvl"]
+# The paper's inputs [W L421], in cells (K = 1,024 as in its graph sizes; 13 MP bitmaps).
+PAPER_CELLS = {"dtw": 12 * 1024 * 8 * 1024, "heat2d": (12 * 1024) ** 2, "hist": 13e6, "int_img": 13e6,
+               "sor": 144e6, "sw": (8 * 1024) ** 2}
 # CDP's device-side launch latency at 4K (10 us is the preset's; the paper's model gives no figure).
 DEVICE_LATENCIES = ["1us", "5us", "10us", "20us", "30us"]
 # The buffer's sizes on SOR at 9K, one key at a time from each policy's buffer (experiments/dats.yaml).
@@ -61,10 +76,10 @@ PAPER_LVL_SIZE = {"1K": 14.11, "4K": 31.81, "9K": 45.07}  # [W L12, L440]
 def run(irrgpu, workload, variant, size, tmp, sets=None):
     """One run; `variant` is a version (VARIANTS, READINGS), or with `sets` (key: value) a version
     and every key it sets (sizing, launch ratio, CDP latency: run_name names it by them)."""
-    tiles, tile = SIZES[size]
+    tiles, tile = shape(workload, size)
     sets = sets or {}
     name = run_name(variant, sets) if sets else variant
-    out = os.path.join(tmp, f"{workload}-{name.replace(' ', '-')}-{size}")
+    out = os.path.join(tmp, f"{workload}-{name}-{size}".replace(" ", "-"))
     cmd = [irrgpu, "run", "-q", "-c", "gtx480", "--workload", workload, "--variant", variant.split("_")[0],
            "--tiles", tiles, "--tile", str(tile)]
     if sets and variant in BUFFER:  # the buffers need the dependency-aware scheduler
@@ -81,6 +96,13 @@ def run(irrgpu, workload, variant, size, tmp, sets=None):
             "dgb_requests": value("gpu.front_end.requests"), "level_range": value("gpu.dats.level_range_high_water"),
             "pub_high": value("gpu.dats.pub_high_water"), "load_wait": value("gpu.dats.load_wait_cycles"),
             "blocked": value("gpu.dats.blocked_completions"), "nib_parks": value("gpu.dats.nib_parks")}
+
+
+def shape(workload, size):
+    """The tile grid and the tile side of a size: the fixed input's, or a sized run's."""
+    if size.endswith(SIZED):
+        return SIZES[size[:-len(SIZED)]][0], SIZED_TILE[size[:-len(SIZED)]][workload]
+    return SIZES[size]
 
 
 def may_stop(fn, *args):
@@ -191,6 +213,40 @@ def readings(at, sizes, workloads, speedup, mean):
                   f"{f(penalty, 'lrr'):+.2f} % | {f(bound, 'lrr'):.2f} % | {f(penalty, 'lvl'):+.2f} % | {f(bound, 'lvl'):.2f} % |")
 
 
+def sized_inputs(at, sizes, workloads, mean):
+    """The five versions (DepLinks in both orders) on inputs sized to the paper's compute : launch
+    ratio at the preset's launch overhead, beside the paper's gains."""
+    paper = {"1K": {"lvl": 14.11}, "4K": {**PAPER, "deplinks_dependency": PAPER["deplinks"]}, "9K": {"lvl": 45.07}}
+    print("\n### Inputs sized to the paper's compute : launch ratio [W L421, L440]\n")
+    print("| size | workload | tile | matrix (cells) | of the paper's input | Global: kernels / launches | "
+          "Global outside kernels | " + " | ".join(f"{v} speedup" for v in SIZED_VARIANTS[1:]) + " |")
+    print("|---" * (7 + len(SIZED_VARIANTS) - 1) + "|")
+    for s in sizes:
+        z = s + SIZED
+        up = lambda w, v: gain(at[(w, "global", z)], at[(w, v, z)])
+        for w in workloads:
+            g, (tiles, tile) = at[(w, "global", z)], shape(w, z)
+            tx, ty = (int(x) for x in tiles.split("x"))
+            cells = tx * ty * tile * tile
+            launches = (tx + ty - 1) * 30e-6 * 700e6  # waves x the preset's 30 us at 700 MHz
+            print(f"| {s} | {w} | {tile} | {tx * tile:,} x {ty * tile:,} | {cells / PAPER_CELLS[w]:.2f} | "
+                  f"{g['kernel_cycles'] / launches:.1f} (paper {PAPER_RATIO[s]}) | "
+                  f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | " +
+                  " | ".join(f"{up(w, v):.2f} %" for v in SIZED_VARIANTS[1:]) + " |")
+        print(f"| {s} | **mean** | | | | | | " + " | ".join(
+            f"**{mean([up(w, v) for w in workloads]):.2f} %**" + (f" (paper {paper[s][v]:.2f} %)" if v in paper[s] else "")
+            for v in SIZED_VARIANTS[1:]) + " |")
+    if "9K" in sizes and all((w, run_name("lvl", sized_wide()), "9K" + SIZED) in at for w in workloads):
+        wide = [gain(at[(w, "global", "9K" + SIZED)], at[(w, run_name("lvl", sized_wide()), "9K" + SIZED)]) for w in workloads]
+        print("\nLVL at 9K sized with an LNA of 256: " + ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, wide)) +
+              f"; mean **{mean(wide):.2f} %** (the paper's LVL 45.07 %, with 128)")
+
+
+def sized_wide():
+    """LVL's buffer with an LNA of 256 (the 96-wide graph's levels), for the sized 9K runs."""
+    return {**BUFFER["lvl"], "dats.lna_entries": 256}
+
+
 def sizing(at, speedup):
     """The buffer's sizes one at a time on SOR at 9K, from each policy's buffer [W L448-L450]."""
     print("\n### The buffer's sizes, SOR at 9K [W L448-L450]\n")
@@ -241,6 +297,10 @@ def main():
                          for v in ("global", "lrr", "lvl")]
                 jobs += [pool.submit(run, irrgpu, w, "cdp", "4K", tmp, {"host.device_launch_latency": t})
                          for w in workloads for t in DEVICE_LATENCIES if t != "10us"]
+            jobs += [pool.submit(run, irrgpu, w, v, s + SIZED, tmp) for s in sizes for w in workloads
+                     for v in SIZED_VARIANTS]
+            if "9K" in sizes:
+                jobs += [pool.submit(run, irrgpu, w, "lvl", "9K" + SIZED, tmp, sized_wide()) for w in workloads]
             if "9K" in sizes and "sor" in workloads:
                 jobs += [pool.submit(may_stop, run, irrgpu, "sor", p, "9K", tmp, sized(p, key, v))
                          for p, keys in SIZING.items() for key, values in keys.items() for v in values
@@ -272,6 +332,8 @@ def main():
         readings(at, sizes, workloads, speedup, mean)
     if all((w, run_name(v, ratio_sets(v, w, s)), s) in at for s in sizes for w in workloads for v in ("global", "lrr", "lvl")):
         at_paper_ratio(at, sizes, workloads, mean)
+    if all((w, v, s + SIZED) in at for s in sizes for w in workloads for v in SIZED_VARIANTS):
+        sized_inputs(at, sizes, workloads, mean)
     if "4K" in sizes and all((w, cdp_name(t), "4K") in at for w in workloads for t in DEVICE_LATENCIES):
         device_latency(at, workloads, speedup, mean)
     if "9K" in sizes and all(("sor", run_name(p, sized(p, k, v)), "9K") in at
