@@ -130,9 +130,19 @@ def gain(base, run):
     return 100.0 * (base["cycles"] / run["cycles"] - 1)
 
 
+def version_sets(variant):
+    """The keys a version sets (SETS), as a dict."""
+    return dict(x.split("=") for x in SETS.get(variant, []))
+
+
+def launch_cycles(run, overhead_us):
+    """A run's launches at `overhead_us` each, in cycles of gtx480's 700 MHz clock."""
+    return run["kernels"] * overhead_us * 700
+
+
 def ratio_sets(variant, workload, size):
     """A run at the paper's compute : launch ratio: the version's sets and the launch overhead."""
-    return {**dict(x.split("=") for x in SETS.get(variant, [])), "host.launch_overhead": overhead(workload, size)}
+    return {**version_sets(variant), "host.launch_overhead": overhead(workload, size)}
 
 
 def wide_lvl(workload):
@@ -155,7 +165,7 @@ def at_paper_ratio(at, sizes, workloads, mean):
     for s in sizes:
         for w in workloads:
             g = ratio("global", w, s)
-            launch = g["kernels"] * float(overhead(w, s)[:-2]) * 700  # cycles at gtx480's 700 MHz
+            launch = launch_cycles(g, float(overhead(w, s)[:-2]))
             print(f"| {s} | {w} | {overhead(w, s)} | {g['kernel_cycles'] / launch:.2f} | "
                   f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | {up('lrr', w, s):.2f} % | {up('lvl', w, s):.2f} % |")
         print(f"| {s} | **mean** (paper: LVL {PAPER_LVL_SIZE[s]:.2f} %) | | {PAPER_RATIO[s]} (the paper's) | | "
@@ -228,7 +238,7 @@ def sized_inputs(at, sizes, workloads, mean):
             g, (tiles, tile) = at[(w, "global", z)], shape(w, z)
             tx, ty = (int(x) for x in tiles.split("x"))
             cells = tx * ty * tile * tile
-            launches = (tx + ty - 1) * 30e-6 * 700e6  # waves x the preset's 30 us at 700 MHz
+            launches = launch_cycles(g, 30)  # the preset's 30 us
             print(f"| {s} | {w} | {tile} | {tx * tile:,} x {ty * tile:,} | {cells / PAPER_CELLS[w]:.2f} | "
                   f"{g['kernel_cycles'] / launches:.1f} (paper {PAPER_RATIO[s]}) | "
                   f"{100 * (1 - g['kernel_cycles'] / g['cycles']):.1f} % | " +
@@ -251,7 +261,7 @@ def sized_inputs(at, sizes, workloads, mean):
 
 def sized_no_copies(variant):
     """A sized 1K run with the host copies taking no time (a bus a thousand times faster)."""
-    return {**dict(x.split("=") for x in SETS.get(variant, [])), "host.copy_bandwidth": "6TB/s"}
+    return {**version_sets(variant), "host.copy_bandwidth": "6TB/s"}
 
 
 def sized_wide():

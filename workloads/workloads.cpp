@@ -295,7 +295,7 @@ const std::vector<Workload>& workloads() {
         {"wl", "the worklist API (worklist.cuh) on the software worklist: threads pull until DONE, a persistent grid (the blocks the GPU holds at once)"},
         {"hwwl", "the same kernel on the hardware worklist (timing mode)", "hwwl"},
         {"frontier", "Davidson-style expansion with tentative distances, compaction by atomicMin with a lookup of the winning position"},
-        {"frontier_culled", "the same with a software duplicate filter before the atomicMin: warp culling that keeps each vertex's smallest distance"},
+        {"frontier_culled", "the same with a software duplicate filter before the atomicMin: warp culling that keeps each vertex's smallest distance, then a check against its distance"},
         {"iru", "the same, the compaction reading through the reorder unit with the min filter (timing mode)", "iru"}},
        true, sssp, sssp_reference, exact, "exact"},
       {"pr", "PageRank (damping 0.85), push style with atomic adds",

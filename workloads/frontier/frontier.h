@@ -3,8 +3,8 @@
 // BFS after Merrill, SSSP after Davidson, push PageRank, each an expansion kernel that writes an
 // edge frontier and a contraction kernel that reads it — with plain loads, or with `iru` through
 // the IRU (configure_iru before each contraction; the IRU must be attached, timing mode). SSSP's
-// `culled` compaction drops a warp's duplicate vertices in software first (the paper's baseline
-// filters duplicates in software [S L268]; without the IRU).
+// `culled` compaction filters duplicates in software first, as the paper's baseline does [S L268]
+// (a warp's duplicate vertices, then elements no nearer than the vertex's distance; without the IRU).
 #pragma once
 
 #include "workloads/workloads.h"
