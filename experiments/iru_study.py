@@ -5,11 +5,12 @@ the gtx980 preset (the paper's Table 2), each plain and with the contraction rea
 reorder unit, on generated graphs shaped like the paper's Table 3; then the unit's sensitivity to
 its hash size, timeout, data-processing rate, banks, classifier queues, L2 bypass and L2 access; then SSSP
 and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does; then SSSP's
-baseline with a software duplicate filter (the paper's has one). Prints
+baseline with a software duplicate filter (the paper's has one); then PageRank with its next frontier
+built in the contraction or by a pass over the vertices. Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
-                               [--sections study,sensitivity,atomics,timeout,pagerank,culling] [--on GRAPH]
+                               [--sections study,sensitivity,atomics,timeout,pagerank,culling,fused] [--on GRAPH]
                                [--plot DIR]
 """
 import argparse
@@ -54,7 +55,8 @@ def graph_for(workload, name):
 
 WORKLOADS = ["bfs", "sssp", "pr"]
 # The kernels the IRU serves (the rest of each application runs the same code in both forms).
-CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction", "sssp_compaction_culled"], "pr": ["pr_contract"]}
+CONTRACTION = {"bfs": ["bfs_contract"], "sssp": ["sssp_compaction", "sssp_compaction_culled"],
+               "pr": ["pr_contract", "pr_contract_fused"]}
 # The paper's figures [S L243-L275].
 PAPER = {"speedup": {"bfs": 1.16, "sssp": 1.14, "pr": 1.40, "all": 1.33}, "l1": 67, "l2": 56, "traffic": 54,
          "requests": "4 -> 3", "filtered": {"sssp": 23, "pr": 79, "all": 48.5},
@@ -67,7 +69,7 @@ IRREGULAR = {i + 1 for i, text in enumerate(open(FRONTIER_CU)) if "irregular acc
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
-SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank", "culling"]
+SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank", "culling", "fused"]
 # The paper gives no timeout for a request waiting on the hash [S L155]: the timeout section measures the IRU's
 # gain at these on every input of the study, the way ours was chosen (docs/results/iru.md).
 TIMEOUTS = [100, 300, 1000, 3000, 10000, 30000, 100000]
@@ -94,10 +96,16 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
     # line requests they made (the paper's Figure 14 metric).
     contraction = loads = requests = 0
     inside = {"l1": 0, "l2": 0, "traffic": 0}  # the contraction kernels' share of the run's accesses
+    kernels = {}  # per kernel: cycles, warp loads, their line requests
     for a, b in zip(j["snapshots"][::2], j["snapshots"][1::2]):
-        if b["label"].split(": ", 1)[1] in CONTRACTION[workload]:
-            delta = lambda suffix: sum(v - a["values"].get(k, 0) for k, v in b["values"].items() if k.endswith(suffix))
-            contraction += b["values"]["gpu.kernel_cycles"] - a["values"]["gpu.kernel_cycles"]
+        delta = lambda suffix: sum(v - a["values"].get(k, 0) for k, v in b["values"].items() if k.endswith(suffix))
+        name, cycles = b["label"].split(": ", 1)[1], b["values"]["gpu.kernel_cycles"] - a["values"]["gpu.kernel_cycles"]
+        k = kernels.setdefault(name, {"cycles": 0, "loads": 0, "requests": 0})
+        k["cycles"] += cycles
+        k["loads"] += delta(".global_loads")
+        k["requests"] += delta(".global_load_requests")
+        if name in CONTRACTION[workload]:
+            contraction += cycles
             loads += delta(".global_loads")
             requests += delta(".global_load_requests")
             inside["l1"] += delta(".l1.accesses")
@@ -111,7 +119,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             irregular[0] += line["issued"]
             irregular[1] += line["memory_requests"]
             irregular[2] += line["thread_instructions"] if line["op"] == "atom" else 0
-    return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction,
+    return {"cycles": value("gpu.total.kernel_cycles"), "contraction": contraction, "kernels": kernels,
             "l1": total(s, ".l1.accesses"), "l2": total(s, ".l2.accesses"),
             "traffic": value("gpu.interconnect.request.bytes") + value("gpu.interconnect.reply.bytes"),
             "dram": total(s, ".dram.reads") + total(s, ".dram.writes"),
@@ -346,6 +354,41 @@ def culling(pool, irrgpu, graphs, tmp):
           f"(the paper's: {PAPER['energy']['sssp']:.2f})")
 
 
+def fused(pool, irrgpu, graphs, tmp):
+    """PageRank with its next frontier built elsewhere than by a kernel over the edge frontier (ours,
+    `split`): in the contraction (variants frontier_fused, iru_fused) or by a kernel over every vertex
+    (frontier_vertices, iru_vertices). The IRU's gain with each form of the code, the one parameter
+    changed being where the frontier is built (IRU off and on alike)."""
+    forms = {"split": ("frontier", "iru"), "fused": ("frontier_fused", "iru_fused"),
+             "vertices": ("frontier_vertices", "iru_vertices")}
+    jobs = {(g, v): submit(pool, irrgpu, "pr", v, graph_for("pr", g), (), tmp)
+            for g in graphs for pair in forms.values() for v in pair}
+    print("\n## PageRank with the next frontier built elsewhere\n")
+    print("| graph | form | cycles off / on | speedup | frontier step, share of the run off | "
+          "expansion cycles off / on | requests per warp load in the expansion, off -> on | "
+          "contraction cycles off / on | filtered |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    speedup, energy = {f: [] for f in forms}, {f: [] for f in forms}
+    step = {"split": ("pr_frontier", "pr_clear"), "fused": (), "vertices": ("pr_frontier_vertices",)}
+    for g in graphs:
+        for f, (voff, von) in forms.items():
+            off, on = jobs[(g, voff)].result(), jobs[(g, von)].result()
+            speedup[f].append(off["cycles"] / on["cycles"])
+            energy[f].append(on["energy"] / off["energy"])
+            rest = sum(off["kernels"].get(k, {}).get("cycles", 0) for k in step[f])
+            ex = [r["kernels"].get("pr_expand", {"cycles": 0, "loads": 0, "requests": 0}) for r in (off, on)]  # none when planning
+            print(f"| {g} | {f} | {off['cycles']:,.0f} / {on['cycles']:,.0f} | {speedup[f][-1]:.2f} | "
+                  f"{pct(rest, off['cycles']):.0f} % | {ex[0]['cycles']:,.0f} / {ex[1]['cycles']:,.0f} | "
+                  f"{ex[0]['requests'] / max(ex[0]['loads'], 1):.2f} -> {ex[1]['requests'] / max(ex[1]['loads'], 1):.2f} | "
+                  f"{off['contraction']:,.0f} / {on['contraction']:,.0f} | {pct(on['merged'], on['elements']):.1f} % |")
+    print("\n| form | the IRU's PageRank speedup (geometric mean) | energy, IRU on / off | baseline cycles over split's |")
+    print("|---|---|---|---|")
+    print(f"| the paper | {PAPER['speedup']['pr']:.2f} | {PAPER['energy']['pr']:.2f} | — |")
+    for f, (voff, _) in forms.items():
+        base = gmean([jobs[(g, voff)].result()["cycles"] / jobs[(g, "frontier")].result()["cycles"] for g in graphs])
+        print(f"| {f} | {gmean(speedup[f]):.2f} | {gmean(energy[f]):.2f} | {base:.2f} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -380,6 +423,8 @@ def main():
             pagerank(pool, irrgpu, graphs, tmp)
         if "culling" in sections and "sssp" in workloads:
             culling(pool, irrgpu, graphs, tmp)
+        if "fused" in sections and "pr" in workloads:
+            fused(pool, irrgpu, graphs, tmp)
     if a.plot:
         plot(a.plot, graphs, workloads, norm, sens, a.on)
 

@@ -147,7 +147,14 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
 }
 
 Result pagerank(Device& d, const Graph& g, std::uint32_t, const std::string& variant) {
-  if (frontier_variant(variant)) return frontier::pagerank(d, g, variant == "iru");
+  for (const char* form : {"", "_fused", "_vertices"}) {
+    const std::string suffix = form;
+    if (variant == "frontier" + suffix || variant == "iru" + suffix)
+      return frontier::pagerank(d, g, variant.compare(0, 3, "iru") == 0,
+                                suffix.empty()         ? frontier::PrFrontier::edges
+                                : suffix == "_fused"   ? frontier::PrFrontier::contraction
+                                                       : frontier::PrFrontier::vertices);
+  }
   Runner run(d, "pr.ptx");
   DeviceGraph dg(d, g);
   const std::uint64_t rank = d.malloc(g.n * 4);
@@ -303,7 +310,11 @@ const std::vector<Workload>& workloads() {
         {"data", "residual push over a worklist (threshold 1e-4 / n), a fixed grid"},
         {"data_vkc", "the same, the grid sized to the worklist"},
         {"frontier", "residual push over vertex and edge frontiers: expansion writes contributions, contraction adds them atomically"},
-        {"iru", "the same, the contraction reading through the reorder unit with the add filter (timing mode)", "iru"}},
+        {"iru", "the same, the contraction reading through the reorder unit with the add filter (timing mode)", "iru"},
+        {"frontier_fused", "the same as frontier, the contraction building the next frontier itself (the add that takes a residual across the threshold pushes its vertex) instead of a second kernel over the edge frontier"},
+        {"iru_fused", "iru with frontier_fused's contraction: threads the IRU merged out do neither the add nor the frontier's work (timing mode)", "iru"},
+        {"frontier_vertices", "the same as frontier, the next frontier from a kernel over every vertex (those whose residual reached the threshold, in vertex order) instead of over the edge frontier"},
+        {"iru_vertices", "iru with frontier_vertices' next frontier (timing mode)", "iru"}},
        false, pagerank, pagerank_reference, close, "relative L1 error <= 1e-3 against double-precision power iteration"},
   };
   // The graph-memory thesis's kernels (workloads/graphmem/): variants of bfs and sssp, and workloads of their own.

@@ -265,6 +265,39 @@ TEST(Cli, SsspWarpCullingDropsDuplicatesBeforeTheAtomic) {
   EXPECT_LT(culled, plain * 9 / 10);  // here a third of the frontier's elements are a warp's duplicates
 }
 
+// PageRank's next frontier built in the contraction (`frontier_fused`, `iru_fused`) or over the
+// vertices (`frontier_vertices`, `iru_vertices`): the same frontiers as the kernel over the edge
+// frontier builds (as many expansions), without its kernels.
+TEST(Cli, PageRankFrontierFormsBuildTheSameFrontiers) {
+  TempDir d;
+  auto launches = [&](const std::string& variant) {
+    const std::string out = d.path() + "/" + variant;
+    auto r = run_cli({"run", "-q", "-c", "gtx980", "--workload", "pr", "--variant", variant, "--graph", "rmat:scale=9",
+                      "-o", out});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
+    std::map<std::string, int> count;
+    const auto kernels = nlohmann::json::parse(read_file(out + "/kernels.json"));
+    for (const auto& k : kernels) ++count[k["kernel"].get<std::string>()];
+    return count;
+  };
+  const auto plain = launches("frontier");
+  ASSERT_GT(plain.at("pr_expand"), 2);
+  EXPECT_EQ(plain.at("pr_frontier"), plain.at("pr_contract"));
+  for (const char* variant : {"frontier_fused", "iru_fused"}) {
+    const auto one = launches(variant);
+    EXPECT_EQ(one.at("pr_expand"), plain.at("pr_expand")) << variant;
+    EXPECT_EQ(one.at("pr_contract_fused"), plain.at("pr_contract")) << variant;
+    EXPECT_EQ(one.size(), 2u) << variant;  // no pr_contract, pr_frontier or pr_clear
+  }
+  for (const char* variant : {"frontier_vertices", "iru_vertices"}) {
+    const auto one = launches(variant);
+    EXPECT_EQ(one.at("pr_expand"), plain.at("pr_expand")) << variant;
+    EXPECT_EQ(one.at("pr_frontier_vertices"), plain.at("pr_contract")) << variant;
+    EXPECT_EQ(one.size(), 3u) << variant;  // pr_expand, pr_contract, pr_frontier_vertices
+  }
+}
+
 // Each graph-memory cache policy acts in a whole run (the memory system under the thesis's
 // baseline, frontier-like gathers): sector fetch moves fewer flits and fetches only what is used,
 // the predictors fetch more than that but less than lines, the bypass schemes decide and bypass.

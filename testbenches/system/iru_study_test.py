@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The IRU study end to end on one input (label slow: some ten minutes): experiments/iru_study.py
 on the cond shape, BFS, SSSP and PageRank, IRU off and on, atomics by thread and by line, SSSP's
-baseline with its software filter; the findings docs/results/iru.md reports for it must still hold.
+baseline with its software filter, PageRank's next frontier built in three places; the findings
+docs/results/iru.md reports for it must still hold.
 
 Usage: iru_study_test.py SOURCE_DIR BUILD_DIR"""
 import subprocess
@@ -10,7 +11,7 @@ import sys
 
 source, build = sys.argv[1:3]
 out = subprocess.run([sys.executable, f"{source}/experiments/iru_study.py", "--build", build, "--graph", "cond",
-                      "--sections", "study,atomics,culling"], capture_output=True, text=True)
+                      "--sections", "study,atomics,culling,fused"], capture_output=True, text=True)
 if out.returncode:
     sys.exit(f"iru_study.py failed ({out.returncode}):\n{out.stdout}{out.stderr}")
 print(out.stdout)
@@ -66,6 +67,14 @@ culled = row("SSSP's baseline with a software", "cond")
 expect("sssp: the software filter drops most elements",
        number(culled["elements dropped: by the software filter, by the IRU"].split(",")[0]) > 50)
 expect("sssp: the IRU gains over the baseline with the software filter", number(culled["IRU over culled"]) > 1)
+# PageRank's frontier step: built over the vertices the baseline is faster and the IRU gains more than
+# with ours over the edge frontier; built in the contraction the next expansion's loads coalesce.
+split, vertices, fused = (row("PageRank with the next frontier", "cond", f) for f in ("split", "vertices", "fused"))
+cycles = lambda r: [number(x) for x in r["cycles off / on"].split("/")]
+expect("pr: the vertex-order baseline is faster than ours", cycles(vertices)[0] < cycles(split)[0])
+expect("pr: the IRU gains more with the frontier over the vertices", number(vertices["speedup"]) > number(split["speedup"]) + 0.1)
+coalescing = [number(x) for x in fused["requests per warp load in the expansion, off -> on"].split("->")]
+expect(f"pr: in the IRU's order the expansion makes fewer requests a load ({coalescing})", coalescing[1] < coalescing[0] / 2)
 if failures:
     sys.exit("FAILED:\n  " + "\n  ".join(failures))
 print("iru_study_test: all findings hold")

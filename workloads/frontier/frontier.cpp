@@ -84,7 +84,7 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru, bool culled)
   return run.r;
 }
 
-Result pagerank(Device& d, const Graph& g, bool iru) {
+Result pagerank(Device& d, const Graph& g, bool iru, PrFrontier next) {
   Runner run(d, iru ? "frontier_iru.ptx" : "frontier.ptx");
   DeviceGraph dg(d, g);
   Frontiers f(d, g);
@@ -100,15 +100,22 @@ Result pagerank(Device& d, const Graph& g, bool iru) {
   std::uint32_t nv = g.n;
   while (nv) {
     run.put<std::uint32_t>(f.ne, 0);
-    run.launch("pr_clear", nv, Args() << f.vf << nv << flag);
+    if (next == PrFrontier::edges) run.launch("pr_clear", nv, Args() << f.vf << nv << flag);
     run.launch("pr_expand", nv * kExpandThreads, Args() << dg.row << dg.col << rank << residual << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
     if (ne) {
       // Duplicates concurrently in the IRU arrive with their contributions summed [S L203].
       if (iru) configure_iru(d, residual, 4, f.ef, f.wf, ne, iru::IRU_FILTER_ADD_F32);
-      run.launch("pr_contract", ne, Args() << f.ef << f.wf << ne << residual);
-      run.launch("pr_frontier", ne, Args() << f.ef << ne << residual << flag << f.vf << f.nv << eps);
+      if (next == PrFrontier::contraction) {
+        run.launch("pr_contract_fused", ne, Args() << f.ef << f.wf << ne << residual << f.vf << f.nv << eps);
+      } else {
+        run.launch("pr_contract", ne, Args() << f.ef << f.wf << ne << residual);
+        if (next == PrFrontier::edges)
+          run.launch("pr_frontier", ne, Args() << f.ef << ne << residual << flag << f.vf << f.nv << eps);
+        else
+          run.launch("pr_frontier_vertices", g.n, Args() << residual << g.n << f.vf << f.nv << eps);
+      }
     }
     nv = run.get<std::uint32_t>(f.nv);
   }

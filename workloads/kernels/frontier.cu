@@ -212,3 +212,37 @@ extern "C" __global__ void pr_clear(const unsigned* vf, unsigned nv, unsigned* f
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < nv) flag[vf[i]] = 0;
 }
+
+// The contraction with the next frontier built in it (variants frontier_fused and iru_fused): the
+// thread whose add takes a vertex's residual from below eps to at least eps pushes the vertex. A
+// residual only grows during a contraction and every vertex outside the frontier starts it below
+// eps (the expansion zeroed the frontier's), so each such vertex is pushed once — the set
+// pr_frontier finds, without its second pass over the edge frontier (duplicates included) and its
+// flags; threads the IRU merged out do nothing at all.
+extern "C" __global__ void pr_contract_fused(const unsigned* ef, const float* wf, unsigned ne, float* residual,
+                                             unsigned* vf, unsigned* nv, float eps) {
+  unsigned pos = blockDim.x * blockIdx.x + threadIdx.x;
+  if (pos < ne) {
+    unsigned edge;
+    float weight;
+    bool active_thread = true;
+#ifdef USE_IRU
+    active_thread = load_iru(edge, weight);
+#else
+    edge = ef[pos];
+    weight = wf[pos];
+#endif
+    if (!active_thread) return;
+    float old = atomicAdd(&residual[edge], weight);  // irregular access (Fig. 14)
+    if (old < eps && old + weight >= eps) vf[atomicAdd(nv, 1u)] = edge;
+  }
+}
+
+// The next frontier from a pass over every vertex (variants frontier_vertices and iru_vertices), as
+// a vertex-centric filter does: each vertex whose residual is at least eps, in vertex order — the
+// set pr_frontier finds (a vertex outside the frontier starts a contraction below eps), in an order
+// the contraction's does not decide.
+extern "C" __global__ void pr_frontier_vertices(const float* residual, unsigned n, unsigned* vf, unsigned* nv, float eps) {
+  unsigned v = blockDim.x * blockIdx.x + threadIdx.x;
+  if (v < n && residual[v] >= eps) vf[atomicAdd(nv, 1u)] = v;
+}
