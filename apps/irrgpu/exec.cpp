@@ -155,6 +155,7 @@ int exec(const RunOptions& o) {
     for (const auto& [name, k] : server->kernels()) {
       kernels.push_back({{"kernel", name}, {"name", sim::demangled(name)}, {"launches", k.launches}, {"warp_instructions", k.warp_instructions},
                          {"thread_instructions", k.thread_instructions}, {"cycles", k.cycles}});
+      if (!k.rewrite.empty()) kernels.back()["rewrite"] = k.rewrite;
       warp += k.warp_instructions, thread += k.thread_instructions, cycles += k.cycles, launches += k.launches;
     }
     if (!o.quiet) {
@@ -164,7 +165,8 @@ int exec(const RunOptions& o) {
       for (const auto& [name, k] : server->kernels())
         std::cout << "  " << std::left << std::setw(32) << sim::demangled(name) << std::right << std::setw(6) << k.launches << " launches"
                   << std::setw(14) << k.warp_instructions << " warp instructions"
-                  << (timed ? std::string(" ") + std::to_string(k.cycles) + " cycles" : "") << "\n";
+                  << (timed ? std::string(" ") + std::to_string(k.cycles) + " cycles" : "")
+                  << (k.rewrite.empty() ? "" : "  [" + k.rewrite + "]") << "\n";
       if (timed) timed->print_summary(std::cout, o.stats_pattern.empty() ? "gpu.total.*" : o.stats_pattern);
     }
     if (timed_gpu) timed_gpu->report_profile(o);

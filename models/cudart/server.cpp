@@ -103,7 +103,7 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
           return fail(kInvalidDeviceFunction,
                       "the program carries no PTX, only machine code: rebuild it with nvcc -arch=compute_75 (or "
                       "-gencode arch=compute_XX,code=compute_XX) so that its fatbinary keeps the PTX (docs/cuda-apps.md)");
-        modules_.push_back(dev_.load_module_text(ptx.front().text, "application PTX (compute_" + std::to_string(ptx.front().arch) + ")", true));
+        modules_.push_back(dev_.load_application_module(ptx.front().text, "application PTX (compute_" + std::to_string(ptx.front().arch) + ")"));
         archs_.push_back(ptx.front().arch);
         out.put(static_cast<std::uint32_t>(modules_.size() - 1));
         return kSuccess;
@@ -163,9 +163,10 @@ std::int32_t Server::handle(Op op, Buffer& in, Buffer& out) {
           std::memcpy(b.data(), in.get_bytes(p.size), p.size);
           args.raw(std::move(b));
         }
-        const runtime::LaunchStats s = dev_.launch(k, grid, block, args, shared);
+        const runtime::LaunchStats s = dev_.launch_application(m, name, grid, block, args, shared);
         KernelStats& ks = stats(name);
         ++ks.launches;
+        ks.rewrite = dev_.application_note(name);
         ks.warp_instructions += s.warp_instructions;
         ks.thread_instructions += s.thread_instructions;
         ks.cycles += dev_.last_kernel_cycles();

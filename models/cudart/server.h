@@ -20,6 +20,7 @@ namespace irr::cudart {
 
 struct KernelStats {
   std::uint64_t launches = 0, warp_instructions = 0, thread_instructions = 0, cycles = 0;
+  std::string rewrite;  // what a unit's rewrite did to it (runtime::Device::application_note); empty: none
 };
 
 class Server {

@@ -49,6 +49,18 @@ std::size_t Device::load_module_text(const std::string& text, const std::string&
   return install(core::ptx::parse(text, name, ext_, per_function_errors));
 }
 
+std::size_t Device::load_application_module(const std::string& text, const std::string& name) {
+  core::ptx::Module m = core::ptx::parse(text, name, ext_, true);
+  return install(rewrite_.module ? rewrite_.module(m) : std::move(m));
+}
+
+LaunchStats Device::launch_application(std::size_t module, const std::string& kernel, Dim3 grid, Dim3 block,
+                                       const Args& args, std::uint32_t dynamic_shared) {
+  if (rewrite_.launch)
+    if (auto s = rewrite_.launch(*this, module, kernel, grid, block, args, dynamic_shared)) return *s;
+  return launch(this->kernel(module, kernel), grid, block, args, dynamic_shared);
+}
+
 // Places the module's code at the next addresses (its PCs) and its global and constant variables
 // in device memory, with their initialisers.
 std::size_t Device::install(core::ptx::Module m) {

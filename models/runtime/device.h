@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,25 @@ class Device {
   void command(const std::string& name, const std::vector<std::uint64_t>& args);
   mem::BackingStore& memory() { return memory_; }
 
+  // A unit's rewrite of an unmodified application's modules (irrgpu exec), registered the same way
+  // (DAC's decoupling pass: models/gpu/dac_gpu.cpp): `module` gives the module to install for one
+  // as parsed; `launch` launches a kernel of an installed module its own way, or gives nothing
+  // for a kernel it left as written; `note` says what it did to a kernel (for the kernel table).
+  struct ApplicationRewrite {
+    std::function<core::ptx::Module(const core::ptx::Module&)> module;
+    std::function<std::optional<LaunchStats>(Device&, std::size_t module, const std::string& kernel, Dim3 grid,
+                                             Dim3 block, const Args& args, std::uint32_t dynamic_shared)>
+        launch;
+    std::function<std::string(const std::string& kernel)> note;
+  };
+  void set_application_rewrite(ApplicationRewrite r) { rewrite_ = std::move(r); }
+  // An application's module (per-function errors, as load_module_text), through the rewrite if
+  // one is registered; and a launch of one of its kernels, the same.
+  std::size_t load_application_module(const std::string& text, const std::string& name);
+  LaunchStats launch_application(std::size_t module, const std::string& kernel, Dim3 grid, Dim3 block,
+                                 const Args& args, std::uint32_t dynamic_shared = 0);
+  std::string application_note(const std::string& kernel) const { return rewrite_.note ? rewrite_.note(kernel) : ""; }
+
  private:
   LaunchStats run(const Kernel& k, Dim3 grid, Dim3 block, const Args& args, std::uint32_t dynamic_shared,
                   const CtaPlan* plan, bool from_device = false, const Kernel* companion = nullptr);
@@ -193,6 +213,7 @@ class Device {
   std::map<std::uint64_t, std::uint64_t> allocations_;  // base -> size
   std::map<std::string, std::function<std::uint64_t()>> queries_;
   std::map<std::string, std::function<void(const std::vector<std::uint64_t>&)>> commands_;
+  ApplicationRewrite rewrite_;
   std::uint64_t heap_ = 0x10000000;
   std::uint64_t code_ = 0x1000;  // the next instruction's address (Instruction::address)
   std::string printf_;

@@ -3,12 +3,14 @@
 // every suite kernel split and run with its affine warps gives its CPU reference's result (the
 // unit checks each record against Eq. 3.1 and every queue drained, or the run fails); the
 // smallest queues still finish; the Verilated AEU and PWAQ give the model's statistics byte for
-// byte; DAC not attached leaves a run's statistics as they were.
+// byte; DAC not attached leaves a run's statistics as they were; an application's module (irrgpu
+// exec) is split as it loads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "models/gpu/dac_gpu.h"
 #include "testbenches/common/testing.h"
 
 using irr::testing::read_file;
@@ -235,4 +237,79 @@ TEST(DacGpu, TheCaeBaselineExecutesAffineArithmeticBesideTheLanes) {
   EXPECT_GT(sum(cae, ".cae.affine_instructions"), 0.05 * cae["stats"]["gpu.total.warp_instructions"]["value"].get<double>());
   EXPECT_LT(sum(cae, ".cae.affine_instructions"), sum(cae, ".cae.candidates"));
   EXPECT_LT(cycles({"core.simd_width=16", "cae.enabled=true"}), cycles({"core.simd_width=16"}));
+}
+
+// An unmodified application's module (irrgpu exec loads it through load_application_module) is split
+// as it loads: a kernel with affine loads and stores runs its affine stream in the companion warps
+// and computes what it computes as written; one with only an atomic runs as written; each
+// kernel's note says which and why; a launch with a pointer beyond the PWAQ's 40-bit addresses
+// runs as written.
+TEST(DacGpu, AnApplicationsKernelsAreSplitAsTheirModuleLoads) {
+  const char* ptx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry inc(.param .u64 x, .param .u64 y)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<8>;
+ld.param.u64 %rd1, [x];
+ld.param.u64 %rd2, [y];
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mad.lo.s32 %r4, %r2, %r3, %r1;
+mul.wide.u32 %rd3, %r4, 4;
+add.u64 %rd4, %rd1, %rd3;
+ld.global.u32 %r5, [%rd4];
+add.u32 %r6, %r5, 1;
+add.u64 %rd5, %rd2, %rd3;
+st.global.u32 [%rd5], %r6;
+ret;
+}
+.visible .entry count(.param .u64 c)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [c];
+atom.global.add.u32 %r1, [%rd1], 1;
+ret;
+}
+)";
+  irr::testing::Testbench tb({"log.level=warn", "host.launch_overhead=0ps"}, "gtx480");
+  auto& g = tb.add<irr::gpu::Gpu>("gpu");
+  irr::core::ptx::ExtensionRegistry reg;
+  irr::dac::add_dac_instructions(reg);
+  irr::gpu::DacGpu unit(tb.sim(), g, reg);
+  irr::runtime::Device dev(g.memory(), &reg);
+  dev.set_backend(&g);
+  unit.serve(dev);
+  std::vector<std::uint32_t> y(1024);
+  std::uint32_t counted = 0;
+  irr::gpu::Host host("host", [&] {
+    const std::size_t m = dev.load_application_module(ptx, "app.ptx");
+    std::vector<std::uint32_t> x(1024);
+    for (std::uint32_t i = 0; i < 1024; ++i) x[i] = 3 * i;
+    const std::uint64_t dx = dev.malloc(4096), dy = dev.malloc(4096), dc = dev.malloc(4);
+    dev.memcpy_to_device(dx, x.data(), 4096);
+    dev.memset(dc, 0, 4);
+    dev.launch_application(m, "inc", {4}, {256}, irr::runtime::Args() << dx << dy);
+    dev.launch_application(m, "count", {2}, {64}, irr::runtime::Args() << dc);
+    dev.memcpy_to_host(y.data(), dy, 4096);
+    dev.memcpy_to_host(&counted, dc, 4);
+    // A pointer beyond 40 bits (managed memory at a host address) is not given to the PWAQ.
+    dev.adopt(0x7f0000000000ull, 8192);
+    dev.memcpy_to_device(0x7f0000000000ull, x.data(), 4096);
+    dev.launch_application(m, "inc", {4}, {256}, irr::runtime::Args() << std::uint64_t{0x7f0000000000ull} << dy);
+  });
+  tb.run();
+  ASSERT_TRUE(host.finished());
+  for (std::uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(y[i], 3 * i + 1) << i;
+  EXPECT_EQ(counted, 128u);
+  EXPECT_EQ(dev.application_note("inc"),
+            "dac: decoupled 1 of 1 loads, 1 of 1 stores; launched as written where an argument is beyond the PWAQ's "
+            "40-bit addresses (parameter 0)");
+  EXPECT_EQ(dev.application_note("count"),
+            "dac: not decoupled: atomics stay in the non-affine stream (enq.data/enq.addr are for loads and stores) (PTX line 27)");
+  EXPECT_GT(tb.sum(".companion_instructions"), 0);
+  EXPECT_EQ(tb.sum(".dac.records"), 2 * 4 * 8);  // a load's and a store's line records: 8 warps of 4 CTAs, one line each
 }
