@@ -52,9 +52,11 @@ core::ptx::Module DacGpu::split_application(const core::ptx::Module& m) {
       dac::Streams s = dac::split(*k, registry_, options_);
       const dac::Summary& sum = s.summary;
       if (!sum.decoupled()) {
-        note = "dac: not decoupled: " + (sum.not_decoupled.empty() ? std::string("no global load or store")
-                                                                   : sum.not_decoupled.front().why + " (PTX line " +
-                                                                         std::to_string(sum.not_decoupled.front().line) + ")");
+        const std::string why = !sum.not_decoupled.empty()
+                                    ? sum.not_decoupled.front().why + " (PTX line " + std::to_string(sum.not_decoupled.front().line) + ")"
+                                : sum.loads + sum.stores ? "none of its global loads and stores has an affine address"
+                                                         : "no ld.global or st.global";
+        note = "dac: not decoupled: " + why;
         continue;
       }
       note = "dac: decoupled " + std::to_string(sum.loads_decoupled) + " of " + std::to_string(sum.loads) + " loads, " +

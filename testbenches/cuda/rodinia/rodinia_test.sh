@@ -3,7 +3,7 @@
 # Rodinia 3.1's CUDA programs (../shared/suites/rodinia-3.1, code nobody here wrote) as a standing
 # test: each copied out of the suite, built by its own Makefile through the nvcc and gcc wrappers
 # beside this script (-cudart shared, PTX, compat.h), given small inputs and run by `irrgpu exec`
-# functionally, and timed on gtx480 where short; inputs from inputs.py (Rodinia's data package is
+# functionally, and timed on gtx480 where short, also with DAC; inputs from inputs.py (Rodinia's data package is
 # not in ../shared). A program passes when it exits 0 with no call failed on the device and its
 # result holds: its own check where it has one (lud, hotspot3D, huffman), one worked out here (bfs,
 # nn), else the timed run's output files identical to the functional run's, or its last message.
@@ -46,12 +46,14 @@ build() {
     { fail "$dir: the build failed: $(grep -m2 -i -e error -e 'cannot find' -e undefined "$out/$(tr / _ <<<"$dir").build")"; return 1; }
 }
 # run NAME DIR MODE CHECK COMMAND...: irrgpu exec in the program's folder; CHECK is a command run
-# there afterwards on the log (exit 0 when the program's result holds).
+# there afterwards on the log (exit 0 when the program's result holds). MODE dac: timed with DAC's
+# decoupling pass on every kernel (-s dac.enabled=true, docs/cuda-apps.md).
 run() {
   local name=$1 dir=$2 mode=$3 check=$4
   shift 4
-  local log="$out/$name.$mode.log"
-  if (cd "$out/src/$dir" && timeout 600 "$irrgpu" exec -q --mode "$mode" -o "$out/$name.$mode" -- "$@" >"$log" 2>&1) &&
+  local log="$out/$name.$mode.log" how=(--mode "$mode")
+  [ "$mode" = dac ] && how=(--mode timing -s dac.enabled=true)
+  if (cd "$out/src/$dir" && timeout 600 "$irrgpu" exec -q "${how[@]}" -o "$out/$name.$mode" -- "$@" >"$log" 2>&1) &&
      grep -q '"exit_code": 0' "$out/$name.$mode/exec.json" && (cd "$out/src/$dir" && eval "$check") <"$log"; then
     echo "ok: $name ($mode)"
     passed=$((passed + 1))
@@ -82,38 +84,38 @@ gen_bfs() {
              for (v = 0; v < n; v++) print v ") cost:" d[v] }' "$out/src/bfs/graph.txt" >"$out/bfs.expected"
 }
 
-build bfs && gen_bfs && for mode in functional timing; do
+build bfs && gen_bfs && for mode in functional timing dac; do
   run bfs bfs "$mode" 'diff -q result.txt "$out/bfs.expected" >/dev/null' ./bfs.out graph.txt
 done
-build backprop && for mode in functional timing; do run backprop backprop "$mode" 'finished "Training done"' ./backprop 2048; done
-build gaussian && for mode in functional timing; do run gaussian gaussian "$mode" 'finished "Time total"' ./gaussian -s 16; done
-build lud && for mode in functional timing; do
+build backprop && for mode in functional timing dac; do run backprop backprop "$mode" 'finished "Training done"' ./backprop 2048; done
+build gaussian && for mode in functional timing dac; do run gaussian gaussian "$mode" 'finished "Time total"' ./gaussian -s 16; done
+build lud && for mode in functional timing dac; do
   run lud lud "$mode" 'awk "/>>>Verify<<<</ { v = 1 } /dismatch/ { bad = 1 } END { exit bad || !v }"' cuda/lud_cuda -s 64 -v
 done
-build nw && for mode in functional timing; do run nw nw "$mode" 'finished "Processing bottom-right matrix"' ./needle 64 10; done
-build pathfinder && for mode in functional timing; do run pathfinder pathfinder "$mode" 'finished "targetBlock"' ./pathfinder 1000 20 5; done
+build nw && for mode in functional timing dac; do run nw nw "$mode" 'finished "Processing bottom-right matrix"' ./needle 64 10; done
+build pathfinder && for mode in functional timing dac; do run pathfinder pathfinder "$mode" 'finished "targetBlock"' ./pathfinder 1000 20 5; done
 build lavaMD && run lavaMD lavaMD functional 'finished "Total time"' ./lavaMD -boxes1d 2
 build particlefilter && run particlefilter particlefilter functional 'finished "ENTIRE PROGRAM TOOK"' ./particlefilter_naive -x 32 -y 32 -z 4 -np 100 &&
   run particlefilter_float particlefilter functional 'finished "ENTIRE PROGRAM TOOK"' ./particlefilter_float -x 32 -y 32 -z 4 -np 100
 build streamcluster && run streamcluster streamcluster functional 'finished "time kernel"' ./sc_gpu 10 20 16 256 256 100 none output.txt 1
 build srad/srad_v1 && run srad_v1 srad/srad_v1 functional 'finished "Total time"' ./srad 2 0.5 64 64
-build srad/srad_v2 && for mode in functional timing; do run srad_v2 srad/srad_v2 "$mode" 'finished "Computation Done"' ./srad 64 64 0 31 0 31 0.5 2; done
-build hotspot && for mode in functional timing; do
+build srad/srad_v2 && for mode in functional timing dac; do run srad_v2 srad/srad_v2 "$mode" 'finished "Computation Done"' ./srad 64 64 0 31 0 31 0.5 2; done
+build hotspot && for mode in functional timing dac; do
   run hotspot hotspot "$mode" 'same output.out hotspot' ./hotspot 64 2 4 ../../data/hotspot/temp_64 ../../data/hotspot/power_64 output.out
 done
 # hotspot3D's Makefile includes an absolute path of its authors' machine: built as it says, by hand.
 (cd "$out/src/hotspot3D" && PATH="$out/cuda/bin:$PATH" nvcc -O3 3D.cu -o 3D >"$out/hotspot3D.build" 2>&1) || fail "hotspot3D: the build failed"
-for mode in functional timing; do  # it checks itself against its CPU version: "Accuracy"
+for mode in functional timing dac; do  # it checks itself against its CPU version: "Accuracy"
   run hotspot3D hotspot3D "$mode" 'awk "/^Accuracy:/ { ok = \$2 < 1e-3 } END { exit !ok }"' ./3D 64 8 4 ../../data/hotspot3D/power_64x8 ../../data/hotspot3D/temp_64x8 output.out
 done
-build dwt2d && cp "$out/data/dwt2d/rgb64.bin" "$out/src/dwt2d/" && for mode in functional timing; do
+build dwt2d && cp "$out/data/dwt2d/rgb64.bin" "$out/src/dwt2d/" && for mode in functional timing dac; do
   run dwt2d dwt2d "$mode" 'same rgb64.bin.dwt.r dwt2d && same rgb64.bin.dwt.b dwt2d' ./dwt2d rgb64.bin -d 64x64 -f -5 -l 3
 done
-build b+tree && for mode in functional timing; do
+build b+tree && for mode in functional timing dac; do
   run b+tree b+tree "$mode" 'finished "command: j" && same output.txt b+tree' ./b+tree.out file ../../data/b+tree/keys.txt command ../../data/b+tree/command.txt
 done
 build huffman && run huffman huffman functional 'finished "PASS! vectors are matching"' ./pavle ../../data/huffman/text.in
-build nn && for mode in functional timing; do run nn nn "$mode" nearest ./nn ../../data/nn/files.txt -r 5 -lat 30 -lng 90; done
+build nn && for mode in functional timing dac; do run nn nn "$mode" nearest ./nn ../../data/nn/files.txt -r 5 -lat 30 -lng 90; done
 build myocyte && run myocyte myocyte functional 'awk "/not opened/ { bad = 1 } /Total time/ { done = 1 } END { exit bad || !done }"' ./myocyte.out 5 1 0
 build cfd euler3d && run cfd cfd functional 'finished "Saved solution"' ./euler3d ../../data/cfd/brick.domn
 build heartwall && run heartwall heartwall functional 'finished "frame progress: 0"' ./heartwall ../../data/heartwall/test.avi 1
