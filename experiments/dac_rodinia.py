@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""DAC on the dissertation's Rodinia programs, unmodified (Table 3.2 [S L704-L720]; docs/results/dac.md):
+each built from ../shared/suites/rodinia-3.1 by its own Makefile (testbenches/cuda/rodinia/setup.sh;
+the suite is never edited), run by `irrgpu exec` on gtx480 with Table 3.1's differences (48 KB L1,
+two-level scheduling: as experiments/dac_study.py)
+at the size of Rodinia's own run script, in five machines: the baseline; DAC (dac.enabled: every
+kernel through the decoupling pass as its module loads, docs/cuda-apps.md); MTA (l1.prefetcher mta);
+CAE (cae.enabled); a perfect memory (l1.perfect), which classifies a program memory-intensive when
+it gains at least 1.5x [S L746]. Each run's output files are compared with the baseline's. Prints
+markdown tables: speedups of kernel time, DAC's warp instructions, kernels decoupled, the classes.
+
+Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
+"""
+import argparse
+import concurrent.futures
+import filecmp
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+SUITE = os.path.join(SOURCE, "..", "shared", "suites", "rodinia-3.1")
+# The gtx480 preset with Table 3.1's differences, as experiments/dac_study.py (docs/results/dac.md "Set-up").
+TABLE_3_1 = ["-s", "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"]
+MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefetcher=mta"],
+         "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"]}
+
+# Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,
+# removed in CUDA 12): name, folder, the dissertation's class, Rodinia's run-script command, the
+# files it writes that must match the baseline's ("" for its standard output's result lines).
+PROGRAMS = [
+    ("backprop", "backprop", "compute", ["./backprop", "2097152"], []),
+    ("hotspot", "hotspot", "compute", ["./hotspot", "512", "2", "2", "../../data/hotspot/temp_512",
+                                        "../../data/hotspot/power_512", "output.out"], ["output.out"]),
+    ("pathfinder", "pathfinder", "compute", ["./pathfinder", "100000", "100", "20"], []),
+    ("srad_v1", "srad/srad_v1", "compute", ["./srad", "20", "0.5", "502", "458"], ["image_out.pgm"]),
+    ("b+tree", "b+tree", "memory", ["./b+tree.out", "file", "../../data/b+tree/mil.txt", "command",
+                                    "../../data/b+tree/command.txt"], ["output.txt"]),
+    ("lud", "lud", "memory", ["cuda/lud_cuda", "-s", "256", "-v"], []),
+    ("srad_v2", "srad/srad_v2", "memory", ["./srad", "2048", "2048", "0", "127", "0", "127", "0.5", "2"], []),
+    ("bfs", "bfs", "memory", ["./bfs.out", "../../data/bfs/graph65536.txt"], ["result.txt"]),
+]
+# Where a run is smaller than the run script's, by how much and why.
+SMALLER = {"srad_v1": "20 of the run script's 100 iterations, each the same six kernels on the same "
+                      "502 x 458 image (2 took 10 s of host time without DAC, 1.07 M kernel cycles; DAC "
+                      "runs take up to 4.4x as long)"}
+# What a program's standard output must not say (lud's own verification).
+BAD = {"lud": "dismatch"}
+# Table 3.2's Rodinia programs not run here, and why.
+LEFT = {"KMEANS": "does not build with CUDA 13 (texture references, removed in CUDA 12)",
+        "CFD": "not timed yet (2,000 time steps fixed in the program, on the run script's 97 K elements)",
+        "stream cluster": "not timed yet (the run script's 65,536 points of 256 dimensions)"}
+
+
+def inputs(data):
+    """Rodinia's data package is not in ../shared: inputs of the run scripts' sizes, from a seed."""
+    rnd = random.Random(2026)
+    os.makedirs(f"{data}/hotspot", exist_ok=True)
+    with open(f"{data}/hotspot/temp_512", "w") as f:
+        f.writelines(f"{rnd.uniform(320, 340):.6f}\n" for _ in range(512 * 512))
+    with open(f"{data}/hotspot/power_512", "w") as f:
+        f.writelines(f"{rnd.uniform(0, 0.005):.9f}\n" for _ in range(512 * 512))
+    # b+tree: a million keys, as mil.txt; the run script's commands (10,000 point and 6,000 range queries).
+    os.makedirs(f"{data}/b+tree", exist_ok=True)
+    with open(f"{data}/b+tree/mil.txt", "w") as f:
+        f.write("1000000\n")
+        f.writelines(f"{rnd.randrange(1000000)}\n" for _ in range(1000000))
+    with open(f"{data}/b+tree/command.txt", "w") as f:
+        f.write("j 6000 3000\nk 10000\n")
+    # srad_v1: a 502 x 458 PGM (P2) image, the size its program reads.
+    os.makedirs(f"{data}/srad", exist_ok=True)
+    with open(f"{data}/srad/image.pgm", "w") as f:
+        f.write("P2\n458 502\n255\n")
+        f.writelines(f"{rnd.randrange(256)}\n" for _ in range(502 * 458))
+    # bfs: 65,536 vertices, each with 6 arcs to random vertices, in Rodinia's graph format.
+    os.makedirs(f"{data}/bfs", exist_ok=True)
+    n, degree = 65536, 6
+    with open(f"{data}/bfs/graph65536.txt", "w") as f:
+        f.write(f"{n}\n")
+        f.writelines(f"{v * degree} {degree}\n" for v in range(n))
+        f.write(f"0\n{n * degree}\n")
+        f.writelines(f"{rnd.randrange(n)} 1\n" for _ in range(n * degree))
+
+
+def build(work, names):
+    """The programs, built once into WORK/built/src by setup.sh's `build`."""
+    script = ". \"$here/setup.sh\"; status=0; fail() { echo \"FAILED: $*\"; status=1; }; "
+    script += " ".join(f"build {d};" for n, d, *_ in PROGRAMS if n in names) + " exit $status"
+    env = dict(os.environ, suite=SUITE, out=os.path.join(work, "built"),
+               here=os.path.join(SOURCE, "testbenches", "cuda", "rodinia"))
+    p = subprocess.run(["bash", "-c", "set -uo pipefail; " + script], env=env, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"dac_rodinia: building failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+
+
+def run(irrgpu, work, program, mode):
+    """One program on one machine, in its own copy of the program's folder."""
+    name, folder, _, command, outputs = program
+    top = os.path.join(work, mode)
+    where = os.path.join(top, "src", folder)
+    if not os.path.isdir(where):
+        shutil.copytree(os.path.join(work, "built", "src", folder), where, symlinks=True)
+    if not os.path.exists(os.path.join(top, "data")):
+        os.symlink(os.path.join(work, "data"), os.path.join(top, "data"))
+    out = os.path.join(work, "runs", f"{name}.{mode}")
+    cmd = [irrgpu, "exec", "-q", "-c", "gtx480", *TABLE_3_1, *MODES[mode], "-o", out, "--", *command]
+    p = subprocess.run(cmd, cwd=where, capture_output=True, text=True)
+    record = json.load(open(os.path.join(out, "exec.json"))) if os.path.exists(os.path.join(out, "exec.json")) else {}
+    if p.returncode or record.get("exit_code") != 0 or (name in BAD and BAD[name] in p.stdout):
+        raise RuntimeError(f"{name} ({mode}) failed ({p.returncode}): {(p.stdout + p.stderr)[-600:]}")
+    kernels = record["kernels"]
+    saved = os.path.join(out, "outputs")
+    os.makedirs(saved, exist_ok=True)
+    for f in outputs:
+        shutil.copy(os.path.join(where, f), saved)
+    return {"cycles": sum(k["cycles"] for k in kernels), "warp": sum(k["warp_instructions"] for k in kernels),
+            "kernels": len(kernels), "decoupled": sum("dac: decoupled" in k.get("rewrite", "") for k in kernels),
+            "outputs": saved, "stdout": p.stdout}
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--work", default="", help="where the programs are built and run (default: a new folder in /tmp)")
+    p.add_argument("--program", action="append", choices=[x[0] for x in PROGRAMS], help="repeatable (default: all)")
+    p.add_argument("--modes", default=",".join(MODES))
+    a = p.parse_args()
+    modes = a.modes.split(",")
+    if unknown := [m for m in modes if m not in MODES] or ("base" not in modes and ["base (needed)"]):
+        p.error(f"--modes: {', '.join(unknown)} ({', '.join(MODES)})")
+    if not os.path.isdir(os.path.join(SUITE, "cuda")):
+        sys.exit(f"dac_rodinia: no Rodinia 3.1 at {SUITE}")
+    irrgpu = os.path.abspath(os.path.join(a.build, "apps", "irrgpu", "irrgpu"))
+    work = os.path.abspath(a.work) if a.work else __import__("tempfile").mkdtemp(prefix="dac_rodinia.")
+    names = a.program or [x[0] for x in PROGRAMS]
+    programs = [x for x in PROGRAMS if x[0] in names]
+    shutil.rmtree(os.path.join(work, "built"), ignore_errors=True)
+    build(work, names)
+    inputs(os.path.join(work, "data"))
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        jobs = {(x[0], m): pool.submit(run, irrgpu, work, x, m) for x in programs for m in modes}
+        r = {k: f.result() for k, f in jobs.items()}
+    print(f"Rodinia 3.1, unmodified, on gtx480 with Table 3.1's differences (built in {work}); kernel cycles, "
+          "speedup over the baseline\n")
+    others = [m for m in modes if m != "base"]
+    print("| program | the dissertation's class | ours (perfect memory's speedup) | baseline cycles | "
+          + " | ".join(others) + " | DAC's warp instructions | kernels decoupled | outputs as the baseline's |")
+    print("|---|---|---|---|" + "---|" * len(others) + "---|---|---|")
+    by_class = {}
+    for name, _, cls, _, outputs in programs:
+        base = r[(name, "base")]
+        speed = {m: base["cycles"] / r[(name, m)]["cycles"] for m in others}
+        ours = ("memory" if speed["perfect"] >= 1.5 else "compute") if "perfect" in speed else "—"
+        same = all(filecmp.cmp(os.path.join(base["outputs"], f), os.path.join(r[(name, m)]["outputs"], f), shallow=False)
+                   for m in others for f in outputs)
+        dac = r.get((name, "dac"))
+        by_class.setdefault(cls, []).append(speed)
+        row = [name + (" (smaller)" if name in SMALLER else ""), cls, ours + (" (%.2f)" % speed["perfect"] if "perfect" in speed else ""), f"{base['cycles']:,}"]
+        row += [f"{speed[m]:.2f}" for m in others]
+        row += [f"{dac['warp'] / base['warp']:.2f}", f"{dac['decoupled']} of {dac['kernels']}"] if dac else ["—", "—"]
+        row.append(f"{'yes' if same else 'NO'} ({', '.join(outputs) or 'no file'})")
+        print("| " + " | ".join(row) + " |")
+    print("\n| class (the dissertation's) | programs | " + " | ".join(f"{m} (geometric mean)" for m in others) + " |")
+    print("|---|---|" + "---|" * len(others))
+    for cls, speeds in sorted(by_class.items()) + [("all", [s for v in by_class.values() for s in v])]:
+        print(f"| {cls} | {len(speeds)} | " + " | ".join(f"{gmean([s[m] for s in speeds]):.2f}" for m in others) + " |")
+    for name, why in SMALLER.items():
+        if name in names:
+            print(f"\n{name}: {why}.")
+    print("\nNot run: " + "; ".join(f"{k}: {v}" for k, v in LEFT.items()) + ".")
+
+
+if __name__ == "__main__":
+    main()
