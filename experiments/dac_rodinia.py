@@ -11,6 +11,7 @@ it gains at least 1.5x [S L746]. Each run's output files are compared with the b
 markdown tables: speedups of kernel time, DAC's warp instructions, kernels decoupled, the classes.
 
 Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
+       (--modes base,dac,dac_noprefetch: DAC with its early line requests off, the ablation)
 """
 import argparse
 import concurrent.futures
@@ -29,7 +30,10 @@ SUITE = os.path.join(SOURCE, "..", "shared", "suites", "rodinia-3.1")
 # The gtx480 preset with Table 3.1's differences, as experiments/dac_study.py (docs/results/dac.md "Set-up").
 TABLE_3_1 = ["-s", "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"]
 MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefetcher=mta"],
-         "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"]}
+         "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"],
+         # Not by default: DAC with the AEU's early line requests off (one parameter: dac.prefetch).
+         "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"]}
+DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
 
 # Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,
 # removed in CUDA 12): name, folder, the dissertation's class, Rodinia's run-script command, the
@@ -134,7 +138,7 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--work", default="", help="where the programs are built and run (default: a new folder in /tmp)")
     p.add_argument("--program", action="append", choices=[x[0] for x in PROGRAMS], help="repeatable (default: all)")
-    p.add_argument("--modes", default=",".join(MODES))
+    p.add_argument("--modes", default=",".join(DEFAULT_MODES), help="comma-separated, base first: " + ", ".join(MODES))
     a = p.parse_args()
     modes = a.modes.split(",")
     if unknown := [m for m in modes if m not in MODES] or ("base" not in modes and ["base (needed)"]):
