@@ -147,14 +147,12 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, const std::string& var
 }
 
 Result pagerank(Device& d, const Graph& g, std::uint32_t, const std::string& variant) {
-  for (const char* form : {"", "_fused", "_vertices"}) {
-    const std::string suffix = form;
+  // frontier[_fused|_vertices] and iru[...]: where the next frontier is built.
+  const std::pair<std::string, frontier::PrFrontier> forms[] = {
+      {"", frontier::PrFrontier::edges}, {"_fused", frontier::PrFrontier::contraction}, {"_vertices", frontier::PrFrontier::vertices}};
+  for (const auto& [suffix, next] : forms)
     if (variant == "frontier" + suffix || variant == "iru" + suffix)
-      return frontier::pagerank(d, g, variant.compare(0, 3, "iru") == 0,
-                                suffix.empty()         ? frontier::PrFrontier::edges
-                                : suffix == "_fused"   ? frontier::PrFrontier::contraction
-                                                       : frontier::PrFrontier::vertices);
-  }
+      return frontier::pagerank(d, g, variant.compare(0, 3, "iru") == 0, next);
   Runner run(d, "pr.ptx");
   DeviceGraph dg(d, g);
   const std::uint64_t rank = d.malloc(g.n * 4);
