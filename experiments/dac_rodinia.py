@@ -23,6 +23,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -141,12 +142,14 @@ def main():
     p.add_argument("--modes", default=",".join(DEFAULT_MODES), help="comma-separated, base first: " + ", ".join(MODES))
     a = p.parse_args()
     modes = a.modes.split(",")
-    if unknown := [m for m in modes if m not in MODES] or ("base" not in modes and ["base (needed)"]):
-        p.error(f"--modes: {', '.join(unknown)} ({', '.join(MODES)})")
+    if unknown := [m for m in modes if m not in MODES]:
+        p.error(f"--modes: unknown {', '.join(unknown)} ({', '.join(MODES)})")
+    if "base" not in modes:
+        p.error("--modes: base is needed (the speedups are over it)")
     if not os.path.isdir(os.path.join(SUITE, "cuda")):
         sys.exit(f"dac_rodinia: no Rodinia 3.1 at {SUITE}")
     irrgpu = os.path.abspath(os.path.join(a.build, "apps", "irrgpu", "irrgpu"))
-    work = os.path.abspath(a.work) if a.work else __import__("tempfile").mkdtemp(prefix="dac_rodinia.")
+    work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="dac_rodinia.")
     names = a.program or [x[0] for x in PROGRAMS]
     programs = [x for x in PROGRAMS if x[0] in names]
     shutil.rmtree(os.path.join(work, "built"), ignore_errors=True)

@@ -101,13 +101,14 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
         delta = lambda suffix: sum(v - a["values"].get(k, 0) for k, v in b["values"].items() if k.endswith(suffix))
         name, cycles = b["label"].split(": ", 1)[1], b["values"]["gpu.kernel_cycles"] - a["values"]["gpu.kernel_cycles"]
         k = kernels.setdefault(name, {"cycles": 0, "loads": 0, "requests": 0})
+        k_loads, k_requests = delta(".global_loads"), delta(".global_load_requests")
         k["cycles"] += cycles
-        k["loads"] += delta(".global_loads")
-        k["requests"] += delta(".global_load_requests")
+        k["loads"] += k_loads
+        k["requests"] += k_requests
         if name in CONTRACTION[workload]:
             contraction += cycles
-            loads += delta(".global_loads")
-            requests += delta(".global_load_requests")
+            loads += k_loads
+            requests += k_requests
             inside["l1"] += delta(".l1.accesses")
             inside["l2"] += delta(".l2.accesses")
             inside["traffic"] += delta("gpu.interconnect.request.bytes") + delta("gpu.interconnect.reply.bytes")

@@ -23,12 +23,13 @@ class SuiteJob : public Job {
   std::string unit() const override { return split_ ? "dac" : ""; }
 
   Outcome run(runtime::Device& device, core::ptx::ExtensionRegistry& extensions, TimedGpu* timed) override {
-    dac::Options options;  // timed, the DCRF's size is the hardware's; the rest the dissertation's pass
+    dac::Options options;  // the dissertation's pass; timed, the unit's (the DCRF's size is the hardware's)
     dac::Queues* queues = nullptr;
     dac::Queues functional;  // the queues' reference semantics, without the unit
-    if (timed) options.dcrf_entries = static_cast<unsigned>(timed->sim->config().get_uint("dac.dcrf_entries"));
     if (timed && split_) {
-      queues = &timed->units->get<gpu::DacGpu>("dac").queues();
+      gpu::DacGpu& unit = timed->units->get<gpu::DacGpu>("dac");
+      queues = &unit.queues();
+      options = unit.pass_options();
     } else if (split_) {
       dac::bind(extensions, functional);
       queues = &functional;

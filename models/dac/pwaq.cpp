@@ -12,7 +12,7 @@ std::unique_ptr<PwaqBlock> make_pwaq_rtl(PwaqParams p, std::uint64_t seed, const
 
 namespace {
 
-constexpr std::uint64_t kLineMask = (std::uint64_t{1} << 33) - 1;
+constexpr std::uint64_t kLineMask = (std::uint64_t{1} << kPwaqLineBits) - 1;
 
 // The model: a FIFO per warp with the RTL's port rules.
 class PwaqModel : public PwaqBlock {

@@ -15,11 +15,15 @@
 
 namespace irr::dac {
 
+// A record's line address: 33 bits of 128-byte lines, so the byte addresses DAC expands are 40 bits.
+constexpr unsigned kPwaqLineBits = 33;
+constexpr unsigned kPwaqAddressBits = kPwaqLineBits + 7;
+
 struct PwaqIn {
   bool rst = false;
   bool push = false;
   std::uint32_t push_warp = 0;
-  std::uint64_t push_line = 0;  // 33 bits: the line's address / 128
+  std::uint64_t push_line = 0;  // kPwaqLineBits: the line's address / 128
   std::uint32_t push_mask = 0;
   bool pop = false;
   std::uint32_t pop_warp = 0;

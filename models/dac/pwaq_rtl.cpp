@@ -19,7 +19,7 @@ class PwaqRtl : public PwaqBlock {
     t.rst = in.rst;
     t.push = in.push;
     t.push_warp = in.push_warp;
-    t.push_line = in.push_line & ((std::uint64_t{1} << 33) - 1);
+    t.push_line = in.push_line & ((std::uint64_t{1} << kPwaqLineBits) - 1);
     t.push_mask = in.push_mask;
     t.pop = in.pop;
     t.pop_warp = in.pop_warp;

@@ -218,7 +218,8 @@ void SmUnit::check_record(Deq& d, const LineRecord& r) {
   if (!(r == want))
     throw Error(name_ + ": warp slot " + std::to_string(d.slot) + "'s deq for enq (line " + std::to_string(d.group.line) +
                 ") got the record " + hex(r.line) + "/" + hex(r.mask) + " where Eq. 3.1 gives " + hex(want.line) + "/" +
-                hex(want.mask));
+                hex(want.mask) +
+                (want.line >> kPwaqAddressBits ? " (an address beyond the PWAQ's " + std::to_string(kPwaqAddressBits) + " bits)" : ""));
   ++d.got;
 }
 

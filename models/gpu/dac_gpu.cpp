@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "models/dac/pwaq.h"
 #include "sim/error.h"
 
 namespace irr::gpu {
@@ -78,17 +79,18 @@ void DacGpu::serve(runtime::Device& device) {
                     runtime::Dim3 block, const runtime::Args& args,
                     std::uint32_t shared) -> std::optional<runtime::LaunchStats> {
     if (!decoupled_.count(kernel)) return std::nullopt;
-    // The PWAQ holds 33-bit line addresses (40-bit byte addresses, rtl/dac): a launch with a pointer
-    // beyond them (managed memory at the host's address) runs as written.
+    // The PWAQ holds 40-bit byte addresses (dac::kPwaqAddressBits): a launch with a pointer beyond
+    // them (managed memory at the host's address) runs as written.
     const auto& values = args.values();
     for (std::size_t i = 0; i < values.size(); ++i) {
       std::uint64_t v = 0;
       if (values[i].size() != 8) continue;
       std::memcpy(&v, values[i].data(), 8);
-      if (v >> 40) {
+      if (v >> dac::kPwaqAddressBits) {
         std::string& note = notes_[kernel];
         if (note.find("as written") == std::string::npos)
-          note += "; launched as written where an argument is beyond the PWAQ's 40-bit addresses (parameter " +
+          note += "; launched as written where an argument is beyond the PWAQ's " + std::to_string(dac::kPwaqAddressBits) +
+                  "-bit addresses (parameter " +
                   std::to_string(i) + ")";
         return std::nullopt;
       }

@@ -24,6 +24,8 @@ class DacGpu : public Attached {
  public:
   DacGpu(sim::Simulation& sim, gpu::Gpu& gpu, core::ptx::ExtensionRegistry& registry);
   dac::Queues& queues() { return queues_; }
+  // The decoupling pass's options for this hardware (the DCRF's size from dac.dcrf_entries).
+  const dac::Options& pass_options() const { return options_; }
   // An unmodified application's kernels (irrgpu exec) split by the decoupling pass as their module
   // loads, each decoupled kernel launched with its affine stream in every CTA's companion warp;
   // a kernel the pass cannot decouple runs as written, the reason in its note.

@@ -51,11 +51,11 @@ fi
 # loads, its affine stream in the companion warps; the program prints what it printed without DAC
 # (but the simulated time streams measures), and exec.json names what the pass did to each kernel
 # (runtime_calls: a managed pointer beyond the PWAQ's 40-bit addresses, launched as written).
+untimed() { sed -E 's/[0-9.]+ ms between/T ms between/' "$1"; }
 for app in vector_add reduce streams runtime_calls cub_algorithms; do
   [ -x "$out/$app" ] || continue
   preset=gtx480
   [[ $app == cub_* ]] && preset=rtx2080ti
-  untimed() { sed -E 's/[0-9.]+ ms between/T ms between/' "$1"; }
   "$irrgpu" exec -q -c "$preset" -- "$out/$app" >"$out/$app.nodac.out" 2>&1
   if "$irrgpu" exec -q -c "$preset" -s dac.enabled=true -o "$out/$app.dac" -- "$out/$app" >"$out/$app.dac.out" 2>&1 &&
      [ "$(untimed "$out/$app.nodac.out")" = "$(untimed "$out/$app.dac.out")" ] &&
