@@ -11,7 +11,8 @@ it gains at least 1.5x [S L746]. Each run's output files are compared with the b
 markdown tables: speedups of kernel time, DAC's warp instructions, kernels decoupled, the classes.
 
 Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
-       (--modes base,dac,dac_noprefetch: DAC with its early line requests off, the ablation)
+       (--modes base,dac,dac_noprefetch: DAC with its early line requests off; dac_ldst: with them
+       through the LD/ST unit's queue and the L1's input, the model before the DMA path: the ablations)
 """
 import argparse
 import concurrent.futures
@@ -32,8 +33,10 @@ SUITE = os.path.join(SOURCE, "..", "shared", "suites", "rodinia-3.1")
 TABLE_3_1 = ["-s", "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"]
 MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefetcher=mta"],
          "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"],
-         # Not by default: DAC with the AEU's early line requests off (one parameter: dac.prefetch).
-         "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"]}
+         # Not by default, the ablations (one parameter each): DAC with the AEU's early line requests
+         # off (dac.prefetch), and with them through the LD/ST unit as before the DMA path (dac.request_path).
+         "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"],
+         "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst"]}
 DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
 
 # Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,

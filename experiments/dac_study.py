@@ -34,7 +34,8 @@ MTA = ["l1.prefetcher=mta", "l1.prefetch_buffer=16KiB"]
 CAE = ["cae.enabled=true"]
 FERMI_LANES = ["core.simd_width=16"]
 SIZES = {"dac.atq_entries": [6, 12, 24, 48], "dac.pwaq_entries": [48, 96, 192, 384]}
-MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("line locks off", ["dac.lock_lines=false"]),
+MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("prefetch through the LD/ST unit", ["dac.request_path=ldst"]),
+              ("line locks off", ["dac.lock_lines=false"]),
               ("barrier gating off", ["dac.barrier_gating=false"]), ("deq an instruction", ["dac.fold_deq=false"]),
               ("PWAQ 2 ports", ["dac.pwaq_ports=2"]),
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]

@@ -697,6 +697,7 @@ void Sm::end_unit_span(std::uint64_t id) {
 
 void Sm::attach(const std::string& route, SmUnit& unit) {
   if (!units_.emplace(route, &unit).second) throw std::logic_error(std::string(name()) + ": two units on route " + route);
+  if (unit.fetches_lines()) l1_->enable_fetches();
 }
 
 // A warp's constant load: a pass per distinct word (one word is broadcast to the lanes reading
@@ -790,6 +791,18 @@ void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, s
                "{\"line\":" + std::to_string(a.line) + "}");
   (low_priority ? ldst_low_ : ldst_).push_back(a);
   wake();
+}
+
+void Sm::fetch_line(SmUnit& from, std::uint64_t line, std::uint64_t tag) {
+  mem::MemAccess a;
+  a.id = kUnitIds + next_unit_id_++;
+  a.warp = ~0u;
+  a.access = tlm_glue::Access::load;
+  a.line = a.address = line;
+  a.sectors = ~0u;
+  unit_tags_.emplace(a.id, std::make_pair(&from, tag));
+  if (trace_) trace_unit(from, a.id, "fetch line", "{\"line\":" + std::to_string(line) + "}");
+  l1_->fetch(a);
 }
 
 void Sm::completed(const mem::MemAccess& a) {

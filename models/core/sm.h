@@ -66,6 +66,7 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   void complete(std::uint64_t token) override;
   void complete(std::uint64_t token, const std::vector<LaneValue>& values) override;
   void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) override;
+  void fetch_line(SmUnit& from, std::uint64_t line, std::uint64_t tag) override;
   std::uint32_t sm_index() const override { return index_; }
   std::vector<std::uint32_t> warp_slots(std::uint64_t cta) const override;
   bool lock_line(std::uint64_t line, std::uint32_t warp) override { return l1_->lock(line, warp); }

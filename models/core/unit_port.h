@@ -9,7 +9,9 @@
 //   - memory: SmPort::inject() puts unit-generated line accesses into the LD/ST path (behind or
 //     ahead of the warps' accesses), and replies come back tagged through memory_reply(); an
 //     access with MemAccess::unit_partition set bypasses the L1 and goes to the unit beside that
-//     partition's L2 (mem::PartitionUnit::accept), which answers it;
+//     partition's L2 (mem::PartitionUnit::accept), which answers it; SmPort::fetch_line() brings a
+//     line into the L1 on the unit's own path, beside the LD/ST unit (a DMA engine's), for a unit
+//     that says it will (SmUnit::fetches_lines);
 //   - values: SmPort::complete() may carry per-lane values for the instruction's destination
 //     operands, decided by the unit when it completes (a reply from memory, not the issue-time
 //     semantics);
@@ -78,6 +80,11 @@ class SmPort {
   // A line access on behalf of unit `from` (access.id and warp are ignored); `low_priority` ones
   // wait until no warp access is queued. Its reply comes back through from.memory_reply(tag).
   virtual void inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) = 0;
+  // Brings `line` into the L1 on a path of the unit's own, as a DMA engine beside the LD/ST unit
+  // would (DAC's, seed 001 Fig. 3.1 ③): no slot of the L1's input, l1.fetch_lookups tag lookups a
+  // cycle, a miss taking an MSHR and the miss path (mem::L1Cache::fetch). The reply comes through
+  // from.memory_reply(tag) once the line is in the L1. Only for a unit whose fetches_lines() is true.
+  virtual void fetch_line(SmUnit& from, std::uint64_t line, std::uint64_t tag) = 0;
   virtual std::uint32_t sm_index() const = 0;
   // The warp slots of a resident CTA's warps, in warp order (its companion warp not included);
   // empty when the CTA is not resident here.
@@ -98,6 +105,9 @@ class SmUnit {
   virtual bool can_accept(const UnitOp& op) = 0;
   virtual void accept(const UnitOp& op, SmPort& port) = 0;
   virtual void memory_reply(std::uint64_t /*tag*/, SmPort& /*port*/) {}
+  // True for a unit that will call SmPort::fetch_line: asked once, when it is attached, so the L1
+  // declares its fetch path's statistics (only L1s that may fetch have them).
+  virtual bool fetches_lines() const { return false; }
   virtual void kernel_begin(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
   virtual void kernel_end(const KernelLaunch& /*k*/, SmPort& /*port*/) {}
   // The warp in slot `warp` has exited (its CTA retired; the slot may be reused).

@@ -4,7 +4,8 @@
 // warp, whose enq.* reach this unit as one operation for every warp of the CTA it ran for; the
 // tuple goes into the ATQ, the AEU (or PEU) expands it warp by warp into the warps' PWAQ (PWPQ)
 // partitions, and each record of an enq.data sends its line to the L1 ahead of the load
-// (the non-speculative prefetch). A non-affine warp's deq.* is accepted once the enq it matches
+// (the non-speculative prefetch) on the DMA engine's path (Fig. 3.1 ③; SmPort::fetch_line) or, with
+// dac.request_path: ldst, through the LD/ST unit's queue as a load. A non-affine warp's deq.* is accepted once the enq it matches
 // has been issued and completes when its records have come out of its partition.
 //
 // The values are the reference semantics' (models/dac/queues.h): the unit reads each record the
@@ -33,6 +34,7 @@ struct UnitConfig {
   ExpanderConfig expander;
   bool prefetch = true;  // enq.data's records send their lines to the L1 [S L619]
   bool lock = true;      // and lock them there for their warps until the load [S L621]
+  bool dma = true;       // on the DMA engine's own path into the L1 (Fig. 3.1 ③ [S L433]); else the LD/ST unit's
   bool barrier_gating = true;  // a tuple past the affine warp's barrier waits for the CTA's warps to pass it [S L625]
   unsigned wls_depth = 8, pws_depth = 8;  // the affine SIMT stack's entries [S L813]
   bool stack_overflow_stops = true;       // a deeper stack stops the run (else only counted)
@@ -45,6 +47,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
   bool can_accept(const core::UnitOp& op) override;
   void accept(const core::UnitOp& op, core::SmPort& port) override;
   void memory_reply(std::uint64_t tag, core::SmPort& port) override;
+  bool fetches_lines() const override { return c_.prefetch && c_.dma; }
   void kernel_begin(const core::KernelLaunch& k, core::SmPort& port) override;
   void kernel_end(const core::KernelLaunch& k, core::SmPort& port) override;
   void companion_issued(const core::UnitOp& op, core::SmPort& port) override;

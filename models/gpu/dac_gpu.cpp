@@ -26,6 +26,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
   c.expander.impl = config.get_string("dac.impl");
   c.prefetch = config.get_bool("dac.prefetch");
   c.lock = config.get_bool("dac.lock_lines");
+  c.dma = config.get_string("dac.request_path") == "dma";
   c.barrier_gating = config.get_bool("dac.barrier_gating");
   c.wls_depth = static_cast<unsigned>(config.get_uint("dac.wls_depth"));
   c.pws_depth = static_cast<unsigned>(config.get_uint("dac.pws_depth"));

@@ -51,6 +51,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       fails_queue_(sim.counter(*this, "reservation_fails.miss_queue", "of those, waiting for the miss queue", "cycles")),
       stores_(sim.counter(*this, "stores", "stores sent to L2", "accesses")),
       atomics_(sim.counter(*this, "atomics", "atomics sent to L2", "accesses")),
+      fetch_lookups_(static_cast<std::uint32_t>(sim.config().get_uint("l1.fetch_lookups"))),
       miss_latency_(sim.distribution(*this, "miss_latency",
                                              "cycles from miss to fill", "cycles", 0, 25, 40)),
       mshr_probe_(sim.probe(*this, "mshr_occupancy", sim::bits_for(mshr_.capacity()), "MSHRs in use")),
@@ -92,6 +93,51 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
 void L1Cache::accept(const MemAccess& a, sim::Picoseconds now) {
   input_.push(a, now);
   wake();
+}
+
+void L1Cache::enable_fetches() {
+  if (fetches_) return;
+  if (array_.sectored())
+    throw Error("a unit's fetch path (SmPort::fetch_line) fetches whole lines: it needs l1.granularity: line", Error::Kind::config);
+  fetches_ = &sim_.counter(*this, "fetches", "lines units fetched on their own path, each a tag lookup beside the input", "lines");
+  fetch_misses_ = &sim_.counter(*this, "fetch_misses", "of those, fetched from L2 (an MSHR and a fill each)", "lines");
+  fetch_merges_ = &sim_.counter(*this, "fetch_merges", "of those, merged into the line's fetch in flight", "lines");
+}
+
+void L1Cache::fetch(const MemAccess& a) {
+  if (!fetches_) throw std::logic_error(std::string(name()) + ": fetch() without enable_fetches()");
+  fetch_queue_.push_back(a);
+  wake();
+}
+
+// Up to l1.fetch_lookups lines from the head of the fetch queue: one present (in the array or a
+// buffer beside it) completes after the hit latency; one in flight waits for its fill in the MSHR;
+// any other takes an MSHR and the miss path. The head waits for what it lacks, in order.
+void L1Cache::fetch_lines(sim::Cycle c) {
+  for (std::uint32_t n = 0; n < fetch_lookups_ && !fetch_queue_.empty(); ++n) {
+    const MemAccess& a = fetch_queue_.front();
+    if (perfect_ || array_.contains(a.line) || victims_.holds(a.line) || prefetch_buffer_.holds(a.line)) {
+      hits_.insert_ordered({c + latency_, a}, [](const auto& x, const auto& y) { return x.first < y.first; });
+    } else if (mshr_.pending(a.line)) {
+      if (!mshr_.can_merge(a.line)) {
+        fetch_waits_ = true;
+        return;
+      }
+      mshr_.merge(a.line, a);
+      ++*fetch_merges_;
+    } else {
+      if (!mshr_.can_allocate()) {
+        fetch_waits_ = true;
+        return;
+      }
+      if (miss_queue_.size() >= miss_queue_size_) return;
+      mshr_.allocate(a.line, a, kWholeLine);
+      to_network(a, c + latency_, kWholeLine);
+      ++*fetch_misses_;
+    }
+    ++*fetches_;
+    fetch_queue_.pop_front();
+  }
 }
 
 void L1Cache::to_network(const MemAccess& a, sim::Cycle ready, std::uint32_t fetch) {
@@ -265,6 +311,7 @@ void L1Cache::unused(std::uint64_t line) {
 // whose sectors have all arrived.
 void L1Cache::filled(const tlm_glue::GpuRequest& g, sim::Cycle c) {
   wants_mshr_ = false;
+  fetch_waits_ = false;
   head_fails_ = nullptr;
   bool install = true, mru = true;
   LineFill f{g.sectors};
@@ -458,6 +505,7 @@ bool L1Cache::tick(sim::Cycle c) {
   } else if (prefetcher_) {  // a cycle the input leaves free
     prefetch(c);
   }
+  if (!fetch_queue_.empty() && !fetch_waits_) fetch_lines(c);
   const bool miss_ready = !miss_queue_.empty() && miss_queue_.front().ready <= c;
   const bool copyback = !copybacks_.empty() && (copybacks_first_ || !miss_ready || copybacks_.size() >= miss_queue_size_);
   if ((copyback || miss_ready) && mem_side.can_send(now)) {
@@ -504,12 +552,15 @@ bool L1Cache::tick(sim::Cycle c) {
   // an input held for an MSHR: only a fill frees one (the retries it skips are counted as failed).
   if (wants_mshr_) blocked_at_ = c;
   if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) {
-    if (!copybacks_.empty() || (!input_.empty() && !wants_mshr_) || !prefetch_queue_.empty()) return true;
+    if (!copybacks_.empty() || (!input_.empty() && !wants_mshr_) || !prefetch_queue_.empty() ||
+        (!fetch_queue_.empty() && !fetch_waits_))
+      return true;
     // Hits and misses wait out the L1's latency: nothing happens before the first falls due (a
     // miss the network does not take yet is tried each cycle).
     const sim::Cycle hit = hits_.empty() ? sim::kNever : hits_.front().first;
     return idle_until(c, miss_queue_.empty() ? hit : std::min(hit, miss_queue_.front().ready));
   }
+  if (!fetch_queue_.empty() && !fetch_waits_) return true;
   if (wants_mshr_) {
     hold();
     return false;
@@ -532,6 +583,7 @@ std::vector<std::string> L1Cache::outstanding() const {
   if (!miss_queue_.empty()) v.push_back(std::to_string(miss_queue_.size()) + " requests in the miss queue");
   if (!copybacks_.empty()) v.push_back(std::to_string(copybacks_.size()) + " copy-backs waiting for the network");
   if (pending_network_) v.push_back(std::to_string(pending_network_) + " requests on the network");
+  if (!fetch_queue_.empty()) v.push_back(std::to_string(fetch_queue_.size()) + " units' lines waiting to be fetched");
   return v;
 }
 

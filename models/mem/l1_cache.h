@@ -13,7 +13,10 @@
 // that goes to L2 completes when its acknowledgement returns. Atomics bypass the L1. With
 // l1.prefetcher, a prefetcher trained on the demand loads names lines, fetched in cycles the input
 // leaves free when an MSHR and a miss-queue slot are, into the array or (l1.prefetch_buffer) a
-// fully associative buffer beside it whose hits move into the array.
+// fully associative buffer beside it whose hits move into the array. A unit may fetch lines on a
+// path of its own (fetch(): DAC's DMA engine, seed 001 Fig. 3.1 ③): l1.fetch_lookups tag lookups a
+// cycle beside the input, a miss taking an MSHR and the miss path as a load's does; its fill is
+// any fill.
 #pragma once
 
 #include <deque>
@@ -72,6 +75,12 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
           tlm_glue::PayloadPool& pool, L1Client& client);
   bool can_accept(sim::Picoseconds now) const { return input_.can_push(now); }
   void accept(const MemAccess& a, sim::Picoseconds now);
+  // The units' fetch path (SmPort::fetch_line): enable_fetches() before the run declares its
+  // statistics (l1.fetches...; only caches that may fetch have them); fetch() queues a whole line,
+  // completed (client.completed(a)) once it is in the L1 — after a lookup that finds it, or with
+  // its fill. It takes no slot of the input and counts in none of the input's statistics.
+  void enable_fetches();
+  void fetch(const MemAccess& a);
   bool tick(sim::Cycle cycle) override;
   void catch_up(sim::Cycle edge) override;
   std::vector<std::string> outstanding() const override;
@@ -109,6 +118,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void release(const MemAccess& a);  // a load of a's warp releases that warp's lock on its line
   void train(const MemAccess& a, bool miss);  // the prefetcher sees a demand load
   void prefetch(sim::Cycle c);                // the next prefetch, if one can go
+  void fetch_lines(sim::Cycle c);             // this cycle's lookups of the units' fetch path
 
   sim::Simulation& sim_;
   const std::uint32_t sm_;
@@ -157,6 +167,10 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   std::set<std::uint64_t> prefetched_;  // lines fetched by prefetch, not yet loaded or evicted
   void unused(std::uint64_t line);      // a prefetched line left without a load
   sim::Counter *prefetches_ = nullptr, *prefetch_useful_ = nullptr, *prefetch_dropped_ = nullptr;
+  const std::uint32_t fetch_lookups_;  // l1.fetch_lookups
+  std::deque<MemAccess> fetch_queue_;  // the units' lines, in order; bounded by what the units hold
+  bool fetch_waits_ = false;           // its head waits for an MSHR or a merge slot (a fill wakes the cache)
+  sim::Counter *fetches_ = nullptr, *fetch_misses_ = nullptr, *fetch_merges_ = nullptr;
   sim::Distribution& miss_latency_;
   sim::Probe& mshr_probe_;
   sim::Probe& miss_queue_probe_;

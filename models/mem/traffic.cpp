@@ -30,12 +30,14 @@ std::vector<std::vector<WarpInstruction>> read_trace(const std::string& path, st
       throw bad("'" + sm_s + "' is not an SM number");
     }
     if (sm >= sms) throw bad("SM " + sm_s + " does not exist (gpu.num_sms is " + std::to_string(sms) + ")");
-    if (!(w >> ins.warp >> std::hex >> ins.pc >> std::dec >> kind >> ins.size)) throw bad("expected: sm warp pc ld|ld.cg|st|atom size addr...");
+    if (!(w >> ins.warp >> std::hex >> ins.pc >> std::dec >> kind >> ins.size))
+      throw bad("expected: sm warp pc ld|ld.cg|st|atom|fetch size addr...");
     ins.uncached = kind == "ld.cg";
-    if (kind == "ld" || kind == "ld.cg") ins.access = Access::load;
+    ins.fetch = kind == "fetch";
+    if (kind == "ld" || kind == "ld.cg" || kind == "fetch") ins.access = Access::load;
     else if (kind == "st") ins.access = Access::store;
     else if (kind == "atom") ins.access = Access::atomic;
-    else throw bad("'" + kind + "' is not ld, ld.cg, st or atom");
+    else throw bad("'" + kind + "' is not ld, ld.cg, st, atom or fetch");
     if (ins.size == 0 || ins.size > 16 || (ins.size & (ins.size - 1))) throw bad("access size must be 1, 2, 4, 8 or 16");
     std::string a;
     unsigned t = 0;
@@ -106,6 +108,15 @@ TrafficGenerator::TrafficGenerator(const sc_core::sc_module_name& name, sim::Sim
   sim.clock("core").add(*this);
   sim.watch(this->name(), *this);
   if (total_) wake();
+}
+
+void TrafficGenerator::connect(L1Cache& l1) {
+  l1_ = &l1;
+  for (const auto& warp : trace_)
+    if (std::any_of(warp.begin(), warp.end(), [](const WarpInstruction& i) { return i.fetch; })) {
+      l1.enable_fetches();
+      break;
+    }
 }
 
 std::uint64_t TrafficGenerator::vertex() {
@@ -200,16 +211,24 @@ bool TrafficGenerator::tick(sim::Cycle) {
           queue_.back().uncached = ins.uncached;
         }
       }
-      waiting_lines_[w] = static_cast<std::uint32_t>(queue_.size());
-      pending_lines_ += queue_.size();
+      const std::size_t lines = queue_.size();
+      if (ins.fetch) {  // whole lines, on the fetch path at once: nothing waits for the input
+        for (MemAccess& a : queue_) {
+          a.sectors = ~0u;
+          l1_->fetch(a);
+        }
+        queue_.clear();
+      }
+      waiting_lines_[w] = static_cast<std::uint32_t>(lines);
+      pending_lines_ += lines;
       issued_at_[w] = now;
       const sim::Cycle cycle = scheduler()->domain().cycle_at(now);
       history_slot_[w] = history_.size() < kHistory ? history_.size() : static_cast<std::size_t>(-1);
       if (history_.size() < kHistory) history_.emplace_back(cycle, 0);
       ++issued_;
       ++instructions_;
-      requests_ += queue_.size();
-      requests_per_instruction_.sample(static_cast<double>(queue_.size()));
+      requests_ += lines;
+      requests_per_instruction_.sample(static_cast<double>(lines));
       break;
     }
   }

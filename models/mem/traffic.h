@@ -29,6 +29,7 @@ struct WarpInstruction {
   std::uint64_t pc = 0;
   tlm_glue::Access access = tlm_glue::Access::load;
   bool uncached = false;  // ld.cg: a load the L1 passes to the L2
+  bool fetch = false;     // fetch: its lines go to the L1 on the units' fetch path (L1Cache::fetch), not its input
   unsigned size = 4;
   std::uint32_t mask = 0;
   std::uint64_t addr[32] = {};
@@ -43,7 +44,7 @@ class TrafficGenerator : public sc_core::sc_module, public sim::Clocked, public 
  public:
   TrafficGenerator(const sc_core::sc_module_name& name, sim::Simulation& sim, std::uint32_t sm, BackingStore& store,
                    std::vector<WarpInstruction> trace);
-  void connect(L1Cache& l1) { l1_ = &l1; }
+  void connect(L1Cache& l1);
   bool tick(sim::Cycle cycle) override;
   void completed(const MemAccess& a) override;
   void input_freed() override;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -146,24 +147,28 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
   auto& stats = sim.stats();
   const auto t = std::make_shared<const Table>(table(c));
   const std::string sm = gpu.prefix + "sm", part = gpu.prefix + "partition";
-  // The sum of a statistic over the SMs or partitions (those that have it), found once.
-  auto each = [&stats](const std::string& base, std::uint32_t n, const std::string& leaf) {
-    std::vector<const sim::Stat*> found;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (const sim::Stat* s = stats.find(base + std::to_string(i) + "." + leaf)) found.push_back(s);
-    return [found] {
+  // The sum of the statistics named (those that exist), found when first read: by then the units
+  // attached after the GPU have declared theirs (the L1s' fetch path's).
+  auto sum_of = [reg = &stats](std::vector<std::string> names) {
+    auto found = std::make_shared<std::optional<std::vector<const sim::Stat*>>>();
+    return [reg, names = std::move(names), found] {
+      if (!*found) {
+        found->emplace();
+        for (const auto& name : names)
+          if (const sim::Stat* s = reg->find(name)) (*found)->push_back(s);
+      }
       double v = 0;
-      for (const sim::Stat* s : found) v += s->value();
+      for (const sim::Stat* s : **found) v += s->value();
       return v;
     };
   };
-  auto total = [&](const std::string& base, const std::string& leaf) {
-    return each(base, base == sm ? gpu.sms : gpu.partitions, leaf);
+  auto total = [&](const std::string& base, const std::string& leaf) {  // over the SMs or partitions
+    std::vector<std::string> names;
+    for (std::uint32_t i = 0; i < (base == sm ? gpu.sms : gpu.partitions); ++i)
+      names.push_back(base + std::to_string(i) + "." + leaf);
+    return sum_of(std::move(names));
   };
-  auto one = [&stats](const std::string& name) {
-    const sim::Stat* s = stats.find(name);
-    return [s] { return s ? s->value() : 0.0; };
-  };
+  auto one = [&](const std::string& name) { return sum_of({name}); };
   auto bits = [&c](const char* key) { return static_cast<double>(c.get_size(key)) * 8; };
   const double warp_bits = static_cast<double>(c.get_uint("core.warp_size")) * 32;
   const double sms = gpu.sms, partitions = std::max<std::uint32_t>(gpu.partitions, 1);
@@ -228,10 +233,9 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
     v.push_back({"core.sfu", "special-function operations, each active lane (power.sfu_lane_pj)", per(ev("lanes.sfu"), t->sfu_lane_pj), true});
     v.push_back({"core.shared_memory", "shared-memory array passes (the SRAM model at core.shared_memory)",
                  per(ev("shared_accesses"), shared_pass), true});
-    v.push_back({"l1", "L1 line accesses and fills (the SRAM model at l1.size; a fill is a miss not merged)",
-                 [a = stat("l1.accesses"), m = stat("l1.misses"), g = stat("l1.mshr_merges"), l1_line] {
-                   return (a() + std::max(0.0, m() - g())) * l1_line;
-                 },
+    v.push_back({"l1", "L1 line accesses and fills (the SRAM model at l1.size; a fill is a miss not merged), the units' fetch path's lookups and fills with them",
+                 [a = stat("l1.accesses"), m = stat("l1.misses"), g = stat("l1.mshr_merges"), fa = stat("l1.fetches"),
+                  fm = stat("l1.fetch_misses"), l1_line] { return (a() + std::max(0.0, m() - g()) + fa() + fm()) * l1_line; },
                  true});
     return v;
   };
@@ -240,9 +244,9 @@ void declare(sim::Simulation& sim, const Geometry& gpu) {
                    per(total(sm, "const.accesses"), const_line), true});
   parts.push_back({"core.clock", "clock tree and latches of the SMs with a resident CTA (power.sm_clock_w; idle SMs gated)",
                    [a = total(sm, "active_cycles"), w = t->sm_clock_w, core_period_s] { return a() * core_period_s * w * 1e12; }, true});
-  parts.push_back({"mshr", "MSHR searches and writes of the L1s' and L2 slices' misses",
-                   [m1 = total(sm, "l1.misses"), m2 = total(part, "l2.misses"), l1_mshr, l2_mshr] {
-                     return m1() * l1_mshr + m2() * l2_mshr;
+  parts.push_back({"mshr", "MSHR searches and writes of the L1s' and L2 slices' misses (the L1s' fetch path's included)",
+                   [m1 = total(sm, "l1.misses"), f1 = total(sm, "l1.fetch_misses"), m2 = total(part, "l2.misses"), l1_mshr, l2_mshr] {
+                     return (m1() + f1()) * l1_mshr + m2() * l2_mshr;
                    },
                    true});
   parts.push_back({"interconnect", "flits on the request and reply networks over the mean wire length (power.die_mm2)",

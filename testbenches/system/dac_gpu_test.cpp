@@ -78,6 +78,27 @@ TEST(DacGpu, PrefetchSendsTheDataLinesAheadAndCanBeSwitchedOff) {
   EXPECT_EQ(sum(a, ".dac.prefetches"), sum(a, ".dac.prefetch_replies"));
   EXPECT_EQ(sum(b, ".dac.prefetches"), 0);
   EXPECT_EQ(sum(a, ".dac.records"), sum(b, ".dac.records"));
+  // On the DMA engine's path (dac.request_path: dma, the default) each line is a lookup of the L1's
+  // fetch path and none of its input's accesses; the L1s of a run without it have no fetch path.
+  EXPECT_EQ(sum(a, ".l1.fetches"), sum(a, ".dac.prefetches"));
+  EXPECT_EQ(sum(a, ".l1.accesses"), sum(b, ".l1.accesses"));
+  EXPECT_EQ(b.dump().find(".l1.fetches"), std::string::npos);
+}
+
+// dac.request_path: ldst, the model before the DMA path: each line goes through the LD/ST unit's
+// queue and is one of the L1's input accesses.
+TEST(DacGpu, PrefetchThroughTheLdstUnitTakesInputSlots) {
+  TempDir on, off;
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "backprop", "--variant", "dac", "-o", on.path(), "-s", "dac.request_path=ldst"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "backprop", "--variant", "dac", "-o", off.path(), "-s", "dac.prefetch=false"})
+                .exit_code,
+            0);
+  const auto a = stats_of(on.path()), b = stats_of(off.path());
+  EXPECT_GT(sum(a, ".dac.prefetches"), 0);
+  EXPECT_EQ(sum(a, ".l1.accesses"), sum(b, ".l1.accesses") + sum(a, ".dac.prefetches"));
+  EXPECT_EQ(a.dump().find(".l1.fetches"), std::string::npos);
 }
 
 TEST(DacGpu, RtlAeuAndPwaqGiveTheModelsStatistics) {

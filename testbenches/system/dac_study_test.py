@@ -49,8 +49,13 @@ expect("lbm faster with DAC", number(suite("lbm")["speedup"]) > 1.05)
 expect("lbm's gain is the prefetch's", number(off("lbm")["prefetch off"]) < number(off("lbm")["DAC"]) - 0.05)
 # backprop: without the prefetch DAC loses.
 expect("backprop loses without the prefetch", number(off("backprop")["prefetch off"]) < 0.9)
-# convolution: the data are in the L1; the prefetch only costs.
-expect("convolution better without the prefetch", number(off("convolution")["prefetch off"]) > number(off("convolution")["DAC"]))
+# The early requests on the DMA engine's path (the default) against through the LD/ST unit's queue
+# and the L1's input (dac.request_path: ldst, the model before): no kernel loses by it, and
+# convolution, whose data are in the L1, loses a fifth of its time to them only on the LD/ST path.
+for k in ("lbm", "backprop", "convolution"):
+    expect(f"{k}: no slower on the DMA path", number(off(k)["DAC"]) >= number(off(k)["prefetch through the LD/ST unit"]))
+expect("convolution loses to the prefetch only through the LD/ST unit",
+       number(off("convolution")["prefetch through the LD/ST unit"]) < 0.85 <= number(off("convolution")["DAC"]) - 0.1)
 for k in ("lbm", "backprop", "convolution"):
     expect(f"{k}: fewer warp instructions", number(suite(k)["warp instructions (deq folded / not)"]) < 1.0)
     expect(f"{k}: every global load decoupled", number(suite(k)["global loads decoupled"]) == 100)

@@ -282,3 +282,25 @@ TEST(PowerGpu, SprefTablesArePricedByTheirAccesses) {
   expect_close(energy * 1e6, accesses * pj, "SPREF tables");
   expect_close(value(s, "energy.units"), energy, "energy.units");
 }
+
+// The L1's units' fetch path (DAC's early requests on the DMA engine's path): each line a tag
+// lookup and each miss a fill of the L1's array, priced as the input's accesses and fills are —
+// the same energy per event as in a run without the path.
+TEST(PowerGpu, TheL1sFetchPathIsPricedAsLookupsAndFills) {
+  auto per_event = [](const std::vector<std::string>& sets, double* fetched) {
+    TempDir d;
+    std::vector<std::string> args = {"run", "-q", "-o", d.path(), "--workload", "backprop", "--variant", "dac"};
+    for (const auto& s : sets) args.insert(args.end(), {"-s", s});
+    EXPECT_EQ(run_cli(args).exit_code, 0);
+    const auto s = stats_of(d.path());
+    *fetched = each(s, "gpu.sm", "l1.fetches") + each(s, "gpu.sm", "l1.fetch_misses");
+    const double events = each(s, "gpu.sm", "l1.accesses") +
+                          std::max(0.0, each(s, "gpu.sm", "l1.misses") - each(s, "gpu.sm", "l1.mshr_merges")) + *fetched;
+    return value(s, "energy.l1") / events;
+  };
+  double with = 0, without = 0;
+  const double pj = per_event({}, &with);
+  EXPECT_GT(with, 0);
+  expect_close(pj, per_event({"dac.prefetch=false"}, &without), "energy per L1 event");
+  EXPECT_EQ(without, 0);
+}

@@ -602,7 +602,7 @@ ret;
 
 struct LockUnit : core::SmUnit {
   std::uint64_t base = 0, other = 0;
-  bool lock = true;
+  bool lock = true, fetch = false;  // fetch: the line on the unit's own path (SmPort::fetch_line)
   std::vector<bool> locked_other;
   std::size_t locked_now = 0;
   std::uint64_t token = 0;
@@ -611,12 +611,16 @@ struct LockUnit : core::SmUnit {
   void accept(const core::UnitOp& op, core::SmPort& port) override {
     token = op.token;
     warp = op.warp;
-    mem::MemAccess a;
-    a.access = tlm_glue::Access::load;
-    a.line = a.address = base;
-    a.bytes = 128;
-    a.sectors = ~0u;
-    port.inject(*this, a, false, 0);
+    if (fetch) {
+      port.fetch_line(*this, base, 0);
+    } else {
+      mem::MemAccess a;
+      a.access = tlm_glue::Access::load;
+      a.line = a.address = base;
+      a.bytes = 128;
+      a.sectors = ~0u;
+      port.inject(*this, a, false, 0);
+    }
     if (lock) {
       EXPECT_TRUE(port.lock_line(base, op.warp));
     }
@@ -625,9 +629,12 @@ struct LockUnit : core::SmUnit {
     locked_now = port.locked_lines();
   }
   void memory_reply(std::uint64_t, core::SmPort& port) override { port.complete(token); }
+  bool fetches_lines() const override { return fetch; }
 };
 
-double run_lock(bool lock, std::vector<bool>* others, std::size_t* locked = nullptr) {
+// The L1's hits, and with `accesses` its line accesses from the LD/ST unit and its fetch path's lines.
+double run_lock(bool lock, std::vector<bool>* others, std::size_t* locked = nullptr, bool fetch = false,
+                std::pair<double, double>* accesses = nullptr) {
   Testbench tb({"gpu.num_sms=1", "host.launch_overhead=0ps", "log.level=warn"}, "gtx480");
   auto& g = tb.add<gpu::Gpu>("gpu");
   core::ptx::ExtensionRegistry reg;
@@ -645,6 +652,7 @@ double run_lock(bool lock, std::vector<bool>* others, std::size_t* locked = null
   g.attach_sm_units("lock", [&](core::Sm&) {
     auto u = std::make_unique<LockUnit>();
     u->lock = lock;
+    u->fetch = fetch;
     unit = u.get();
     return u;
   });
@@ -659,6 +667,10 @@ double run_lock(bool lock, std::vector<bool>* others, std::size_t* locked = null
   EXPECT_TRUE(host.finished());
   if (others) *others = unit->locked_other;
   if (locked) *locked = unit->locked_now;
+  if (accesses) {
+    const sim::Stat* f = tb.sim().stats().find("gpu.sm0.l1.fetches");
+    *accesses = {tb.stat("gpu.sm0.l1.accesses"), f ? f->value() : -1};
+  }
   return tb.stat("gpu.sm0.l1.hits");
 }
 
@@ -675,6 +687,23 @@ TEST(UnitPort, ALockedLineStaysUntilItsWarpLoadsIt) {
 }
 
 TEST(UnitPort, AnUnlockedLineIsEvictedByItsSet) { EXPECT_EQ(run_lock(false, nullptr), 0); }
+
+// The same line on the unit's own fetch path (SmPort::fetch_line): locked alike, and not one of the
+// L1's input accesses — one fewer than through inject(), one on the fetch path (which only an L1
+// whose SM has a unit that fetches counts at all).
+TEST(UnitPort, AFetchedLineIsLockedAlikeAndTakesNoInputSlot) {
+  std::pair<double, double> n;
+  EXPECT_EQ(run_lock(true, nullptr, nullptr, true, &n), 1);
+  EXPECT_EQ(n.second, 1);
+  EXPECT_EQ(n.first, 5);  // the kernel's five loads
+}
+
+TEST(UnitPort, AnInjectedLineIsOneOfTheInputsAccesses) {
+  std::pair<double, double> n;
+  EXPECT_EQ(run_lock(true, nullptr, nullptr, false, &n), 1);
+  EXPECT_EQ(n.second, -1);
+  EXPECT_EQ(n.first, 6);
+}
 
 namespace {
 

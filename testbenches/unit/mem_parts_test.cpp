@@ -284,7 +284,7 @@ TEST(Trace, ReadsAndRejectsWithPositions) {
   for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
            {"0 0 0 ld 4 zz\n", ":1: 'zz' is not a hexadecimal address"},
            {"\n5 0 0 ld 4 10\n", ":2: SM 5 does not exist"},
-           {"0 0 0 jump 4 10\n", ":1: 'jump' is not ld, ld.cg, st or atom"},
+           {"0 0 0 jump 4 10\n", ":1: 'jump' is not ld, ld.cg, st, atom or fetch"},
            {"0 0 0 ld 3 10\n", ":1: access size must be"},
            {"0 0 0 ld 4 - -\n", ":1: no active thread"}}) {
     try {

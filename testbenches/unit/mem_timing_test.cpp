@@ -23,7 +23,7 @@ constexpr unsigned kReplyFlits = 5;                            // 128 B of data 
 // interconnect -> L1: one cycle each.
 constexpr unsigned kL1Hit = 2 + Ll;
 constexpr unsigned kL2Hit = 2 + Ll + 1 + Li + 1 + L2 + 1 + (kReplyFlits - 1) + Li + 1;
-unsigned dram_miss(unsigned dram) { return kL2Hit + 1 + dram + 1; }
+constexpr unsigned dram_miss(unsigned dram) { return kL2Hit + 1 + dram + 1; }
 constexpr unsigned kStoreFlits = 2;  // header + one 32 B sector
 constexpr unsigned kStoreAck = 2 + Ll + 1 + (kStoreFlits - 1) + Li + 1 + L2 + 1 + Li + 1;
 
@@ -492,5 +492,96 @@ TEST(MemTiming, L1PortWiderThanOneNeedsAWindowOfTwoCycles) {
     ADD_FAILURE() << "no error for l1.port_accesses 2 with l1.port_cycles 1";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("l1.port_cycles"), std::string::npos) << e.what();
+  }
+}
+
+// The units' fetch path (L1Cache::fetch; trace op `fetch`): a lookup beside the input the cycle
+// after the fetch is queued, no slot of the input.
+namespace {
+std::string fetches(unsigned w, std::initializer_list<unsigned long> addrs) {
+  std::string s = "0 " + std::to_string(w) + " 100 fetch 4";
+  char buf[32];
+  for (unsigned long a : addrs) {
+    std::snprintf(buf, sizeof buf, " %lx", a);
+    s += buf;
+  }
+  return s + "\n";
+}
+}  // namespace
+
+// A fetch is queued at the L1 as the generator issues it and looked up at the L1's next cycle: one
+// hop where a load's line takes two (queued in the input, then taken).
+constexpr unsigned kFetchHop = 1;
+constexpr unsigned kFetchMiss = kFetchHop + (dram_miss(Ld) - 2);  // the rest as a load's miss
+
+TEST(MemTiming, FetchOfAMissingLineIsALoadsMissOneHopSooner) {
+  const Outcome r = run(fetches(0, {0x1000}) + one(0, "ld", 0x1000) + fetches(0, {0x1000}), {});
+  ASSERT_EQ(r.history.size(), 3u);
+  EXPECT_EQ(r.history[0].second, kFetchMiss);
+  EXPECT_EQ(r.history[1].second, kL1Hit);         // installed: the load hits
+  EXPECT_EQ(r.history[2].second, kFetchHop + Ll);  // a line present completes after the hit latency
+  EXPECT_EQ(r.reply_flits, kReplyFlits);          // one fill
+}
+
+// l1.fetch_lookups: one lookup a cycle by default, so the fourth of four present lines is found
+// three cycles after the first; four a cycle find them together.
+TEST(MemTiming, FetchLooksUpOneLineACycle) {
+  const Outcome r = run(lines(0, 4) + fetches(0, {0x1000, 0x1080, 0x1100, 0x1180}), {});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].second, kFetchHop + 3 + Ll);
+}
+
+TEST(MemTiming, FetchLooksUpFourLinesACycle) {
+  const Outcome r = run(lines(0, 4) + fetches(0, {0x1000, 0x1080, 0x1100, 0x1180}), {"l1.fetch_lookups=4"});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].second, kFetchHop + Ll);
+}
+
+// A fetch needs an MSHR as a miss does: with one, the second line is looked up in the cycle the
+// first's fill frees it, and goes the same way from there; no reservation failure of the input.
+TEST(MemTiming, FetchWaitsForAnMshr) {
+  const Outcome r = run(fetches(0, {0x1000, 0x1080}), {"l1.mshrs=1"});
+  ASSERT_EQ(r.history.size(), 1u);
+  EXPECT_EQ(r.history[0].second, kFetchMiss + (kFetchMiss - kFetchHop));
+  EXPECT_EQ(r.reservation_fails, 0);
+}
+
+// A fetch of a line a load is fetching joins its MSHR: both complete with the one fill, and the
+// demand statistics see no merge.
+TEST(MemTiming, FetchMergesIntoALoadsMissInFlight) {
+  const Outcome r = run(one(0, "ld", 0x1000) + fetches(1, {0x1000}), {});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[0].second, dram_miss(Ld));
+  EXPECT_EQ(r.history[1].first, 1u);
+  EXPECT_EQ(r.history[1].second, dram_miss(Ld) - 1);
+  EXPECT_EQ(r.reply_flits, kReplyFlits);
+  EXPECT_EQ(r.mshr_merges, 0);
+}
+
+// Fetches take no slot of the input: another warp's load issues the next cycle, where after a load
+// of four lines it waits for their four slots (one every other cycle).
+TEST(MemTiming, FetchesLeaveTheInputToTheLoads) {
+  const Outcome r = run(fetches(0, {0x8000, 0x8080, 0x8100, 0x8180}) + one(1, "ld", 0x1000), {});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].first, 1u);
+}
+
+TEST(MemTiming, LoadsWaitForTheInputSlotsOfLoadsBefore) {
+  const Outcome r = run(lines(0, 4) + one(1, "ld", 0x8000), {});
+  ASSERT_EQ(r.history.size(), 2u);
+  EXPECT_EQ(r.history[1].first, 1u + 2 * 3);
+}
+
+// The fetch path brings whole lines: a sectored L1 is a configuration error naming the key.
+TEST(MemTiming, FetchNeedsAnL1OfWholeLines) {
+  TempDir d;
+  Testbench tb({"traffic.pattern=trace", "traffic.trace=" + d.write("t.trace", fetches(0, {0x1000})), "l1.granularity=sector",
+                "log.level=warn"},
+               "gtx480");
+  try {
+    tb.add<mem::MemorySystem>("memory");
+    ADD_FAILURE() << "no error for the fetch path on a sectored L1";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs l1.granularity: line"), std::string::npos) << e.what();
   }
 }
