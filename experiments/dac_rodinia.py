@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 SUITE = os.path.join(SOURCE, "..", "shared", "suites", "rodinia-3.1")
 # The gtx480 preset with Table 3.1's differences, as experiments/dac_study.py (docs/results/dac.md "Set-up").
+SCHEDULERS = 15 * 2  # gtx480's SMs x schedulers an SM
 TABLE_3_1 = ["-s", "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"]
 MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefetcher=mta"],
          "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"],
@@ -129,7 +130,32 @@ def run(irrgpu, work, program, mode):
         shutil.copy(os.path.join(where, f), saved)
     return {"cycles": sum(k["cycles"] for k in kernels), "warp": sum(k["warp_instructions"] for k in kernels),
             "kernels": len(kernels), "decoupled": sum("dac: decoupled" in k.get("rewrite", "") for k in kernels),
-            "outputs": saved, "stdout": p.stdout}
+            "outputs": saved, "stdout": p.stdout, "stats": os.path.join(out, "stats.json")}
+
+
+STALLS = ["memory", "dependence", "unit", "structural.ldst", "empty", "barrier"]
+
+
+def stalls(r, programs, modes, schedulers):
+    """Where each machine's scheduler cycles went, in shares of the baseline's (kernel cycles x SMs x
+    schedulers): issue slots (warp instructions) and each stall reason, summed over the SMs."""
+    dac_modes = [m for m in modes if m.startswith("dac")]
+    if not dac_modes:
+        return
+    print("\n### Where the scheduler cycles went (shares of the baseline's scheduler cycles)\n")
+    print("| program | machine | speedup | issued | " + " | ".join(STALLS) + " | affine warp's instructions |")
+    print("|---|---|---|---|" + "---|" * len(STALLS) + "---|")
+    for name, *_ in programs:
+        base = r[(name, "base")]
+        total = base["cycles"] * schedulers
+        for m in ["base"] + dac_modes:
+            s = json.load(open(r[(name, m)]["stats"]))["stats"]
+            v = lambda k: s[k]["value"] if k in s else 0.0
+            companion = sum(x["value"] for k, x in s.items() if k.startswith("gpu.sm") and k.endswith(".companion_instructions"))
+            cells = [f"{(v('gpu.total.warp_instructions') - companion) / total:.2f}"]
+            cells += [f"{v('gpu.total.stall.' + why) / total:.2f}" for why in STALLS]
+            cells.append(f"{companion / total:.2f}" if m != "base" else "—")
+            print(f"| {name} | {m} | {base['cycles'] / r[(name, m)]['cycles']:.2f} | " + " | ".join(cells) + " |")
 
 
 def gmean(xs):
@@ -185,6 +211,7 @@ def main():
     print("|---|---|" + "---|" * len(others))
     for cls, speeds in sorted(by_class.items()) + [("all", [s for v in by_class.values() for s in v])]:
         print(f"| {cls} | {len(speeds)} | " + " | ".join(f"{gmean([s[m] for s in speeds]):.2f}" for m in others) + " |")
+    stalls(r, programs, modes, SCHEDULERS)
     for name, why in SMALLER.items():
         if name in names:
             print(f"\n{name}: {why}.")

@@ -52,6 +52,7 @@ L1Cache::L1Cache(const sc_core::sc_module_name& name, sim::Simulation& sim, std:
       stores_(sim.counter(*this, "stores", "stores sent to L2", "accesses")),
       atomics_(sim.counter(*this, "atomics", "atomics sent to L2", "accesses")),
       fetch_lookups_(static_cast<std::uint32_t>(sim.config().get_uint("l1.fetch_lookups"))),
+      fetch_first_(sim.config().get_string("l1.fetch_priority") == "fetch"),
       miss_latency_(sim.distribution(*this, "miss_latency",
                                              "cycles from miss to fill", "cycles", 0, 25, 40)),
       mshr_probe_(sim.probe(*this, "mshr_occupancy", sim::bits_for(mshr_.capacity()), "MSHRs in use")),
@@ -495,6 +496,8 @@ bool L1Cache::tick(sim::Cycle c) {
   }
   catch_up(c);
   blocked_at_.reset();
+  const bool fetch_ready = !fetch_queue_.empty() && !fetch_waits_;
+  if (fetch_ready && fetch_first_) fetch_lines(c);  // l1.fetch_priority: the fetch path's head takes a freed MSHR first
   if (input_.can_pop(now)) {
     if (wants_mshr_ || head_fails_) {  // the head failed and nothing it waits for has changed: it fails alike
       ++reservation_fails_;
@@ -505,7 +508,7 @@ bool L1Cache::tick(sim::Cycle c) {
   } else if (prefetcher_) {  // a cycle the input leaves free
     prefetch(c);
   }
-  if (!fetch_queue_.empty() && !fetch_waits_) fetch_lines(c);
+  if (fetch_ready && !fetch_first_) fetch_lines(c);
   const bool miss_ready = !miss_queue_.empty() && miss_queue_.front().ready <= c;
   const bool copyback = !copybacks_.empty() && (copybacks_first_ || !miss_ready || copybacks_.size() >= miss_queue_size_);
   if ((copyback || miss_ready) && mem_side.can_send(now)) {

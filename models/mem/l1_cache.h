@@ -168,6 +168,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void unused(std::uint64_t line);      // a prefetched line left without a load
   sim::Counter *prefetches_ = nullptr, *prefetch_useful_ = nullptr, *prefetch_dropped_ = nullptr;
   const std::uint32_t fetch_lookups_;  // l1.fetch_lookups
+  const bool fetch_first_;             // l1.fetch_priority: fetch (its lookups before the input's in a cycle)
   std::deque<MemAccess> fetch_queue_;  // the units' lines, in order; bounded by what the units hold
   bool fetch_waits_ = false;           // its head waits for an MSHR or a merge slot (a fill wakes the cache)
   sim::Counter *fetches_ = nullptr, *fetch_misses_ = nullptr, *fetch_merges_ = nullptr;

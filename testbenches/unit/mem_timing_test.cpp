@@ -585,3 +585,30 @@ TEST(MemTiming, FetchNeedsAnL1OfWholeLines) {
     EXPECT_NE(std::string(e.what()).find("needs l1.granularity: line"), std::string::npos) << e.what();
   }
 }
+
+// l1.fetch_priority: with one MSHR, a load and a fetch both wait for the first load's fill; the
+// one that goes first takes the MSHR at that fill, the other at the next one. Completions are in
+// absolute cycles: a line that takes an MSHR in cycle L completes at L + dram_miss(Ld) - 2.
+namespace {
+Outcome contended(const char* priority) {
+  return run(one(0, "ld", 0x1000) + one(1, "ld", 0x2000) + fetches(2, {0x3000}),
+             {"l1.mshrs=1", "traffic.warps=3", std::string("l1.fetch_priority=") + priority});
+}
+}  // namespace
+
+TEST(MemTiming, FetchPriorityInputGivesTheFreedMshrToTheLoad) {
+  const Outcome r = contended("input");
+  ASSERT_EQ(r.history.size(), 3u);
+  const sim::Cycle first = done(r, 0), after = dram_miss(Ld) - 2;
+  EXPECT_EQ(first, dram_miss(Ld));
+  EXPECT_EQ(done(r, 1), first + after);
+  EXPECT_EQ(done(r, 2), first + 2 * after);
+}
+
+TEST(MemTiming, FetchPriorityFetchGivesTheFreedMshrToTheFetch) {
+  const Outcome r = contended("fetch");
+  ASSERT_EQ(r.history.size(), 3u);
+  const sim::Cycle first = done(r, 0), after = dram_miss(Ld) - 2;
+  EXPECT_EQ(done(r, 2), first + after);
+  EXPECT_EQ(done(r, 1), first + 2 * after);
+}
