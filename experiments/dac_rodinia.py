@@ -12,7 +12,8 @@ markdown tables: speedups of kernel time, DAC's warp instructions, kernels decou
 
 Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
        (--modes base,dac,dac_noprefetch: DAC with its early line requests off; dac_ldst: with them
-       through the LD/ST unit's queue and the L1's input, the model before the DMA path: the ablations)
+       through the LD/ST unit's queue and the L1's input, the model before the DMA path; dac_nogating:
+       tuples behind a barrier expanded at once: the ablations. --resume keeps the runs already in --work)
 """
 import argparse
 import concurrent.futures
@@ -37,7 +38,8 @@ MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefet
          # Not by default, the ablations (one parameter each): DAC with the AEU's early line requests
          # off (dac.prefetch), and with them through the LD/ST unit as before the DMA path (dac.request_path).
          "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"],
-         "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst"]}
+         "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst"],
+         "dac_nogating": ["-s", "dac.enabled=true", "-s", "dac.barrier_gating=false"]}
 DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
 
 # Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,
@@ -108,29 +110,40 @@ def build(work, names):
         sys.exit(f"dac_rodinia: building failed ({p.returncode}):\n{p.stdout}{p.stderr}")
 
 
-def run(irrgpu, work, program, mode):
-    """One program on one machine, in its own copy of the program's folder."""
+def result(out):
+    """A finished run's figures, from its exec.json and the folder of its checked outputs."""
+    kernels = json.load(open(os.path.join(out, "exec.json")))["kernels"]
+    return {"cycles": sum(k["cycles"] for k in kernels), "warp": sum(k["warp_instructions"] for k in kernels),
+            "kernels": len(kernels), "decoupled": sum("dac: decoupled" in k.get("rewrite", "") for k in kernels),
+            "outputs": os.path.join(out, "outputs"), "stats": os.path.join(out, "stats.json")}
+
+
+def run(irrgpu, work, program, mode, resume=False):
+    """One program on one machine, in its own copy of the program's folder. With `resume`, a run
+    whose outputs were saved before (only once its checks passed) is not run again."""
     name, folder, _, command, outputs = program
+    out = os.path.join(work, "runs", f"{name}.{mode}")
+    if resume and os.path.isdir(os.path.join(out, "outputs")):
+        return result(out)
     top = os.path.join(work, mode)
     where = os.path.join(top, "src", folder)
     if not os.path.isdir(where):
         shutil.copytree(os.path.join(work, "built", "src", folder), where, symlinks=True)
     if not os.path.exists(os.path.join(top, "data")):
         os.symlink(os.path.join(work, "data"), os.path.join(top, "data"))
-    out = os.path.join(work, "runs", f"{name}.{mode}")
     cmd = [irrgpu, "exec", "-q", "-c", "gtx480", *TABLE_3_1, *MODES[mode], "-o", out, "--", *command]
     p = subprocess.run(cmd, cwd=where, capture_output=True, text=True)
     record = json.load(open(os.path.join(out, "exec.json"))) if os.path.exists(os.path.join(out, "exec.json")) else {}
     if p.returncode or record.get("exit_code") != 0 or (name in BAD and BAD[name] in p.stdout):
         raise RuntimeError(f"{name} ({mode}) failed ({p.returncode}): {(p.stdout + p.stderr)[-600:]}")
-    kernels = record["kernels"]
     saved = os.path.join(out, "outputs")
-    os.makedirs(saved, exist_ok=True)
+    shutil.rmtree(saved, ignore_errors=True)
+    staging = saved + ".partial"  # the folder appears whole, so --resume never takes a half-copied run
+    os.makedirs(staging, exist_ok=True)
     for f in outputs:
-        shutil.copy(os.path.join(where, f), saved)
-    return {"cycles": sum(k["cycles"] for k in kernels), "warp": sum(k["warp_instructions"] for k in kernels),
-            "kernels": len(kernels), "decoupled": sum("dac: decoupled" in k.get("rewrite", "") for k in kernels),
-            "outputs": saved, "stdout": p.stdout, "stats": os.path.join(out, "stats.json")}
+        shutil.copy(os.path.join(where, f), staging)
+    os.rename(staging, saved)
+    return result(out)
 
 
 STALLS = ["memory", "dependence", "unit", "structural.ldst", "empty", "barrier"]
@@ -168,6 +181,8 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--work", default="", help="where the programs are built and run (default: a new folder in /tmp)")
     p.add_argument("--program", action="append", choices=[x[0] for x in PROGRAMS], help="repeatable (default: all)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the runs already in --work (their outputs saved and checked; made by the same build)")
     p.add_argument("--modes", default=",".join(DEFAULT_MODES), help="comma-separated, base first: " + ", ".join(MODES))
     a = p.parse_args()
     modes = a.modes.split(",")
@@ -185,7 +200,7 @@ def main():
     build(work, names)
     inputs(os.path.join(work, "data"))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        jobs = {(x[0], m): pool.submit(run, irrgpu, work, x, m) for x in programs for m in modes}
+        jobs = {(x[0], m): pool.submit(run, irrgpu, work, x, m, a.resume) for x in programs for m in modes}
         r = {k: f.result() for k, f in jobs.items()}
     print(f"Rodinia 3.1, unmodified, on gtx480 with Table 3.1's differences (built in {work}); kernel cycles, "
           "speedup over the baseline\n")
