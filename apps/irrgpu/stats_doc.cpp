@@ -74,6 +74,17 @@ int stats_doc() {
         variants.push_back({path + "=" + (preset.get_bool(path) ? "false" : "true")});
       }
     }
+    // A unit's own settings register their statistics only with the unit attached: each again
+    // beside its section's `enabled` (dac.gate_scope=cta with dac.enabled=true).
+    const std::size_t singles = variants.size();
+    for (std::size_t i = 1; i < singles; ++i) {
+      const std::string& set = variants[i].front();
+      const std::string section = set.substr(0, set.find('.')), enabled = section + ".enabled";
+      if (set.rfind(enabled + "=", 0) == 0 || !schema.key(enabled) || schema.key(enabled)->type != sim::Type::boolean ||
+          preset.get_bool(enabled))
+        continue;
+      variants.push_back({set, enabled + "=true"});
+    }
 
     struct Entry {
       std::string unit, description;
@@ -89,7 +100,8 @@ int stats_doc() {
         e.unit = s["unit"].get<std::string>();
         e.description = s["description"].get<std::string>();
         if (sets.empty()) e.always = true;
-        else if (!e.always) e.when.insert(sets.front());
+        else if (!e.always && (sets.size() == 1 || e.when.empty()))  // a pair: what the unit alone does not register
+          e.when.insert(sets.size() == 1 ? sets.front() : sets.front() + " with " + sets.back());
       }
     }
 

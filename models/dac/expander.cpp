@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/dac/expander.h"
 
+#include <algorithm>
+
 #include "sim/error.h"
 
 namespace irr::dac {
@@ -55,6 +57,22 @@ std::uint32_t Expander::pop_predicate(std::uint32_t slot) {
 
 bool Expander::idle() const { return atq_.empty() && phase_ == Phase::idle && lanes_.empty(); }
 
+// A CTA's tuples keep their order (its warps' queues take records in program order); another CTA's
+// may pass a head that waits for its CTA's warps to reach a barrier.
+void Expander::overtake() {
+  if (!c_.gate_per_cta || !gate_ || warp_ != 0 || phase_ != Phase::idle || atq_.size() < 2 || gate_(atq_.front())) return;
+  for (auto it = std::next(atq_.begin()); it != atq_.end(); ++it) {
+    const bool oldest_of_its_cta = std::none_of(atq_.begin(), it, [&](const AddressTuple& t) { return t.cta == it->cta; });
+    if (oldest_of_its_cta && gate_(*it)) {
+      AddressTuple t = std::move(*it);
+      atq_.erase(it);
+      atq_.push_front(std::move(t));
+      ++stats_.overtakes;
+      return;
+    }
+  }
+}
+
 void Expander::next_warp() {
   if (++warp_ == atq_.front().parts.size()) {
     atq_.pop_front();
@@ -79,6 +97,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   if ((phase_ == Phase::expanding && !ao.busy) || (phase_ == Phase::lanes && lanes_.empty())) next_warp();
 
   // The predicate expansion unit: a predicate tuple's part a cycle into its warp's PWPQ partition.
+  overtake();
   const bool gated = phase_ == Phase::idle && !atq_.empty() && !may_start();
   stats_.gated += gated;
   if (phase_ == Phase::idle && !atq_.empty() && atq_.front().predicate && !gated) {
@@ -126,6 +145,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   }
   // The warp's last record went this cycle: the next warp starts now, without a gap.
   if ((phase_ == Phase::expanding && ao.done && !ain.hold) || (phase_ == Phase::lanes && lanes_.empty())) next_warp();
+  overtake();
   if (phase_ == Phase::idle && !atq_.empty() && !atq_.front().predicate && may_start()) {  // the head tuple's next warp
     const WarpPart& p = atq_.front().parts[warp_];
     if (p.by_lanes) {  // records from the lanes, no AEU

@@ -54,6 +54,9 @@ struct ExpanderConfig {
   unsigned pwpq_depth = 4;    // Table 3.1's 192 entries over 48 warps
   std::string impl = "model";
   std::string aeu_fst, pwaq_fst;  // with impl rtl: the blocks' waveforms ("" = none)
+  // dac.gate_scope: cta — a head tuple waiting for its gate lets the oldest tuple of another CTA
+  // whose gate is open go first; false (atq): the ATQ's head holds every tuple behind it.
+  bool gate_per_cta = false;
 };
 
 struct ExpanderStats {
@@ -61,7 +64,8 @@ struct ExpanderStats {
                 lane_records = 0,  // lane_records: records of parts given by_lanes
                 gated = 0,         // cycles the head tuple waited for its gate
                 held_port = 0,     // of `held`: cycles a record lost the single-port PWAQ to a dequeue
-                expansions = 0;    // warps' parts the AEU started expanding (fallbacks included)
+                expansions = 0,    // warps' parts the AEU started expanding (fallbacks included)
+                overtakes = 0;     // tuples taken before a gated head (gate_per_cta)
 };
 
 // A record that entered a queue this cycle.
@@ -95,6 +99,7 @@ class Expander {
 
  private:
   void next_warp();
+  void overtake();  // gate_per_cta: an open CTA's tuple to the head, past a gated one
   bool may_start() const { return warp_ != 0 || !gate_ || gate_(atq_.front()); }
 
   ExpanderConfig c_;

@@ -72,6 +72,8 @@ SmUnit::SmUnit(sim::Simulation& sim, core::Sm& sm, const Queues& reference, cons
       pwaq_probe_(sim.probe(name_ + ".pwaq", 16, "address records in the PWAQ")),
       ahead_probe_(sim.probe(name_ + ".run_ahead", 16, "enqs issued whose deqs have not come: how far the affine warps run ahead")),
       locked_probe_(sim.probe(name_ + ".locked_lines", 16, "L1 lines locked for their warps' loads")) {
+  if (c.expander.gate_per_cta)
+    overtakes_ = &sim.stats().counter(name_ + ".overtakes", "tuples the AEU took before a head waiting at its CTA's barrier (dac.gate_scope: cta)", "tuples");
   if (c.barrier_gating)
     expander_.set_gate([this](const AddressTuple& t) {
       auto it = barriers_.find(t.cta);
@@ -298,6 +300,7 @@ bool SmUnit::tick(sim::Cycle) {
   held_ += s.held - held_.count();
   held_port_ += s.held_port - held_port_.count();
   gated_ += s.gated - gated_.count();
+  if (overtakes_) *overtakes_ += s.overtakes - overtakes_->count();
   atq_probe_.set(expander_.atq_size());
   pwaq_probe_.set(std::min<std::uint64_t>(queued_records_, 0xffff));
   ahead_probe_.set(std::min<std::uint64_t>(groups_queued_, 0xffff));

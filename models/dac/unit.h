@@ -88,6 +88,7 @@ class SmUnit : public core::SmUnit, public sim::Clocked, public sim::Outstanding
       &predicate_records_, &held_, &held_port_, &deq_data_, &deq_addr_, &deq_predicate_, &prefetches_, &prefetch_replies_, &locks_, &lock_refused_, &peu_comparisons_,
       &peu_lane_warps_, &atq_accesses_, &pwaq_accesses_, &pwpq_accesses_;
   sim::Counter& gated_;
+  sim::Counter* overtakes_ = nullptr;  // with dac.gate_scope: cta
   sim::Counter &stack_pushes_, &stack_pops_, &pws_accesses_, &wls_max_, &pws_max_, &stack_overflows_;
   sim::Probe &atq_probe_, &pwaq_probe_, &ahead_probe_, &locked_probe_;
   std::uint64_t queued_records_ = 0, groups_queued_ = 0;

@@ -52,6 +52,48 @@ TEST(DacExpander, Fig36TuplesReachEveryWarpInOrder) {
   }
 }
 
+// Barrier gating's scope (dac.gate_scope): CTA 1's two tuples wait at its gate, CTA 2's is open.
+// With the ATQ's head holding everything (atq) nothing is expanded until CTA 1's gate opens; with
+// cta, CTA 2's tuple goes past (one overtake) and CTA 1's keep their order once the gate opens.
+void gate_scope(bool per_cta) {
+  ExpanderConfig c;
+  c.pwaq = {4, 4};
+  c.gate_per_cta = per_cta;
+  Expander e(c);
+  bool open = false;
+  e.set_gate([&](const AddressTuple& t) { return t.cta != 1 || open; });
+  auto in = [](std::uint64_t base, std::uint64_t cta, std::uint32_t first_slot) {
+    AddressTuple t = tuple(base, 4, 2, first_slot);
+    t.cta = cta;
+    return t;
+  };
+  ASSERT_TRUE(e.enqueue(in(0x10000, 1, 0)));
+  ASSERT_TRUE(e.enqueue(in(0x20000, 1, 0)));
+  ASSERT_TRUE(e.enqueue(in(0x30000, 2, 2)));
+  for (int k = 0; k < 50; ++k) e.cycle();
+  EXPECT_EQ(e.stats().records, per_cta ? 2u : 0u);  // CTA 2's warps' records, or none
+  EXPECT_EQ(e.stats().overtakes, per_cta ? 1u : 0u);
+  EXPECT_GT(e.stats().gated, 40u);
+  open = true;
+  for (int k = 0; k < 50 && !e.idle(); ++k) e.cycle();
+  ASSERT_TRUE(e.idle());
+  EXPECT_EQ(e.stats().records, 6u);
+  // Warp slot 0 (CTA 1's first warp) gets its CTA's tuples in order; slot 2 its one.
+  std::vector<LineRecord> got;
+  for (std::uint32_t slot : {0u, 0u, 2u}) {
+    e.cycle(slot);
+    e.cycle();
+    if (e.delivered()) got.push_back(*e.delivered());
+  }
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].line, 0x10000u);
+  EXPECT_EQ(got[1].line, 0x20000u);
+  EXPECT_EQ(got[2].line, 0x30000u);
+}
+
+TEST(DacExpander, AGatedHeadHoldsTheWholeAtq) { gate_scope(false); }
+TEST(DacExpander, AGatedHeadHoldsOnlyItsCtaWithGateScopeCta) { gate_scope(true); }
+
 TEST(DacExpander, BackPressureLosesNothingAndTheAtqRefusesWhenFull) {
   ExpanderConfig c;
   c.atq_entries = 3;
