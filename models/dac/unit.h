@@ -3,10 +3,11 @@
 // contract (docs/timing.md "Attaching a unit"): each CTA's affine stream runs in its companion
 // warp, whose enq.* reach this unit as one operation for every warp of the CTA it ran for; the
 // tuple goes into the ATQ, the AEU (or PEU) expands it warp by warp into the warps' PWAQ (PWPQ)
-// partitions, and each record of an enq.data sends its line to the L1 ahead of the load
-// (the non-speculative prefetch) on the DMA engine's path (Fig. 3.1 ③; SmPort::fetch_line) or, with
-// dac.request_path: ldst, through the LD/ST unit's queue as a load. A non-affine warp's deq.* is accepted once the enq it matches
-// has been issued and completes when its records have come out of its partition.
+// partitions, and each record of an enq.data sends its line to the L1 ahead of the load (the
+// non-speculative prefetch) on the DMA engine's path (Fig. 3.1 ③; SmPort::fetch_line) or, with
+// dac.request_path: ldst, through the LD/ST unit's queue as a load. A non-affine warp's deq.* is
+// accepted once the enq it matches has been issued and completes when its records have come out
+// of its partition.
 //
 // The values are the reference semantics' (models/dac/queues.h): the unit reads each record the
 // affine warp's enq made and turns it into the tuple the hardware holds — a0 and offset per warp
