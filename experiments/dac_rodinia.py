@@ -13,7 +13,7 @@ markdown tables: speedups of kernel time, DAC's warp instructions, kernels decou
 Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
        (--modes base,dac,dac_noprefetch: DAC with its early line requests off; dac_ldst: with them
        through the LD/ST unit's queue and the L1's input, the model before the DMA path; dac_nogating:
-       tuples behind a barrier expanded at once; dac_gate_cta: a gated tuple holds only its CTA's: the ablations. --resume keeps the runs already in --work)
+       tuples behind a barrier expanded at once; dac_gate_atq: a gated tuple holds the whole ATQ, as before 2026-12-07: the ablations. --resume keeps the runs already in --work)
 """
 import argparse
 import concurrent.futures
@@ -40,7 +40,7 @@ MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefet
          "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"],
          "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst"],
          "dac_nogating": ["-s", "dac.enabled=true", "-s", "dac.barrier_gating=false"],
-         "dac_gate_cta": ["-s", "dac.enabled=true", "-s", "dac.gate_scope=cta"]}
+         "dac_gate_atq": ["-s", "dac.enabled=true", "-s", "dac.gate_scope=atq"]}
 DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
 
 # Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,

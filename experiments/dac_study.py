@@ -37,7 +37,7 @@ SIZES = {"dac.atq_entries": [6, 12, 24, 48], "dac.pwaq_entries": [48, 96, 192, 3
 MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("prefetch through the LD/ST unit", ["dac.request_path=ldst"]),
               ("prefetch before demand for MSHRs", ["l1.fetch_priority=fetch"]),
               ("line locks off", ["dac.lock_lines=false"]),
-              ("barrier gating off", ["dac.barrier_gating=false"]), ("gating holds only its CTA", ["dac.gate_scope=cta"]),
+              ("barrier gating off", ["dac.barrier_gating=false"]), ("gating holds the whole ATQ", ["dac.gate_scope=atq"]),
               ("deq an instruction", ["dac.fold_deq=false"]),
               ("PWAQ 2 ports", ["dac.pwaq_ports=2"]),
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]

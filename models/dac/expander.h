@@ -54,9 +54,9 @@ struct ExpanderConfig {
   unsigned pwpq_depth = 4;    // Table 3.1's 192 entries over 48 warps
   std::string impl = "model";
   std::string aeu_fst, pwaq_fst;  // with impl rtl: the blocks' waveforms ("" = none)
-  // dac.gate_scope: cta — a head tuple waiting for its gate lets the oldest tuple of another CTA
-  // whose gate is open go first; false (atq): the ATQ's head holds every tuple behind it.
-  bool gate_per_cta = false;
+  // dac.gate_scope: cta (true) — a head tuple waiting for its gate lets the oldest tuple of another
+  // CTA whose gate is open go first; false (atq): the ATQ's head holds every tuple behind it.
+  bool gate_per_cta = true;
 };
 
 struct ExpanderStats {

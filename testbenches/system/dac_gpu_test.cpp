@@ -335,13 +335,16 @@ ret;
   EXPECT_EQ(tb.sum(".dac.records"), 2 * 4 * 8);  // a load's and a store's line records: 8 warps of 4 CTAs, one line each
 }
 
-// dac.gate_scope: cta — a tuple waiting at its CTA's barrier lets other CTAs' tuples pass it
-// (dac.overtakes, a statistic only this setting has); the results still check, and the same
-// records are made as with the ATQ's head holding everything (the default, no such statistic).
+// dac.gate_scope: cta (the default) — a tuple waiting at its CTA's barrier lets other CTAs' tuples
+// pass it (dac.overtakes, a statistic only this scope has); the results still check, and the same
+// records are made as with the ATQ's head holding everything (atq, no such statistic).
 TEST(DacGpu, GateScopeCtaLetsOtherCtasTuplesPass) {
   TempDir atq, cta;
-  ASSERT_EQ(run_cli({"run", "-q", "--workload", "histogram", "--variant", "dac", "--scale", "4", "-o", atq.path()}).exit_code, 0);
-  auto r = run_cli({"run", "--workload", "histogram", "--variant", "dac", "--scale", "4", "-o", cta.path(), "-s", "dac.gate_scope=cta"});
+  ASSERT_EQ(run_cli({"run", "-q", "--workload", "histogram", "--variant", "dac", "--scale", "4", "-o", atq.path(), "-s",
+                     "dac.gate_scope=atq"})
+                .exit_code,
+            0);
+  auto r = run_cli({"run", "--workload", "histogram", "--variant", "dac", "--scale", "4", "-o", cta.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("check: PASS"), std::string::npos);
   const auto a = stats_of(atq.path()), c = stats_of(cta.path());

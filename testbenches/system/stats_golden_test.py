@@ -56,7 +56,12 @@ RUNS = {
                                      "--workload", "pr", "--variant", "iru", "--graph", "rmat:scale=8"],
     # DAC's early requests on the DMA engine's path as the dissertation draws it (issue 72) changed
     # gtx480-sgemm-dac's digest, re-recorded then; on the LD/ST unit's path it keeps the one before.
-    "gtx480-sgemm-dac-ldst-path": ["-c", "gtx480", "-s", "dac.request_path=ldst", "--workload", "sgemm", "--variant", "dac"],
+    "gtx480-sgemm-dac-ldst-path": ["-c", "gtx480", "-s", "dac.request_path=ldst", "-s", "dac.gate_scope=atq",
+                                   "--workload", "sgemm", "--variant", "dac"],
+    # Then the barrier gate's scope as the dissertation words it (its CTA's tuples only, dac.gate_scope:
+    # cta): gtx480-sgemm-dac re-recorded again (dac.overtakes added); with the ATQ-wide gate it keeps
+    # the DMA path's digest.
+    "gtx480-sgemm-dac-gate-atq": ["-c", "gtx480", "-s", "dac.gate_scope=atq", "--workload", "sgemm", "--variant", "dac"],
 }
 
 
