@@ -172,6 +172,37 @@ def stalls(r, programs, modes, schedulers):
             print(f"| {name} | {m} | {base['cycles'] / r[(name, m)]['cycles']:.2f} | " + " | ".join(cells) + " |")
 
 
+def sm_total(stats, leaf):
+    """A statistic summed over the SMs ("dac.deq_data": every gpu.smN.dac.deq_data)."""
+    return sum(v["value"] for k, v in stats.items() if k.startswith("gpu.sm") and k.endswith("." + leaf)
+               and k.count(".") == leaf.count(".") + 2)
+
+
+def loads_and_coverage(r, programs):
+    """The share of the baseline's global warp loads DAC decoupled (each a deq.data), and its
+    coverage [S L770]: the share of the baseline's warp instructions that left the non-affine
+    stream (deqs aside) — as experiments/dac_study.py counts them."""
+    if not all((name, "dac") in r for name, *_ in programs):
+        return
+    print("\n### DAC's decoupled loads and coverage\n")
+    print("| program | the dissertation's class | global loads decoupled | coverage |")
+    print("|---|---|---|---|")
+    by_class = {}
+    for name, _, cls, *_ in programs:
+        b = json.load(open(r[(name, "base")]["stats"]))["stats"]
+        d = json.load(open(r[(name, "dac")]["stats"]))["stats"]
+        deq = sum(sm_total(d, "dac." + x) for x in ("deq_data", "deq_addr", "deq_predicate"))
+        base_wi = b["gpu.total.warp_instructions"]["value"]
+        coverage = 1 - (d["gpu.total.warp_instructions"]["value"] - deq - sm_total(d, "companion_instructions")) / base_wi
+        loads = sm_total(d, "dac.deq_data") / max(1, sm_total(b, "global_loads"))
+        by_class.setdefault(cls, []).append((loads, coverage))
+        print(f"| {name} | {cls} | {loads:.1%} | {coverage:.1%} |")
+    mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")
+    print(f"\nMeans: global loads decoupled {mean([x[0] for x in by_class.get('memory', [])]):.1%} on the "
+          f"memory-intensive programs (the dissertation: 79.8 % [S L782]); coverage "
+          f"{mean([x[1] for x in by_class.get('compute', [])]):.1%} on the compute-intensive ones (34 % [S L770]).")
+
+
 def gmean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
@@ -227,6 +258,7 @@ def main():
     print("|---|---|" + "---|" * len(others))
     for cls, speeds in sorted(by_class.items()) + [("all", [s for v in by_class.values() for s in v])]:
         print(f"| {cls} | {len(speeds)} | " + " | ".join(f"{gmean([s[m] for s in speeds]):.2f}" for m in others) + " |")
+    loads_and_coverage(r, programs)
     stalls(r, programs, modes, SCHEDULERS)
     for name, why in SMALLER.items():
         if name in names:
