@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -213,6 +214,38 @@ TEST(CacheArray, FillTakesTheFirstFreeWayElseTheLruUnlocked) {
   EXPECT_FALSE(c.fill(line(6), false, true).has_value());  // into the freed way
   EXPECT_TRUE(c.contains(line(0)) && c.contains(line(3)) && c.contains(line(5)) && c.contains(line(6)));
   EXPECT_TRUE(c.invalidate(line(3))->dirty);  // the hit's dirty bit kept
+}
+
+// An L2 slice of 6 (or 8) partitions interleaved by 256-byte chunks sees every 6th (8th) chunk:
+// indexed by the line address its sets are half (an eighth) used; indexed by its own address
+// (l2.set_index: local) all of them, and a footprint of its capacity fits.
+std::size_t sets_used(std::uint32_t partitions, bool local, std::size_t* resident) {
+  mem::AddressMap map;
+  map.partitions = partitions;
+  mem::CacheArray slice(128 * 1024, 8, 128, "slice");  // 128 sets
+  if (local) slice.index_locally(map.granularity, partitions);
+  std::set<std::uint32_t> sets;
+  std::vector<std::uint64_t> lines;
+  for (std::uint64_t a = 0; lines.size() < 1024; a += 128)  // the slice's capacity, 1,024 lines
+    if (map.partition(a) == 0) lines.push_back(a);
+  for (std::uint64_t l : lines) {
+    sets.insert(slice.set_of(l));
+    slice.fill(l, false, true);
+  }
+  *resident = static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](std::uint64_t l) { return slice.contains(l); }));
+  return sets.size();
+}
+
+TEST(CacheArray, AnL2SliceIndexedByItsOwnAddressUsesEverySet) {
+  std::size_t resident = 0;
+  EXPECT_EQ(sets_used(6, false, &resident), 64u);
+  EXPECT_EQ(resident, 512u);
+  EXPECT_EQ(sets_used(8, false, &resident), 16u);
+  EXPECT_EQ(resident, 128u);
+  for (std::uint32_t p : {6u, 8u}) {
+    EXPECT_EQ(sets_used(p, true, &resident), 128u) << p;
+    EXPECT_EQ(resident, 1024u) << p;
+  }
 }
 
 TEST(CacheArray, SetsFoundByShiftingOrDividing) {
