@@ -8,12 +8,15 @@ at the size of Rodinia's own run script, in five machines: the baseline; DAC (da
 kernel through the decoupling pass as its module loads, docs/cuda-apps.md); MTA (l1.prefetcher mta);
 CAE (cae.enabled); a perfect memory (l1.perfect), which classifies a program memory-intensive when
 it gains at least 1.5x [S L746]. Each run's output files are compared with the baseline's. Prints
-markdown tables: speedups of kernel time, DAC's warp instructions, kernels decoupled, the classes.
+markdown tables: speedups of kernel time, DAC's warp instructions, kernels decoupled, the classes,
+DAC's decoupled loads and coverage, and where each machine's scheduler cycles went.
 
-Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--program NAME ...] [--modes base,dac,...]
-       (--modes base,dac,dac_noprefetch: DAC with its early line requests off; dac_ldst: with them
-       through the LD/ST unit's queue and the L1's input, the model before the DMA path; dac_nogating:
-       tuples behind a barrier expanded at once; dac_gate_atq: a gated tuple holds the whole ATQ, as before 2026-12-07: the ablations. --resume keeps the runs already in --work)
+Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--resume] [--program NAME ...]
+                                  [--modes base,dac,...]
+The ablations (--modes): dac_noprefetch, DAC's early line requests off; dac_nogating, tuples behind a
+barrier expanded at once; dac_gate_atq, a gated tuple holding the whole ATQ; dac_ldst, the model
+before 2026-12-07 (the early requests through the LD/ST unit's queue and the L1's input, and the
+ATQ-wide gate). --resume keeps the runs already in --work.
 """
 import argparse
 import concurrent.futures
@@ -35,10 +38,10 @@ SCHEDULERS = 15 * 2  # gtx480's SMs x schedulers an SM
 TABLE_3_1 = ["-s", "l1.size=48KiB", "-s", "core.shared_memory=16KiB", "-s", "core.scheduler=two_level"]
 MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefetcher=mta"],
          "cae": ["-s", "cae.enabled=true"], "perfect": ["-s", "l1.perfect=true"],
-         # Not by default, the ablations (one parameter each): DAC with the AEU's early line requests
-         # off (dac.prefetch), and with them through the LD/ST unit as before the DMA path (dac.request_path).
+         # Not by default, the ablations: each one parameter from today's DAC but dac_ldst, the model
+         # before 2026-12-07 (its early requests through the LD/ST unit, the ATQ-wide barrier gate).
          "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"],
-         "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst"],
+         "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst", "-s", "dac.gate_scope=atq"],
          "dac_nogating": ["-s", "dac.enabled=true", "-s", "dac.barrier_gating=false"],
          "dac_gate_atq": ["-s", "dac.enabled=true", "-s", "dac.gate_scope=atq"]}
 DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
@@ -165,7 +168,7 @@ def stalls(r, programs, modes, schedulers):
         for m in ["base"] + dac_modes:
             s = json.load(open(r[(name, m)]["stats"]))["stats"]
             v = lambda k: s[k]["value"] if k in s else 0.0
-            companion = sum(x["value"] for k, x in s.items() if k.startswith("gpu.sm") and k.endswith(".companion_instructions"))
+            companion = sm_total(s, "companion_instructions")
             cells = [f"{(v('gpu.total.warp_instructions') - companion) / total:.2f}"]
             cells += [f"{v('gpu.total.stall.' + why) / total:.2f}" for why in STALLS]
             cells.append(f"{companion / total:.2f}" if m != "base" else "—")
