@@ -779,30 +779,28 @@ void Sm::complete(std::uint64_t token, const std::vector<LaneValue>& values) {
   complete(token);
 }
 
-void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) {
-  mem::MemAccess a = access;
+// A unit's access: an id of the units' range, its reply routed back to `from` with `tag`.
+mem::MemAccess Sm::unit_access(SmUnit& from, mem::MemAccess a, std::uint64_t tag, const std::string& what) {
   a.id = kUnitIds + next_unit_id_++;
   a.warp = ~0u;
   unit_tags_.emplace(a.id, std::make_pair(&from, tag));
-  if (trace_)
-    trace_unit(from, a.id,
-               a.unit_partition >= 0 ? "request to partition " + std::to_string(a.unit_partition)
-                                     : std::string(tlm_glue::access_name(a.access)) + " line",
-               "{\"line\":" + std::to_string(a.line) + "}");
-  (low_priority ? ldst_low_ : ldst_).push_back(a);
+  if (trace_) trace_unit(from, a.id, what, "{\"line\":" + std::to_string(a.line) + "}");
+  return a;
+}
+
+void Sm::inject(SmUnit& from, const mem::MemAccess& access, bool low_priority, std::uint64_t tag) {
+  const std::string what = !trace_                    ? std::string()
+                           : access.unit_partition >= 0 ? "request to partition " + std::to_string(access.unit_partition)
+                                                        : std::string(tlm_glue::access_name(access.access)) + " line";
+  (low_priority ? ldst_low_ : ldst_).push_back(unit_access(from, access, tag, what));
   wake();
 }
 
 void Sm::fetch_line(SmUnit& from, std::uint64_t line, std::uint64_t tag) {
   mem::MemAccess a;
-  a.id = kUnitIds + next_unit_id_++;
-  a.warp = ~0u;
-  a.access = tlm_glue::Access::load;
   a.line = a.address = line;
   a.sectors = ~0u;
-  unit_tags_.emplace(a.id, std::make_pair(&from, tag));
-  if (trace_) trace_unit(from, a.id, "fetch line", "{\"line\":" + std::to_string(line) + "}");
-  l1_->fetch(a);
+  l1_->fetch(unit_access(from, a, tag, "fetch line"));
 }
 
 void Sm::completed(const mem::MemAccess& a) {

@@ -191,6 +191,8 @@ class Sm : public sc_core::sc_module, public sim::Clocked, public sim::Outstandi
   };
   std::map<std::uint64_t, UnitSpan> unit_spans_;
   void trace_unit(const SmUnit& unit, std::uint64_t id, std::string name, const std::string& args);
+  // A unit's access given its id and reply route (and its span, named `what`, when tracing).
+  mem::MemAccess unit_access(SmUnit& from, mem::MemAccess a, std::uint64_t tag, const std::string& what);
   void end_unit_span(std::uint64_t id);
   // Limits.
   const std::uint32_t max_warps_, max_threads_, max_ctas_, max_registers_, schedulers_, passes_;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/mem/address_map.h"
 #include "sim/id_map.h"
 
 namespace irr::mem {
@@ -76,17 +77,14 @@ class CacheArray {
   std::uint32_t ways() const { return ways_; }
   std::uint32_t line_size() const { return line_size_; }
   std::uint32_t set_of(std::uint64_t line) const {
-    if (local_parts_) line = line / (local_chunk_ * local_parts_) * local_chunk_ + line % local_chunk_;
+    if (local_) line = local_->local(line);
     return static_cast<std::uint32_t>(pow2_ ? line >> line_shift_ & (sets_ - 1) : line / line_size_ % sets_);
   }
-  // An L2 slice of one of `partitions` that chunks of `chunk` bytes interleave over
-  // (mem::AddressMap): its sets indexed by the slice's own addresses, the interleaving taken out,
-  // so that every set is reachable (l2.set_index: local); otherwise by the line address, and a
-  // slice that sees every partitions-th chunk leaves the sets those bits select unused.
-  void index_locally(std::uint64_t chunk, std::uint32_t partitions) {
-    local_chunk_ = chunk;
-    local_parts_ = partitions;
-  }
+  // An L2 slice of the partitions `map` interleaves over: its sets indexed by the slice's own
+  // addresses (AddressMap::local), so that every set is reachable (l2.set_index: local); otherwise
+  // by the line address, and a slice that sees every partitions-th chunk leaves the sets those
+  // bits select unused.
+  void index_locally(const AddressMap& map) { local_ = map; }
 
  private:
   struct Way {
@@ -109,8 +107,7 @@ class CacheArray {
   static Evicted evicted(const Way& w) { return {w.line, w.dirty, w.pc, w.sectors, w.touched, w.first, w.copyback}; }
   std::uint32_t sets_, ways_, line_size_;
   bool pow2_ = false;            // line size and sets powers of two: set_of shifts and masks
-  std::uint64_t local_chunk_ = 0;  // index_locally: the interleaving taken out of the set index
-  std::uint32_t local_parts_ = 0;
+  std::optional<AddressMap> local_;  // index_locally: the interleaving taken out of the set index
   std::uint32_t line_shift_ = 0;
   bool sectored_ = false;
   std::vector<Way> ways_array_;

@@ -496,7 +496,7 @@ bool L1Cache::tick(sim::Cycle c) {
   }
   catch_up(c);
   blocked_at_.reset();
-  const bool fetch_ready = !fetch_queue_.empty() && !fetch_waits_;
+  const bool fetch_ready = fetch_can_go();
   if (fetch_ready && fetch_first_) fetch_lines(c);  // l1.fetch_priority: the fetch path's head takes a freed MSHR first
   if (input_.can_pop(now)) {
     if (wants_mshr_ || head_fails_) {  // the head failed and nothing it waits for has changed: it fails alike
@@ -555,15 +555,13 @@ bool L1Cache::tick(sim::Cycle c) {
   // an input held for an MSHR: only a fill frees one (the retries it skips are counted as failed).
   if (wants_mshr_) blocked_at_ = c;
   if (!miss_queue_.empty() || !hits_.empty() || !copybacks_.empty()) {
-    if (!copybacks_.empty() || (!input_.empty() && !wants_mshr_) || !prefetch_queue_.empty() ||
-        (!fetch_queue_.empty() && !fetch_waits_))
-      return true;
+    if (!copybacks_.empty() || (!input_.empty() && !wants_mshr_) || !prefetch_queue_.empty() || fetch_can_go()) return true;
     // Hits and misses wait out the L1's latency: nothing happens before the first falls due (a
     // miss the network does not take yet is tried each cycle).
     const sim::Cycle hit = hits_.empty() ? sim::kNever : hits_.front().first;
     return idle_until(c, miss_queue_.empty() ? hit : std::min(hit, miss_queue_.front().ready));
   }
-  if (!fetch_queue_.empty() && !fetch_waits_) return true;
+  if (fetch_can_go()) return true;
   if (wants_mshr_) {
     hold();
     return false;

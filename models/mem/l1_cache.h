@@ -119,6 +119,7 @@ class L1Cache : public sc_core::sc_module, public sim::Clocked, public sim::Outs
   void train(const MemAccess& a, bool miss);  // the prefetcher sees a demand load
   void prefetch(sim::Cycle c);                // the next prefetch, if one can go
   void fetch_lines(sim::Cycle c);             // this cycle's lookups of the units' fetch path
+  bool fetch_can_go() const { return !fetch_queue_.empty() && !fetch_waits_; }
 
   sim::Simulation& sim_;
   const std::uint32_t sm_;

@@ -47,7 +47,7 @@ MemoryPartition::MemoryPartition(const sc_core::sc_module_name& name, sim::Simul
       trace_(sim.txn_trace()) {
   if (trace_) track_ = trace_->track("partition " + std::to_string(index), "l2");
   if (line_ == 0 || line_ & (line_ - 1)) throw Error("l2.line_size must be a power of two", Error::Kind::config);
-  if (sim.config().get_string("l2.set_index") == "local") l2_.index_locally(map.granularity, map.partitions);
+  if (sim.config().get_string("l2.set_index") == "local") l2_.index_locally(map);
   install_policies({sim, *this, "l2.", l2_, line_ / sector_, index, map.partitions}, "l2", policies_);
   dram_ = std::make_unique<DramChannel>("dram", sim, dram_timing_, dram_done_, *this);
   sim.clock("l2").add(*this);

@@ -223,7 +223,7 @@ std::size_t sets_used(std::uint32_t partitions, bool local, std::size_t* residen
   mem::AddressMap map;
   map.partitions = partitions;
   mem::CacheArray slice(128 * 1024, 8, 128, "slice");  // 128 sets
-  if (local) slice.index_locally(map.granularity, partitions);
+  if (local) slice.index_locally(map);
   std::set<std::uint32_t> sets;
   std::vector<std::uint64_t> lines;
   for (std::uint64_t a = 0; lines.size() < 1024; a += 128)  // the slice's capacity, 1,024 lines

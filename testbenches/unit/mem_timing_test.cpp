@@ -485,14 +485,22 @@ TEST(MemTiming, L1PortWindowHoldsTheRestForTheNextWindow) {
 
 // More than one access a cycle cannot be had from the LD/ST unit's hand-off: a window of one cycle
 // with a wider port is a configuration error that names the key to change.
-TEST(MemTiming, L1PortWiderThanOneNeedsAWindowOfTwoCycles) {
-  Testbench tb({"l1.port_accesses=2", "log.level=warn"}, "gtx480");
+namespace {
+// Building the memory system with `sets` is a configuration error whose message names `names`.
+void expect_config_error(std::vector<std::string> sets, const std::string& names) {
+  sets.push_back("log.level=warn");
+  Testbench tb(sets, "gtx480");
   try {
     tb.add<mem::MemorySystem>("memory");
-    ADD_FAILURE() << "no error for l1.port_accesses 2 with l1.port_cycles 1";
+    ADD_FAILURE() << "no error; expected one naming " << names;
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("l1.port_cycles"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
   }
+}
+}  // namespace
+
+TEST(MemTiming, L1PortWiderThanOneNeedsAWindowOfTwoCycles) {
+  expect_config_error({"l1.port_accesses=2"}, "l1.port_cycles");
 }
 
 // The units' fetch path (L1Cache::fetch; trace op `fetch`): a lookup beside the input the cycle
@@ -575,15 +583,8 @@ TEST(MemTiming, LoadsWaitForTheInputSlotsOfLoadsBefore) {
 // The fetch path brings whole lines: a sectored L1 is a configuration error naming the key.
 TEST(MemTiming, FetchNeedsAnL1OfWholeLines) {
   TempDir d;
-  Testbench tb({"traffic.pattern=trace", "traffic.trace=" + d.write("t.trace", fetches(0, {0x1000})), "l1.granularity=sector",
-                "log.level=warn"},
-               "gtx480");
-  try {
-    tb.add<mem::MemorySystem>("memory");
-    ADD_FAILURE() << "no error for the fetch path on a sectored L1";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("needs l1.granularity: line"), std::string::npos) << e.what();
-  }
+  expect_config_error({"traffic.pattern=trace", "traffic.trace=" + d.write("t.trace", fetches(0, {0x1000})), "l1.granularity=sector"},
+                      "needs l1.granularity: line");
 }
 
 // l1.fetch_priority: with one MSHR, a load and a fetch both wait for the first load's fill; the
