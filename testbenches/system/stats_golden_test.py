@@ -62,6 +62,10 @@ RUNS = {
     # cta): gtx480-sgemm-dac re-recorded again (dac.overtakes added); with the ATQ-wide gate it keeps
     # the DMA path's digest.
     "gtx480-sgemm-dac-gate-atq": ["-c", "gtx480", "-s", "dac.gate_scope=atq", "--workload", "sgemm", "--variant", "dac"],
+    # graphmem's L2 slices index their sets by their own addresses (l2.set_index: local): Table 3's 768
+    # sets in total [G L963], where the line address reached half. The graphmem runs above keep their
+    # digests (their data never fills half the L2); this one, recorded then, is large enough to evict.
+    "graphmem-sssp-data-rmat12": ["-c", "graphmem", "--workload", "sssp", "--variant", "data", "--graph", "rmat:scale=12"],
 }
 
 

@@ -45,6 +45,8 @@ TEST(Presets, GraphmemCarriesTable3) {
   EXPECT_EQ(c.get_uint("core.const_cache_latency"), 4u);
   EXPECT_EQ(c.get_uint("core.const_cache_miss_latency"), 100u);  // L535 "100-cycle round trip"
   EXPECT_EQ(c.get_size("l2.size"), 768 * KiB);                // L535 "768 KB L2"
+  EXPECT_EQ(c.get_size("l2.size") / c.get_size("l2.line_size") / c.get_uint("l2.ways"), 768u);  // L963 "768 sets
+  EXPECT_EQ(c.get_string("l2.set_index"), "local");           // in total": each slice reaches all of its own
   EXPECT_EQ(c.get_size("dram.row_size"), 2 * KiB);            // L536 "2 KB page"
   EXPECT_EQ(c.get_uint("dram.banks"), 16u);                   // L536 "16 banks"
   EXPECT_EQ(c.get_uint("dram.queue_per_bank"), 128u);         // L537 "128 reqs/bank"
