@@ -95,6 +95,7 @@ def run(irrgpu, config, kernel, graph, mechanism, tmp):
             "filled": total(".sectors_filled"), "used": total(".sectors_used"),
             "sector_misses": total(".sector_misses"), "decisions": total(".decisions"), "bypassed": total(".bypassed"),
             "request_flits": total("interconnect.request.flits"), "l2_misses": total(".l2.misses"), "l2_hits": total(".l2.hits"),
+            "row_conflicts": total(".dram.row_conflicts"), "row_hits": total(".dram.row_hits"), "row_misses": total(".dram.row_misses"),
             "fills_bypassed": total(".fills_bypassed") + total(".l2.region_exclusion.bypassed"),
             "victim_hits": total(".l1.victim_hits"), "l1_bypassed": total(".l1.bypass_copyback.bypassed"),
             "l1_decided": total(".l1.bypass_copyback.decisions"), "copyback_hints": total(".copyback_hints"),

@@ -23,7 +23,8 @@ import simulate  # noqa: E402  (the scripts' own reading of a command line)
 
 STUDIES = {"hwwl": "hwwl_study.py", "iru": "iru_study.py", "dats": "dats_study.py", "dac": "dac_study.py",
            "baseline": "baseline_breakdown.py", "graphmem": "graph_memory_study.py", "graphmem_kernels": "graph_memory_kernels.py",
-           "graphmem_inclusion": "graph_memory_inclusion.py", "chapter5": "chapter5_study.py",
+           "graphmem_inclusion": "graph_memory_inclusion.py", "graphmem_walk": "graph_memory_walk.py",
+           "chapter5": "chapter5_study.py",
            "delegate": "delegate_study.py", "spref": "spref_study.py"}
 # Studies whose sweep file reports more than once (one machine a report): the runs each report's
 # arguments ask for, together.
