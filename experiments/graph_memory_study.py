@@ -241,6 +241,18 @@ def main():
             print(f"| {k[0]} | {g} | {bus_share(b):.0%} | "
                   f"{hmean(thesis_speedup(b, s)):.2f} | {b['cycles'] / s['cycles']:.2f} |")
 
+    print("\n### Bypass + copyback per kernel and input (100.8 GB/s, whole runs; the L1s' fills with a victim, "
+          "summed over the 16)\n")
+    print("| kernel | input | b+c | L1 fills bypassed | L1 hits | b+c L2 only | period 8192 | its L1 fills bypassed |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k in kernels:
+        for g in a.graph:
+            b, c, l2, slow = (results[("graphmem", k, g, m)] for m in ("base", "b+c", "b+c L2", "b+c period 8192"))
+            share = lambda r: f"{r['l1_bypassed'] / r['l1_decided']:.0%}" if r["l1_decided"] else "-"
+            print(f"| {k[0]} | {g} | {b['cycles'] / c['cycles']:.2f} | {share(c)} of {c['l1_decided'] / 1e3:,.0f} K | "
+                  f"{c['l1_hits'] / b['l1_hits'] - 1:+.0%} | {b['cycles'] / l2['cycles']:.2f} | "
+                  f"{b['cycles'] / slow['cycles']:.2f} | {share(slow)} |")
+
     if a.plot:
         draw = sim.figures()
         os.makedirs(a.plot, exist_ok=True)
