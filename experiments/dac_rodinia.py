@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from simulate import sm_total
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 SUITE = os.path.join(SOURCE, "..", "shared", "suites", "rodinia-3.1")
@@ -173,12 +175,6 @@ def stalls(r, programs, modes, schedulers):
             cells += [f"{v('gpu.total.stall.' + why) / total:.2f}" for why in STALLS]
             cells.append(f"{companion / total:.2f}" if m != "base" else "—")
             print(f"| {name} | {m} | {base['cycles'] / r[(name, m)]['cycles']:.2f} | " + " | ".join(cells) + " |")
-
-
-def sm_total(stats, leaf):
-    """A statistic summed over the SMs ("dac.deq_data": every gpu.smN.dac.deq_data)."""
-    return sum(v["value"] for k, v in stats.items() if k.startswith("gpu.sm") and k.endswith("." + leaf)
-               and k.count(".") == leaf.count(".") + 2)
 
 
 def loads_and_coverage(r, programs):

@@ -53,8 +53,7 @@ def run(irrgpu, kernel, variant, scale, sets, tmp):
     stats = simulate(cmd, os.path.join(tmp, "run"))["stats"]
 
     def total(leaf):  # summed over the SMs
-        return sum(v["value"] for k, v in stats.items() if k.startswith("gpu.sm") and k.endswith(leaf)
-                   and k.count(".") == leaf.count(".") + 1)
+        return sim.sm_total(stats, leaf.lstrip("."))
 
     r = {"cycles": stats["gpu.total.kernel_cycles"]["value"], "wi": stats["gpu.total.warp_instructions"]["value"],
          "ti": stats["gpu.total.thread_instructions"]["value"], "loads": total(".global_loads"),

@@ -146,9 +146,9 @@ def kernel_speedup(results, config, kernel, graphs, mechanism):
                                                            results[(config, kernel, g, mechanism)])])
 
 
-def bus_share(r):
+def bus_share(r, channels=CHANNELS):
     """The DRAM data buses' busy share of a run's kernel time."""
-    return r["dram_busy"] / (r["cycles"] * DRAM_PER_CORE * CHANNELS)
+    return r["dram_busy"] / (r["cycles"] * DRAM_PER_CORE * channels)
 
 
 def hmean(xs):

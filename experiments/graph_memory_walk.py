@@ -9,10 +9,8 @@ ours agrees with it, or none. Prints markdown.
 
 Usage: experiments/graph_memory_walk.py [--build build] [--jobs N] [--from-sweep DIR]
 """
-import argparse
-import concurrent.futures
 import os
-import tempfile
+from collections import namedtuple
 
 import graph_memory_study as gm
 import simulate as sim
@@ -28,13 +26,14 @@ MECHANISMS = {"base": ("line", "line", "none", "none", "non_inclusive"),
               "exclusive": ("line", "line", "none", "none", "exclusive")}
 EIGHT = ["l2.partitions=8", "dram.bus_width=3B"]
 PAGES = EIGHT + ["address_map.granularity=2KiB"]
-# (label, settings, inputs, channels, the inputs' share of the thesis's vertices)
-STEPS = [("0 the preset before 2026-12-07: the line-address L2 index (384 of 768 sets)", ["l2.set_index=global"],
-          ["graph1m", "rmat20"], 6, 16),
-         ("1 Table 3's 768 sets [G L963]: l2.set_index local (the preset)", [], ["graph1m", "rmat20"], 6, 16),
-         ("2 Table 3's 8 channels [G L537], 3 B each (100.8 GB/s kept)", EIGHT, ["graph1m", "rmat20"], 8, 16),
-         ("3 page interleaving [G L536] over the channels too: 2 KB, not 256 B", PAGES, ["graph1m", "rmat20"], 8, 16),
-         ("4 inputs at 1/4 of the thesis's vertices, not 1/16", PAGES, ["graph1m_4", "rmat20_4"], 8, 4)]
+# share: the inputs' share of the thesis's vertices (1/16 or 1/4)
+Step = namedtuple("Step", "label settings graphs channels share")
+STEPS = [Step("0 the preset before 2026-12-07: the line-address L2 index (384 of 768 sets)", ["l2.set_index=global"],
+              ["graph1m", "rmat20"], 6, 16),
+         Step("1 Table 3's 768 sets [G L963]: l2.set_index local (the preset)", [], ["graph1m", "rmat20"], 6, 16),
+         Step("2 Table 3's 8 channels [G L537], 3 B each (100.8 GB/s kept)", EIGHT, ["graph1m", "rmat20"], 8, 16),
+         Step("3 page interleaving [G L536] over the channels too: 2 KB, not 256 B", PAGES, ["graph1m", "rmat20"], 8, 16),
+         Step("4 inputs at 1/4 of the thesis's vertices, not 1/16", PAGES, ["graph1m_4", "rmat20_4"], 8, 4)]
 gm.GRAPHS.update({"graph1m_4": ("random:n=262144,m=1572864", "Graph1M at 1/4"),
                   "rmat20_4": ("rmat:scale=18,edge_factor=8", "RMAT20 at 1/4")})
 # The thesis's figures and the claims they make [G L1278, L1295-L1302, L1163, L1329, L1321].
@@ -49,25 +48,25 @@ CLAIMS = [("sector cache gains", lambda s: s["sector"] > 1, "1.39"),
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--build", default="build")
-    p.add_argument("--jobs", type=int, default=os.cpu_count())
-    sim.add_sweep_option(p)
-    a = p.parse_args()
-    sim.use_sweep(a.from_sweep)
-    irrgpu = os.path.join(a.build, "apps", "irrgpu", "irrgpu")
+    a, irrgpu = sim.study_options(__doc__)
     gm.SETTINGS.update({m: [f"{k}={v}" for k, v in zip(KEYS, values)] for m, values in MECHANISMS.items()})
-    jobs = [(i, k, g, m) for i, step in enumerate(STEPS) for k in gm.KERNELS for g in step[2] for m in MECHANISMS]
+    jobs = [(i, k, g, m) for i, step in enumerate(STEPS) for k in gm.KERNELS for g in step.graphs for m in MECHANISMS]
 
-    def one(job):
-        i, k, g, m = job
-        os.makedirs(os.path.join(tmp, str(i)), exist_ok=True)  # the steps' runs share names
-        return gm.run(irrgpu, "graphmem", (*k, STEPS[i][1]), g, m, os.path.join(tmp, str(i)))
+    def one(i, k, g, m, tmp):
+        out = os.path.join(tmp, str(i))  # the steps' runs share names
+        os.makedirs(out, exist_ok=True)
+        return gm.run(irrgpu, "graphmem", (*k, STEPS[i].settings), g, m, out)
 
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = dict(zip(jobs, pool.map(one, jobs)))
+    results = sim.run_all(jobs, one, a.jobs)
     if sim.planning():
         return
+
+    def total(i, m, key):  # over the step's kernels and inputs
+        return sum(results[(i, k, g, m)][key] for k in gm.KERNELS for g in STEPS[i].graphs)
+
+    def change(i, m, num, den=None):  # m's total (or ratio of totals) against the baseline's, as +x %
+        ratio = lambda n: total(i, n, num) / (total(i, n, den) if den else 1)
+        return f"{ratio(m) / ratio('base') - 1:+.1%}"
 
     mechs = [m for m in MECHANISMS if m != "base"]
     print("\n### The walk: each policy's speedup over the baseline after each step\n")
@@ -78,10 +77,10 @@ def main():
     print("|---" * (len(mechs) + 1) + "|")
     speed = []
     for i, step in enumerate(STEPS):
-        gm.MIN_WARP_INSTRUCTIONS = 1_000_000 / step[4]
-        s = {m: gm.hmean([gm.kernel_speedup(results, i, k, step[2], m) for k in gm.KERNELS]) for m in mechs}
+        gm.MIN_WARP_INSTRUCTIONS = 1_000_000 / step.share
+        s = {m: gm.hmean([gm.kernel_speedup(results, i, k, step.graphs, m) for k in gm.KERNELS]) for m in mechs}
         speed.append(s)
-        print(f"| {step[0]} | " + " | ".join(f"{s[m]:.2f}" for m in mechs) + " |")
+        print(f"| {step.label} | " + " | ".join(f"{s[m]:.2f}" for m in mechs) + " |")
     print("| thesis | " + " | ".join(THESIS[m] for m in mechs) + " |")
 
     print("\n### The baseline after each step (sums over the six kernels and both inputs)\n")
@@ -89,29 +88,23 @@ def main():
           "sector cache: DRAM bus busy, row conflicts |")
     print("|---|---|---|---|---|---|")
     for i, step in enumerate(STEPS):
-        def total(m, key):
-            return sum(results[(i, k, g, m)][key] for k in gm.KERNELS for g in step[2])
-
         def busy(m):  # the data buses' share of kernel time, each run weighted by its cycles
-            return total(m, "dram_busy") / (total(m, "cycles") * gm.DRAM_PER_CORE * step[3])
+            return gm.bus_share({"dram_busy": total(i, m, "dram_busy"), "cycles": total(i, m, "cycles")}, step.channels)
 
         def conflicts(m):
-            return total(m, "row_conflicts") / (total(m, "row_conflicts") + total(m, "row_hits") + total(m, "row_misses"))
+            return total(i, m, "row_conflicts") / sum(total(i, m, key) for key in ("row_conflicts", "row_hits", "row_misses"))
 
-        hits = total("base", "l2_hits") / (total("base", "l2_hits") + total("base", "l2_misses"))
-        print(f"| {step[0].split(' ')[0]} | {total('base', 'cycles'):,.0f} | {hits:.2f} | {busy('base'):.0%} | "
+        hits = total(i, "base", "l2_hits") / (total(i, "base", "l2_hits") + total(i, "base", "l2_misses"))
+        print(f"| {i} | {total(i, 'base', 'cycles'):,.0f} | {hits:.2f} | {busy('base'):.0%} | "
               f"{conflicts('base'):.0%} | {busy('sector'):.0%}, {conflicts('sector'):.0%} |")
 
     print("\n### Exclusion's costs after each step, against the baseline (sums over kernels and inputs)\n")
     print("| step | L2 MPKI | on-chip traffic (flits) | DRAM reads |")
     print("|---|---|---|---|")
-    for i, step in enumerate(STEPS):
-        s = {m: {key: sum(results[(i, k, g, m)][key] for k in gm.KERNELS for g in step[2])
-                 for key in ("l2_misses", "instructions", "request_flits", "reply_flits", "dram_reads")} for m in ("base", "exclusive")}
-        mpki = {m: s[m]["l2_misses"] / s[m]["instructions"] for m in s}
-        flits = {m: s[m]["request_flits"] + s[m]["reply_flits"] for m in s}
-        print(f"| {step[0].split(' ')[0]} | {mpki['exclusive'] / mpki['base'] - 1:+.1%} | {flits['exclusive'] / flits['base'] - 1:+.1%} | "
-              f"{s['exclusive']['dram_reads'] / s['base']['dram_reads'] - 1:+.1%} |")
+    for i in range(len(STEPS)):
+        flits = {m: total(i, m, "request_flits") + total(i, m, "reply_flits") for m in ("base", "exclusive")}
+        print(f"| {i} | {change(i, 'exclusive', 'l2_misses', 'instructions')} | {flits['exclusive'] / flits['base'] - 1:+.1%} | "
+              f"{change(i, 'exclusive', 'dram_reads')} |")
     print("| thesis | -6% | +34% | |")
 
     print("\n### The thesis's claims: the first step at which ours agrees\n")

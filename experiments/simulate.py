@@ -72,6 +72,13 @@ def study_options(doc, more=None):
     return a, os.path.join(a.build, "apps", "irrgpu", "irrgpu")
 
 
+def sm_total(stats, leaf):
+    """A statistic of stats.json's "stats" summed over the SMs: "dac.deq_data" sums every
+    gpu.smN.dac.deq_data (not a deeper name that ends alike)."""
+    return sum(v["value"] for k, v in stats.items() if k.startswith("gpu.sm") and k.endswith("." + leaf)
+               and k.count(".") == leaf.count(".") + 2)
+
+
 def run_all(jobs, fn, workers):
     """{job: fn(*job, folder)} for every job, `workers` at a time, in a temporary folder."""
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(workers) as pool:
