@@ -12,6 +12,9 @@
 
 namespace irr::iru {
 
+// Indices and positions are 24-bit [S L177]: one configure_iru takes at most this many elements.
+constexpr std::uint32_t kIndexLimit = 1u << 24;
+
 enum filter_op_t : std::uint64_t { IRU_FILTER_NONE = 0, IRU_FILTER_MIN = 1, IRU_FILTER_ADD_F32 = 2 };
 
 inline void configure_iru(runtime::Device& d, std::uint64_t target_array, std::uint64_t target_array_data_type_size,

@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/iru/host_api.h"
 #include "models/power/energy.h"
 #include "sim/error.h"
 
 namespace irr::iru {
 
 namespace {
-
-constexpr std::uint32_t kIndexLimit = 1u << 24;  // indices and positions are 24-bit [S L177]
 
 bool power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
 

@@ -29,6 +29,16 @@ struct Frontiers {
   }
 };
 
+// One contraction step over the edge frontier's ne elements: at most kIndexLimit at once through the
+// IRU, whose positions are 24-bit [S L177], so a longer frontier goes through it in chunks, each
+// configured and contracted on its own (the paper does not say how its software splits one); with
+// the IRU off, one chunk. step(at, n) runs elements at .. at + n - 1.
+template <class Step>
+void in_chunks(std::uint32_t ne, bool iru, Step step) {
+  const std::uint32_t most = iru ? iru::kIndexLimit : ne;
+  for (std::uint32_t at = 0; at < ne; at += std::min(most, ne - at)) step(4ull * at, std::min(most, ne - at));
+}
+
 }  // namespace
 
 Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
@@ -46,10 +56,10 @@ Result bfs(Device& d, const Graph& g, std::uint32_t src, bool iru) {
     run.launch("bfs_expand", nv * kExpandThreads, Args() << dg.row << dg.col << f.vf << nv << f.ef << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
-    if (ne) {
-      if (iru) configure_iru(d, label, 4, f.ef, ne);
-      run.launch("bfs_contract", ne, Args() << f.ef << ne << label << distance << f.vf << f.nv);
-    }
+    in_chunks(ne, iru, [&](std::uint64_t at, std::uint32_t n) {
+      if (iru) configure_iru(d, label, 4, f.ef + at, n);
+      run.launch("bfs_contract", n, Args() << f.ef + at << n << label << distance << f.vf << f.nv);
+    });
     nv = run.get<std::uint32_t>(f.nv);
   }
   run.r.values = as_values(run.download<std::uint32_t>(label, g.n));
@@ -72,12 +82,14 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru, bool culled)
     run.launch("sssp_expand", nv * kExpandThreads, Args() << dg.row << dg.col << dg.weight << label << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
-    if (ne) {
+    // Each chunk pushes the vertices it improved (the lookup holds positions within it): a vertex
+    // improved by two chunks is pushed twice, and expanded twice, to the same distance.
+    in_chunks(ne, iru, [&](std::uint64_t at, std::uint32_t n) {
       // Duplicates concurrently in the IRU keep the smaller distance and its position [S L198].
-      if (iru) configure_iru(d, label, 4, f.ef, f.wf, ne, iru::IRU_FILTER_MIN);
-      run.launch(culled ? "sssp_compaction_culled" : "sssp_compaction", ne, Args() << f.ef << f.wf << ne << label << lookup);
-      run.launch("sssp_frontier", ne, Args() << f.ef << ne << lookup << f.vf << f.nv);
-    }
+      if (iru) configure_iru(d, label, 4, f.ef + at, f.wf + at, n, iru::IRU_FILTER_MIN);
+      run.launch(culled ? "sssp_compaction_culled" : "sssp_compaction", n, Args() << f.ef + at << f.wf + at << n << label << lookup);
+      run.launch("sssp_frontier", n, Args() << f.ef + at << n << lookup << f.vf << f.nv);
+    });
     nv = run.get<std::uint32_t>(f.nv);
   }
   run.r.values = as_values(run.download<std::uint32_t>(label, g.n));
@@ -104,19 +116,18 @@ Result pagerank(Device& d, const Graph& g, bool iru, PrFrontier next) {
     run.launch("pr_expand", nv * kExpandThreads, Args() << dg.row << dg.col << rank << residual << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
-    if (ne) {
+    in_chunks(ne, iru, [&](std::uint64_t at, std::uint32_t n) {
       // Duplicates concurrently in the IRU arrive with their contributions summed [S L203].
-      if (iru) configure_iru(d, residual, 4, f.ef, f.wf, ne, iru::IRU_FILTER_ADD_F32);
-      if (next == PrFrontier::contraction) {
-        run.launch("pr_contract_fused", ne, Args() << f.ef << f.wf << ne << residual << f.vf << f.nv << eps);
-      } else {
-        run.launch("pr_contract", ne, Args() << f.ef << f.wf << ne << residual);
-        if (next == PrFrontier::edges)
-          run.launch("pr_frontier", ne, Args() << f.ef << ne << residual << flag << f.vf << f.nv << eps);
-        else
-          run.launch("pr_frontier_vertices", g.n, Args() << residual << g.n << f.vf << f.nv << eps);
-      }
-    }
+      if (iru) configure_iru(d, residual, 4, f.ef + at, f.wf + at, n, iru::IRU_FILTER_ADD_F32);
+      if (next == PrFrontier::contraction)
+        run.launch("pr_contract_fused", n, Args() << f.ef + at << f.wf + at << n << residual << f.vf << f.nv << eps);
+      else
+        run.launch("pr_contract", n, Args() << f.ef + at << f.wf + at << n << residual);
+    });
+    if (ne && next == PrFrontier::edges)
+      run.launch("pr_frontier", ne, Args() << f.ef << ne << residual << flag << f.vf << f.nv << eps);
+    else if (ne && next == PrFrontier::vertices)
+      run.launch("pr_frontier_vertices", g.n, Args() << residual << g.n << f.vf << f.nv << eps);
     nv = run.get<std::uint32_t>(f.nv);
   }
   for (float v : run.download<float>(rank, g.n)) run.r.values.push_back(v);
