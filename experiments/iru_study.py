@@ -6,11 +6,13 @@ reorder unit, on generated graphs shaped like the paper's Table 3; then the unit
 its hash size, timeout, data-processing rate, banks, classifier queues, L2 bypass and L2 access; then SSSP
 and PageRank with atomics coalesced by line, as GPGPU-Sim (the paper's simulator) does; then SSSP's
 baseline with a software duplicate filter (the paper's has one); then PageRank with its next frontier
-built in the contraction or by a pass over the vertices. Prints
+built in the contraction or by a pass over the vertices; then each algorithm at its nearest form on
+the paper's Table 3 graphs at their own size. Prints
 markdown tables; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/iru_study.py [--build build] [--jobs N] [--graph NAME ...] [--workload W ...]
-                               [--sections study,sensitivity,atomics,timeout,pagerank,culling,fused] [--on GRAPH]
+                               [--sections study,sensitivity,atomics,timeout,pagerank,culling,fused,paper_size]
+                               [--on GRAPH]
                                [--plot DIR]
 """
 import argparse
@@ -45,6 +47,21 @@ GRAPHS = {  # name: (BFS and SSSP input, PageRank input, the paper's graph; ours
                "3-D object mesh: 415 k, 97; random geometric, 16 k (PR 4 k), 25"),
 }
 # Not in the study by default (--graph, --on): labels that fit the L1 (32 KB), unlike the paper's.
+# The paper's Table 3 at its own size [S L228-L235] (the paper_size section). Its "Edges" are each
+# matrix's stored entries, both directions (DIMACS10/kron_g500-logn18: 262,144 rows, 21,165,908
+# entries, sparse.tamu.edu), its degree twice entries over vertices. Each input is the main table's
+# kind of generator at the paper's vertex and entry count where the generator has the knobs (the
+# grid's degree is 4), delaunay the Delaunay triangulation of random points, as DIMACS10's
+# delaunay_n19 is. PageRank at the paper's size where a run takes under half an hour here; on the
+# three largest (20-25 M edges) one takes hours, and none is run (None).
+PAPER_SIZE = {  # name: (BFS and SSSP input, PageRank input, the paper's vertices and edges)
+    "ca": ("grid:rows=843,cols=843", "grid:rows=843,cols=843", 710e3, 3.48e6),
+    "cond": ("rmat:scale=15,edge_factor=11", "rmat:scale=15,edge_factor=11", 40e3, 0.35e6),
+    "delaunay": ("delaunay:n=524288", "delaunay:n=524288", 524e3, 3.4e6),
+    "human": ("random:n=22283,m=24669643", None, 22e3, 24.6e6),
+    "kron": ("rmat:scale=18,edge_factor=81", None, 262e3, 21e6),
+    "msdoor": ("rgg:n=415863,radius=0.0061", None, 415e3, 20.2e6),
+}
 SMALL = {"kron8k": ("rmat:scale=13,edge_factor=64", "rmat:scale=11,edge_factor=32", "R-MAT, 8 k, 64: 32 KB of labels")}
 ALL_GRAPHS = {**GRAPHS, **SMALL}
 
@@ -69,7 +86,7 @@ IRREGULAR = {i + 1 for i, text in enumerate(open(FRONTIER_CU)) if "irregular acc
 SENSITIVITY_GRAPH = "cond"  # the default of --on
 SENSITIVITY_WORKLOADS = ["bfs", "sssp"]  # PageRank's sweeps make each of its runs minutes long
 ATOMIC_WORKLOADS = ["sssp", "pr"]  # their contractions are atomics on the target array
-SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank", "culling", "fused"]
+SECTIONS = ["study", "sensitivity", "atomics", "timeout", "pagerank", "culling", "fused", "paper_size"]
 # The paper gives no timeout for a request waiting on the hash [S L155]: the timeout section measures the IRU's
 # gain at these on every input of the study, the way ours was chosen (docs/results/iru.md).
 TIMEOUTS = [100, 300, 1000, 3000, 10000, 30000, 100000]
@@ -91,6 +108,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
         cmd += ["-s", s]
     j = simulate(cmd, out)
     s = j["stats"]
+    size = {} if sim.planning() else sim.record(out)
     value = lambda k: s[k]["value"] if k in s else 0
     # Inside the kernels the IRU serves, from the kernel snapshots: cycles, and warp loads with the
     # line requests they made (the paper's Figure 14 metric).
@@ -131,6 +149,7 @@ def run(irrgpu, workload, variant, graph, sets, tmp):
             "lines_per_reply": value("iru.lines_per_reply"), "timeouts": value("iru.timeouts"),
             "replies": value("iru.replies"), "prefetch_latency": value("iru.prefetch_latency"),
             "full_stalls": value("iru.entry_full_stalls"), "thread_instructions": value("gpu.total.thread_instructions"),
+            "vertices": size.get("vertices", 0), "edges": size.get("edges", 0),
             "energy": value("energy.total"), "energy_units": value("energy.units") + value("energy.static.units")}
 
 
@@ -405,6 +424,75 @@ def fused(pool, irrgpu, graphs, tmp):
           f"the paper's PageRank: {PAPER['speedup']['pr']:.2f})")
 
 
+def paper_size(pool, irrgpu, graphs, workloads, tmp):
+    """Each algorithm at its nearest form to the paper's (BFS; SSSP over the baseline with the
+    software filter; PageRank with its next frontier built over the vertices) on the paper's
+    Table 3 graphs at their size, beside the same on the main table's inputs."""
+    forms = {w: f for w, f in (("bfs", ("frontier", "iru")), ("sssp", ("frontier_culled", "iru")),
+                               ("pr", ("frontier_vertices", "iru_vertices"))) if w in workloads}
+    graphs = [g for g in graphs if g in PAPER_SIZE]
+    where = {w: [g for g in graphs if PAPER_SIZE[g][w == "pr"]] for w in forms}  # the graphs each runs on
+    jobs = {(w, g, v): submit(pool, irrgpu, w, v, PAPER_SIZE[g][w == "pr"], (), tmp)
+            for w, pair in forms.items() for g in where[w] for v in pair + (("frontier",) if w == "sssp" else ())}
+    small = {(w, g, v): submit(pool, irrgpu, w, v, graph_for(w, g), (), tmp)
+             for w, pair in forms.items() for g in where[w] for v in pair}
+    print("\n## At the paper's sizes (Table 3)\n")
+    print("| name | input | vertices (of the paper's) | edges, both ways (of the paper's) |")
+    print("|---|---|---|---|")
+    for g in graphs:
+        w = next((w for w in forms if g in where[w]), None)  # its size from any algorithm's run on it
+        if w is None:
+            continue
+        r = jobs[(w, g, forms[w][0])].result()
+        print(f"| {g} | `{PAPER_SIZE[g][0]}` | {r['vertices']:,.0f} ({r['vertices'] / PAPER_SIZE[g][2]:.2f}) | "
+              f"{r['edges']:,.0f} ({r['edges'] / PAPER_SIZE[g][3]:.2f}) |")
+    print("\n| algorithm (baseline, IRU form) | graph | cycles off / on | speedup | on the main table's input | "
+          "L1, L2, interconnect bytes (on / off) | filtered | requests per irregular access, off -> on | "
+          "energy, on / off |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    speedup, before, energy = {w: [] for w in forms}, {w: [] for w in forms}, {w: [] for w in forms}
+    for w, (voff, von) in forms.items():
+        for g in where[w]:
+            off, on = jobs[(w, g, voff)].result(), jobs[(w, g, von)].result()
+            speedup[w].append(off["cycles"] / on["cycles"])
+            before[w].append(small[(w, g, voff)].result()["cycles"] / small[(w, g, von)].result()["cycles"])
+            energy[w].append(on["energy"] / off["energy"])
+            print(f"| {w} ({voff}, {von}) | {g} | {off['cycles']:,.0f} / {on['cycles']:,.0f} | {speedup[w][-1]:.2f} | "
+                  f"{before[w][-1]:.2f} | " + ", ".join(f"{pct(on[k], off[k]):.0f} %" for k in ("l1", "l2", "traffic")) +
+                  f" | {pct(on['merged'], on['elements']):.1f} % | {off['requests_per_irregular']:.2f} -> "
+                  f"{on['requests_per_irregular']:.2f} | {energy[w][-1]:.2f} |")
+    print("\n| algorithm | the paper | at the paper's sizes | on the main table's inputs | energy, on / off: the paper, "
+          "ours |")
+    print("|---|---|---|---|---|")
+    for w in forms:
+        label = w + (f" ({', '.join(where[w])})" if len(where[w]) < len(graphs) else "")
+        print(f"| {label} | {PAPER['speedup'][w]:.2f} | {gmean(speedup[w]):.2f} | {gmean(before[w]):.2f} | "
+              f"{PAPER['energy'][w]:.2f}, {gmean(energy[w]):.2f} |")
+    every = [x for w in forms for x in speedup[w]]
+    print(f"| all | {PAPER['speedup']['all']:.2f} | {gmean(every):.2f} | "
+          f"{gmean([x for w in forms for x in before[w]]):.2f} | {PAPER['energy']['all']:.2f}, "
+          f"{gmean([x for w in forms for x in energy[w]]):.2f} |")
+    runs = [(jobs[(w, g, voff)].result(), jobs[(w, g, von)].result()) for w, (voff, von) in forms.items() for g in where[w]]
+    mean = lambda f: sum(f(off, on) for off, on in runs) / len(runs)
+    print(f"\nMeans over these runs: L1, L2, interconnect bytes on / off " +
+          ", ".join(f"{mean(lambda off, on: pct(on[k], off[k])):.0f} %" for k in ("l1", "l2", "traffic")) +
+          f" (the paper's {PAPER['l1']} %, {PAPER['l2']} %, {PAPER['traffic']} %); requests per irregular access "
+          f"{mean(lambda off, on: off['requests_per_irregular']):.2f} -> {mean(lambda off, on: on['requests_per_irregular']):.2f} "
+          f"(the paper's {PAPER['requests']})")
+    if "bfs" in forms:
+        # gtx980 indexes an L2 slice's sets by the line address (l2.set_index global): a quarter of its
+        # sets are reachable with 4 partitions; GPGPU-Sim, the paper's simulator, indexes the slice's own.
+        local = {(g, v): submit(pool, irrgpu, "bfs", v, PAPER_SIZE[g][0], ("l2.set_index=local",), tmp)
+                 for g in where["bfs"] for v in forms["bfs"]}
+        ratio = [local[(g, "frontier")].result()["cycles"] / local[(g, "iru")].result()["cycles"] for g in where["bfs"]]
+        print("\nBFS with every L2 set reachable (l2.set_index local, the one parameter changed): " +
+              ", ".join(f"{g} {x:.2f}" for g, x in zip(where["bfs"], ratio)) + f"; geometric mean {gmean(ratio):.2f} "
+              f"(with gtx980's index {gmean(speedup['bfs']):.2f})")
+    if "sssp" in forms:
+        plain = [jobs[("sssp", g, "frontier")].result()["cycles"] / jobs[("sssp", g, "iru")].result()["cycles"] for g in graphs]
+        print(f"\nSSSP over the plain baseline (no software filter) at the paper's sizes: {gmean(plain):.2f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
@@ -441,6 +529,8 @@ def main():
             culling(pool, irrgpu, graphs, tmp)
         if "fused" in sections and "pr" in workloads:
             fused(pool, irrgpu, graphs, tmp)
+        if "paper_size" in sections:
+            paper_size(pool, irrgpu, graphs, workloads, tmp)
     if a.plot:
         plot(a.plot, graphs, workloads, norm, sens, a.on)
 
