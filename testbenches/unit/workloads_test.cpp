@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "testbenches/common/testing.h"
@@ -300,6 +301,32 @@ TEST(Workloads, DelaunayGeneratorTriangulatesTheSquare) {
   square.xy[2 * 2] = 0.9;  // pull corner (1, 1) in: point 3 is now inside triangle 0's circumcircle
   EXPECT_NE(square.invalid(), "");
   for (const char* bad : {"delaunay:seed=1", "delaunay:n=3", "delaunay:n=7.5"}) EXPECT_THROW(load_graph(bad), Error) << bad;
+}
+
+// scramble=1 numbers a generator's vertices in a random order: the same graph (degrees, edges and
+// weights) under a permutation, the mesh still valid; refused where ids mean something.
+TEST(Workloads, ScrambleRenumbersTheVertices) {
+  for (const char* spec : {"grid:rows=8,cols=8", "delaunay:n=200", "rgg:n=300,radius=0.1", "random:n=50,m=400"}) {
+    const Graph a = load_graph(spec), b = load_graph(std::string(spec) + ",scramble=1");
+    ASSERT_EQ(a.n, b.n) << spec;
+    ASSERT_EQ(a.edges(), b.edges()) << spec;
+    EXPECT_NE(a.col, b.col) << spec;
+    auto degrees = [](const Graph& g) {
+      std::multiset<std::pair<std::uint32_t, std::uint64_t>> d;  // (degree, weights' sum) per vertex
+      for (std::uint32_t v = 0; v < g.n; ++v) {
+        std::uint64_t w = 0;
+        for (std::uint32_t e = g.row[v]; e < g.row[v + 1]; ++e) w += g.weight[e];
+        d.insert({g.row[v + 1] - g.row[v], w});
+      }
+      return d;
+    };
+    EXPECT_EQ(degrees(a), degrees(b)) << spec;
+  }
+  const Graph m = load_graph("delaunay:n=200,scramble=1");
+  EXPECT_EQ(m.mesh.invalid(), "");
+  EXPECT_EQ(m.mesh.triangles(), 2u * 200 - 6);
+  EXPECT_THROW(load_graph("mesh:rows=4,cols=4,scramble=1"), Error);
+  EXPECT_THROW(load_graph("rmat:scale=6,scramble=1"), Error);
 }
 
 // Delaunay mesh refinement: refused on a graph without triangles; both variants leave a valid

@@ -457,6 +457,21 @@ Graph generate(const std::string& spec) {
           }
     }
   }
+  // scramble=1: the vertices numbered in a random order, as rmat's always are, so that ids carry no
+  // locality (grid numbers its vertices row by row and delaunay along a serpentine: neighbours get
+  // near ids, whose loads coalesce).
+  if (take("scramble", 0, false) != 0) {
+    if (kind != "grid" && kind != "random" && kind != "rgg" && kind != "delaunay")
+      throw Error(spec + ": scramble= applies to grid:, random:, rgg: and delaunay:", Error::Kind::config);
+    std::vector<std::uint32_t> id(n);
+    for (std::uint32_t v = 0; v < n; ++v) id[v] = v;
+    std::shuffle(id.begin(), id.end(), rng);
+    for (Edge& e : edges) e = {id[e.from], id[e.to], e.weight};
+    for (auto& p : mesh.v) p = id[p];
+    std::vector<double> xy(mesh.xy.size());
+    for (std::size_t v = 0; v < mesh.xy.size() / 2; ++v) xy[2ull * id[v]] = mesh.xy[2 * v], xy[2ull * id[v] + 1] = mesh.xy[2 * v + 1];
+    mesh.xy = std::move(xy);
+  }
   if (!kv.empty()) throw Error(spec + ": unknown parameter '" + kv.begin()->first + "'", Error::Kind::config);
   Graph g = from_edges(n, std::move(edges), spec);
   g.clauses = clauses;
