@@ -488,6 +488,15 @@ def paper_size(pool, irrgpu, graphs, workloads, tmp):
         print("\nBFS with every L2 set reachable (l2.set_index local, the one parameter changed): " +
               ", ".join(f"{g} {x:.2f}" for g, x in zip(where["bfs"], ratio)) + f"; geometric mean {gmean(ratio):.2f} "
               f"(with gtx980's index {gmean(speedup['bfs']):.2f})")
+        # grid: and delaunay: number vertices along space (neighbours get near ids); scrambled, no locality.
+        spatial = [g for g in where["bfs"] if PAPER_SIZE[g][0].startswith(("grid:", "delaunay:"))]
+        scrambled = {(g, v): submit(pool, irrgpu, "bfs", v, PAPER_SIZE[g][0] + ",scramble=1", (), tmp)
+                     for g in spatial for v in forms["bfs"]}
+        print("\nBFS with the mesh's vertices numbered in a random order (scramble=1, the one parameter changed): " +
+              "; ".join(f"{g} {scrambled[(g, 'frontier')].result()['cycles'] / scrambled[(g, 'iru')].result()['cycles']:.2f} "
+                        f"(numbered along space {jobs[('bfs', g, 'frontier')].result()['cycles'] / jobs[('bfs', g, 'iru')].result()['cycles']:.2f}; "
+                        f"the baseline's cycles x{scrambled[(g, 'frontier')].result()['cycles'] / jobs[('bfs', g, 'frontier')].result()['cycles']:.2f})"
+                        for g in spatial))
     if "sssp" in forms:
         plain = [jobs[("sssp", g, "frontier")].result()["cycles"] / jobs[("sssp", g, "iru")].result()["cycles"] for g in graphs]
         print(f"\nSSSP over the plain baseline (no software filter) at the paper's sizes: {gmean(plain):.2f}")
