@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -275,17 +276,24 @@ std::map<std::string, int> launches_of(const std::string& dir) {
 }  // namespace
 
 // An edge frontier longer than the IRU's 24-bit positions [S L177] goes through it in chunks of at
-// most 2^24 elements, each configured and contracted on its own (workloads/frontier): BFS on a
-// graph whose second level has some 17.1 M edges (the paper's human has 24.6 M) finds the
-// reference's distances, that level contracted in two launches.
+// most 2^24 elements, each configured and contracted on its own (workloads/frontier): BFS and SSSP
+// on a graph whose second level has some 17.1 M edges (the paper's human has 24.6 M) find the
+// reference's distances, that level contracted in two launches (SSSP's frontier kernel too, after
+// both compactions: each improved vertex pushed once, or the frontiers overflow their buffers).
 TEST(Cli, IruTakesAnEdgeFrontierBeyondItsPositionsInChunks) {
   TempDir d;
-  auto r = run_cli({"run", "-q", "-c", "gtx980", "--workload", "bfs", "--variant", "iru", "--graph",
-                    "random:n=2048,m=17500000", "-o", d.path()});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << r.out;
-  const auto count = launches_of(d.path());
-  EXPECT_EQ(count.at("bfs_contract"), count.at("bfs_expand") + 1);
+  for (const auto& [workload, contract, frontier] : {std::tuple{"bfs", "bfs_contract", "bfs_contract"},
+                                                     std::tuple{"sssp", "sssp_compaction", "sssp_frontier"}}) {
+    const std::string out = d.path() + "/" + workload;
+    auto r = run_cli({"run", "-q", "-c", "gtx980", "--workload", workload, "--variant", "iru", "--graph",
+                      "random:n=2048,m=17500000", "-o", out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("check: PASS"), std::string::npos) << workload << ": " << r.out;
+    const auto count = launches_of(out);
+    const std::string expand = std::string(workload) + "_expand";
+    EXPECT_EQ(count.at(contract), count.at(expand) + 1) << workload;
+    EXPECT_EQ(count.at(frontier), count.at(expand) + 1) << workload;
+  }
 }
 
 // PageRank's next frontier built in the contraction (`frontier_fused`, `iru_fused`) or over the

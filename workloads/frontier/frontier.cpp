@@ -82,12 +82,15 @@ Result sssp(Device& d, const Graph& g, std::uint32_t src, bool iru, bool culled)
     run.launch("sssp_expand", nv * kExpandThreads, Args() << dg.row << dg.col << dg.weight << label << f.vf << nv << f.ef << f.wf << f.ne);
     const auto ne = run.get<std::uint32_t>(f.ne);
     run.put<std::uint32_t>(f.nv, 0);
-    // Each chunk pushes the vertices it improved (the lookup holds positions within it): a vertex
-    // improved by two chunks is pushed twice, and expanded twice, to the same distance.
     in_chunks(ne, iru, [&](std::uint64_t at, std::uint32_t n) {
       // Duplicates concurrently in the IRU keep the smaller distance and its position [S L198].
       if (iru) configure_iru(d, label, 4, f.ef + at, f.wf + at, n, iru::IRU_FILTER_MIN);
       run.launch(culled ? "sssp_compaction_culled" : "sssp_compaction", n, Args() << f.ef + at << f.wf + at << n << label << lookup);
+    });
+    // After every chunk's compaction: a lookup holds a position within the chunk that improved its
+    // vertex last, and the first frontier kernel to match it resets it, so each improved vertex is
+    // pushed once (the frontiers' bound: n vertices, m edges).
+    in_chunks(ne, iru, [&](std::uint64_t at, std::uint32_t n) {
       run.launch("sssp_frontier", n, Args() << f.ef + at << n << lookup << f.vf << f.nv);
     });
     nv = run.get<std::uint32_t>(f.nv);
