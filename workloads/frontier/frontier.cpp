@@ -36,7 +36,11 @@ struct Frontiers {
 template <class Step>
 void in_chunks(std::uint32_t ne, bool iru, Step step) {
   const std::uint32_t most = iru ? iru::kIndexLimit : ne;
-  for (std::uint32_t at = 0; at < ne; at += std::min(most, ne - at)) step(4ull * at, std::min(most, ne - at));
+  for (std::uint32_t at = 0; at < ne;) {
+    const std::uint32_t n = std::min(most, ne - at);
+    step(4ull * at, n);
+    at += n;
+  }
 }
 
 }  // namespace
