@@ -53,6 +53,7 @@ RUNS = {
                                                    "--workload", "sssp", "--variant", "data", "--graph", "rmat:scale=9"],
     "gtx980-pr-iru-thread-atomics": ["-c", "gtx980", "-s", "atomic.coalescing=thread", "-s", "core.writeback_ports=2",
                                      "-s", "core.latency_int=4", "-s", "core.latency_fp=4", "-s", "iru.timeout=1000",
+                                     "-s", "l2.set_index=global",
                                      "--workload", "pr", "--variant", "iru", "--graph", "rmat:scale=8"],
     # DAC's early requests on the DMA engine's path as the dissertation draws it (issue 72) changed
     # gtx480-sgemm-dac's digest, re-recorded then; on the LD/ST unit's path it keeps the one before.
@@ -66,6 +67,10 @@ RUNS = {
     # sets in total [G L963], where the line address reached half. The graphmem runs above keep their
     # digests (their data never fills half the L2); this one, recorded then, is large enough to evict.
     "graphmem-sssp-data-rmat12": ["-c", "graphmem", "--workload", "sssp", "--variant", "data", "--graph", "rmat:scale=12"],
+    # gtx980's L2 slices index their own addresses too (GPGPU-Sim's partition address; the line
+    # address reached a quarter of the sets): gtx980-pr-iru keeps its digest (rmat:scale=8 fits in a
+    # quarter); this one, recorded then, is large enough to evict.
+    "gtx980-bfs-iru-rmat13": ["-c", "gtx980", "--workload", "bfs", "--variant", "iru", "--graph", "rmat:scale=13"],
 }
 
 

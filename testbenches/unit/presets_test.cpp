@@ -97,6 +97,7 @@ TEST(Presets, Gtx980CarriesTable2) {
   EXPECT_EQ(c.get_size("l1.line_size"), 128u);
   EXPECT_EQ(c.get_size("l2.line_size"), 128u);
   EXPECT_EQ(c.get_uint("l2.partitions"), 4u);                 // L226 "4 (4 channel GDDR5)"
+  EXPECT_EQ(c.get_string("l2.set_index"), "local");           // GPGPU-Sim's L2 indexes the partition address
   EXPECT_NEAR(peak_bandwidth(c), 224e9, 1e6);                 // L227 "224 GB/s"
   EXPECT_EQ(c.get_string("atomic.coalescing"), "line");       // L251 "coalesced as long as ... parts of a cache line"
 }
