@@ -4,8 +4,12 @@
 // does not model are listed in its comments and in docs/configuration.md.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "models/core/ptx/parser.h"
 #include "models/gpu/hwwl_gpu.h"
+#include "models/mem/cache.h"
+#include "models/mem/memory_system.h"
 #include "testbenches/common/testing.h"
 #include "workloads/workloads.h"
 
@@ -163,6 +167,28 @@ TEST(Presets, K40cCarriesTheK40sFigures) {
   EXPECT_EQ(c.get_uint("core.max_ctas"), 16u);
   EXPECT_EQ(c.get_uint("core.registers"), 65536u);
   EXPECT_EQ(c.get_uint("core.sfu_interval"), 32u / 32u);      // 32 SFUs an SMX
+}
+
+// Every preset's L2 slice reaches every one of its sets. A slice receives every partitions-th
+// interleaving chunk; indexed by the line address (l2.set_index global) the bits that choose the
+// partition select too few sets when the slice's set count shares factors with the chunk stride
+// (k40c's 64 sets over 12 partitions: a quarter; graphmem's 128 over 6: half), so those presets
+// index locally. gtx480's and kim4x16's 131 sets (786 KB / 6 / 8 ways / 128 B) and the 11-partition
+// presets reach every set either way.
+TEST(Presets, EveryL2SliceReachesEverySet) {
+  for (const char* preset : {"graphmem", "graphmem144", "gtx480", "gtx980", "gtx1080ti", "k40c", "kim4x16", "rtx2080ti"}) {
+    const Config c = make_config({}, preset);
+    const irr::mem::AddressMap map = irr::mem::address_map(c);
+    irr::mem::CacheArray slice(c.get_size("l2.size") / map.partitions, static_cast<std::uint32_t>(c.get_uint("l2.ways")),
+                               static_cast<std::uint32_t>(c.get_size("l2.line_size")), "slice");
+    if (c.get_string("l2.set_index") == "local") slice.index_locally(map);
+    std::set<std::uint32_t> sets;
+    // Four slices' worth of lines of partition 0: enough to touch every set that can be touched.
+    const std::uint64_t end = 4 * c.get_size("l2.size");
+    for (std::uint64_t a = 0; a < end && sets.size() < slice.sets(); a += slice.line_size())
+      if (map.partition(a) == 0) sets.insert(slice.set_of(a));
+    EXPECT_EQ(sets.size(), slice.sets()) << preset << " (l2.set_index " << c.get_string("l2.set_index") << ")";
+  }
 }
 
 // The instruction caches of graphmem (Table 3's 4 KB [G L524]) and kim4x16 (Table IV's 8 KB
