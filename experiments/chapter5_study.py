@@ -26,6 +26,13 @@ GRAPHS = {"in-2004": ("rmat:scale=15,edge_factor=20", "web crawl: degree 19.7, p
           "great-britain": ("grid:rows=8,cols=512", "street network: degree 2.1, depth 6,389"),
           "er-22": ("random:n=32768,m=750000", "Erdos-Renyi: degree 22.9, depth 7"),
           "rgg-22": ("rgg:n=32768,radius=0.0119", "random geometric: degree 14.5, depth 1,141")}
+# BFS's power as two inputs grow toward the thesis's size, the one parameter changed (docs/results/
+# power.md: at 1/66 and 1/128 DRAM traffic cannot tell the strategies apart).
+LARGER = {"coPapersDBLP": {"1/16": "rmat:scale=15,edge_factor=56",
+                           "the thesis's size (524 K vertices, 29.4 M arcs; coPapersDBLP 540 K, 30.5 M)":
+                               "rmat:scale=19,edge_factor=56"},
+          "er-22": {"1/32": "random:n=131072,m=3000000", "1/8 (12 M edges)": "random:n=524288,m=12000000"}}
+SMALL = {"coPapersDBLP": "1/66", "er-22": "1/128"}
 STRATEGIES = {"TPLGY": "harish", "WARPC": "warp_centric", "DD": "data_shared", "unrolled": "unrolled"}
 EDGE_LOOPS = {"Base": "harish", "SWP": "harish_swp", "SWPNC": "harish_swpnc", "UNR2": "harish_unr2",
               "UNR3": "harish_unr3", "UNR2_SWP": "harish_unr2_swp", "UNR2_SWPNC": "harish_unr2_swpnc",
@@ -47,13 +54,15 @@ CLOCK_HZ = 745e6  # k40c's core clock (configs/k40c.yaml): kernel cycles to time
 
 
 def run(irrgpu, workload, variant, graph, tmp):
-    cmd = [irrgpu, "run", "-q", "-c", CONFIG, "--workload", workload, "--variant", variant, "--graph", GRAPHS[graph][0]]
+    spec = GRAPHS[graph][0] if graph in GRAPHS else graph  # LARGER's inputs by their spec
+    cmd = [irrgpu, "run", "-q", "-c", CONFIG, "--workload", workload, "--variant", variant, "--graph", spec]
     stats = simulate(cmd, os.path.join(tmp, f"{workload}-{variant}-{graph}"))["stats"]
 
     def total(suffix):
         return sum(v["value"] for k, v in stats.items() if k.endswith(suffix) and ".total." not in k)
 
     return {"cycles": stats["gpu.kernel_cycles"]["value"], "warp": stats["gpu.total.warp_instructions"]["value"],
+            "thread": stats["gpu.total.thread_instructions"]["value"],
             "dram": total(".dram.reads") + total(".dram.writes"), "power": stats["energy.average_power"]["value"],
             "energy": stats["energy.total"]["value"], "dynamic": stats["energy.dynamic"]["value"]}
 
@@ -111,9 +120,30 @@ def print_power(results):
           f"fastest strategy spends the least energy on {same} of {2 * len(GRAPHS)} inputs.")
 
 
+def print_sizes(results):
+    """BFS's power per strategy as coPapersDBLP and er-22 grow toward the thesis's size, beside what
+    may order it: DRAM transactions a cycle [G L1748], and warp and thread (lane) instructions a cycle."""
+    print("\n#### BFS power as the input grows (docs/results/power.md)\n")
+    print("| input | vertices, edges | " + " | ".join(STRATEGIES) + " | power, highest first | "
+          "DRAM transactions a cycle, " + " / ".join(STRATEGIES) + " | warp instructions a cycle | thread instructions a cycle | time (ms) | "
+          "DRAM transactions (M) |")
+    print("|---" * (len(STRATEGIES) + 8) + "|")
+    for name, sizes in LARGER.items():
+        rows = {f"{name}-like, {SMALL[name]}": name, **{f"the same, {k}": spec for k, spec in sizes.items()}}
+        for label, g in rows.items():
+            rs = {s: results[("bfs", v, g)] for s, v in STRATEGIES.items()}
+            power = {s: r["power"] for s, r in rs.items()}
+            ratio = lambda key, d: " / ".join(f"{r[key] / r['cycles']:.{d}f}" for r in rs.values())
+            print(f"| {label} | `{GRAPHS[g][0] if g in GRAPHS else g}` | " + " | ".join(f"{p:.1f} W" for p in power.values()) +
+                  f" | {' > '.join(sorted(power, key=power.get, reverse=True))} | {ratio('dram', 3)} | {ratio('warp', 2)} | {ratio('thread', 0)} | " +
+                  " / ".join(f"{r['cycles'] / CLOCK_HZ * 1e3:.1f}" for r in rs.values()) + " | " +
+                  " / ".join(f"{r['dram'] / 1e6:.2f}" for r in rs.values()) + " |")
+
+
 def main():
     a, irrgpu = sim.study_options(__doc__)
     jobs = [(w, v, g) for g in GRAPHS for w in ("bfs", "sssp") for v in STRATEGIES.values()]
+    jobs += [("bfs", v, g) for sizes in LARGER.values() for g in sizes.values() for v in STRATEGIES.values()]
     jobs += [("bfs", v, g) for g in GRAPHS for v in EDGE_LOOPS.values() if v != "harish"]
     jobs += [("color", v, g) for g in CLR_GRAPHS for v in CLR.values()]
     results = sim.run_all(jobs, lambda *j: run(irrgpu, *j), a.jobs)
@@ -131,6 +161,7 @@ def main():
             print(f"| {g} | " + " | ".join(cells) + f" | {order} | {PAPER[(w, g)]} |")
 
     print_power(results)
+    print_sizes(results)
 
     print("\n#### CLR: kernel time (ms at the K40c's clock), warp instructions (M), DRAM transactions (K)\n")
     print("| input | " + " | ".join(CLR) + " | ours, fastest first | WARPC / TPLGY time: ours | thesis (Table 17) |")
