@@ -125,8 +125,8 @@ def print_sizes(results):
     may order it: DRAM transactions a cycle [G L1748], and warp and thread (lane) instructions a cycle."""
     print("\n#### BFS power as the input grows (docs/results/power.md)\n")
     print("| input | vertices, edges | " + " | ".join(STRATEGIES) + " | power, highest first | "
-          "DRAM transactions a cycle, " + " / ".join(STRATEGIES) + " | warp instructions a cycle | thread instructions a cycle | time (ms) | "
-          "DRAM transactions (M) |")
+          "DRAM transactions a cycle, " + " / ".join(STRATEGIES) + " | warp instructions a cycle | "
+          "thread instructions a cycle | time (ms) | DRAM transactions (M) |")
     print("|---" * (len(STRATEGIES) + 8) + "|")
     for name, sizes in LARGER.items():
         rows = {f"{name}-like, {SMALL[name]}": name, **{f"the same, {k}": spec for k, spec in sizes.items()}}
@@ -134,8 +134,10 @@ def print_sizes(results):
             rs = {s: results[("bfs", v, g)] for s, v in STRATEGIES.items()}
             power = {s: r["power"] for s, r in rs.items()}
             ratio = lambda key, d: " / ".join(f"{r[key] / r['cycles']:.{d}f}" for r in rs.values())
-            print(f"| {label} | `{GRAPHS[g][0] if g in GRAPHS else g}` | " + " | ".join(f"{p:.1f} W" for p in power.values()) +
-                  f" | {' > '.join(sorted(power, key=power.get, reverse=True))} | {ratio('dram', 3)} | {ratio('warp', 2)} | {ratio('thread', 0)} | " +
+            print(f"| {label} | `{GRAPHS[g][0] if g in GRAPHS else g}` | " +
+                  " | ".join(f"{p:.1f} W" for p in power.values()) +
+                  f" | {' > '.join(sorted(power, key=power.get, reverse=True))} | {ratio('dram', 3)} | "
+                  f"{ratio('warp', 2)} | {ratio('thread', 0)} | " +
                   " / ".join(f"{r['cycles'] / CLOCK_HZ * 1e3:.1f}" for r in rs.values()) + " | " +
                   " / ".join(f"{r['dram'] / 1e6:.2f}" for r in rs.values()) + " |")
 

@@ -183,7 +183,7 @@ TEST(Presets, EveryL2SliceReachesEverySet) {
                                static_cast<std::uint32_t>(c.get_size("l2.line_size")), "slice");
     if (c.get_string("l2.set_index") == "local") slice.index_locally(map);
     std::set<std::uint32_t> sets;
-    // Four slices' worth of lines of partition 0: enough to touch every set that can be touched.
+    // Addresses up to four times the L2: four slices' worth of partition 0's lines, every set they can reach.
     const std::uint64_t end = 4 * c.get_size("l2.size");
     for (std::uint64_t a = 0; a < end && sets.size() < slice.sets(); a += slice.line_size())
       if (map.partition(a) == 0) sets.insert(slice.set_of(a));
