@@ -53,9 +53,13 @@ CLR_WARPC_OVER_TPLGY = {"in-2004": 6817.73 / 3104.86, "coPapersDBLP": 1551.16 / 
 CLOCK_HZ = 745e6  # k40c's core clock (configs/k40c.yaml): kernel cycles to time
 
 
+def spec(graph):
+    """A graph's generator: GRAPHS' by name, LARGER's given as their spec."""
+    return GRAPHS[graph][0] if graph in GRAPHS else graph
+
+
 def run(irrgpu, workload, variant, graph, tmp):
-    spec = GRAPHS[graph][0] if graph in GRAPHS else graph  # LARGER's inputs by their spec
-    cmd = [irrgpu, "run", "-q", "-c", CONFIG, "--workload", workload, "--variant", variant, "--graph", spec]
+    cmd = [irrgpu, "run", "-q", "-c", CONFIG, "--workload", workload, "--variant", variant, "--graph", spec(graph)]
     stats = simulate(cmd, os.path.join(tmp, f"{workload}-{variant}-{graph}"))["stats"]
 
     def total(suffix):
@@ -134,7 +138,7 @@ def print_sizes(results):
             rs = {s: results[("bfs", v, g)] for s, v in STRATEGIES.items()}
             power = {s: r["power"] for s, r in rs.items()}
             ratio = lambda key, d: " / ".join(f"{r[key] / r['cycles']:.{d}f}" for r in rs.values())
-            print(f"| {label} | `{GRAPHS[g][0] if g in GRAPHS else g}` | " +
+            print(f"| {label} | `{spec(g)}` | " +
                   " | ".join(f"{p:.1f} W" for p in power.values()) +
                   f" | {' > '.join(sorted(power, key=power.get, reverse=True))} | {ratio('dram', 3)} | "
                   f"{ratio('warp', 2)} | {ratio('thread', 0)} | " +

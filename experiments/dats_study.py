@@ -250,30 +250,29 @@ def sized_inputs(at, sizes, workloads, mean):
         wide = [gain(at[(w, "global", "9K" + SIZED)], at[(w, run_name("lvl", sized_wide()), "9K" + SIZED)]) for w in workloads]
         print("\nLVL at 9K sized with an LNA of 256: " + ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, wide)) +
               f"; mean **{mean(wide):.2f} %** (the paper's LVL 45.07 %, with 128)")
-    if "1K" in sizes and all((w, run_name(v, sized_no_copies(v)), "1K" + SIZED) in at for w in workloads for v in ("global", "lvl")):
-        one = lambda w, v: at[(w, run_name(v, sized_no_copies(v)), "1K" + SIZED)]
-        ups = [gain(one(w, "global"), one(w, "lvl")) for w in workloads]
-        out = [100 * (1 - one(w, "global")["kernel_cycles"] / one(w, "global")["cycles"]) for w in workloads]
+    one = lambda w, v, key: at[(w, run_name(v, sized_1k(v, key)), "1K" + SIZED)]
+    if "1K" in sizes and all((w, run_name(v, sized_1k(v, k)), "1K" + SIZED) in at
+                             for w in workloads for v in ("global", "lvl") for k in SIZED_1K):
+        ups = {k: [gain(one(w, "global", k), one(w, "lvl", k)) for w in workloads] for k in SIZED_1K}
+        line = lambda k: ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, ups[k])) + \
+            f"; mean **{mean(ups[k]):.2f} %** (the paper's LVL 14.11 %)"
+        out = [100 * (1 - one(w, "global", "host.copy_bandwidth")["kernel_cycles"] /
+                      one(w, "global", "host.copy_bandwidth")["cycles"]) for w in workloads]
         print(f"\nLVL at 1K sized with the host copies taking no time (host.copy_bandwidth 6TB/s): Global outside kernels "
-              f"{min(out):.1f}-{max(out):.1f} %; " + ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, ups)) +
-              f"; mean **{mean(ups):.2f} %** (the paper's LVL 14.11 %)")
-    if "1K" in sizes and all((w, run_name(v, sized_local_l2(v)), "1K" + SIZED) in at for w in workloads for v in ("global", "lvl")):
-        ups = [gain(at[(w, run_name("global", sized_local_l2("global")), "1K" + SIZED)],
-                    at[(w, run_name("lvl", sized_local_l2("lvl")), "1K" + SIZED)]) for w in workloads]
+              f"{min(out):.1f}-{max(out):.1f} %; " + line("host.copy_bandwidth"))
         print("\nLVL at 1K sized with each L2 slice indexed by its own address (l2.set_index local, GPGPU-Sim's "
-              "partition address): " + ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, ups)) +
-              f"; mean **{mean(ups):.2f} %** (the paper's LVL 14.11 %)")
+              "partition address): " + line("l2.set_index"))
 
 
-def sized_local_l2(variant):
-    """A sized 1K run with the L2 indexed as GPGPU-Sim 3 indexes it (gtx480's 131 sets a slice are
-    reached either way; the mapping differs)."""
-    return {**version_sets(variant), "l2.set_index": "local"}
+# The sized 1K runs with one key changed: the host copies taking no time (a bus a thousand times
+# faster), and the L2 indexed as GPGPU-Sim 3 indexes it (gtx480's 131 sets a slice are reached
+# either way; the mapping differs).
+SIZED_1K = {"host.copy_bandwidth": "6TB/s", "l2.set_index": "local"}
 
 
-def sized_no_copies(variant):
-    """A sized 1K run with the host copies taking no time (a bus a thousand times faster)."""
-    return {**version_sets(variant), "host.copy_bandwidth": "6TB/s"}
+def sized_1k(variant, key):
+    """A sized 1K run of the version with one key of SIZED_1K changed."""
+    return {**version_sets(variant), key: SIZED_1K[key]}
 
 
 def sized_wide():
@@ -336,8 +335,8 @@ def main():
             if "9K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, "lvl", "9K" + SIZED, tmp, sized_wide()) for w in workloads]
             if "1K" in sizes:
-                jobs += [pool.submit(run, irrgpu, w, v, "1K" + SIZED, tmp, sets) for w in workloads
-                         for v in ("global", "lvl") for sets in (sized_no_copies(v), sized_local_l2(v))]
+                jobs += [pool.submit(run, irrgpu, w, v, "1K" + SIZED, tmp, sized_1k(v, k)) for w in workloads
+                         for v in ("global", "lvl") for k in SIZED_1K]
             if "9K" in sizes and "sor" in workloads:
                 jobs += [pool.submit(may_stop, run, irrgpu, "sor", p, "9K", tmp, sized(p, key, v))
                          for p, keys in SIZING.items() for key, values in keys.items() for v in values

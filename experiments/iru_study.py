@@ -483,6 +483,9 @@ def paper_size(pool, irrgpu, graphs, workloads, tmp):
           f" (the paper's {PAPER['l1']} %, {PAPER['l2']} %, {PAPER['traffic']} %); requests per irregular access "
           f"{mean(lambda off, on: off['requests_per_irregular']):.2f} -> {mean(lambda off, on: on['requests_per_irregular']):.2f} "
           f"(the paper's {PAPER['requests']})")
+    # grid: and delaunay: number vertices along space (neighbours get near ids); scrambled, no locality.
+    meshes = lambda w: [g for g in where[w] if PAPER_SIZE[g][0].startswith(("grid:", "delaunay:"))]
+    scramble = lambda w, v, g: submit(pool, irrgpu, w, v, PAPER_SIZE[g][0] + ",scramble=1", (), tmp)
     if "bfs" in forms:
         # gtx980's L2 slices index their sets by their own addresses, as GPGPU-Sim's (l2.set_index
         # local, since 2026-12-07); by the line address (global) 4 partitions reach a quarter of the sets.
@@ -492,10 +495,8 @@ def paper_size(pool, irrgpu, graphs, workloads, tmp):
         print("\nBFS with the L2 sets indexed by the line address (l2.set_index global, a quarter of them reachable, "
               "the one parameter changed): " + ", ".join(f"{g} {x:.2f}" for g, x in zip(where["bfs"], ratio)) +
               f"; geometric mean {gmean(ratio):.2f} (with every set reachable {gmean(speedup['bfs']):.2f})")
-        # grid: and delaunay: number vertices along space (neighbours get near ids); scrambled, no locality.
-        spatial = [g for g in where["bfs"] if PAPER_SIZE[g][0].startswith(("grid:", "delaunay:"))]
-        scrambled = {(g, v): submit(pool, irrgpu, "bfs", v, PAPER_SIZE[g][0] + ",scramble=1", (), tmp)
-                     for g in spatial for v in forms["bfs"]}
+        spatial = meshes("bfs")
+        scrambled = {(g, v): scramble("bfs", v, g) for g in spatial for v in forms["bfs"]}
         print("\nBFS with the mesh's vertices numbered in a random order (scramble=1, the one parameter changed): " +
               "; ".join(f"{g} {scrambled[(g, 'frontier')].result()['cycles'] / scrambled[(g, 'iru')].result()['cycles']:.2f} "
                         f"(numbered along space {jobs[('bfs', g, 'frontier')].result()['cycles'] / jobs[('bfs', g, 'iru')].result()['cycles']:.2f}; "
@@ -504,8 +505,8 @@ def paper_size(pool, irrgpu, graphs, workloads, tmp):
     if "pr" in forms:
         # PageRank on the meshes, where it loses, with the vertices numbered in a random order.
         voff, von = forms["pr"]
-        for g in (g for g in where["pr"] if PAPER_SIZE[g][0].startswith(("grid:", "delaunay:"))):
-            mixed = {v: submit(pool, irrgpu, "pr", v, PAPER_SIZE[g][0] + ",scramble=1", (), tmp) for v in (voff, von)}
+        for g in meshes("pr"):
+            mixed = {v: scramble("pr", v, g) for v in (voff, von)}
             off, on = jobs[("pr", g, voff)].result(), jobs[("pr", g, von)].result()
             moff, mon = mixed[voff].result(), mixed[von].result()
             print(f"\nPageRank on {g} with its vertices numbered in a random order (scramble=1, the one parameter "
