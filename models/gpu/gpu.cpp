@@ -60,6 +60,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, sim::Simulation& sim)
       device_block_latency_(sim.config().get_time("host.device_launch_block_latency")),
       copy_bandwidth_(sim.config().get_bandwidth("host.copy_bandwidth")),
       timing_from_kernel_(sim.config().get_uint("gpu.timing_from_kernel")),
+      invalidate_l1_at_launch_(sim.config().get_bool("l1.invalidate_at_launch")),
       kernel_count_(sim.counter(*this, "kernels", "kernels launched and timed", "kernels")),
       fast_forwarded_(sim.counter(*this, "fast_forwarded_kernels", "kernels run functionally before gpu.timing_from_kernel", "kernels")),
       copied_bytes_(sim.counter(*this, "host_copy_bytes", "bytes copied between host and device", "bytes")),
@@ -196,7 +197,8 @@ core::GridStats Gpu::run(core::LaunchContext& ctx, const core::ptx::Function& ke
   k.resources = resources;
   if (ctx.companion && ctx.module) k.companion_registers = core::ptx::kernel_resources(*ctx.module, *ctx.companion).registers;
   // Fermi: the L1s are invalidated at each kernel start (no coherence between SMs).
-  for (auto& sm : sms_) sm->l1().invalidate_all();
+  if (invalidate_l1_at_launch_)
+    for (auto& sm : sms_) sm->l1().invalidate_all();
   if (std::none_of(sms_.begin(), sms_.end(), [&](const auto& sm) { return sm->idle() && sm->fits(k); }))
     throw Error("kernel " + kernel.name + ": one CTA (" + std::to_string(block.count()) + " threads, " +
                 std::to_string(resources.registers) + " registers per thread, " +

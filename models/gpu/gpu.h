@@ -145,6 +145,7 @@ class Gpu : public sc_core::sc_module, public runtime::Backend, public sim::Outs
   const double copy_bandwidth_;
   std::size_t kernels_ = 0;  // launches so far, fast-forwarded ones included
   const std::uint64_t timing_from_kernel_;
+  const bool invalidate_l1_at_launch_;  // l1.invalidate_at_launch
   std::uint64_t last_kernel_cycles_ = 0;
   std::unique_ptr<KernelSampler> sampler_;  // sim.sampling on (its clusters used with kernels)
   struct SamplingStats;

@@ -178,6 +178,14 @@ TEST(TimingLatency, PointerChaseHitsTheL2) {
   EXPECT_DOUBLE_EQ(chase(chase_config(), Level::l2), kL2Hit);
 }
 
+// GPGPU-Sim's default (-gpgpu_flush_l1_cache 0): the L1 keeps the warm-up kernel's lines, so the
+// chase that hits the L2 above hits the L1 instead.
+TEST(TimingLatency, L1KeepsItsLinesAcrossKernelsWhenNotInvalidatedAtLaunch) {
+  auto sets = chase_config();
+  sets.push_back("l1.invalidate_at_launch=false");
+  EXPECT_DOUBLE_EQ(chase(sets, Level::l2), kL1Hit);
+}
+
 TEST(TimingLatency, PointerChaseGoesToDram) {
   EXPECT_DOUBLE_EQ(chase(chase_config(), Level::dram), kDram);
 }
