@@ -262,12 +262,15 @@ def sized_inputs(at, sizes, workloads, mean):
               f"{min(out):.1f}-{max(out):.1f} %; " + line("host.copy_bandwidth"))
         print("\nLVL at 1K sized with each L2 slice indexed by its own address (l2.set_index local, GPGPU-Sim's "
               "partition address): " + line("l2.set_index"))
+        print("\nLVL at 1K sized with the L1s keeping their lines across launches (l1.invalidate_at_launch false, "
+              "GPGPU-Sim's default): " + line("l1.invalidate_at_launch"))
 
 
 # The sized 1K runs with one key changed: the host copies taking no time (a bus a thousand times
-# faster), and the L2 indexed as GPGPU-Sim 3 indexes it (gtx480's 131 sets a slice are reached
-# either way; the mapping differs).
-SIZED_1K = {"host.copy_bandwidth": "6TB/s", "l2.set_index": "local"}
+# faster), the L2 indexed as GPGPU-Sim 3 indexes it (gtx480's 131 sets a slice are reached either
+# way; the mapping differs), and the L1s keeping their lines across launches as GPGPU-Sim 3's
+# GTX480 does (-gpgpu_flush_l1_cache 0): Global starts each level's kernel with cold L1s here.
+SIZED_1K = {"host.copy_bandwidth": "6TB/s", "l2.set_index": "local", "l1.invalidate_at_launch": "false"}
 
 
 def sized_1k(variant, key):
