@@ -518,7 +518,8 @@ def paper_size(pool, irrgpu, graphs, workloads, tmp):
     # (10,000 was chosen on the main table's inputs; the paper gives none), and on delaunay four
     # times the prefetcher's reads in flight (8 [S L209]).
     ablations = [(w, g, k) for w, g, k in (("bfs", "ca", "iru.timeout=1000"), ("bfs", "delaunay", "iru.timeout=1000"),
-                                           ("pr", "delaunay", "iru.timeout=1000"), ("pr", "delaunay", "iru.prefetches=32"))
+                                           ("pr", "ca", "iru.timeout=1000"), ("pr", "delaunay", "iru.timeout=1000"),
+                                           ("pr", "delaunay", "iru.prefetches=32"))
                  if w in forms and g in where[w]]
     ablated = {a: submit(pool, irrgpu, a[0], forms[a[0]][1], PAPER_SIZE[a[1]][0], (a[2],), tmp) for a in ablations}
     if ablated:
