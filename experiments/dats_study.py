@@ -256,8 +256,7 @@ def sized_inputs(at, sizes, workloads, mean):
         ups = {k: [gain(one(w, "global", k), one(w, "lvl", k)) for w in workloads] for k in SIZED_1K}
         line = lambda k: ", ".join(f"{w} {x:.2f} %" for w, x in zip(workloads, ups[k])) + \
             f"; mean **{mean(ups[k]):.2f} %** (the paper's LVL 14.11 %)"
-        out = [100 * (1 - one(w, "global", "host.copy_bandwidth")["kernel_cycles"] /
-                      one(w, "global", "host.copy_bandwidth")["cycles"]) for w in workloads]
+        out = [100 * (1 - r["kernel_cycles"] / r["cycles"]) for r in (one(w, "global", "host.copy_bandwidth") for w in workloads)]
         print(f"\nLVL at 1K sized with the host copies taking no time (host.copy_bandwidth 6TB/s): Global outside kernels "
               f"{min(out):.1f}-{max(out):.1f} %; " + line("host.copy_bandwidth"))
         print("\nLVL at 1K sized with each L2 slice indexed by its own address (l2.set_index local, GPGPU-Sim's "
@@ -268,7 +267,7 @@ def sized_inputs(at, sizes, workloads, mean):
               "every 2 l1.port_cycles, GPGPU-Sim's one a cycle): " + line("l1.port"))
 
 
-# The sized 1K runs with one key changed: the host copies taking no time (a bus a thousand times
+# The sized 1K runs with one parameter changed: the host copies taking no time (a bus a thousand times
 # faster), the L2 indexed as GPGPU-Sim 3 indexes it (gtx480's 131 sets a slice are reached either
 # way; the mapping differs), and the L1s keeping their lines across launches as GPGPU-Sim 3's
 # GTX480 does (-gpgpu_flush_l1_cache 0): Global starts each level's kernel with cold L1s here; and
