@@ -12,11 +12,14 @@ markdown tables: speedups of kernel time, DAC's warp instructions, kernels decou
 DAC's decoupled loads and coverage, and where each machine's scheduler cycles went.
 
 Usage: experiments/dac_rodinia.py [--build build] [--jobs N] [--work DIR] [--resume] [--program NAME ...]
-                                  [--modes base,dac,...]
+                                  [--modes base,dac,...] [--set KEY=VALUE ...]
 The ablations (--modes): dac_noprefetch, DAC's early line requests off; dac_nogating, tuples behind a
 barrier expanded at once; dac_gate_atq, a gated tuple holding the whole ATQ; dac_ldst, the model
 before 2026-12-07 (the early requests through the LD/ST unit's queue and the L1's input, and the
-ATQ-wide gate). --resume keeps the runs already in --work.
+ATQ-wide gate); dac_pwaq2, the PWAQ with a read and a write port (a dequeue and the expansion's
+enqueue in one cycle). --resume keeps the runs already in --work. --set changes a key on every machine (the
+one-parameter ablations of the machine itself, e.g. the L1's port as GPGPU-Sim's: --set
+l1.port_accesses=2 --set l1.port_cycles=2); run it in a --work of its own.
 """
 import argparse
 import concurrent.futures
@@ -45,7 +48,8 @@ MODES = {"base": [], "dac": ["-s", "dac.enabled=true"], "mta": ["-s", "l1.prefet
          "dac_noprefetch": ["-s", "dac.enabled=true", "-s", "dac.prefetch=false"],
          "dac_ldst": ["-s", "dac.enabled=true", "-s", "dac.request_path=ldst", "-s", "dac.gate_scope=atq"],
          "dac_nogating": ["-s", "dac.enabled=true", "-s", "dac.barrier_gating=false"],
-         "dac_gate_atq": ["-s", "dac.enabled=true", "-s", "dac.gate_scope=atq"]}
+         "dac_gate_atq": ["-s", "dac.enabled=true", "-s", "dac.gate_scope=atq"],
+         "dac_pwaq2": ["-s", "dac.enabled=true", "-s", "dac.pwaq_ports=2"]}
 DEFAULT_MODES = ["base", "dac", "mta", "cae", "perfect"]
 
 # Table 3.2's programs that Rodinia 3.1 holds and CUDA 13 builds (KMEANS needs texture references,
@@ -124,7 +128,7 @@ def result(out):
             "outputs": os.path.join(out, "outputs"), "stats": os.path.join(out, "stats.json")}
 
 
-def run(irrgpu, work, program, mode, resume=False):
+def run(irrgpu, work, program, mode, settings=(), resume=False):
     """One program on one machine, in its own copy of the program's folder. With `resume`, a run
     whose outputs were saved before (only once its checks passed) is not run again."""
     name, folder, _, command, outputs = program
@@ -137,7 +141,7 @@ def run(irrgpu, work, program, mode, resume=False):
         shutil.copytree(os.path.join(work, "built", "src", folder), where, symlinks=True)
     if not os.path.exists(os.path.join(top, "data")):
         os.symlink(os.path.join(work, "data"), os.path.join(top, "data"))
-    cmd = [irrgpu, "exec", "-q", "-c", "gtx480", *TABLE_3_1, *MODES[mode], "-o", out, "--", *command]
+    cmd = [irrgpu, "exec", "-q", "-c", "gtx480", *TABLE_3_1, *settings, *MODES[mode], "-o", out, "--", *command]
     p = subprocess.run(cmd, cwd=where, capture_output=True, text=True)
     record = json.load(open(os.path.join(out, "exec.json"))) if os.path.exists(os.path.join(out, "exec.json")) else {}
     if p.returncode or record.get("exit_code") != 0 or (name in BAD and BAD[name] in p.stdout):
@@ -215,7 +219,12 @@ def main():
     p.add_argument("--resume", action="store_true",
                    help="keep the runs already in --work (their outputs saved and checked; made by the same build)")
     p.add_argument("--modes", default=",".join(DEFAULT_MODES), help="comma-separated, base first: " + ", ".join(MODES))
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a key set on every machine (repeatable), after Table 3.1's differences")
     a = p.parse_args()
+    if bad := [x for x in a.set if "=" not in x]:
+        p.error(f"--set: {', '.join(bad)}: not KEY=VALUE")
+    settings = [x for kv in a.set for x in ("-s", kv)]
     modes = a.modes.split(",")
     if unknown := [m for m in modes if m not in MODES]:
         p.error(f"--modes: unknown {', '.join(unknown)} ({', '.join(MODES)})")
@@ -231,10 +240,11 @@ def main():
     build(work, names)
     inputs(os.path.join(work, "data"))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        jobs = {(x[0], m): pool.submit(run, irrgpu, work, x, m, a.resume) for x in programs for m in modes}
+        jobs = {(x[0], m): pool.submit(run, irrgpu, work, x, m, settings, a.resume) for x in programs for m in modes}
         r = {k: f.result() for k, f in jobs.items()}
-    print(f"Rodinia 3.1, unmodified, on gtx480 with Table 3.1's differences (built in {work}); kernel cycles, "
-          "speedup over the baseline\n")
+    changed = f", and {', '.join(a.set)}" if a.set else ""
+    print(f"Rodinia 3.1, unmodified, on gtx480 with Table 3.1's differences{changed} (built in {work}); kernel "
+          "cycles, speedup over the baseline\n")
     others = [m for m in modes if m != "base"]
     print("| program | the dissertation's class | ours (perfect memory's speedup) | baseline cycles | "
           + " | ".join(others) + " | DAC's warp instructions | kernels decoupled | outputs as the baseline's |")

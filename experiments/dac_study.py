@@ -7,11 +7,12 @@ speedup in kernel cycles, warp instructions executed (the deq instructions folde
 as the dissertation's ISA has it, and not), the affine warps' share, how many baseline instructions
 one affine instruction replaces, the share of global loads decoupled, whether the kernel is
 memory-intensive (the dissertation's test: a speedup of 1.5 or more with a perfect memory), and
-the events the dissertation's energy comparison rests on. Then the queues' sizes and each
-mechanism switched off. Prints markdown; --plot DIR writes PNG charts (matplotlib).
+the events the dissertation's energy comparison rests on. Then the queues' sizes, each
+mechanism switched off, one parameter of the machine or the input each from ours to the
+dissertation's setup (STEPS), and the baselines. Prints markdown; --plot DIR writes PNG charts (matplotlib).
 
 Usage: experiments/dac_study.py [--build build] [--scale 16] [--kernel K ...] [--plot DIR]
-                                [--sections study,sizes,mechanisms] [--set KEY=VALUE ...]
+                                [--sections study,sizes,mechanisms,steps,baselines] [--set KEY=VALUE ...]
 """
 import argparse
 import math
@@ -41,6 +42,11 @@ MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("prefetch through the L
               ("deq an instruction", ["dac.fold_deq=false"]),
               ("PWAQ 2 ports", ["dac.pwaq_ports=2"]),
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]
+# One parameter of the machine or the input each, from ours to what the dissertation's setup has: the
+# L1 taking a line access a cycle from the LD/ST unit as GPGPU-Sim's (ours one every other cycle), and
+# 4x the study's inputs. Each is measured on the baseline, DAC and the perfect memory.
+STEPS = [("the L1's port as GPGPU-Sim's", ["l1.port_accesses=2", "l1.port_cycles=2"], 1),
+         ("4x the inputs", [], 4)]
 STALLS = ["memory", "dependence", "unit", "structural.ldst", "empty", "barrier"]
 PJ = {"atq": 5.3, "pwaq": 3.4, "pwpq": 1.5}  # Table 3.1's energy per access
 ENERGY = ["total", "dynamic", "static", "core.int", "core.fp", "core.sfu", "core.pipeline", "core.register_file", "units"]
@@ -191,6 +197,33 @@ def mechanisms(irrgpu, kernels, scale, tmp, base, dac):
         print(f"| {k} | {base[k] / dac[k]:.2f} | " + " | ".join(cells) + " |")
 
 
+def steps(irrgpu, rows, scale, tmp):
+    """DAC's speedup with one parameter of the machine or the input changed (STEPS), each kernel
+    classed by its own perfect-memory speedup on that machine."""
+    print("\n### One parameter from ours to the dissertation's setup (speedup over the baseline on the same machine; "
+          "perfect-memory speedup in brackets)\n")
+    print("| kernel | the study | " + " | ".join(name for name, _, _ in STEPS) + " |")
+    print("|---|---|" + "---|" * len(STEPS))
+    measured = []
+    for name, sets, factor in STEPS:
+        out = {}
+        for r in rows:
+            k = r["kernel"]
+            base = run(irrgpu, k, "original", scale * factor, sets, tmp)["cycles"]
+            perfect = run(irrgpu, k, "original", scale * factor, sets + ["l1.perfect=true"], tmp)["cycles"]
+            out[k] = (base / run(irrgpu, k, "dac", scale * factor, sets, tmp)["cycles"], base / perfect)
+        measured.append(out)
+    for r in rows:
+        cells = [f"{m[r['kernel']][0]:.2f} ({m[r['kernel']][1]:.2f})" for m in measured]
+        print(f"| {r['kernel']} | {r['speedup']:.2f} ({r['perfect']:.2f}) | " + " | ".join(cells) + " |")
+    def means(pairs):
+        mem, comp = [s for s, p in pairs if p >= 1.5], [s for s, p in pairs if p < 1.5]
+        return (f"{geomean([s for s, _ in pairs]):.2f}; memory {geomean(mem):.2f} ({len(mem)}), "
+                f"compute {geomean(comp):.2f} ({len(comp)})")
+    cells = [means([(m[r["kernel"]][0], m[r["kernel"]][1]) for r in rows]) for m in measured]
+    print(f"| geomean | {means([(r['speedup'], r['perfect']) for r in rows])} | " + " | ".join(cells) + " |")
+
+
 def baselines(irrgpu, rows, scale, tmp):
     """The dissertation's comparisons as built (docs/results/dac.md): MTA-style prefetching into a
     16 KB prefetch buffer beside the L1, and CAE's affine units beside the lanes (on Table 3.1's 32
@@ -245,7 +278,7 @@ def main():
     p.add_argument("--scale", type=int, default=16)
     p.add_argument("--kernel", action="append", help=f"repeatable (default: all {len(KERNELS)})")
     p.add_argument("--plot", default="")
-    p.add_argument("--sections", default="study,sizes,mechanisms,baselines")
+    p.add_argument("--sections", default="study,sizes,mechanisms,steps,baselines")
     p.add_argument("--set", action="append", default=[], help="KEY=VALUE added to every run (an ablation); repeatable")
     a = p.parse_args()
     TABLE_3_1.extend(a.set)
@@ -261,6 +294,8 @@ def main():
             sizes(irrgpu, kernels, a.scale, tmp, base)
         if "mechanisms" in sections:
             mechanisms(irrgpu, kernels, a.scale, tmp, base, dac)
+        if "steps" in sections:
+            steps(irrgpu, rows, a.scale, tmp)
         if "baselines" in sections:
             baselines(irrgpu, rows, a.scale, tmp)
         if a.plot:
