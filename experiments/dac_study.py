@@ -43,9 +43,15 @@ MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("prefetch through the L
               ("PWAQ 2 ports", ["dac.pwaq_ports=2"]),
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]
 # One parameter of the machine or the input each, from ours to what the dissertation's setup has: the
-# L1 taking a line access a cycle from the LD/ST unit as GPGPU-Sim's (ours one every other cycle), and
-# 4x the study's inputs. Each is measured on the baseline, DAC and the perfect memory.
+# L1 taking a line access a cycle from the LD/ST unit as GPGPU-Sim's (ours one every other cycle);
+# GPGPU-Sim 3.2.2's latencies [S L677] where gtx480 takes measured or GPGPU-Sim 4 figures (3.x: "L1
+# and shared latency was 1 cycle constant", Accel-Sim's gpu-simulator/gpgpu-sim4.md; its GTX480
+# configuration's ptx_opcode_latency_int/fp 4); and 4x the study's inputs. Each is measured on the
+# baseline, DAC and the perfect memory.
 STEPS = [("the L1's port as GPGPU-Sim's", ["l1.port_accesses=2", "l1.port_cycles=2"], 1),
+         ("L1 hit latency 1 (GPGPU-Sim 3.x)", ["l1.latency=1"], 1),
+         ("shared-memory latency 1 (GPGPU-Sim 3.x)", ["core.latency_shared=1"], 1),
+         ("ALU latency 4 (GPGPU-Sim 3.x)", ["core.latency_int=4", "core.latency_fp=4"], 1),
          ("4x the inputs", [], 4)]
 STALLS = ["memory", "dependence", "unit", "structural.ldst", "empty", "barrier"]
 PJ = {"atq": 5.3, "pwaq": 3.4, "pwpq": 1.5}  # Table 3.1's energy per access
