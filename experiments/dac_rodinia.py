@@ -17,9 +17,9 @@ The ablations (--modes): dac_noprefetch, DAC's early line requests off; dac_noga
 barrier expanded at once; dac_gate_atq, a gated tuple holding the whole ATQ; dac_ldst, the model
 before 2026-12-07 (the early requests through the LD/ST unit's queue and the L1's input, and the
 ATQ-wide gate); dac_pwaq2, the PWAQ with a read and a write port (a dequeue and the expansion's
-enqueue in one cycle). --resume keeps the runs already in --work. --set changes a key on every machine (the
-one-parameter ablations of the machine itself, e.g. the L1's port as GPGPU-Sim's: --set
-l1.port_accesses=2 --set l1.port_cycles=2); run it in a --work of its own.
+enqueue in one cycle). --resume keeps the runs already in --work. --set changes a key on every
+machine (the one-parameter ablations of the machine itself, e.g. the L1's port as GPGPU-Sim's:
+--set l1.port_accesses=2 --set l1.port_cycles=2); run it in a --work of its own.
 """
 import argparse
 import concurrent.futures
