@@ -50,6 +50,15 @@ BOTH = {f"{k} L1+L2": [f"l1.granularity={k}", f"l2.granularity={k}"] for k in ("
 EXTRA.update(BOTH)
 EXTRA["b+c L2"] = ["l2.bypass=bypass_copyback"]  # the thesis's "L2 only" bypass mode [G L1150-L1161]
 EXTRA["b+c period 8192"] = BYPASS["b+c"] + ["region_tracking.period=8192"]  # its tables' period (not given) 8x ours
+# Figure 32's mode [G L1150]: MAT, adaptive bypass and OBM at the L2 only.
+L2_ONLY = {f"{k} L2": [f"l2.bypass={k}"] for k in ("mat", "adaptive", "obm")}
+EXTRA.update(L2_ONLY)
+# The bypass policies' parameters the thesis does not give, one at a time from ours: MAT's counter
+# width (ours 8 bits) and adaptive bypass's highest probability (ours 1/2).
+MAT_BITS = (4, 3, 2)
+ADAPTIVE_MAX = ("0.25", "1")
+EXTRA.update({f"mat {b} bits": BYPASS["mat"] + [f"mat.counter_bits={b}"] for b in MAT_BITS})
+EXTRA.update({f"adaptive max {p}": BYPASS["adaptive"] + [f"adaptive_bypass.max_probability={p}"] for p in ADAPTIVE_MAX})
 AT_144 = ["base", *FINE, "obm", "b+c"]
 # Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
 INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "region_exclusion")}
@@ -73,6 +82,8 @@ MIN_WARP_INSTRUCTIONS = 1_000_000 / 16
 PAPER = {"graphmem": {"sector": 1.39, "spp": 1.39, "lamar": 1.38, "nap": 1.40, "mat": 1.03, "adaptive": 1.04,
                       "obm": 1.14, "b+c": 1.09, "obm+sector": 1.54},
          "graphmem144": {"sector": 1.14, "spp": 1.15, "lamar": 1.14, "nap": 1.17, "obm": 1.12, "b+c": 1.08}}
+PAPER_L2_ONLY = {"mat L2": 1.02, "adaptive L2": 1.02, "obm L2": 1.05}  # Figure 32 [G L1150]
+PAPER["graphmem"].update(PAPER_L2_ONLY)
 
 
 def run(irrgpu, config, kernel, graph, mechanism, tmp):
@@ -181,6 +192,8 @@ def main():
     for config, title in (("graphmem", "100.8 GB/s"), ("graphmem144", "144 GB/s")):
         mechs = [m for m in chosen(list(MECHANISMS) + [e for e in EXTRA if e in a.mechanism] if config == "graphmem"
                                    else AT_144) if m != "base"]
+        if not mechs:
+            continue
         print(f"\n### Speedup over the baseline, {title}\n")
         print("Per kernel: the harmonic mean over its invocations (of 62,500 warp instructions or more) on both "
               "inputs of the IPC ratio; all: the harmonic mean over kernels; whole runs: the harmonic mean over "
@@ -198,6 +211,33 @@ def main():
         print("| **all (ours)** | " + " | ".join(f"**{hmean(per[m]):.2f}**" for m in mechs) + " |")
         print("| whole runs (ours) | " + " | ".join(f"{hmean(whole[m]):.2f}" for m in mechs) + " |")
         print("| thesis | " + " | ".join(f"{PAPER[config].get(m, float('nan')):.2f}" for m in mechs) + " |")
+    steps = [("mat", "MAT, L1 and L2, 8-bit counters (ours)"), *[(f"mat {b} bits", f"MAT, {b}-bit counters")
+                                                                   for b in MAT_BITS],
+             ("adaptive", "adaptive, L1 and L2, highest probability 1/2 (ours)"),
+             *[(f"adaptive max {p}", f"adaptive, highest probability {p}") for p in ADAPTIVE_MAX],
+             *[(m, f"{m[:-3]}, the L2 only (thesis {PAPER_L2_ONLY[m]:.2f})") for m in L2_ONLY]]
+    steps = [(m, label) for m, label in steps if m in chosen([m])]
+    if steps:
+        print("\n### Bypass at the L2 only (Figure 32), and the bypass policies' unspecified parameters (100.8 GB/s)\n")
+        print("Per kernel as above (the harmonic mean over its invocations on both inputs), the lowest single "
+              "invocation's ratio beside it; fills bypassed: of the fills with a victim, L1 and L2 together.\n")
+        print("| run | " + " | ".join(k[0] for k in kernels) + " | all | whole runs | fills bypassed | L1 hits |")
+        print("|---" * (len(kernels) + 5) + "|")
+    for m, label in steps:
+        cells, per, whole = [], [], []
+        for k in kernels:
+            xs = [x for g in a.graph for x in thesis_speedup(results[("graphmem", k, g, "base")],
+                                                             results[("graphmem", k, g, m)])]
+            per.append(hmean(xs))
+            whole += [results[("graphmem", k, g, "base")]["cycles"] / results[("graphmem", k, g, m)]["cycles"]
+                      for g in a.graph]
+            cells.append(f"{per[-1]:.2f} ({min(xs):.2f})" if xs else "-")
+        s = {key: sum(results[("graphmem", k, g, m)][key] for k in kernels for g in a.graph)
+             for key in ("decisions", "bypassed", "l1_hits")}
+        hits = s["l1_hits"] / sum(results[("graphmem", k, g, "base")]["l1_hits"] for k in kernels for g in a.graph) - 1
+        print(f"| {label} | " + " | ".join(cells) + f" | **{hmean(per):.2f}** | {hmean(whole):.2f} | "
+              f"{s['bypassed'] / s['decisions']:.0%} | {hits:+.0%} |")
+
     if a.mechanism:
         return
 
