@@ -10,8 +10,9 @@ Speedup is the paper's: the whole run (kernels, launch overheads, graph copies) 
 version's [W L425]. Prints markdown tables; --json F keeps every run's figures; --plot DIR writes
 PNG charts (matplotlib). Beside the five versions: DepLinks admitted in dependency order
 (dats.admission), LRR and LVL with an instant loader (dats.loader: the DGB's timing penalty
-[W L454]), the buffer's sizes one at a time on SOR at 9K [W L448-L450], and every version on
-inputs sized to the paper's compute : launch ratio (wider tiles, SIZED_TILE).
+[W L454]), the buffer's sizes one at a time on SOR at 9K [W L448-L450], LRR and LVL at 9K with
+round-robin warp scheduling (the level range [W L435]), and every version on inputs sized to the
+paper's compute : launch ratio (wider tiles, SIZED_TILE).
 
 Usage: experiments/dats_study.py [--build build] [--jobs N] [--sizes 1K,4K,9K] [--workloads ...]
                                  [--variants ...] [--merge F | --runs F] [--json F] [--plot DIR]
@@ -69,6 +70,10 @@ SIZING = {"lvl": {"dats.lna_entries": [32, 64, 128, 256, 512], "dats.lea_entries
                   "dats.pub_entries": [16, 32, 64, 128]},
           "lrr": {"dats.lna_entries": [128, 256, 512, 1024, 2048], "dats.lea_entries": [512, 1024, 2048, 4096],
                   "dats.pub_entries": [16, 32, 64, 128]}}
+# LVL's level range at 9K [W L435], LRR -> LVL: DTW 7 -> 2, SOR 6 -> 2, the mean 5 -> 2, credited to
+# GTO's favouring of older blocks; beside gtx480's GTO, loose round-robin warp scheduling.
+PAPER_RANGE = {"dtw": (7, 2), "sor": (6, 2), "mean": (5, 2)}
+WARP_LRR = {"core.scheduler": "lrr"}
 PAPER = {"cdp": 6.87, "deplinks": 25.07, "lrr": 29.81, "lvl": 31.81}  # % over Global at 4K [W L425]
 PAPER_LVL_SIZE = {"1K": 14.11, "4K": 31.81, "9K": 45.07}  # [W L12, L440]
 
@@ -307,6 +312,27 @@ def sizing(at, speedup):
                       f"{r['ipc']:.1f} | {r['pub_high']:.0f} | {r['level_range']:.0f} | {r['nib_parks']:.0f} |")
 
 
+def warp_policy(policy):
+    """The policy's buffer with loose round-robin warp scheduling."""
+    return {**BUFFER[policy], **WARP_LRR}
+
+
+def level_range(at, workloads, speedup, mean):
+    """LRR's and LVL's widest level range at 9K under GTO (the preset's) and LRR warp scheduling."""
+    print("\n### The level range and the warp scheduler, 9K [W L435]\n")
+    print("| workload | LRR: GTO warps | LRR: LRR warps | LVL: GTO warps | LVL: LRR warps | the paper's LRR -> LVL | "
+          "LVL speedup over Global, GTO / LRR warps |")
+    print("|---" * 7 + "|")
+    lrr_warps = {p: run_name(p, warp_policy(p)) for p in BUFFER}
+    for w in workloads + ["**mean**"]:
+        ws = workloads if w.startswith("*") else [w]
+        r = lambda v: mean([at[(x, v, "9K")]["level_range"] for x in ws])
+        paper = PAPER_RANGE.get("mean" if w.startswith("*") else w)
+        print(f"| {w} | {r('lrr'):.1f} | {r(lrr_warps['lrr']):.1f} | {r('lvl'):.1f} | {r(lrr_warps['lvl']):.1f} | "
+              f"{f'{paper[0]} -> {paper[1]}' if paper else ''} | "
+              f"{mean([speedup(x, 'lvl', '9K') for x in ws]):.2f} % / {mean([speedup(x, lrr_warps['lvl'], '9K') for x in ws]):.2f} % |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
@@ -333,6 +359,7 @@ def main():
                      for s in sizes for w in workloads for v in ("global", "lrr", "lvl")]
             if "9K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, "lvl", "9K", tmp, wide_lvl(w)) for w in workloads]
+                jobs += [pool.submit(run, irrgpu, w, p, "9K", tmp, warp_policy(p)) for w in workloads for p in BUFFER]
             if "4K" in sizes:
                 jobs += [pool.submit(run, irrgpu, w, v, "4K", tmp, no_copies(v, w)) for w in workloads
                          for v in ("global", "lrr", "lvl")]
@@ -380,6 +407,8 @@ def main():
         sized_inputs(at, sizes, workloads, mean)
     if "4K" in sizes and all((w, cdp_name(t), "4K") in at for w in workloads for t in DEVICE_LATENCIES):
         device_latency(at, workloads, speedup, mean)
+    if "9K" in sizes and all((w, run_name(p, warp_policy(p)), "9K") in at for w in workloads for p in BUFFER):
+        level_range(at, workloads, speedup, mean)
     if "9K" in sizes and all(("sor", run_name(p, sized(p, k, v)), "9K") in at
                              for p, keys in SIZING.items() for k, values in keys.items() for v in values):
         sizing(at, speedup)
