@@ -41,6 +41,7 @@ MECHANISMS = [("prefetch off", ["dac.prefetch=false"]), ("prefetch through the L
               ("barrier gating off", ["dac.barrier_gating=false"]), ("gating holds the whole ATQ", ["dac.gate_scope=atq"]),
               ("deq an instruction", ["dac.fold_deq=false"]),
               ("PWAQ 2 ports", ["dac.pwaq_ports=2"]),
+              ("AEU 2 records a cycle", ["dac.aeu_rate=2"]), ("AEU 4 records a cycle", ["dac.aeu_rate=4"]),
               ("room for the affine warps", ["core.max_warps=56", "core.max_threads=1792", "dac.pwaq_entries=224"])]
 # One parameter of the machine or the input each, from ours to what the dissertation's setup has: the
 # L1 taking a line access a cycle from the LD/ST unit as GPGPU-Sim's (ours one every other cycle);

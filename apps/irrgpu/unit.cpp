@@ -225,7 +225,10 @@ class PathBlock : public sim::StepBlock<PathIn, PathOut> {
     }
     if (in.enq) o.enq_ok = e_->enqueue(in.tuple);
     o.deq_ok = e_->cycle(in.deq ? std::optional<std::uint32_t>(in.deq_slot) : std::nullopt) && in.deq;
-    if (const auto p = e_->pushed()) o.pushed = true, o.pushed_slot = p->slot, o.pushed_line = p->record.line, o.pushed_mask = p->record.mask;
+    if (!e_->pushed().empty()) {  // at most one: the path block runs at one record a cycle (no RATE parameter)
+      const dac::Pushed& p = e_->pushed().front();
+      o.pushed = true, o.pushed_slot = p.slot, o.pushed_line = p.record.line, o.pushed_mask = p.record.mask;
+    }
     if (const auto d = e_->delivered()) o.delivered = true, o.delivered_line = d->line, o.delivered_mask = d->mask;
     o.atq = static_cast<std::uint32_t>(e_->atq_size());
     o.idle = e_->idle();

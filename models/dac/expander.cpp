@@ -11,6 +11,10 @@ Expander::Expander(const ExpanderConfig& c)
     : c_(c), aeu_(make_aeu(c.impl, 1, c.aeu_fst)), pwaq_(make_pwaq(c.impl, c.pwaq, 1, c.pwaq_fst)), pwpq_(c.pwaq.warps) {
   if (!c.atq_entries) throw Error("DAC: the ATQ needs at least one entry", Error::Kind::config);
   if (!c.pwpq_depth) throw Error("DAC: the PWPQ needs at least one entry a warp", Error::Kind::config);
+  if (!c.rate) throw Error("DAC: the AEU must expand at least one record a cycle (dac.aeu_rate)", Error::Kind::config);
+  if (c.rate > 1 && c.impl != "model")
+    throw Error("DAC: dac.aeu_rate " + std::to_string(c.rate) + " needs dac.impl model (the RTL island expands one record a cycle)",
+                Error::Kind::config);
   AeuIn r;
   r.rst = true;
   aeu_->step(r);
@@ -83,7 +87,15 @@ void Expander::next_warp() {
 
 bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   ++stats_.cycles;
-  pushed_.reset();
+  pushed_.clear();
+  delivered_ = carried_;  // a faster AEU's steps read the PWAQ's answer within the cycle: kept for the next
+  carried_.reset();
+  const bool served = step(deq_slot, true);
+  for (unsigned i = 1; i < c_.rate; ++i) step(std::nullopt, false);
+  return served;
+}
+
+bool Expander::step(std::optional<std::uint32_t> deq_slot, bool first) {
   const AeuOut ao = aeu_->eval(AeuIn{});  // registered outputs: the inputs do not change them
   if (phase_ == Phase::starting) {
     if (ao.fallback) {
@@ -105,7 +117,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
     if (pwpq_[p.slot].size() < c_.pwpq_depth) {
       pwpq_[p.slot].push_back(p.predicate);
       ++stats_.predicate_records;
-      pushed_ = Pushed{p.slot, LineRecord{0, p.predicate}, true, atq_.front().tag};
+      pushed_.push_back(Pushed{p.slot, LineRecord{0, p.predicate}, true, atq_.front().tag});
       next_warp();
     } else {
       ++stats_.held;
@@ -127,7 +139,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
     pin.pop_warp = *deq_slot;
   }
   const PwaqOut po = pwaq_->eval(pin);
-  delivered_ = po.rd_valid ? std::optional<LineRecord>(LineRecord{po.rd_line << 7, po.rd_mask}) : std::nullopt;
+  if (po.rd_valid) (first ? delivered_ : carried_) = LineRecord{po.rd_line << 7, po.rd_mask};
 
   AeuIn ain;
   ain.hold = phase_ == Phase::expanding && ao.valid && !po.push_ok;
@@ -137,7 +149,7 @@ bool Expander::cycle(std::optional<std::uint32_t> deq_slot) {
   }
   if (po.push_ok) {
     ++stats_.records;
-    pushed_ = Pushed{pin.push_warp, *offer, false, atq_.front().tag};
+    pushed_.push_back(Pushed{pin.push_warp, *offer, false, atq_.front().tag});
     if (phase_ == Phase::lanes) {
       lanes_.pop_front();
       ++(atq_.front().parts[warp_].by_lanes ? stats_.lane_records : stats_.fallback_records);

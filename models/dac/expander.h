@@ -57,6 +57,9 @@ struct ExpanderConfig {
   // dac.gate_scope: cta (true) — a head tuple waiting for its gate lets the oldest tuple of another
   // CTA whose gate is open go first; false (atq): the ATQ's head holds every tuple behind it.
   bool gate_per_cta = true;
+  // dac.aeu_rate: records the AEU expands (and the PWAQ takes) a cycle; the RTL island's is 1. At
+  // k, the blocks step k times a cycle, the dequeue in the first step only.
+  unsigned rate = 1;
 };
 
 struct ExpanderStats {
@@ -86,8 +89,8 @@ class Expander {
   bool cycle(std::optional<std::uint32_t> deq_slot = std::nullopt);
   // The record the previous cycle's dequeue got.
   std::optional<LineRecord> delivered() const { return delivered_; }
-  // The record this cycle's expansion put in a queue, if any.
-  std::optional<Pushed> pushed() const { return pushed_; }
+  // The records this cycle's expansion put in a queue (at most `rate`).
+  const std::vector<Pushed>& pushed() const { return pushed_; }
   // The predicate queue of a warp slot: its records, oldest first; pop_predicate takes the head.
   std::size_t predicates(std::uint32_t slot) const { return slot < pwpq_.size() ? pwpq_[slot].size() : 0; }
   std::uint32_t pop_predicate(std::uint32_t slot);
@@ -98,6 +101,7 @@ class Expander {
   const ExpanderStats& stats() const { return stats_; }
 
  private:
+  bool step(std::optional<std::uint32_t> deq_slot, bool first);  // one step of the blocks (cycle())
   void next_warp();
   void overtake();  // gate_per_cta: an open CTA's tuple to the head, past a gated one
   bool may_start() const { return warp_ != 0 || !gate_ || gate_(atq_.front()); }
@@ -111,8 +115,8 @@ class Expander {
   enum class Phase { idle, starting, expanding, lanes } phase_ = Phase::idle;
   std::uint32_t warp_ = 0;  // the head tuple's part being expanded
   std::deque<LineRecord> lanes_;
-  std::optional<LineRecord> delivered_;
-  std::optional<Pushed> pushed_;
+  std::optional<LineRecord> delivered_, carried_;  // carried_: this cycle's read, seen in a later step
+  std::vector<Pushed> pushed_;
   std::vector<std::deque<std::uint32_t>> pwpq_;  // per warp slot
   std::function<bool(const AddressTuple&)> gate_;
   ExpanderStats stats_;

@@ -267,7 +267,8 @@ bool SmUnit::tick(sim::Cycle) {
       break;
     }
   }
-  if (auto p = expander_.pushed()) {
+  for (const Pushed& pushed : expander_.pushed()) {
+    const Pushed* p = &pushed;
     if (p->predicate) {
       ++predicate_records_;
       ++pwpq_accesses_;

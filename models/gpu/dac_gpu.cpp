@@ -24,6 +24,7 @@ dac::UnitConfig dac_config(const sim::Config& config) {
   c.expander.pwaq = dac::PwaqParams{warps, pwaq / warps, static_cast<unsigned>(config.get_uint("dac.pwaq_ports"))};
   c.expander.pwpq_depth = pwpq / warps;
   c.expander.impl = config.get_string("dac.impl");
+  c.expander.rate = static_cast<unsigned>(config.get_uint("dac.aeu_rate"));
   c.expander.gate_per_cta = config.get_string("dac.gate_scope") == "cta";
   c.prefetch = config.get_bool("dac.prefetch");
   c.lock = config.get_bool("dac.lock_lines");

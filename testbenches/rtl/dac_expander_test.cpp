@@ -9,6 +9,7 @@
 #include <random>
 
 #include "models/dac/expander.h"
+#include "sim/error.h"
 
 namespace irr::dac {
 namespace {
@@ -123,6 +124,42 @@ TEST(DacExpander, BackPressureLosesNothingAndTheAtqRefusesWhenFull) {
     EXPECT_EQ(got[w], want) << "warp " << w;
   }
   EXPECT_EQ(e.stats().fallback_records, 6u);  // (0xa000, 12): 3 lines a warp
+}
+
+// dac.aeu_rate: two records a cycle expand a tuple in half the cycles, and the records and the
+// dequeue's timing (delivered the cycle after) are as at one; the RTL island takes only one.
+TEST(DacExpander, TwoRecordsACycleHalveTheExpansionAndKeepTheRecords) {
+  std::vector<std::uint64_t> busy;
+  std::vector<std::vector<LineRecord>> got;
+  for (unsigned rate : {1u, 2u}) {
+    ExpanderConfig c;
+    c.pwaq = {8, 4};
+    c.rate = rate;
+    Expander e(c);
+    ASSERT_TRUE(e.enqueue(tuple(0x10000, 16, 8)));  // 4 lines a warp, 8 warps: 32 records
+    std::uint64_t k = 0, most = 0;
+    for (; k < 200 && !e.idle(); ++k) {
+      e.cycle();
+      most = std::max<std::uint64_t>(most, e.pushed().size());
+    }
+    ASSERT_TRUE(e.idle());
+    EXPECT_EQ(e.stats().records, 32u);
+    EXPECT_EQ(most, rate);
+    busy.push_back(k);
+    got.emplace_back();
+    for (int i = 0; i < 6; ++i) {  // warp 5 dequeues its four records; each arrives the cycle after
+      e.cycle(i < 4 ? std::optional<std::uint32_t>(5) : std::nullopt);
+      EXPECT_EQ(e.delivered().has_value(), i >= 1 && i <= 4) << "rate " << rate << ", cycle " << i;
+      if (e.delivered()) got.back().push_back(*e.delivered());
+    }
+  }
+  EXPECT_EQ(got[0], expand_by_thread(0x10000 + 32 * 5 * 16, 16, ~0u));
+  EXPECT_EQ(got[1], got[0]);
+  EXPECT_LE(busy[1], busy[0] / 2 + 2) << busy[0] << " cycles at one record a cycle";
+  ExpanderConfig rtl;
+  rtl.impl = "rtl";
+  rtl.rate = 2;
+  EXPECT_THROW(Expander{rtl}, Error);
 }
 
 TEST(DacExpander, ModelAndRtlBlocksGiveTheSameRecordsAndCycles) {
