@@ -59,6 +59,10 @@ MAT_BITS = (4, 3, 2)
 ADAPTIVE_MAX = ("0.25", "1")
 EXTRA.update({f"mat {b} bits": BYPASS["mat"] + [f"mat.counter_bits={b}"] for b in MAT_BITS})
 EXTRA.update({f"adaptive max {p}": BYPASS["adaptive"] + [f"adaptive_bypass.max_probability={p}"] for p in ADAPTIVE_MAX})
+# B+C's: its untracked-PC access table (ours 16 counters) and its tables' counter width (ours 16 bits).
+BC_UPAT = (64, 256)
+EXTRA.update({f"b+c upat {n}": BYPASS["b+c"] + [f"region_tracking.upat_entries={n}"] for n in BC_UPAT})
+EXTRA["b+c counters 8 bits"] = BYPASS["b+c"] + ["region_tracking.counter_bits=8"]
 AT_144 = ["base", *FINE, "obm", "b+c"]
 # Inclusion between L1 and L2 (part 2, graph_memory_inclusion.py).
 INCLUSION = {k: [f"l2.inclusion={k}"] for k in ("exclusive", "flexclusion", "region_exclusion")}
@@ -215,7 +219,10 @@ def main():
                                                                    for b in MAT_BITS],
              ("adaptive", "adaptive, L1 and L2, highest probability 1/2 (ours)"),
              *[(f"adaptive max {p}", f"adaptive, highest probability {p}") for p in ADAPTIVE_MAX],
-             *[(m, f"{m[:-3]}, the L2 only (thesis {PAPER_L2_ONLY[m]:.2f})") for m in L2_ONLY]]
+             *[(m, f"{m[:-3]}, the L2 only (thesis {PAPER_L2_ONLY[m]:.2f})") for m in L2_ONLY],
+             ("b+c", "B+C, L1 and L2, 16 UPAT counters of 16 bits (ours)"),
+             *[(f"b+c upat {n}", f"B+C, {n} UPAT counters") for n in BC_UPAT],
+             ("b+c counters 8 bits", "B+C, 8-bit counters")]
     steps = [(m, label) for m, label in steps if m in chosen([m])]
     if steps:
         print("\n### Bypass at the L2 only (Figure 32), and the bypass policies' unspecified parameters (100.8 GB/s)\n")
