@@ -267,31 +267,30 @@ bool SmUnit::tick(sim::Cycle) {
       break;
     }
   }
-  for (const Pushed& pushed : expander_.pushed()) {
-    const Pushed* p = &pushed;
-    if (p->predicate) {
+  for (const Pushed& p : expander_.pushed()) {
+    if (p.predicate) {
       ++predicate_records_;
       ++pwpq_accesses_;
     } else {
-      ++ready_[p->slot];
+      ++ready_[p.slot];
       ++queued_records_;
       ++records_;
       ++pwaq_accesses_;
-      if (c_.prefetch && c_.lock && (p->tag & kDataTag)) ++(port_->lock_line(p->record.line, p->slot) ? locks_ : lock_refused_);
-      if (c_.prefetch && (p->tag & kDataTag) && !(p->record.line == last_line_ && p->tag == last_tag_)) {
+      if (c_.prefetch && c_.lock && (p.tag & kDataTag)) ++(port_->lock_line(p.record.line, p.slot) ? locks_ : lock_refused_);
+      if (c_.prefetch && (p.tag & kDataTag) && !(p.record.line == last_line_ && p.tag == last_tag_)) {
         if (c_.dma) {
-          port_->fetch_line(*this, p->record.line, p->record.line);
+          port_->fetch_line(*this, p.record.line, p.record.line);
         } else {
           mem::MemAccess a;
           a.access = tlm_glue::Access::load;
-          a.line = a.address = p->record.line;
+          a.line = a.address = p.record.line;
           a.bytes = 128;
           a.sectors = ~0u;
-          port_->inject(*this, a, false, p->record.line);
+          port_->inject(*this, a, false, p.record.line);
         }
         ++prefetches_;
-        last_line_ = p->record.line;
-        last_tag_ = p->tag;
+        last_line_ = p.record.line;
+        last_tag_ = p.tag;
       }
     }
   }
