@@ -73,7 +73,6 @@ SIZING = {"lvl": {"dats.lna_entries": [32, 64, 128, 256, 512], "dats.lea_entries
 # LVL's level range at 9K [W L435], LRR -> LVL: DTW 7 -> 2, SOR 6 -> 2, the mean 5 -> 2, credited to
 # GTO's favouring of older blocks; beside gtx480's GTO, loose round-robin warp scheduling.
 PAPER_RANGE = {"dtw": (7, 2), "sor": (6, 2), "mean": (5, 2)}
-WARP_LRR = {"core.scheduler": "lrr"}
 PAPER = {"cdp": 6.87, "deplinks": 25.07, "lrr": 29.81, "lvl": 31.81}  # % over Global at 4K [W L425]
 PAPER_LVL_SIZE = {"1K": 14.11, "4K": 31.81, "9K": 45.07}  # [W L12, L440]
 
@@ -314,7 +313,7 @@ def sizing(at, speedup):
 
 def warp_policy(policy):
     """The policy's buffer with loose round-robin warp scheduling."""
-    return {**BUFFER[policy], **WARP_LRR}
+    return {**BUFFER[policy], "core.scheduler": "lrr"}
 
 
 def level_range(at, workloads, speedup, mean):

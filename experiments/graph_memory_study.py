@@ -223,7 +223,7 @@ def main():
              ("b+c", "B+C, L1 and L2, 16 UPAT counters of 16 bits (ours)"),
              *[(f"b+c upat {n}", f"B+C, {n} UPAT counters") for n in BC_UPAT],
              ("b+c counters 8 bits", "B+C, 8-bit counters")]
-    steps = [(m, label) for m, label in steps if m in chosen([m])]
+    steps = [(m, label) for m, label in steps if not a.mechanism or m in a.mechanism]
     if steps:
         print("\n### Bypass at the L2 only (Figure 32), and the bypass policies' unspecified parameters (100.8 GB/s)\n")
         print("Per kernel as above (the harmonic mean over its invocations on both inputs), the lowest single "
